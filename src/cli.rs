@@ -1,0 +1,106 @@
+//! The command line: `chimera perft …` and the options that start the game.
+
+use std::io::Write;
+
+use crate::rules::{Engine, Variant};
+
+/// Usage text.
+pub const USAGE: &str = "\
+usage:
+  chimera [--screenshot <file.png>]
+                                  start the game window (optionally save a screenshot and exit)
+  chimera perft --variant <id> --fen <FEN|startpos> --depth <N> [--divide]
+                                  count leaf nodes through the rules pipelines
+  chimera list variants           print the built-in variant ids
+  chimera help                    this text";
+
+/// A parsed command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Start the game window.
+    Game {
+        /// Save a screenshot to this file once drawn, then exit.
+        screenshot: Option<String>,
+    },
+    /// Perft.
+    Perft {
+        /// Variant id.
+        variant: String,
+        /// FEN or `startpos`.
+        fen: String,
+        /// Depth in plies.
+        depth: u32,
+        /// Print the count per first move.
+        divide: bool,
+    },
+    /// List variant ids.
+    ListVariants,
+    /// Print usage.
+    Help,
+}
+
+/// Parses the arguments after the program name.
+///
+/// # Errors
+/// A message naming the bad argument, followed by the usage.
+pub fn parse_args(args: &[String]) -> Result<Command, String> {
+    let Some(first) = args.first() else { return Ok(Command::Game { screenshot: None }) };
+    match first.as_str() {
+        "--screenshot" => {
+            let path = args.get(1).cloned().ok_or("--screenshot needs a file name")?;
+            if let Some(extra) = args.get(2) {
+                return Err(format!("unexpected argument '{extra}'"));
+            }
+            Ok(Command::Game { screenshot: Some(path) })
+        }
+        "perft" => {
+            let mut variant = "chess".to_string();
+            let mut fen = "startpos".to_string();
+            let mut depth = None;
+            let mut divide = false;
+            let mut it = args[1..].iter();
+            while let Some(a) = it.next() {
+                let mut value = |name: &str| it.next().cloned().ok_or_else(|| format!("{name} needs a value"));
+                match a.as_str() {
+                    "--variant" => variant = value("--variant")?,
+                    "--fen" => fen = value("--fen")?,
+                    "--depth" => {
+                        let v = value("--depth")?;
+                        depth = Some(v.parse::<u32>().map_err(|_| format!("--depth '{v}' is not a whole number"))?);
+                    }
+                    "--divide" => divide = true,
+                    other => return Err(format!("unknown perft option '{other}'")),
+                }
+            }
+            let depth = depth.ok_or("perft needs --depth <N>")?;
+            Ok(Command::Perft { variant, fen, depth, divide })
+        }
+        "list" => match args.get(1).map(String::as_str) {
+            Some("variants") => Ok(Command::ListVariants),
+            other => Err(format!("list what? expected 'list variants', got {other:?}")),
+        },
+        "help" | "--help" | "-h" => Ok(Command::Help),
+        other => Err(format!("unknown command '{other}'")),
+    }
+}
+
+/// Runs perft and writes its report; the last line is `Nodes searched: <N>`.
+///
+/// # Errors
+/// An unknown variant or a bad FEN, as a message.
+pub fn run_perft(variant: &str, fen: &str, depth: u32, divide: bool, out: &mut impl Write) -> Result<u64, String> {
+    let variant = Variant::by_id(variant).map_err(|e| e.to_string())?;
+    let mut engine = Engine::from_fen(variant, fen).map_err(|e| e.to_string())?;
+    let nodes = if divide && depth > 0 {
+        let split = engine.divide(depth);
+        for (uci, n) in &split {
+            writeln!(out, "{uci}: {n}").map_err(|e| e.to_string())?;
+        }
+        writeln!(out).map_err(|e| e.to_string())?;
+        split.iter().map(|(_, n)| n).sum()
+    } else {
+        engine.perft(depth)
+    };
+    writeln!(out, "Nodes searched: {nodes}").map_err(|e| e.to_string())?;
+    Ok(nodes)
+}

@@ -1,0 +1,20 @@
+//! Chimera: a chess-variants game on Bevy.
+//!
+//! The [`rules`] module is the engine: every piece is an entity, and the legal-move query and
+//! move application are schedules whose system sets are the steps of the preset API. It runs
+//! without a window:
+//!
+//! ```
+//! use chimera::rules::{Engine, Variant};
+//! let mut engine = Engine::new(Variant::chess());
+//! assert_eq!(engine.perft(3), 8_902);
+//! engine.play_san("e4").unwrap();
+//! engine.play_san("e5").unwrap();
+//! assert_eq!(engine.move_log().0[1].san.as_deref(), Some("e5"));
+//! ```
+
+pub mod cli;
+pub mod rules;
+
+#[cfg(feature = "gui")]
+pub mod game;

@@ -1,0 +1,51 @@
+//! The `chimera` binary: the game window, or a command-line tool (see `chimera help`).
+
+use std::process::ExitCode;
+
+use chimera::cli::{Command, USAGE, parse_args, run_perft};
+use chimera::rules::Variant;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let command = match parse_args(&args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("chimera: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match command {
+        Command::Help => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        Command::ListVariants => {
+            for id in Variant::builtin_ids() {
+                println!("{id}");
+            }
+            ExitCode::SUCCESS
+        }
+        Command::Perft { variant, fen, depth, divide } => {
+            let mut out = std::io::stdout().lock();
+            match run_perft(&variant, &fen, depth, divide, &mut out) {
+                Ok(_) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("chimera perft: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Command::Game { screenshot } => run_game(screenshot),
+    }
+}
+
+#[cfg(feature = "gui")]
+fn run_game(screenshot: Option<String>) -> ExitCode {
+    chimera::game::run(chimera::game::GameOptions { screenshot })
+}
+
+#[cfg(not(feature = "gui"))]
+fn run_game(_screenshot: Option<String>) -> ExitCode {
+    eprintln!("chimera: this build has no game window (built without the `gui` feature)");
+    ExitCode::FAILURE
+}

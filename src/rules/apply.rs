@@ -1,0 +1,492 @@
+//! Move application: a schedule run on demand whose chained sets are the eleven steps of the
+//! reference's "move application" sequence, the default systems that give FIDE chess, the
+//! one writer through which pieces move, and the undo log that reverses it exactly.
+
+use bevy::ecs::schedule::ScheduleLabel;
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+
+use super::board::Board;
+use super::geometry::{Side, Square};
+use super::moves::{Move, MoveKind, Wing};
+use super::outcome::Outcome;
+use super::piece::{Location, Owner, Piece, PieceType};
+use super::query::en_passant_victim;
+use super::state::GameState;
+use super::variant::Rules;
+
+/// The move-application schedule. The caller fills [`PendingMove`] and runs it.
+#[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MoveApplication;
+
+/// The steps of move application, chained in this order (`preset-api.md`, "Hook firing
+/// order", move application). Every step after [`ApplySystems::BeforeMove`] runs only if no
+/// hook cancelled the move; [`ApplySystems::TurnStart`] only if the turn flipped.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ApplySystems {
+    /// Step 1, on-before-move: scoped by mover; a hook may cancel with a reason
+    /// ([`PendingMove::cancel`]). Nothing has changed yet when it runs.
+    BeforeMove,
+    /// Step 2, on-before-capture: scoped by mover; runs for captures. The first hook to
+    /// consume ([`PendingMove::consume_capture`]) owns the capture, including whether the
+    /// attacker moves.
+    BeforeCapture,
+    /// Step 3, on-damage: an unconsumed capture deals capture damage to the victim; damage
+    /// hooks are scoped by target colour and the first consumer wins; with none, the victim dies.
+    Damage,
+    /// Step 4, the move's mutations: position, promotion, en passant, castling, rights, clocks.
+    Mutate,
+    /// Step 5, half-moves-this-turn += 1, before the flip is polled.
+    CountHalfMove,
+    /// Step 6, should-advance-turn: the first hook answering "no" vetoes the flip
+    /// ([`PendingMove::veto_turn_advance`]); otherwise the turn flips, half-moves-this-turn
+    /// resets and the full-move number grows after black.
+    AdvanceTurn,
+    /// Step 7, duration tick: timed presets count down and expire (on-deactivate).
+    DurationTick,
+    /// Step 8, on-after-move: unscoped, every active preset.
+    AfterMove,
+    /// Step 9, on-turn-start: scoped by the new side to move; skipped when the flip was vetoed.
+    TurnStart,
+    /// Step 10, on-check-game-result: the first hook to decide ([`PendingMove::decide`]) wins;
+    /// otherwise the default rules decide when [`Engine::outcome`](super::Engine::outcome) asks.
+    GameResult,
+    /// Step 11, describe-move-effect: hooks add annotations; the move record is written.
+    Describe,
+}
+
+impl ApplySystems {
+    /// Every step, in order.
+    pub const ALL: [ApplySystems; 11] = [
+        ApplySystems::BeforeMove,
+        ApplySystems::BeforeCapture,
+        ApplySystems::Damage,
+        ApplySystems::Mutate,
+        ApplySystems::CountHalfMove,
+        ApplySystems::AdvanceTurn,
+        ApplySystems::DurationTick,
+        ApplySystems::AfterMove,
+        ApplySystems::TurnStart,
+        ApplySystems::GameResult,
+        ApplySystems::Describe,
+    ];
+}
+
+/// The captured piece of a pending move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Victim {
+    /// Its entity.
+    pub entity: Entity,
+    /// Its square.
+    pub square: Square,
+    /// Its type.
+    pub kind: PieceType,
+}
+
+/// The move being applied and what the steps decided about it.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct PendingMove {
+    /// The move.
+    pub mv: Option<Move>,
+    /// The side making it.
+    pub mover: Side,
+    /// The moving piece.
+    pub piece: Option<Entity>,
+    /// Its type before the move.
+    pub piece_type: Option<PieceType>,
+    /// The piece it captures, if any.
+    pub victim: Option<Victim>,
+    /// Set by a before-move hook: `(preset, reason)`.
+    pub cancelled: Option<(&'static str, String)>,
+    /// The hook that consumed the capture.
+    pub capture_consumed_by: Option<&'static str>,
+    /// Whether the victim died of the capture damage.
+    pub victim_died: bool,
+    /// The hook that vetoed the turn flip.
+    pub advance_vetoed_by: Option<&'static str>,
+    /// Whether the turn flipped.
+    pub turn_advanced: bool,
+    /// Annotations from describe-move-effect hooks.
+    pub effects: Vec<String>,
+}
+
+impl PendingMove {
+    /// The move (always set while the schedule runs).
+    pub fn mv(&self) -> Move {
+        self.mv.expect("PendingMove::mv is set before the application schedule runs")
+    }
+
+    /// Step 1: cancels the move on behalf of `preset`. The first cancellation stands.
+    pub fn cancel(&mut self, preset: &'static str, reason: impl Into<String>) {
+        if self.cancelled.is_none() {
+            self.cancelled = Some((preset, reason.into()));
+        }
+    }
+
+    /// Step 2: `preset` takes over the capture; returns false if another hook already did.
+    pub fn consume_capture(&mut self, preset: &'static str) -> bool {
+        if self.capture_consumed_by.is_some() {
+            return false;
+        }
+        self.capture_consumed_by = Some(preset);
+        true
+    }
+
+    /// Step 6: `preset` vetoes the turn flip; the first veto stands.
+    pub fn veto_turn_advance(&mut self, preset: &'static str) {
+        if self.advance_vetoed_by.is_none() {
+            self.advance_vetoed_by = Some(preset);
+        }
+    }
+}
+
+/// The outcome a game-result hook decided; part of the position (undo restores it).
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct DecidedOutcome(pub Option<Outcome>);
+
+/// Step 10: a hook decides the game. The first decision stands.
+pub fn decide(outcome: &mut DecidedOutcome, result: Outcome) {
+    if outcome.0.is_none() {
+        outcome.0 = Some(result);
+    }
+}
+
+/// One applied move, for the move list, PGN and replays.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveRecord {
+    /// The move.
+    pub mv: Move,
+    /// Who made it.
+    pub mover: Side,
+    /// The moving piece's type.
+    pub piece: PieceType,
+    /// The captured piece's type.
+    pub captured: Option<PieceType>,
+    /// Standard algebraic notation, when the move was played through the checked path.
+    pub san: Option<String>,
+    /// Preset annotations (describe-move-effect).
+    pub effects: Vec<String>,
+}
+
+/// The moves played so far.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct MoveLog(pub Vec<MoveRecord>);
+
+/// Position hashes since the start, one per position (the first is the start position).
+#[derive(Resource, Clone, Debug, Default)]
+pub struct History(pub Vec<u64>);
+
+/// One reversible change to a piece.
+#[derive(Copy, Clone, Debug)]
+pub enum Change {
+    /// The piece was at `from` before.
+    Relocated { entity: Entity, from: Location },
+    /// The piece had type `from` before.
+    Retyped { entity: Entity, from: PieceType },
+    /// The piece belonged to `from` before.
+    Reowned { entity: Entity, from: Side },
+    /// The piece was created by this move.
+    Spawned { entity: Entity },
+}
+
+/// What undo needs to restore one move.
+#[derive(Clone, Debug)]
+pub struct UndoEntry {
+    /// Game facts before the move.
+    pub state: GameState,
+    /// The decided outcome before the move.
+    pub decided: Option<Outcome>,
+    /// Where this move's changes start in [`UndoLog::changes`].
+    pub changes_start: usize,
+}
+
+/// Every change of every applied move, in order, so that undo is exact.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct UndoLog {
+    /// One entry per applied move.
+    pub entries: Vec<UndoEntry>,
+    /// All changes.
+    pub changes: Vec<Change>,
+}
+
+/// The one way rules code changes pieces: it keeps the components, the square index, the
+/// hash and the undo log in step.
+#[derive(SystemParam)]
+pub struct BoardWriter<'w, 's> {
+    board: ResMut<'w, Board>,
+    undo: ResMut<'w, UndoLog>,
+    pieces: Query<'w, 's, (&'static mut Location, &'static mut PieceType, &'static mut Owner), With<Piece>>,
+}
+
+impl BoardWriter<'_, '_> {
+    /// The square index.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Moves a piece to `to` (a square, the hand, or off the board). A square must be empty.
+    pub fn relocate(&mut self, entity: Entity, to: Location) {
+        let Ok((mut loc, kind, owner)) = self.pieces.get_mut(entity) else { return };
+        let from = *loc;
+        if let Location::Board(sq) = from {
+            self.board.take(sq);
+        }
+        if let Location::Board(sq) = to {
+            self.board.put(sq, *kind, owner.0, entity);
+        }
+        *loc = to;
+        self.undo.changes.push(Change::Relocated { entity, from });
+    }
+
+    /// Changes a piece's type (promotion, demotion).
+    pub fn retype(&mut self, entity: Entity, kind: PieceType) {
+        let Ok((loc, mut k, owner)) = self.pieces.get_mut(entity) else { return };
+        let from = *k;
+        if let Location::Board(sq) = *loc {
+            self.board.take(sq);
+            self.board.put(sq, kind, owner.0, entity);
+        }
+        *k = kind;
+        self.undo.changes.push(Change::Retyped { entity, from });
+    }
+
+    /// Changes a piece's owner (a captured piece going to the captor's hand).
+    pub fn reown(&mut self, entity: Entity, side: Side) {
+        let Ok((loc, kind, mut owner)) = self.pieces.get_mut(entity) else { return };
+        let from = owner.0;
+        if let Location::Board(sq) = *loc {
+            self.board.take(sq);
+            self.board.put(sq, *kind, side, entity);
+        }
+        owner.0 = side;
+        self.undo.changes.push(Change::Reowned { entity, from });
+    }
+}
+
+/// Step 1 (first): fills the pending move from the board and opens its undo entry.
+pub fn prepare_move(
+    mut pending: ResMut<PendingMove>,
+    board: Res<Board>,
+    state: Res<GameState>,
+    decided: Res<DecidedOutcome>,
+    mut undo: ResMut<UndoLog>,
+) {
+    let p = &mut *pending;
+    let m = p.mv();
+    let cell = board.cell(m.from);
+    p.mover = state.turn;
+    p.piece = board.entity(m.from);
+    p.piece_type = cell.is_piece().then(|| cell.kind());
+    p.victim = None;
+    if m.capture {
+        let sq = if m.kind == MoveKind::EnPassant { en_passant_victim(board.geometry, &m) } else { m.to };
+        let c = board.cell(sq);
+        if let (Some(entity), true) = (board.entity(sq), c.is_piece()) {
+            p.victim = Some(Victim { entity, square: sq, kind: c.kind() });
+        }
+    }
+    let changes_start = undo.changes.len();
+    undo.entries.push(UndoEntry { state: *state, decided: decided.0.clone(), changes_start });
+}
+
+/// Step 3 (default): an unconsumed capture kills its victim.
+pub fn resolve_capture(mut pending: ResMut<PendingMove>, mut writer: BoardWriter) {
+    let p = &mut *pending;
+    if let (Some(v), None) = (p.victim, p.capture_consumed_by) {
+        writer.relocate(v.entity, Location::Captured);
+        p.victim_died = true;
+    }
+}
+
+/// Step 4 (default): moves the piece, castles, promotes, and updates castling rights,
+/// the en-passant square and the half-move clock.
+pub fn mutate_position(pending: Res<PendingMove>, mut state: ResMut<GameState>, rules: Res<Rules>, mut writer: BoardWriter) {
+    let m = pending.mv();
+    let side = pending.mover;
+    let Some(piece) = pending.piece else { return };
+    let reg = &rules.registry;
+    let g = writer.board().geometry;
+    let kind = pending.piece_type.unwrap_or(PieceType(0));
+    let def = reg.def(kind);
+    let st = &mut *state;
+    match m.kind {
+        MoveKind::Castle(wing) => {
+            let rule = rules.castling.as_ref().expect("castling moves exist only with a castling rule");
+            let rank = g.rank(m.from);
+            let rook = writer.board().entity(m.to);
+            if let Some(rook) = rook {
+                writer.relocate(rook, Location::Captured);
+            }
+            writer.relocate(piece, Location::Board(Square(rank * g.files + rule.king_files[wing.index()])));
+            if let Some(rook) = rook {
+                writer.relocate(rook, Location::Board(Square(rank * g.files + rule.rook_files[wing.index()])));
+            }
+        }
+        _ => {
+            let target_free = writer.board().cell(m.to).is_empty();
+            if target_free {
+                writer.relocate(piece, Location::Board(m.to));
+                if let Some(p) = m.promotion {
+                    writer.retype(piece, p);
+                }
+            }
+        }
+    }
+    // Castling rights: a castling king that moves loses both; a rook that moves or is taken
+    // loses its own.
+    if def.castles {
+        st.castling.rooks[side.index()] = [None, None];
+    }
+    for s in Side::BOTH {
+        let back = match s {
+            Side::White => 0,
+            Side::Black => g.ranks - 1,
+        };
+        for w in Wing::BOTH {
+            if let Some(f) = st.castling.get(s, w) {
+                let sq = Square(back * g.files + f);
+                if sq == m.from || sq == m.to || pending.victim.is_some_and(|v| v.square == sq) {
+                    st.castling.rooks[s.index()][w.index()] = None;
+                }
+            }
+        }
+    }
+    // En passant: only when an enemy piece could take it, so equal positions hash equally.
+    st.ep_square = None;
+    if m.kind == MoveKind::DoubleStep {
+        let (f, r) = (g.file(m.to) as i32, g.rank(m.to) as i32);
+        let mid = Square(((g.rank(m.from) as i32 + r) / 2) as u8 * g.files + g.file(m.to));
+        let takers = [g.square(f - 1, r), g.square(f + 1, r)];
+        let board = writer.board();
+        if takers.into_iter().flatten().any(|sq| {
+            let c = board.cell(sq);
+            c.is_piece() && c.side() != side && reg.def(c.kind()).pawn.as_ref().is_some_and(|p| p.en_passant)
+        }) {
+            st.ep_square = Some(mid);
+        }
+    }
+    if m.capture || def.pawn.is_some() {
+        st.halfmove_clock = 0;
+    } else {
+        st.halfmove_clock += 1;
+    }
+}
+
+/// Step 5: one more half-move in this turn.
+pub fn count_half_move(mut state: ResMut<GameState>) {
+    state.half_moves_this_turn = state.half_moves_this_turn.saturating_add(1);
+}
+
+/// Step 6 (default, after the hooks): flips the turn unless vetoed.
+pub fn advance_turn(mut pending: ResMut<PendingMove>, mut state: ResMut<GameState>) {
+    if pending.advance_vetoed_by.is_some() {
+        return;
+    }
+    if state.turn == Side::Black {
+        state.fullmove += 1;
+    }
+    state.turn = state.turn.opponent();
+    state.half_moves_this_turn = 0;
+    pending.turn_advanced = true;
+}
+
+/// Step 11 (default, after the hooks): writes the move record and the position hash.
+pub fn record_move(
+    mut pending: ResMut<PendingMove>,
+    board: Res<Board>,
+    state: Res<GameState>,
+    mut log: ResMut<MoveLog>,
+    mut history: ResMut<History>,
+) {
+    let p = &mut *pending;
+    log.0.push(MoveRecord {
+        mv: p.mv(),
+        mover: p.mover,
+        piece: p.piece_type.unwrap_or(PieceType(0)),
+        captured: p.victim.map(|v| v.kind),
+        san: None,
+        effects: std::mem::take(&mut p.effects),
+    });
+    history.0.push(board.hash ^ state.hash());
+}
+
+/// Run condition: the pending move was not cancelled.
+pub fn move_not_cancelled(pending: Res<PendingMove>) -> bool {
+    pending.cancelled.is_none()
+}
+
+/// Run condition: the turn flipped.
+pub fn turn_advanced(pending: Res<PendingMove>) -> bool {
+    pending.turn_advanced
+}
+
+/// Reverts the last applied move exactly: every piece change, the game facts, the decided
+/// outcome, the move log and the history. Returns the move, or `None` at the start.
+pub fn undo_last(world: &mut World) -> Option<Move> {
+    let entry = world.resource_mut::<UndoLog>().entries.pop()?;
+    let changes: Vec<Change> = world.resource_mut::<UndoLog>().changes.drain(entry.changes_start..).collect();
+    revert_changes(world, &changes);
+    *world.resource_mut::<GameState>() = entry.state;
+    world.resource_mut::<DecidedOutcome>().0 = entry.decided;
+    world.resource_mut::<History>().0.pop();
+    world.resource_mut::<MoveLog>().0.pop().map(|r| r.mv)
+}
+
+/// Reverts `changes` (newest last) on the world.
+pub fn revert_changes(world: &mut World, changes: &[Change]) {
+    for change in changes.iter().rev() {
+        match *change {
+            Change::Relocated { entity, from } => {
+                let (kind, owner, now) = piece_facts(world, entity);
+                let mut board = world.resource_mut::<Board>();
+                if let Location::Board(sq) = now {
+                    board.take(sq);
+                }
+                if let Location::Board(sq) = from {
+                    board.put(sq, kind, owner, entity);
+                }
+                set_component(world, entity, from);
+            }
+            Change::Retyped { entity, from } => {
+                let (_, owner, now) = piece_facts(world, entity);
+                if let Location::Board(sq) = now {
+                    let mut board = world.resource_mut::<Board>();
+                    board.take(sq);
+                    board.put(sq, from, owner, entity);
+                }
+                set_component(world, entity, from);
+            }
+            Change::Reowned { entity, from } => {
+                let (kind, _, now) = piece_facts(world, entity);
+                if let Location::Board(sq) = now {
+                    let mut board = world.resource_mut::<Board>();
+                    board.take(sq);
+                    board.put(sq, kind, from, entity);
+                }
+                set_component(world, entity, Owner(from));
+            }
+            Change::Spawned { entity } => {
+                let (_, _, now) = piece_facts(world, entity);
+                if let Location::Board(sq) = now {
+                    world.resource_mut::<Board>().take(sq);
+                }
+                world.despawn(entity);
+            }
+        }
+    }
+}
+
+fn piece_facts(world: &World, entity: Entity) -> (PieceType, Side, Location) {
+    let e = world.entity(entity);
+    (
+        *e.get::<PieceType>().expect("a piece has a type"),
+        e.get::<Owner>().expect("a piece has an owner").0,
+        *e.get::<Location>().expect("a piece has a location"),
+    )
+}
+
+fn set_component<C: Component<Mutability = bevy::ecs::component::Mutable>>(world: &mut World, entity: Entity, value: C) {
+    if let Some(mut c) = world.get_mut::<C>(entity) {
+        *c = value;
+    }
+}

@@ -1,0 +1,463 @@
+//! The rules installed in a world, the operations on it, and the headless [`Engine`] facade
+//! for tests, tools and the AI.
+
+use std::sync::Arc;
+
+use bevy::prelude::*;
+
+use super::apply::{DecidedOutcome, History, MoveApplication, MoveLog, PendingMove, UndoLog, revert_changes, undo_last};
+use super::board::Board;
+use super::fen::{FenError, FenField, Setup, parse_fen, write_castling, write_placement};
+use super::geometry::Side;
+use super::moves::{Move, MoveKind};
+use super::notation::{MoveError, parse_san, parse_uci, san_body, to_uci};
+use super::outcome::{Outcome, Reason, insufficient_material, threefold};
+use super::piece::{Location, Piece, piece_bundle};
+use super::pipeline::{Hook, Hooks, rebuild_pipelines};
+use super::query::{LegalMoveQuery, MoveQuery};
+use super::state::GameState;
+use super::variant::{Rules, Variant};
+
+/// Installs `variant`'s rules in `world` (resources and both pipelines) and sets up its start
+/// position.
+///
+/// # Errors
+/// The variant's start FEN does not read.
+pub fn install_rules(world: &mut World, variant: Arc<Variant>) -> Result<(), FenError> {
+    let setup = parse_fen(&variant, &variant.start_fen)?;
+    world.insert_resource(Board::empty(variant.geometry));
+    world.insert_resource(Rules(variant));
+    world.init_resource::<GameState>();
+    world.init_resource::<MoveQuery>();
+    world.init_resource::<PendingMove>();
+    world.init_resource::<DecidedOutcome>();
+    world.init_resource::<MoveLog>();
+    world.init_resource::<History>();
+    world.init_resource::<UndoLog>();
+    world.init_resource::<Hooks>();
+    rebuild_pipelines(world);
+    setup_position(world, &setup)
+}
+
+/// Replaces the position in `world` with `setup`: despawns the old pieces, spawns the new,
+/// and clears the move log, history and undo log.
+///
+/// # Errors
+/// The position is impossible (a side without its king, the side not to move in check, a
+/// pawn on its promotion rank, an en-passant square with nothing to take). Nothing changes then.
+pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> {
+    let variant = world.resource::<Rules>().0.clone();
+    let g = variant.geometry;
+    let reg = &variant.registry;
+    let mut board = Board::empty(g);
+    let mut probe = Board::empty(g);
+    for &(sq, kind, side) in &setup.pieces {
+        probe.put(sq, kind, side, Entity::PLACEHOLDER);
+    }
+    let bad = |message: String| FenError { field: FenField::Position, message };
+    for &(sq, kind, side) in &setup.pieces {
+        let def = reg.def(kind);
+        if def.pawn.as_ref().is_some_and(|p| p.promotes) && g.relative_rank(sq, side) >= variant.promotion.rank {
+            return Err(bad(format!("{side} {} on {} stands on its promotion rank", def.name, g.name(sq))));
+        }
+    }
+    if reg.royal_mask != 0 {
+        for side in Side::BOTH {
+            if probe.find(side, reg.royal_mask).next().is_none() {
+                return Err(bad(format!("{side} has no king")));
+            }
+        }
+        let waiting = setup.turn.opponent();
+        if probe.find(waiting, reg.royal_mask).any(|r| reg.square_attacked(&probe.cells, r, setup.turn)) {
+            return Err(bad(format!("{waiting} is in check but it is {}'s turn", setup.turn)));
+        }
+    }
+    let mut ep_square = None;
+    if let Some(ep) = setup.ep_square {
+        let (f, r) = (g.file(ep) as i32, g.rank(ep) as i32);
+        let dir = if setup.turn == Side::White { -1 } else { 1 };
+        let victim = g.square(f, r + dir).map(|s| probe.cell(s));
+        let pawn_there =
+            victim.is_some_and(|c| c.is_piece() && c.side() != setup.turn && reg.def(c.kind()).pawn.as_ref().is_some_and(|p| p.en_passant));
+        if !pawn_there || !probe.cell(ep).is_empty() {
+            return Err(FenError {
+                field: FenField::EnPassant,
+                message: format!("{} has no pawn behind it that just made a double step", g.name(ep)),
+            });
+        }
+        let takers = [g.square(f - 1, r + dir), g.square(f + 1, r + dir)];
+        if takers.into_iter().flatten().any(|s| {
+            let c = probe.cell(s);
+            c.is_piece() && c.side() == setup.turn && reg.def(c.kind()).pawn.as_ref().is_some_and(|p| p.en_passant)
+        }) {
+            ep_square = Some(ep);
+        }
+    }
+    let old: Vec<Entity> = world.query_filtered::<Entity, With<Piece>>().iter(world).collect();
+    for e in old {
+        world.despawn(e);
+    }
+    for &(sq, kind, side) in &setup.pieces {
+        let e = world.spawn(piece_bundle(kind, side, Location::Board(sq))).id();
+        board.put(sq, kind, side, e);
+    }
+    let state = GameState {
+        turn: setup.turn,
+        half_moves_this_turn: 0,
+        fullmove: setup.fullmove,
+        halfmove_clock: setup.halfmove_clock,
+        castling: setup.castling,
+        ep_square,
+    };
+    let hash = board.hash ^ state.hash();
+    world.insert_resource(board);
+    world.insert_resource(state);
+    world.insert_resource(DecidedOutcome::default());
+    world.insert_resource(MoveLog::default());
+    world.insert_resource(History(vec![hash]));
+    world.insert_resource(UndoLog::default());
+    Ok(())
+}
+
+/// Rules operations on a world that has them installed ([`install_rules`]).
+pub trait RulesWorld {
+    /// Runs the legal-move query and returns the legal moves of the side to move.
+    fn legal_moves(&mut self) -> &[Move];
+    /// Runs move application for `m` without checking that it is legal (for search and
+    /// perft, which only play moves the query produced).
+    ///
+    /// # Errors
+    /// A before-move hook cancelled it; nothing changed.
+    fn apply_unchecked(&mut self, m: Move) -> Result<(), MoveError>;
+    /// Plays a legal move and records its SAN.
+    ///
+    /// # Errors
+    /// The move is not legal, the game is over, or a hook cancelled it.
+    fn play(&mut self, m: Move) -> Result<(), MoveError>;
+    /// Takes back the last move exactly.
+    fn undo_move(&mut self) -> Option<Move>;
+    /// How the game has ended, if it has.
+    fn outcome(&mut self) -> Option<Outcome>;
+    /// Whether a royal piece of the side to move is attacked.
+    fn is_check(&mut self) -> bool;
+    /// The position as FEN.
+    fn fen(&mut self) -> String;
+}
+
+impl RulesWorld for World {
+    fn legal_moves(&mut self) -> &[Move] {
+        self.run_schedule(LegalMoveQuery);
+        &self.resource::<MoveQuery>().moves
+    }
+
+    fn apply_unchecked(&mut self, m: Move) -> Result<(), MoveError> {
+        {
+            let mut p = self.resource_mut::<PendingMove>();
+            let effects = std::mem::take(&mut p.effects);
+            *p = PendingMove { mv: Some(m), effects, ..Default::default() };
+            p.effects.clear();
+        }
+        self.run_schedule(MoveApplication);
+        let cancelled = self.resource_mut::<PendingMove>().cancelled.take();
+        if let Some((preset, reason)) = cancelled {
+            let entry = self.resource_mut::<UndoLog>().entries.pop();
+            if let Some(entry) = entry {
+                let changes: Vec<_> = self.resource_mut::<UndoLog>().changes.drain(entry.changes_start..).collect();
+                revert_changes(self, &changes);
+                *self.resource_mut::<GameState>() = entry.state;
+                self.resource_mut::<DecidedOutcome>().0 = entry.decided;
+            }
+            return Err(MoveError::Cancelled { preset: preset.to_string(), reason });
+        }
+        Ok(())
+    }
+
+    fn play(&mut self, m: Move) -> Result<(), MoveError> {
+        let rules = self.resource::<Rules>().0.clone();
+        if let Some(outcome) = self.outcome() {
+            return Err(MoveError::GameOver(outcome.to_string()));
+        }
+        let legal = self.legal_moves().to_vec();
+        let board = self.resource::<Board>();
+        if !legal.contains(&m) {
+            let text = to_uci(&rules, &m);
+            return Err(parse_uci(&rules, &board.cells, &legal, &text)
+                .err()
+                .unwrap_or(MoveError::Illegal { text, why: "not a legal move here".into() }));
+        }
+        let mut san = san_body(&rules, &board.cells, &legal, &m);
+        self.apply_unchecked(m)?;
+        if self.is_check() {
+            san.push(if self.legal_moves().is_empty() { '#' } else { '+' });
+        }
+        if let Some(last) = self.resource_mut::<MoveLog>().0.last_mut() {
+            last.san = Some(san);
+        }
+        Ok(())
+    }
+
+    fn undo_move(&mut self) -> Option<Move> {
+        undo_last(self)
+    }
+
+    fn outcome(&mut self) -> Option<Outcome> {
+        if let Some(o) = &self.resource::<DecidedOutcome>().0 {
+            return Some(o.clone());
+        }
+        let no_moves = self.legal_moves().is_empty();
+        let query = self.resource::<MoveQuery>();
+        let turn = query.side;
+        if no_moves {
+            return Some(if query.in_check { Outcome::win(turn.opponent(), Reason::Checkmate) } else { Outcome::draw(Reason::Stalemate) });
+        }
+        let state = *self.resource::<GameState>();
+        if state.halfmove_clock >= 100 {
+            return Some(Outcome::draw(Reason::FiftyMoves));
+        }
+        if threefold(&self.resource::<History>().0, state.halfmove_clock) {
+            return Some(Outcome::draw(Reason::Repetition));
+        }
+        let rules = self.resource::<Rules>();
+        if insufficient_material(self.resource::<Board>(), &rules.registry) {
+            return Some(Outcome::draw(Reason::InsufficientMaterial));
+        }
+        None
+    }
+
+    fn is_check(&mut self) -> bool {
+        self.run_schedule(LegalMoveQuery);
+        self.resource::<MoveQuery>().in_check
+    }
+
+    fn fen(&mut self) -> String {
+        let ep_legal = self.legal_moves().iter().find(|m| m.kind == MoveKind::EnPassant).map(|m| m.to);
+        let rules = self.resource::<Rules>();
+        let board = self.resource::<Board>();
+        let state = self.resource::<GameState>();
+        let g = rules.geometry;
+        format!(
+            "{} {} {} {} {} {}",
+            write_placement(g, &rules.registry, &board.cells),
+            if state.turn == Side::White { "w" } else { "b" },
+            write_castling(g, &rules.registry, &board.cells, &state.castling),
+            ep_legal.map(|s| g.name(s)).unwrap_or_else(|| "-".into()),
+            state.halfmove_clock,
+            state.fullmove
+        )
+    }
+}
+
+/// Counts the leaf nodes `depth` plies below the position in `world`, through the two
+/// pipelines, counting the last ply in bulk (the length of the legal-move list).
+pub fn perft(world: &mut World, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut buffers: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(64)).collect();
+    perft_inner(world, depth, &mut buffers)
+}
+
+fn perft_inner(world: &mut World, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
+    let Some((moves, rest)) = buffers.split_first_mut() else { return 1 };
+    moves.clear();
+    moves.extend_from_slice(world.legal_moves());
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    let mut nodes = 0;
+    for &m in moves.iter() {
+        if world.apply_unchecked(m).is_ok() {
+            nodes += perft_inner(world, depth - 1, rest);
+            world.undo_move();
+        }
+    }
+    nodes
+}
+
+/// A headless game: a world with the rules installed and its pieces as entities.
+///
+/// ```
+/// use chimera::rules::{Engine, Variant};
+/// let mut engine = Engine::new(Variant::chess());
+/// assert_eq!(engine.legal_moves().len(), 20);
+/// engine.play_uci("e2e4").unwrap();
+/// assert_eq!(engine.fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+/// ```
+pub struct Engine {
+    world: World,
+}
+
+impl Engine {
+    /// A game of `variant` at its start position.
+    ///
+    /// # Panics
+    /// If the variant's own start FEN is invalid (built-in variants are tested).
+    pub fn new(variant: Variant) -> Engine {
+        let fen = variant.start_fen.clone();
+        Engine::from_fen(variant, &fen).unwrap_or_else(|e| panic!("the start position does not read: {e}"))
+    }
+
+    /// A game of `variant` from `fen` (`startpos` means the variant's start).
+    ///
+    /// # Errors
+    /// The FEN does not read or describes an impossible position.
+    pub fn from_fen(variant: Variant, fen: &str) -> Result<Engine, FenError> {
+        let mut world = World::new();
+        let fen = if fen.trim() == "startpos" { variant.start_fen.clone() } else { fen.to_string() };
+        let variant = Arc::new(variant);
+        install_rules(&mut world, variant.clone())?;
+        let setup = parse_fen(&variant, &fen)?;
+        setup_position(&mut world, &setup)?;
+        Ok(Engine { world })
+    }
+
+    /// The world, for reading components and resources.
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// The world, for tools and tests that add hooks or inspect deeply.
+    pub fn world_mut(&mut self) -> &mut World {
+        &mut self.world
+    }
+
+    /// The variant.
+    pub fn variant(&self) -> &Variant {
+        &self.world.resource::<Rules>().0
+    }
+
+    /// The game-level facts.
+    pub fn state(&self) -> GameState {
+        *self.world.resource::<GameState>()
+    }
+
+    /// The legal moves of the side to move.
+    pub fn legal_moves(&mut self) -> Vec<Move> {
+        self.world.legal_moves().to_vec()
+    }
+
+    /// Plays a legal move.
+    ///
+    /// # Errors
+    /// See [`RulesWorld::play`].
+    pub fn play(&mut self, m: Move) -> Result<(), MoveError> {
+        self.world.play(m)
+    }
+
+    /// Plays a move written in UCI.
+    ///
+    /// # Errors
+    /// Unreadable or illegal text, or a cancelled move.
+    pub fn play_uci(&mut self, text: &str) -> Result<Move, MoveError> {
+        let m = self.parse_uci(text)?;
+        self.play(m)?;
+        Ok(m)
+    }
+
+    /// Plays a move written in SAN.
+    ///
+    /// # Errors
+    /// Unreadable, illegal or ambiguous text, or a cancelled move.
+    pub fn play_san(&mut self, text: &str) -> Result<Move, MoveError> {
+        let m = self.parse_san(text)?;
+        self.play(m)?;
+        Ok(m)
+    }
+
+    /// Reads a UCI move against the legal moves.
+    ///
+    /// # Errors
+    /// Unreadable or illegal text.
+    pub fn parse_uci(&mut self, text: &str) -> Result<Move, MoveError> {
+        let legal = self.legal_moves();
+        let rules = self.world.resource::<Rules>();
+        parse_uci(rules, &self.world.resource::<Board>().cells, &legal, text)
+    }
+
+    /// Reads a SAN move against the legal moves.
+    ///
+    /// # Errors
+    /// Unreadable, illegal or ambiguous text.
+    pub fn parse_san(&mut self, text: &str) -> Result<Move, MoveError> {
+        let legal = self.legal_moves();
+        let rules = self.world.resource::<Rules>();
+        parse_san(rules, &self.world.resource::<Board>().cells, &legal, text)
+    }
+
+    /// A move in UCI.
+    pub fn to_uci(&self, m: &Move) -> String {
+        to_uci(self.variant(), m)
+    }
+
+    /// A legal move in SAN, with its check or mate mark.
+    pub fn to_san(&mut self, m: &Move) -> String {
+        let legal = self.legal_moves();
+        let rules = self.world.resource::<Rules>().0.clone();
+        let mut san = san_body(&rules, &self.world.resource::<Board>().cells, &legal, m);
+        if self.world.apply_unchecked(*m).is_ok() {
+            if self.world.is_check() {
+                san.push(if self.world.legal_moves().is_empty() { '#' } else { '+' });
+            }
+            self.world.undo_move();
+        }
+        san
+    }
+
+    /// Applies a move without the legality check (see [`RulesWorld::apply_unchecked`]).
+    ///
+    /// # Errors
+    /// A hook cancelled it.
+    pub fn apply_unchecked(&mut self, m: Move) -> Result<(), MoveError> {
+        self.world.apply_unchecked(m)
+    }
+
+    /// Takes back the last move.
+    pub fn undo(&mut self) -> Option<Move> {
+        self.world.undo_move()
+    }
+
+    /// How the game has ended, if it has.
+    pub fn outcome(&mut self) -> Option<Outcome> {
+        self.world.outcome()
+    }
+
+    /// Whether the side to move is in check.
+    pub fn is_check(&mut self) -> bool {
+        self.world.is_check()
+    }
+
+    /// The position as FEN.
+    pub fn fen(&mut self) -> String {
+        self.world.fen()
+    }
+
+    /// The moves played, with SAN and annotations.
+    pub fn move_log(&self) -> &MoveLog {
+        self.world.resource::<MoveLog>()
+    }
+
+    /// Perft through the pipelines (see [`perft`]).
+    pub fn perft(&mut self, depth: u32) -> u64 {
+        perft(&mut self.world, depth)
+    }
+
+    /// Perft split by the first move: `(uci, nodes)` per legal move, in move order.
+    pub fn divide(&mut self, depth: u32) -> Vec<(String, u64)> {
+        let moves = self.legal_moves();
+        let mut out = Vec::with_capacity(moves.len());
+        for m in moves {
+            let uci = self.to_uci(&m);
+            if self.world.apply_unchecked(m).is_ok() {
+                out.push((uci, perft(&mut self.world, depth.saturating_sub(1))));
+                self.world.undo_move();
+            }
+        }
+        out
+    }
+
+    /// Adds hook systems (in order, after those already there) and rebuilds the pipelines.
+    pub fn add_hooks(&mut self, hooks: impl IntoIterator<Item = Hook>) {
+        self.world.resource_mut::<Hooks>().0.extend(hooks);
+        rebuild_pipelines(&mut self.world);
+    }
+}

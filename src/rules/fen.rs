@@ -1,0 +1,275 @@
+//! FEN in and out, with X-FEN and Shredder castling so Chess960 positions read exactly.
+
+use std::fmt;
+
+use super::geometry::{Geometry, Side, Square};
+use super::moves::Wing;
+use super::piece::{Cell, PieceType};
+use super::registry::PieceTypeRegistry;
+use super::state::CastlingRights;
+use super::variant::Variant;
+
+/// The FEN field a problem is in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum FenField {
+    /// Piece placement.
+    Board,
+    /// Side to move.
+    Turn,
+    /// Castling rights.
+    Castling,
+    /// En-passant square.
+    EnPassant,
+    /// Half-move clock.
+    HalfmoveClock,
+    /// Full-move number.
+    Fullmove,
+    /// The position as a whole (e.g. the side not to move is in check).
+    Position,
+}
+
+impl fmt::Display for FenField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FenField::Board => "piece placement (field 1)",
+            FenField::Turn => "side to move (field 2)",
+            FenField::Castling => "castling rights (field 3)",
+            FenField::EnPassant => "en-passant square (field 4)",
+            FenField::HalfmoveClock => "half-move clock (field 5)",
+            FenField::Fullmove => "full-move number (field 6)",
+            FenField::Position => "position",
+        })
+    }
+}
+
+/// A FEN that cannot be read, with the field and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FenError {
+    /// Where the problem is.
+    pub field: FenField,
+    /// What is wrong and, where possible, what was expected.
+    pub message: String,
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "bad FEN, {}: {}", self.field, self.message)
+    }
+}
+
+impl std::error::Error for FenError {}
+
+fn err(field: FenField, message: impl Into<String>) -> FenError {
+    FenError { field, message: message.into() }
+}
+
+/// A position as read from FEN, before it is set up on a world.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// Pieces on the board, in square order.
+    pub pieces: Vec<(Square, PieceType, Side)>,
+    /// Side to move.
+    pub turn: Side,
+    /// Castling rights.
+    pub castling: CastlingRights,
+    /// En-passant square as written.
+    pub ep_square: Option<Square>,
+    /// Half-move clock.
+    pub halfmove_clock: u32,
+    /// Full-move number.
+    pub fullmove: u32,
+}
+
+/// Reads a FEN for `variant`. The clocks may be missing (EPD), and default to `0 1`.
+///
+/// # Errors
+/// A [`FenError`] naming the field and the problem.
+pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
+    let g = variant.geometry;
+    let reg = &variant.registry;
+    let mut fields = fen.split_whitespace();
+    let placement = fields.next().ok_or_else(|| err(FenField::Board, "the FEN is empty"))?;
+    let pieces = parse_placement(g, reg, placement)?;
+    let turn = match fields.next() {
+        None => return Err(err(FenField::Turn, "missing; expected 'w' or 'b'")),
+        Some("w") => Side::White,
+        Some("b") => Side::Black,
+        Some(other) => return Err(err(FenField::Turn, format!("'{other}'; expected 'w' or 'b'"))),
+    };
+    let castling = match fields.next() {
+        None => CastlingRights::default(),
+        Some(text) => parse_castling(g, reg, &pieces, text)?,
+    };
+    let ep_square = match fields.next() {
+        None | Some("-") => None,
+        Some(text) => {
+            let sq = g.parse_square(text).ok_or_else(|| err(FenField::EnPassant, format!("'{text}' is not a square of this board")))?;
+            let expected = match turn {
+                Side::White => g.ranks - 3,
+                Side::Black => 2,
+            };
+            if g.rank(sq) != expected {
+                return Err(err(FenField::EnPassant, format!("'{text}' is not on the rank behind a double step ({})", expected + 1)));
+            }
+            Some(sq)
+        }
+    };
+    let number = |field: FenField, text: Option<&str>, default: u32| -> Result<u32, FenError> {
+        match text {
+            None => Ok(default),
+            Some(t) => t.parse::<u32>().map_err(|_| err(field, format!("'{t}' is not a whole number"))),
+        }
+    };
+    let halfmove_clock = number(FenField::HalfmoveClock, fields.next(), 0)?;
+    let fullmove = number(FenField::Fullmove, fields.next(), 1)?.max(1);
+    if let Some(extra) = fields.next() {
+        return Err(err(FenField::Fullmove, format!("unexpected text '{extra}' after the last field")));
+    }
+    Ok(Setup { pieces, turn, castling, ep_square, halfmove_clock, fullmove })
+}
+
+fn parse_placement(g: Geometry, reg: &PieceTypeRegistry, text: &str) -> Result<Vec<(Square, PieceType, Side)>, FenError> {
+    let rows: Vec<&str> = text.split('/').collect();
+    if rows.len() != g.ranks as usize {
+        return Err(err(FenField::Board, format!("{} ranks; this board has {}", rows.len(), g.ranks)));
+    }
+    let mut pieces = Vec::new();
+    for (i, row) in rows.iter().enumerate() {
+        let rank = g.ranks as usize - 1 - i;
+        let mut file = 0usize;
+        let mut chars = row.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c.is_ascii_digit() {
+                let mut n = c.to_digit(10).unwrap_or(0) as usize;
+                while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
+                    n = n * 10 + d as usize;
+                    chars.next();
+                }
+                if n == 0 {
+                    return Err(err(FenField::Board, format!("rank {}: an empty run of 0 squares", rank + 1)));
+                }
+                file += n;
+            } else if let Some(kind) = reg.by_letter(c).filter(|_| c.is_ascii_alphabetic()) {
+                if file >= g.files as usize {
+                    return Err(err(FenField::Board, format!("rank {} has more than {} squares", rank + 1, g.files)));
+                }
+                let side = if c.is_ascii_uppercase() { Side::White } else { Side::Black };
+                pieces.push((Square((rank * g.files as usize + file) as u8), kind, side));
+                file += 1;
+            } else {
+                let letters: String = reg.types.iter().map(|t| t.letter).collect();
+                return Err(err(
+                    FenField::Board,
+                    format!("rank {}: unknown piece letter '{c}'; this variant's letters are {letters}", rank + 1),
+                ));
+            }
+            if file > g.files as usize {
+                return Err(err(FenField::Board, format!("rank {} has more than {} squares", rank + 1, g.files)));
+            }
+        }
+        if file != g.files as usize {
+            return Err(err(FenField::Board, format!("rank {} has {file} squares; expected {}", rank + 1, g.files)));
+        }
+    }
+    pieces.sort_by_key(|p| p.0);
+    Ok(pieces)
+}
+
+fn parse_castling(
+    g: Geometry,
+    reg: &PieceTypeRegistry,
+    pieces: &[(Square, PieceType, Side)],
+    text: &str,
+) -> Result<CastlingRights, FenError> {
+    let mut rights = CastlingRights::default();
+    if text == "-" {
+        return Ok(rights);
+    }
+    for c in text.chars() {
+        let side = if c.is_ascii_uppercase() { Side::White } else { Side::Black };
+        let back = match side {
+            Side::White => 0,
+            Side::Black => g.ranks - 1,
+        };
+        let king = pieces
+            .iter()
+            .find(|(sq, k, s)| *s == side && reg.def(*k).castles && g.rank(*sq) == back)
+            .map(|(sq, _, _)| g.file(*sq))
+            .ok_or_else(|| err(FenField::Castling, format!("'{c}' but {side} has no king on its back rank")))?;
+        let rooks: Vec<u8> = pieces
+            .iter()
+            .filter(|(sq, k, s)| *s == side && reg.def(*k).castling_partner && g.rank(*sq) == back)
+            .map(|(sq, _, _)| g.file(*sq))
+            .collect();
+        let (wing, file) = match c.to_ascii_uppercase() {
+            'K' => (Wing::King, rooks.iter().copied().filter(|&f| f > king).max()),
+            'Q' => (Wing::Queen, rooks.iter().copied().filter(|&f| f < king).min()),
+            l @ 'A'..='P' => {
+                let f = l as u8 - b'A';
+                let wing = if f > king { Wing::King } else { Wing::Queen };
+                (wing, rooks.contains(&f).then_some(f))
+            }
+            _ => return Err(err(FenField::Castling, format!("'{c}'; expected '-', KQkq or rook files (Shredder/X-FEN)"))),
+        };
+        let file = file.ok_or_else(|| err(FenField::Castling, format!("'{c}' but {side} has no rook there to castle with")))?;
+        rights.rooks[side.index()][wing.index()] = Some(file);
+    }
+    Ok(rights)
+}
+
+/// Writes the piece placement field.
+pub fn write_placement(g: Geometry, reg: &PieceTypeRegistry, cells: &[Cell]) -> String {
+    let mut out = String::new();
+    for rank in (0..g.ranks).rev() {
+        let mut empty = 0;
+        for file in 0..g.files {
+            let c = cells[(rank * g.files + file) as usize];
+            if c.is_piece() {
+                if empty > 0 {
+                    out.push_str(&empty.to_string());
+                    empty = 0;
+                }
+                let l = reg.def(c.kind()).letter;
+                out.push(if c.side() == Side::White { l } else { l.to_ascii_lowercase() });
+            } else {
+                empty += 1;
+            }
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            out.push('/');
+        }
+    }
+    out
+}
+
+/// Writes castling rights as X-FEN: `K`/`Q` when the right belongs to the outermost rook on
+/// that wing, the rook's file letter otherwise; `-` when there are none.
+pub fn write_castling(g: Geometry, reg: &PieceTypeRegistry, cells: &[Cell], rights: &CastlingRights) -> String {
+    let mut out = String::new();
+    for side in Side::BOTH {
+        let back = match side {
+            Side::White => 0,
+            Side::Black => g.ranks - 1,
+        };
+        for wing in Wing::BOTH {
+            let Some(file) = rights.get(side, wing) else { continue };
+            let rook_files = (0..g.files).filter(|&f| {
+                let c = cells[(back * g.files + f) as usize];
+                c.is_piece() && c.side() == side && reg.def(c.kind()).castling_partner
+            });
+            let outermost = match wing {
+                Wing::King => rook_files.max(),
+                Wing::Queen => rook_files.min(),
+            };
+            let letter = if outermost == Some(file) { if wing == Wing::King { 'K' } else { 'Q' } } else { (b'A' + file) as char };
+            out.push(if side == Side::White { letter } else { letter.to_ascii_lowercase() });
+        }
+    }
+    if out.is_empty() {
+        out.push('-');
+    }
+    out
+}

@@ -1,0 +1,264 @@
+//! Movement as data: atoms (a step vector, a range and a mode) compiled into per-square
+//! ray tables for generation and into one merged reverse table for attack detection.
+//!
+//! Every piece whose moves are "leap or slide along a vector until blocked" is described by
+//! atoms; Betza notation compiles to the same atoms. A type with stranger moves (hoppers,
+//! lame leapers) adds its own generator and attack probe in the registry.
+
+use super::geometry::{Geometry, Side, Square};
+use super::piece::{Cell, PieceType};
+
+/// What a move along an atom may do on arrival.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Mode {
+    /// Only to an empty square (Betza `m`).
+    Move,
+    /// Only to capture an enemy piece (Betza `c`).
+    Capture,
+    /// Either.
+    Both,
+}
+
+impl Mode {
+    /// Whether a quiet move is allowed.
+    #[inline]
+    pub fn moves(self) -> bool {
+        !matches!(self, Mode::Capture)
+    }
+
+    /// Whether a capture is allowed.
+    #[inline]
+    pub fn captures(self) -> bool {
+        !matches!(self, Mode::Move)
+    }
+}
+
+/// One step vector of a piece, written from white's point of view (`dy > 0` is forward).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Atom {
+    /// File step.
+    pub dx: i8,
+    /// Rank step, forward for the piece's owner.
+    pub dy: i8,
+    /// How many steps at most; 0 means unlimited (a rider).
+    pub range: u8,
+    /// Quiet moves, captures or both.
+    pub mode: Mode,
+    /// On the type's double-step ranks this atom reaches one step further and the long
+    /// step leaves an en-passant square behind (the pawn's first move).
+    pub double_step: bool,
+}
+
+impl Atom {
+    /// The vector as seen by `side`: black's forward is down the board.
+    #[inline]
+    pub fn oriented(self, side: Side) -> (i32, i32) {
+        match side {
+            Side::White => (self.dx as i32, self.dy as i32),
+            Side::Black => (self.dx as i32, -(self.dy as i32)),
+        }
+    }
+}
+
+/// All eight (or four) symmetric images of the step `(x, y)`, each with `range` and `mode`.
+pub fn symmetric(x: i8, y: i8, range: u8, mode: Mode) -> Vec<Atom> {
+    let mut out: Vec<Atom> = Vec::with_capacity(8);
+    for (a, b) in [(x, y), (y, x)] {
+        for (sa, sb) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+            let atom = Atom { dx: a * sa, dy: b * sb, range, mode, double_step: false };
+            if !out.iter().any(|o| o.dx == atom.dx && o.dy == atom.dy) {
+                out.push(atom);
+            }
+        }
+    }
+    out
+}
+
+/// A compiled ray: consecutive squares along one atom from one square.
+#[derive(Copy, Clone, Debug)]
+pub struct Ray {
+    /// Index of the first square in [`MoveTable::squares`].
+    pub start: u32,
+    /// Number of squares.
+    pub len: u8,
+    /// What the moves along it may do.
+    pub mode: Mode,
+    /// The second square of this ray is a pawn's double step.
+    pub double_step: bool,
+}
+
+/// Per side and square, the rays of one piece type.
+#[derive(Clone, Debug, Default)]
+pub struct MoveTable {
+    /// For `side * len + square`: the range of [`Self::rays`] that belong to it.
+    pub index: Vec<(u32, u32)>,
+    /// All rays.
+    pub rays: Vec<Ray>,
+    /// The squares the rays run through.
+    pub squares: Vec<Square>,
+}
+
+impl MoveTable {
+    /// Compiles `atoms` for every square and both sides. `double_step_ranks[side]` lists the
+    /// relative ranks where double-step atoms extend to two steps.
+    pub fn compile(geometry: Geometry, atoms: &[Atom], double_step_ranks: &[Vec<u8>; 2]) -> MoveTable {
+        let mut table = MoveTable::default();
+        for side in Side::BOTH {
+            for sq in geometry.squares() {
+                let first = table.rays.len() as u32;
+                let (f, r) = (geometry.file(sq) as i32, geometry.rank(sq) as i32);
+                let on_double = double_step_ranks[side.index()].contains(&geometry.relative_rank(sq, side));
+                for atom in atoms {
+                    let (dx, dy) = atom.oriented(side);
+                    let double = atom.double_step && on_double;
+                    let limit = match (atom.range, double) {
+                        (0, _) => u32::MAX,
+                        (n, true) => n as u32 + 1,
+                        (n, false) => n as u32,
+                    };
+                    let start = table.squares.len() as u32;
+                    let mut k = 1;
+                    while k <= limit {
+                        match geometry.square(f + dx * k as i32, r + dy * k as i32) {
+                            Some(to) => table.squares.push(to),
+                            None => break,
+                        }
+                        k += 1;
+                    }
+                    let len = table.squares.len() as u32 - start;
+                    if len > 0 {
+                        table.rays.push(Ray { start, len: len as u8, mode: atom.mode, double_step: double });
+                    }
+                }
+                table.index.push((first, table.rays.len() as u32));
+            }
+        }
+        table
+    }
+
+    /// The rays of a piece of `side` on `sq`.
+    #[inline]
+    pub fn rays(&self, geometry_len: usize, side: Side, sq: Square) -> &[Ray] {
+        let (a, b) = self.index[side.index() * geometry_len + sq.index()];
+        &self.rays[a as usize..b as usize]
+    }
+
+    /// The squares of one ray.
+    #[inline]
+    pub fn ray_squares(&self, ray: &Ray) -> &[Square] {
+        &self.squares[ray.start as usize..ray.start as usize + ray.len as usize]
+    }
+}
+
+/// The reverse view of every table-driven piece type at once: from a target square, walk each
+/// direction to the first piece and ask whether a piece of that type, at that distance,
+/// attacks back along it. One scan answers "is this square attacked" for all such types.
+#[derive(Clone, Debug, Default)]
+pub struct AttackTable {
+    /// Direction vectors from the target towards a potential attacker.
+    pub dirs: Vec<(i8, i8)>,
+    /// `masks[side][dir][k]`: bit `t` set when a piece of type `t` and `side` at distance `k`
+    /// in direction `dir` from the target attacks it.
+    pub masks: [Vec<Vec<u64>>; 2],
+    /// For each side, the directions with any attacker, with the farthest useful distance.
+    pub active: [Vec<(usize, u8)>; 2],
+    /// For `square * dirs.len() + dir`: the range of [`Self::squares`] along that direction.
+    pub rays: Vec<(u32, u8)>,
+    /// Ray squares.
+    pub squares: Vec<Square>,
+}
+
+impl AttackTable {
+    /// Builds the table for `types` (atoms of each type by index; `None` for types with
+    /// custom probes, which are checked separately).
+    pub fn compile(geometry: Geometry, types: &[Option<&[Atom]>]) -> AttackTable {
+        let max_dist = geometry.files.max(geometry.ranks) as usize;
+        let mut table = AttackTable::default();
+        for side in Side::BOTH {
+            for (t, atoms) in types.iter().enumerate() {
+                let Some(atoms) = atoms else { continue };
+                for atom in atoms.iter().filter(|a| a.mode.captures()) {
+                    let (dx, dy) = atom.oriented(side);
+                    let dir = (-dx as i8, -dy as i8);
+                    let d = match table.dirs.iter().position(|&x| x == dir) {
+                        Some(d) => d,
+                        None => {
+                            table.dirs.push(dir);
+                            for s in 0..2 {
+                                table.masks[s].push(vec![0; max_dist + 1]);
+                            }
+                            table.dirs.len() - 1
+                        }
+                    };
+                    let reach = if atom.range == 0 { max_dist } else { (atom.range as usize).min(max_dist) };
+                    for k in 1..=reach {
+                        table.masks[side.index()][d][k] |= 1u64 << t;
+                    }
+                }
+            }
+        }
+        for side in 0..2 {
+            for (d, masks) in table.masks[side].iter().enumerate() {
+                if let Some(far) = masks.iter().rposition(|&m| m != 0) {
+                    table.active[side].push((d, far as u8));
+                }
+            }
+        }
+        for sq in geometry.squares() {
+            let (f, r) = (geometry.file(sq) as i32, geometry.rank(sq) as i32);
+            for &(dx, dy) in &table.dirs {
+                let start = table.squares.len() as u32;
+                let mut k = 1;
+                while let Some(s) = geometry.square(f + dx as i32 * k, r + dy as i32 * k) {
+                    table.squares.push(s);
+                    k += 1;
+                }
+                table.rays.push((start, (table.squares.len() as u32 - start) as u8));
+            }
+        }
+        table
+    }
+
+    /// Whether a table-driven piece of `by` attacks `target` on `cells`.
+    #[inline]
+    pub fn attacked(&self, cells: &[Cell], target: Square, by: Side) -> bool {
+        let ndirs = self.dirs.len();
+        let masks = &self.masks[by.index()];
+        for &(d, far) in &self.active[by.index()] {
+            let (start, len) = self.rays[target.index() * ndirs + d];
+            let lim = len.min(far) as usize;
+            let squares = &self.squares[start as usize..start as usize + lim];
+            for (k, s) in squares.iter().enumerate() {
+                let c = cells[s.index()];
+                if c.is_empty() {
+                    continue;
+                }
+                if c.is_piece() && c.side() == by && masks[d][k + 1] & (1u64 << c.kind().0) != 0 {
+                    return true;
+                }
+                break;
+            }
+        }
+        false
+    }
+
+    /// Whether a piece of type `kind` and side `by` standing on `from` attacks `target`
+    /// (the per-type attack probe for table-driven types).
+    pub fn piece_attacks(&self, cells: &[Cell], kind: PieceType, by: Side, from: Square, target: Square) -> bool {
+        let ndirs = self.dirs.len();
+        let masks = &self.masks[by.index()];
+        for d in 0..ndirs {
+            let (start, len) = self.rays[target.index() * ndirs + d];
+            for k in 0..len as usize {
+                let s = self.squares[start as usize + k];
+                if s == from {
+                    return masks[d][k + 1] & (1u64 << kind.0) != 0;
+                }
+                if !cells[s.index()].is_empty() {
+                    break;
+                }
+            }
+        }
+        false
+    }
+}

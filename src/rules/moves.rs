@@ -1,0 +1,66 @@
+//! Moves as the engine represents them.
+
+use super::geometry::Square;
+use super::piece::PieceType;
+
+/// Which way a king castles.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Wing {
+    /// Towards the higher files (O-O).
+    King = 0,
+    /// Towards the lower files (O-O-O).
+    Queen = 1,
+}
+
+impl Wing {
+    /// Both wings.
+    pub const BOTH: [Wing; 2] = [Wing::King, Wing::Queen];
+
+    /// 0 for the king side, 1 for the queen side.
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// What kind of move this is; decides the mutations of move application.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum MoveKind {
+    /// A step, slide or leap, with or without capture.
+    Normal,
+    /// A pawn's double step, which leaves an en-passant square behind.
+    DoubleStep,
+    /// An en-passant capture: `to` is the en-passant square, the victim stands beside `from`.
+    EnPassant,
+    /// Castling: `from` is the king, `to` is the castling rook's square.
+    Castle(Wing),
+}
+
+/// A move. Castling is encoded as "king takes own rook" so that Chess960 needs no special case.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Move {
+    /// Where the moving piece stands.
+    pub from: Square,
+    /// Where it goes (the rook's square for castling).
+    pub to: Square,
+    /// The kind of move.
+    pub kind: MoveKind,
+    /// Whether it captures an enemy piece.
+    pub capture: bool,
+    /// The type a pawn promotes to.
+    pub promotion: Option<PieceType>,
+}
+
+impl Move {
+    /// A normal move.
+    #[inline]
+    pub fn normal(from: Square, to: Square, capture: bool) -> Move {
+        Move { from, to, kind: MoveKind::Normal, capture, promotion: None }
+    }
+
+    /// Whether it is castling.
+    #[inline]
+    pub fn is_castle(&self) -> bool {
+        matches!(self.kind, MoveKind::Castle(_))
+    }
+}

@@ -1,0 +1,278 @@
+//! Move notation: UCI and SAN, in and out.
+
+use std::fmt;
+
+use super::geometry::{Geometry, Square};
+use super::moves::{Move, MoveKind, Wing};
+use super::piece::Cell;
+use super::variant::Variant;
+
+/// Why a move was not played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// The text is not a move in that notation.
+    Unparsable {
+        /// The text given.
+        text: String,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// The move is well-formed but not legal here.
+    Illegal {
+        /// The move as given.
+        text: String,
+        /// Why (e.g. no piece there, leaves the king in check).
+        why: String,
+    },
+    /// A SAN move that fits more than one legal move.
+    Ambiguous {
+        /// The text given.
+        text: String,
+        /// The legal moves it could mean, in SAN.
+        candidates: Vec<String>,
+    },
+    /// A preset's before-move hook cancelled it.
+    Cancelled {
+        /// The preset id.
+        preset: String,
+        /// Its reason.
+        reason: String,
+    },
+    /// The game is over.
+    GameOver(String),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Unparsable { text, why } => write!(f, "cannot read move '{text}': {why}"),
+            MoveError::Illegal { text, why } => write!(f, "illegal move '{text}': {why}"),
+            MoveError::Ambiguous { text, candidates } => {
+                write!(f, "ambiguous move '{text}': it could be {}", candidates.join(" or "))
+            }
+            MoveError::Cancelled { preset, reason } => write!(f, "move cancelled by {preset}: {reason}"),
+            MoveError::GameOver(why) => write!(f, "the game is over ({why})"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// The square a castling king lands on.
+pub fn castle_king_square(variant: &Variant, m: &Move, wing: Wing) -> Square {
+    let g = variant.geometry;
+    let files = variant.castling.as_ref().map(|r| r.king_files).unwrap_or([g.files - 2, 2]);
+    Square(g.rank(m.from) * g.files + files[wing.index()])
+}
+
+/// A move in UCI: `e2e4`, `e7e8q`; castling as king to its destination, or king to rook
+/// in Chess960 mode.
+pub fn to_uci(variant: &Variant, m: &Move) -> String {
+    let g = variant.geometry;
+    let to = match m.kind {
+        MoveKind::Castle(wing) if !variant.chess960 => castle_king_square(variant, m, wing),
+        _ => m.to,
+    };
+    let mut s = g.name(m.from);
+    s.push_str(&g.name(to));
+    if let Some(p) = m.promotion {
+        s.push(variant.registry.def(p).letter.to_ascii_lowercase());
+    }
+    s
+}
+
+/// Splits UCI text into its two squares and optional promotion letter.
+fn split_uci(g: Geometry, text: &str) -> Result<(Square, Square, Option<char>), String> {
+    let bytes = text.as_bytes();
+    let mut i = 1;
+    while i < bytes.len() && bytes[i].is_ascii_digit() {
+        i += 1;
+    }
+    let from = g.parse_square(&text[..i.min(text.len())]).ok_or("the first square is not on this board")?;
+    let rest = &text[i..];
+    let mut j = 1;
+    let rb = rest.as_bytes();
+    while j < rb.len() && rb[j].is_ascii_digit() {
+        j += 1;
+    }
+    if rest.is_empty() {
+        return Err("expected two squares, like e2e4".into());
+    }
+    let to = g.parse_square(&rest[..j.min(rest.len())]).ok_or("the second square is not on this board")?;
+    let tail = &rest[j.min(rest.len())..];
+    let promo = match tail.len() {
+        0 => None,
+        1 => Some(tail.chars().next().unwrap_or(' ')),
+        _ => return Err(format!("unexpected '{tail}' after the squares")),
+    };
+    Ok((from, to, promo))
+}
+
+/// Finds the legal move written as `text` in UCI. In standard mode castling may be written
+/// king-to-destination or king-to-rook.
+///
+/// # Errors
+/// Unparsable text, or a move not among `legal`.
+pub fn parse_uci(variant: &Variant, cells: &[Cell], legal: &[Move], text: &str) -> Result<Move, MoveError> {
+    let g = variant.geometry;
+    if !text.is_ascii() || text.len() < 4 {
+        return Err(MoveError::Unparsable {
+            text: text.into(),
+            why: "expected squares like e2e4, with an optional promotion letter".into(),
+        });
+    }
+    let (from, to, promo) = split_uci(g, text).map_err(|why| MoveError::Unparsable { text: text.into(), why })?;
+    let promotion = match promo {
+        None => None,
+        Some(c) => Some(
+            variant
+                .registry
+                .by_letter(c)
+                .ok_or_else(|| MoveError::Unparsable { text: text.into(), why: format!("'{c}' is not a piece letter of this variant") })?,
+        ),
+    };
+    let found = legal.iter().find(|m| {
+        m.from == from
+            && m.promotion == promotion
+            && match m.kind {
+                MoveKind::Castle(wing) => m.to == to || castle_king_square(variant, m, wing) == to && !variant.chess960,
+                _ => m.to == to,
+            }
+    });
+    found
+        .copied()
+        .ok_or_else(|| MoveError::Illegal { text: text.into(), why: illegal_reason(variant, cells, legal, from, to, promotion.is_some()) })
+}
+
+fn illegal_reason(variant: &Variant, cells: &[Cell], legal: &[Move], from: Square, to: Square, promoting: bool) -> String {
+    let g = variant.geometry;
+    let c = cells[from.index()];
+    if !c.is_piece() {
+        return format!("there is no piece on {}", g.name(from));
+    }
+    let name = &variant.registry.def(c.kind()).name;
+    if legal.is_empty() {
+        return "there are no legal moves in this position".into();
+    }
+    let turn = cells[legal[0].from.index()].side();
+    if c.side() != turn {
+        return format!("it is {turn}'s turn, and the {name} on {} is {}'s", g.name(from), c.side());
+    }
+    if legal.iter().all(|m| m.from != from) {
+        return format!("the {name} on {} has no legal move (blocked, pinned, or the king is in check)", g.name(from));
+    }
+    if legal.iter().any(|m| m.from == from && m.to == to && m.promotion.is_some()) && !promoting {
+        return "a promotion must name the piece, e.g. e7e8q".into();
+    }
+    format!("the {name} on {} cannot go to {}", g.name(from), g.name(to))
+}
+
+/// SAN of `m` without the check suffix: `Nbd7`, `exd5`, `e8=Q`, `O-O`.
+pub fn san_body(variant: &Variant, cells: &[Cell], legal: &[Move], m: &Move) -> String {
+    let g = variant.geometry;
+    let reg = &variant.registry;
+    if let MoveKind::Castle(wing) = m.kind {
+        return if wing == Wing::King { "O-O".into() } else { "O-O-O".into() };
+    }
+    let kind = cells[m.from.index()].kind();
+    let def = reg.def(kind);
+    let mut s = String::new();
+    if def.pawn.is_some() {
+        if m.capture {
+            s.push((b'a' + g.file(m.from)) as char);
+        }
+    } else {
+        s.push(def.letter);
+        let rivals: Vec<&Move> =
+            legal.iter().filter(|o| o.to == m.to && o.from != m.from && !o.is_castle() && cells[o.from.index()].kind() == kind).collect();
+        if !rivals.is_empty() {
+            let same_file = rivals.iter().any(|o| g.file(o.from) == g.file(m.from));
+            let same_rank = rivals.iter().any(|o| g.rank(o.from) == g.rank(m.from));
+            if !same_file {
+                s.push((b'a' + g.file(m.from)) as char);
+            } else if !same_rank {
+                s.push_str(&(g.rank(m.from) + 1).to_string());
+            } else {
+                s.push_str(&g.name(m.from));
+            }
+        }
+    }
+    if m.capture {
+        s.push('x');
+    }
+    s.push_str(&g.name(m.to));
+    if let Some(p) = m.promotion {
+        s.push('=');
+        s.push(reg.def(p).letter);
+    }
+    s
+}
+
+/// Finds the legal move written as `text` in SAN (check marks and `!?` annotations are
+/// ignored; `0-0` is read as `O-O`; `e8Q` as `e8=Q`).
+///
+/// # Errors
+/// Unparsable, illegal or ambiguous text.
+pub fn parse_san(variant: &Variant, cells: &[Cell], legal: &[Move], text: &str) -> Result<Move, MoveError> {
+    let trimmed = text.trim().trim_end_matches(['+', '#', '!', '?']);
+    let trimmed = trimmed.strip_suffix("e.p.").unwrap_or(trimmed).trim();
+    let core = if trimmed.starts_with("0-0") { trimmed.replace('0', "O") } else { trimmed.to_string() };
+    if core.is_empty() || !core.is_ascii() {
+        return Err(MoveError::Unparsable { text: text.into(), why: "expected a move like Nf3, exd5, e8=Q or O-O".into() });
+    }
+    let matches: Vec<Move> = legal
+        .iter()
+        .filter(|m| {
+            let body = san_body(variant, cells, legal, m);
+            body == core || body.replacen('=', "", 1) == core || loose_match(variant, cells, m, &body, &core)
+        })
+        .copied()
+        .collect();
+    match matches.len() {
+        1 => Ok(matches[0]),
+        0 => {
+            let looks_like_san = core.starts_with("O-O") || core.chars().any(|c| c.is_ascii_digit());
+            if looks_like_san {
+                Err(MoveError::Illegal { text: text.into(), why: "no legal move matches it".into() })
+            } else {
+                Err(MoveError::Unparsable { text: text.into(), why: "expected a move like Nf3, exd5, e8=Q or O-O".into() })
+            }
+        }
+        _ => Err(MoveError::Ambiguous {
+            text: text.into(),
+            candidates: matches.iter().map(|m| san_body(variant, cells, legal, m)).collect(),
+        }),
+    }
+}
+
+/// Accepts over-specified SAN (`Ng1f3`, `Pe4`): same piece letter, destination, promotion,
+/// and a source square consistent with the given file and rank.
+fn loose_match(variant: &Variant, cells: &[Cell], m: &Move, body: &str, core: &str) -> bool {
+    if m.is_castle() || body.starts_with('O') {
+        return false;
+    }
+    let g = variant.geometry;
+    let def = variant.registry.def(cells[m.from.index()].kind());
+    let mut rest = core;
+    if let Some(first) = rest.chars().next().filter(|c| c.is_ascii_uppercase()) {
+        if first != def.letter {
+            return false;
+        }
+        rest = &rest[1..];
+    } else if def.pawn.is_none() {
+        return false;
+    }
+    let (rest, promo) = match rest.rfind('=') {
+        Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+        None => (rest, None),
+    };
+    let want_promo = m.promotion.map(|p| variant.registry.def(p).letter.to_string());
+    if promo.map(str::to_string) != want_promo {
+        return false;
+    }
+    let dest = g.name(m.to);
+    let Some(prefix) = rest.strip_suffix(dest.as_str()) else { return false };
+    let prefix = prefix.trim_end_matches(['x', '-']);
+    let from_name = g.name(m.from);
+    prefix.is_empty() || from_name == prefix || from_name.starts_with(prefix) || from_name[1..] == *prefix
+}

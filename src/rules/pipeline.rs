@@ -1,0 +1,167 @@
+//! Building the two pipelines: the default systems of each step plus the hook systems of the
+//! active presets, in activation order. The schedules are rebuilt whenever the hook list
+//! changes, so the order inside every set is exactly the active-set order.
+
+use std::sync::Arc;
+
+use bevy::ecs::schedule::{ScheduleConfigs, SingleThreadedExecutor};
+use bevy::ecs::system::ScheduleSystem;
+use bevy::prelude::*;
+
+use super::apply::{self, ApplySystems, MoveApplication};
+use super::query::{self, LegalMoveQuery, QuerySystems};
+
+/// A step of either pipeline.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Step {
+    /// A step of the legal-move query.
+    Query(QuerySystems),
+    /// A step of move application.
+    Apply(ApplySystems),
+}
+
+impl From<QuerySystems> for Step {
+    fn from(s: QuerySystems) -> Step {
+        Step::Query(s)
+    }
+}
+
+impl From<ApplySystems> for Step {
+    fn from(s: ApplySystems) -> Step {
+        Step::Apply(s)
+    }
+}
+
+/// Makes a fresh hook system each time the pipelines are built.
+pub type SystemFactory = Arc<dyn Fn() -> ScheduleConfigs<ScheduleSystem> + Send + Sync>;
+
+/// One hook system: whose it is, which step it belongs to, and how to make it.
+#[derive(Clone)]
+pub struct Hook {
+    /// The preset id (or any owner name for tests and tools).
+    pub owner: &'static str,
+    /// The step whose set it runs in.
+    pub step: Step,
+    /// Its factory.
+    pub make: SystemFactory,
+}
+
+impl std::fmt::Debug for Hook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hook").field("owner", &self.owner).field("step", &self.step).finish()
+    }
+}
+
+impl Hook {
+    /// A hook from any system.
+    pub fn new<M>(
+        owner: &'static str,
+        step: impl Into<Step>,
+        system: impl IntoScheduleConfigs<ScheduleSystem, M> + Clone + Send + Sync + 'static,
+    ) -> Hook {
+        Hook { owner, step: step.into(), make: Arc::new(move || system.clone().into_configs()) }
+    }
+}
+
+/// The hook systems of the active presets, in activation order.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Hooks(pub Vec<Hook>);
+
+/// One position inside a step: every system in a step gets its own slot, and slots are
+/// chained, so the order inside a step is exactly the list order.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Slot(Step, u16);
+
+/// Steps 2 to 11 of move application, gated on the move not being cancelled.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Committed;
+
+fn query_defaults(step: QuerySystems) -> (Vec<ScheduleConfigs<ScheduleSystem>>, Vec<ScheduleConfigs<ScheduleSystem>>) {
+    use QuerySystems as Q;
+    match step {
+        Q::Royalty => (vec![query::begin_query.into_configs()], vec![query::resolve_royalty.into_configs()]),
+        Q::Generate => (vec![query::generate_piece_moves.into_configs()], vec![]),
+        Q::Synthesize => (vec![query::synthesize_special_moves.into_configs()], vec![]),
+        Q::SelfCheck => (vec![query::filter_self_check.into_configs()], vec![]),
+        _ => (vec![], vec![]),
+    }
+}
+
+fn apply_defaults(step: ApplySystems) -> (Vec<ScheduleConfigs<ScheduleSystem>>, Vec<ScheduleConfigs<ScheduleSystem>>) {
+    use ApplySystems as A;
+    match step {
+        A::BeforeMove => (vec![apply::prepare_move.into_configs()], vec![]),
+        A::Damage => (vec![], vec![apply::resolve_capture.into_configs()]),
+        A::Mutate => (vec![apply::mutate_position.into_configs()], vec![]),
+        A::CountHalfMove => (vec![apply::count_half_move.into_configs()], vec![]),
+        A::AdvanceTurn => (vec![], vec![apply::advance_turn.into_configs()]),
+        A::Describe => (vec![], vec![apply::record_move.into_configs()]),
+        _ => (vec![], vec![]),
+    }
+}
+
+fn add_step(
+    schedule: &mut Schedule,
+    step: Step,
+    set: impl SystemSet + Copy,
+    hooks: &[Hook],
+    defaults: (Vec<ScheduleConfigs<ScheduleSystem>>, Vec<ScheduleConfigs<ScheduleSystem>>),
+) {
+    let (before, after) = defaults;
+    let systems = before.into_iter().chain(hooks.iter().filter(|h| h.step == step).map(|h| (h.make)())).chain(after);
+    for (i, system) in systems.enumerate() {
+        let slot = Slot(step, i as u16);
+        if i == 0 {
+            schedule.configure_sets(slot.in_set(set));
+        } else {
+            schedule.configure_sets(slot.in_set(set).after(Slot(step, i as u16 - 1)));
+        }
+        schedule.add_systems(system.in_set(slot));
+    }
+}
+
+fn chain_sets<S: SystemSet + Copy>(schedule: &mut Schedule, sets: &[S]) {
+    for pair in sets.windows(2) {
+        schedule.configure_sets(pair[1].after(pair[0]));
+    }
+}
+
+/// Builds the legal-move query schedule for `hooks`.
+pub fn build_query_schedule(hooks: &[Hook]) -> Schedule {
+    let mut schedule = Schedule::new(LegalMoveQuery);
+    schedule.set_executor(SingleThreadedExecutor::new());
+    chain_sets(&mut schedule, &QuerySystems::ALL);
+    for step in QuerySystems::ALL {
+        add_step(&mut schedule, Step::Query(step), step, hooks, query_defaults(step));
+    }
+    schedule
+}
+
+/// Builds the move-application schedule for `hooks`.
+pub fn build_apply_schedule(hooks: &[Hook]) -> Schedule {
+    let mut schedule = Schedule::new(MoveApplication);
+    schedule.set_executor(SingleThreadedExecutor::new());
+    chain_sets(&mut schedule, &ApplySystems::ALL);
+    schedule.configure_sets(Committed.run_if(apply::move_not_cancelled));
+    for step in &ApplySystems::ALL[1..] {
+        schedule.configure_sets(step.in_set(Committed));
+    }
+    schedule.configure_sets(ApplySystems::TurnStart.run_if(apply::turn_advanced));
+    for step in ApplySystems::ALL {
+        add_step(&mut schedule, Step::Apply(step), step, hooks, apply_defaults(step));
+    }
+    schedule
+}
+
+/// (Re)builds both pipelines from the world's [`Hooks`] and stores them in its schedules.
+pub fn rebuild_pipelines(world: &mut World) {
+    let hooks = world.get_resource::<Hooks>().map(|h| h.0.clone()).unwrap_or_default();
+    let mut query = build_query_schedule(&hooks);
+    let mut apply = build_apply_schedule(&hooks);
+    // Initialise now, so that a bad system configuration fails here and not mid-game.
+    query.initialize(world).unwrap_or_else(|e| panic!("legal-move query does not build: {e:?}"));
+    apply.initialize(world).unwrap_or_else(|e| panic!("move application does not build: {e:?}"));
+    let mut schedules = world.get_resource_or_init::<Schedules>();
+    schedules.insert(query);
+    schedules.insert(apply);
+}

@@ -1,0 +1,437 @@
+//! The legal-move query: a schedule run on demand whose chained sets are the steps of the
+//! reference's "legal-move query" sequence, and the default systems that give FIDE chess.
+
+use bevy::ecs::schedule::ScheduleLabel;
+use bevy::prelude::*;
+
+use super::board::Board;
+use super::geometry::{Geometry, Side, Square};
+use super::moves::{Move, MoveKind, Wing};
+use super::piece::{Cell, Location, PieceType};
+use super::registry::{MoveGenerator, PieceTypeRegistry};
+use super::state::GameState;
+use super::variant::Rules;
+
+/// The legal-move query schedule. Running it leaves the legal moves of the side to move in
+/// [`MoveQuery::moves`].
+#[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LegalMoveQuery;
+
+/// The steps of the legal-move query, chained in this order (`preset-api.md`, "Hook firing
+/// order", legal-move query). Hook systems of presets go into these sets in activation order.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum QuerySystems {
+    /// Step 1, get-royal-pieces: hooks add entities to [`MoveQuery::royal_contributions`];
+    /// the union is the royal set. No contribution at all means the default (every piece of
+    /// a royal type); an empty union means no royalty. After it, [`MoveQuery::royals`] and
+    /// [`MoveQuery::in_check`] hold.
+    Royalty,
+    /// Step 2.1, override-piece-moves: the first hook to claim a piece
+    /// ([`MoveQuery::override_piece`]) replaces its moves and skips steps 2.2 to 2.4 for it.
+    Override,
+    /// Step 2.2, the type registry's generator for every piece not overridden.
+    Generate,
+    /// Step 2.2, the transform-move-generator chain: hooks rewrite the generated moves of
+    /// pieces not overridden, in activation order (each wraps the previous).
+    Transform,
+    /// Step 2.3, en-passant, castling and promotion synthesis for pieces not overridden.
+    Synthesize,
+    /// Step 2.4, get-extra-moves: hooks append moves for pieces not overridden.
+    Extra,
+    /// Step 2.5, filter-moves: hooks filter each piece's moves; always runs, overrides too.
+    PieceFilter,
+    /// Step 3, should-filter-self-check: a hook answering "no" clears
+    /// [`MoveQuery::filter_self_check`].
+    SelfCheckPoll,
+    /// Step 3, the self-check filter: drops moves that leave a royal piece attacked, using
+    /// the royal set of step 1, unless suppressed.
+    SelfCheck,
+    /// Step 4, filter-legal-moves: hooks filter the whole list in activation order, each
+    /// seeing the previous output; the result must be a subset.
+    LegalFilter,
+}
+
+impl QuerySystems {
+    /// Every step, in order.
+    pub const ALL: [QuerySystems; 10] = [
+        QuerySystems::Royalty,
+        QuerySystems::Override,
+        QuerySystems::Generate,
+        QuerySystems::Transform,
+        QuerySystems::Synthesize,
+        QuerySystems::Extra,
+        QuerySystems::PieceFilter,
+        QuerySystems::SelfCheckPoll,
+        QuerySystems::SelfCheck,
+        QuerySystems::LegalFilter,
+    ];
+}
+
+/// One piece of the side to move, as the per-piece steps see it.
+#[derive(Copy, Clone, Debug)]
+pub struct PieceSlot {
+    /// The piece entity.
+    pub entity: Entity,
+    /// Its square.
+    pub square: Square,
+    /// Its type.
+    pub kind: PieceType,
+    /// Its side.
+    pub side: Side,
+    /// The hook that overrode its moves, if any.
+    pub overridden_by: Option<&'static str>,
+}
+
+/// The working state of one legal-move query, visible to every hook.
+#[derive(Resource, Debug, Default)]
+pub struct MoveQuery {
+    /// The side whose moves are generated.
+    pub side: Side,
+    /// Royal entities contributed by hooks; `None` when no hook contributed.
+    pub royal_contributions: Option<Vec<Entity>>,
+    /// Squares of the resolved royal pieces of [`Self::side`].
+    pub royals: Vec<Square>,
+    /// Whether a royal piece of [`Self::side`] is attacked.
+    pub in_check: bool,
+    /// The pieces of the side to move, in square order.
+    pub pieces: Vec<PieceSlot>,
+    /// Whether any piece was overridden.
+    pub any_override: bool,
+    /// The moves so far; after the last step, the legal moves.
+    pub moves: Vec<Move>,
+    /// Whether the self-check filter runs (step 3).
+    pub filter_self_check: bool,
+    scratch_cells: Vec<Cell>,
+    scratch_moves: Vec<Move>,
+}
+
+impl MoveQuery {
+    /// Step 2.1: gives `moves` to the piece on `square` on behalf of `preset`, unless an
+    /// earlier hook already did (first wins; a collision is logged naming both).
+    pub fn override_piece(&mut self, square: Square, preset: &'static str, moves: impl IntoIterator<Item = Move>) -> bool {
+        let Some(slot) = self.pieces.iter_mut().find(|s| s.square == square) else { return false };
+        if let Some(first) = slot.overridden_by {
+            log::warn!("override collision on a piece: '{first}' already overrides it, '{preset}' is ignored");
+            return false;
+        }
+        slot.overridden_by = Some(preset);
+        self.any_override = true;
+        self.moves.extend(moves);
+        true
+    }
+
+    /// Whether the piece on `square` was overridden.
+    pub fn is_overridden(&self, square: Square) -> bool {
+        self.any_override && self.pieces.iter().any(|s| s.square == square && s.overridden_by.is_some())
+    }
+}
+
+/// What a generator sees.
+pub struct GenContext<'a> {
+    /// The compiled piece types.
+    pub registry: &'a PieceTypeRegistry,
+    /// Board size.
+    pub geometry: Geometry,
+    /// Occupancy.
+    pub cells: &'a [Cell],
+    /// Game-level facts.
+    pub state: &'a GameState,
+}
+
+/// The default generator: walk each compiled ray to the first blocker.
+pub fn generate_from_tables(ctx: &GenContext, slot: &PieceSlot, out: &mut Vec<Move>) {
+    let table = &ctx.registry.tables[slot.kind.0 as usize];
+    for ray in table.rays(ctx.geometry.len(), slot.side, slot.square) {
+        for (k, &to) in table.ray_squares(ray).iter().enumerate() {
+            let c = ctx.cells[to.index()];
+            if c.is_empty() {
+                if ray.mode.moves() {
+                    let kind = if ray.double_step && k == 1 { MoveKind::DoubleStep } else { MoveKind::Normal };
+                    out.push(Move { from: slot.square, to, kind, capture: false, promotion: None });
+                }
+                continue;
+            }
+            if c.is_piece() && c.side() != slot.side && ray.mode.captures() {
+                out.push(Move::normal(slot.square, to, true));
+            }
+            break;
+        }
+    }
+}
+
+/// Step 1 (first): resets the query for the side to move and lists its pieces.
+pub fn begin_query(mut query: ResMut<MoveQuery>, board: Res<Board>, state: Res<GameState>) {
+    let q = &mut *query;
+    q.side = state.turn;
+    q.royal_contributions = None;
+    q.royals.clear();
+    q.in_check = false;
+    q.pieces.clear();
+    q.any_override = false;
+    q.moves.clear();
+    q.filter_self_check = true;
+    for (i, c) in board.cells.iter().enumerate() {
+        if c.is_piece() && c.side() == q.side {
+            if let Some(entity) = board.entities[i] {
+                q.pieces.push(PieceSlot { entity, square: Square(i as u8), kind: c.kind(), side: q.side, overridden_by: None });
+            }
+        }
+    }
+}
+
+/// Step 1 (last): resolves the royal set (the union of contributions, or the default) and
+/// whether it is attacked.
+pub fn resolve_royalty(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>, locations: Query<&Location>) {
+    let q = &mut *query;
+    match &q.royal_contributions {
+        None => q.royals.extend(board.find(q.side, rules.registry.royal_mask)),
+        Some(entities) => {
+            for &e in entities {
+                if let Ok(Location::Board(sq)) = locations.get(e) {
+                    if !q.royals.contains(sq) {
+                        q.royals.push(*sq);
+                    }
+                }
+            }
+        }
+    }
+    let by = q.side.opponent();
+    q.in_check = q.royals.iter().any(|&r| rules.registry.square_attacked(&board.cells, r, by));
+}
+
+/// Step 2.2: every piece not overridden generates through its type's generator.
+pub fn generate_piece_moves(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>, state: Res<GameState>) {
+    let q = &mut *query;
+    let ctx = GenContext { registry: &rules.registry, geometry: board.geometry, cells: &board.cells, state: &state };
+    for slot in &q.pieces {
+        if slot.overridden_by.is_some() {
+            continue;
+        }
+        match rules.registry.def(slot.kind).generator {
+            MoveGenerator::Table => generate_from_tables(&ctx, slot, &mut q.moves),
+            MoveGenerator::Custom(f) => f(&ctx, slot, &mut q.moves),
+        }
+    }
+}
+
+/// Step 2.3: promotion, en passant and castling for pieces not overridden.
+pub fn synthesize_special_moves(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>, state: Res<GameState>) {
+    let q = &mut *query;
+    let reg = &rules.registry;
+    let g = board.geometry;
+    // Promotion: a promoting piece reaching the promotion rank becomes one move per choice.
+    let promo = &rules.promotion;
+    let needs_promotion = |m: &Move, cells: &[Cell]| {
+        let c = cells[m.from.index()];
+        m.promotion.is_none()
+            && !m.is_castle()
+            && reg.def(c.kind()).pawn.as_ref().is_some_and(|p| p.promotes)
+            && g.relative_rank(m.to, q.side) == promo.rank
+    };
+    if !promo.choices.is_empty() && q.moves.iter().any(|m| needs_promotion(m, &board.cells)) {
+        let mut out = std::mem::take(&mut q.scratch_moves);
+        out.clear();
+        for &m in &q.moves {
+            let overridden = q.any_override && q.pieces.iter().any(|s| s.square == m.from && s.overridden_by.is_some());
+            if !overridden && needs_promotion(&m, &board.cells) {
+                out.extend(promo.choices.iter().map(|&t| Move { promotion: Some(t), ..m }));
+            } else {
+                out.push(m);
+            }
+        }
+        std::mem::swap(&mut q.moves, &mut out);
+        q.scratch_moves = out;
+    }
+    // En passant: a piece with en-passant rights whose capture ray starts on the square.
+    if let Some(ep) = state.ep_square {
+        for slot in q.pieces.iter().filter(|s| s.overridden_by.is_none()) {
+            if !reg.def(slot.kind).pawn.as_ref().is_some_and(|p| p.en_passant) {
+                continue;
+            }
+            let table = &reg.tables[slot.kind.0 as usize];
+            for ray in table.rays(g.len(), slot.side, slot.square) {
+                if ray.mode.captures() && table.ray_squares(ray)[0] == ep && board.cell(ep).is_empty() {
+                    let m = Move { from: slot.square, to: ep, kind: MoveKind::EnPassant, capture: true, promotion: None };
+                    if needs_promotion(&m, &board.cells) {
+                        q.moves.extend(promo.choices.iter().map(|&t| Move { promotion: Some(t), ..m }));
+                    } else {
+                        q.moves.push(m);
+                    }
+                }
+            }
+        }
+    }
+    // Castling.
+    if let Some(rule) = &rules.castling {
+        let side = q.side;
+        for slot in q.pieces.iter().filter(|s| s.overridden_by.is_none() && reg.def(s.kind).castles) {
+            if g.relative_rank(slot.square, side) != 0 || (q.in_check && q.royals.contains(&slot.square)) {
+                continue;
+            }
+            let rank = g.rank(slot.square) as i32;
+            for wing in Wing::BOTH {
+                let Some(rook_file) = state.castling.get(side, wing) else { continue };
+                let Some(rook_sq) = g.square(rook_file as i32, rank) else { continue };
+                let rook = board.cell(rook_sq);
+                if !(rook.is_piece() && rook.side() == side && reg.def(rook.kind()).castling_partner) {
+                    continue;
+                }
+                let king_file = g.file(slot.square);
+                let on_wing = match wing {
+                    Wing::King => rook_file > king_file,
+                    Wing::Queen => rook_file < king_file,
+                };
+                if !on_wing {
+                    continue;
+                }
+                let kd = rule.king_files[wing.index()];
+                let rd = rule.rook_files[wing.index()];
+                let span = |a: u8, b: u8| a.min(b)..=a.max(b);
+                let blocked = span(king_file, kd).chain(span(rook_file, rd)).any(|f| {
+                    let sq = Square((rank as u8) * g.files + f);
+                    sq != slot.square && sq != rook_sq && !board.cell(sq).is_empty()
+                });
+                if blocked {
+                    continue;
+                }
+                let by = side.opponent();
+                let scratch = &mut q.scratch_cells;
+                scratch.clear();
+                scratch.extend_from_slice(&board.cells);
+                scratch[slot.square.index()] = Cell::EMPTY;
+                let attacked = span(king_file, kd).any(|f| reg.square_attacked(scratch, Square((rank as u8) * g.files + f), by));
+                if !attacked {
+                    q.moves.push(Move { from: slot.square, to: rook_sq, kind: MoveKind::Castle(wing), capture: false, promotion: None });
+                }
+            }
+        }
+    }
+}
+
+/// A 256-bit set of squares.
+#[derive(Copy, Clone, Default)]
+struct SquareSet([u64; 4]);
+
+impl SquareSet {
+    #[inline]
+    fn insert(&mut self, sq: Square) {
+        self.0[sq.index() >> 6] |= 1 << (sq.0 & 63);
+    }
+    #[inline]
+    fn contains(&self, sq: Square) -> bool {
+        self.0[sq.index() >> 6] & (1 << (sq.0 & 63)) != 0
+    }
+}
+
+/// The square of the piece an en-passant capture removes: beside the mover, behind `to`.
+#[inline]
+pub fn en_passant_victim(g: Geometry, m: &Move) -> Square {
+    Square(g.rank(m.from) * g.files + g.file(m.to))
+}
+
+/// Plays `m` on a copy of the cells for `side`, returns whether a royal piece is attacked,
+/// and restores the copy.
+fn exposes_royal(reg: &PieceTypeRegistry, g: Geometry, rules: &Rules, cells: &mut [Cell], royals: &[Square], side: Side, m: &Move) -> bool {
+    let mut saved: [(Square, Cell); 4] = [(Square(0), Cell::EMPTY); 4];
+    let mut n = 0;
+    let mut set = |cells: &mut [Cell], sq: Square, c: Cell| {
+        saved[n] = (sq, cells[sq.index()]);
+        n += 1;
+        cells[sq.index()] = c;
+    };
+    let mover = cells[m.from.index()];
+    let mut moved_royal = (m.from, m.to);
+    match m.kind {
+        MoveKind::Castle(wing) => {
+            let rule = rules.castling.as_ref().expect("castling moves exist only with a castling rule");
+            let rank = g.rank(m.from);
+            let rook = cells[m.to.index()];
+            let kd = Square(rank * g.files + rule.king_files[wing.index()]);
+            let rd = Square(rank * g.files + rule.rook_files[wing.index()]);
+            set(cells, m.from, Cell::EMPTY);
+            set(cells, m.to, Cell::EMPTY);
+            set(cells, kd, mover);
+            set(cells, rd, rook);
+            moved_royal = (m.from, kd);
+        }
+        MoveKind::EnPassant => {
+            set(cells, m.from, Cell::EMPTY);
+            set(cells, m.to, mover);
+            set(cells, en_passant_victim(g, m), Cell::EMPTY);
+        }
+        _ => {
+            set(cells, m.from, Cell::EMPTY);
+            set(cells, m.to, mover);
+        }
+    }
+    let by = side.opponent();
+    let exposed = royals.iter().any(|&r| {
+        let r = if r == moved_royal.0 { moved_royal.1 } else { r };
+        reg.square_attacked(cells, r, by)
+    });
+    for &(sq, c) in saved[..n].iter().rev() {
+        cells[sq.index()] = c;
+    }
+    exposed
+}
+
+/// Step 3: drops moves that leave a royal piece of the mover attacked. With first-blocker
+/// attacks only, a move by a piece that is neither royal nor pinned, made while not in check
+/// and not en passant, cannot expose a royal piece and skips the full test.
+pub fn filter_self_check(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>) {
+    let q = &mut *query;
+    if !q.filter_self_check || q.royals.is_empty() {
+        return;
+    }
+    let reg = &rules.registry;
+    let g = board.geometry;
+    let side = q.side;
+    let by = side.opponent();
+    let fast = reg.simple_attacks && !q.in_check;
+    let mut pinned = SquareSet::default();
+    if fast {
+        let at = &reg.attacks;
+        let ndirs = at.dirs.len();
+        for &r in &q.royals {
+            for &(d, far) in &at.active[by.index()] {
+                if far < 2 {
+                    continue;
+                }
+                let (start, len) = at.rays[r.index() * ndirs + d];
+                let squares = &at.squares[start as usize..start as usize + len.min(far) as usize];
+                let mut shield: Option<Square> = None;
+                for (k, &s) in squares.iter().enumerate() {
+                    let c = board.cells[s.index()];
+                    if c.is_empty() {
+                        continue;
+                    }
+                    if !c.is_piece() {
+                        break;
+                    }
+                    match shield {
+                        None if c.side() == side => shield = Some(s),
+                        None => break,
+                        Some(p) => {
+                            if c.side() == by && at.masks[by.index()][d][k + 1] & (1u64 << c.kind().0) != 0 {
+                                pinned.insert(p);
+                            }
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let royals = std::mem::take(&mut q.royals);
+    let mut cells = std::mem::take(&mut q.scratch_cells);
+    cells.clear();
+    cells.extend_from_slice(&board.cells);
+    q.moves.retain(|m| {
+        if fast && m.kind != MoveKind::EnPassant && !pinned.contains(m.from) && !royals.contains(&m.from) {
+            return true;
+        }
+        !exposes_royal(reg, g, &rules, &mut cells, &royals, side, m)
+    });
+    q.royals = royals;
+    q.scratch_cells = cells;
+}

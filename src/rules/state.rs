@@ -1,0 +1,64 @@
+//! Game-level facts: side to move, turn counters, castling rights, en passant, clocks.
+
+use bevy::prelude::*;
+
+use super::board::mix;
+use super::geometry::{Side, Square};
+use super::moves::Wing;
+
+/// Castling rights: for each side and wing, the file of the rook that may still castle.
+/// Storing the rook's file (not a flag) makes Chess960 and X-FEN/Shredder FEN exact.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct CastlingRights {
+    /// `rooks[side][wing]`.
+    pub rooks: [[Option<u8>; 2]; 2],
+}
+
+impl CastlingRights {
+    /// The rook file for `side` castling on `wing`.
+    #[inline]
+    pub fn get(&self, side: Side, wing: Wing) -> Option<u8> {
+        self.rooks[side.index()][wing.index()]
+    }
+
+    /// Whether any right remains.
+    pub fn any(&self) -> bool {
+        self.rooks.iter().flatten().any(Option::is_some)
+    }
+}
+
+/// The game-level facts of a position. One resource; the move-application pipeline updates it
+/// and undo restores it from a snapshot.
+#[derive(Resource, Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct GameState {
+    /// Whose turn it is.
+    pub turn: Side,
+    /// Half-moves played in the current turn (double-move presets let a side play several).
+    pub half_moves_this_turn: u8,
+    /// The full-move number, starting at 1, incremented after black's turn.
+    pub fullmove: u32,
+    /// Half-moves since the last capture or pawn move, for the fifty-move rule.
+    pub halfmove_clock: u32,
+    /// Castling rights.
+    pub castling: CastlingRights,
+    /// The en-passant square, when the last move was a double step.
+    pub ep_square: Option<Square>,
+}
+
+impl GameState {
+    /// The hash of these facts, to combine with the board's piece hash.
+    pub fn hash(&self) -> u64 {
+        let mut h = if self.turn == Side::Black { mix(0xB1AC) } else { 0 };
+        for (s, wings) in self.castling.rooks.iter().enumerate() {
+            for (w, file) in wings.iter().enumerate() {
+                if let Some(f) = file {
+                    h ^= mix(0xCA57_0000 | (s as u64) << 12 | (w as u64) << 8 | *f as u64);
+                }
+            }
+        }
+        if let Some(ep) = self.ep_square {
+            h ^= mix(0xE9_0000 | ep.0 as u64);
+        }
+        h
+    }
+}
