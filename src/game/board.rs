@@ -27,7 +27,7 @@ fn spawn_board(mut commands: Commands, board: Res<Board>) {
     let dark = Color::srgb(0.71, 0.53, 0.39);
     let g = board.geometry;
     for sq in g.squares() {
-        let colour = if (g.file(sq) + g.rank(sq)) % 2 == 0 { dark } else { light };
+        let colour = if (g.file(sq) + g.rank(sq)).is_multiple_of(2) { dark } else { light };
         let at = square_centre(&board, sq);
         commands.spawn((Sprite::from_color(colour, Vec2::splat(SQUARE)), Transform::from_xyz(at.x, at.y, 0.0)));
     }

@@ -349,6 +349,7 @@ impl Engine {
     /// # Errors
     /// Unreadable or illegal text, or a cancelled move.
     pub fn play_uci(&mut self, text: &str) -> Result<Move, MoveError> {
+        self.refuse_after_game_end()?;
         let m = self.parse_uci(text)?;
         self.play(m)?;
         Ok(m)
@@ -359,9 +360,17 @@ impl Engine {
     /// # Errors
     /// Unreadable, illegal or ambiguous text, or a cancelled move.
     pub fn play_san(&mut self, text: &str) -> Result<Move, MoveError> {
+        self.refuse_after_game_end()?;
         let m = self.parse_san(text)?;
         self.play(m)?;
         Ok(m)
+    }
+
+    fn refuse_after_game_end(&mut self) -> Result<(), MoveError> {
+        match self.outcome() {
+            Some(outcome) => Err(MoveError::GameOver(outcome.to_string())),
+            None => Ok(()),
+        }
     }
 
     /// Reads a UCI move against the legal moves.

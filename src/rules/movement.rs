@@ -246,13 +246,12 @@ impl AttackTable {
     /// (the per-type attack probe for table-driven types).
     pub fn piece_attacks(&self, cells: &[Cell], kind: PieceType, by: Side, from: Square, target: Square) -> bool {
         let ndirs = self.dirs.len();
-        let masks = &self.masks[by.index()];
-        for d in 0..ndirs {
+        for (d, masks) in self.masks[by.index()].iter().enumerate() {
             let (start, len) = self.rays[target.index() * ndirs + d];
             for k in 0..len as usize {
                 let s = self.squares[start as usize + k];
                 if s == from {
-                    return masks[d][k + 1] & (1u64 << kind.0) != 0;
+                    return masks[k + 1] & (1u64 << kind.0) != 0;
                 }
                 if !cells[s.index()].is_empty() {
                     break;

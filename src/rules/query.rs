@@ -124,6 +124,32 @@ impl MoveQuery {
     pub fn is_overridden(&self, square: Square) -> bool {
         self.any_override && self.pieces.iter().any(|s| s.square == square && s.overridden_by.is_some())
     }
+
+    /// Step 1: adds royal pieces to the union.
+    pub fn contribute_royals(&mut self, entities: impl IntoIterator<Item = Entity>) {
+        self.royal_contributions.get_or_insert_with(Vec::new).extend(entities);
+    }
+
+    /// Step 2.2 (transform chain): keeps the moves of pieces that are not overridden for which
+    /// `keep` is true; overridden pieces' moves are left alone.
+    pub fn transform_generated(&mut self, mut keep: impl FnMut(&Move) -> bool) {
+        let overridden: Vec<Square> = self.pieces.iter().filter(|s| s.overridden_by.is_some()).map(|s| s.square).collect();
+        self.moves.retain(|m| overridden.contains(&m.from) || keep(m));
+    }
+
+    /// Step 2.4: appends moves for the piece on `square`, unless it was overridden.
+    pub fn add_extra_moves(&mut self, square: Square, moves: impl IntoIterator<Item = Move>) -> bool {
+        if self.is_overridden(square) {
+            return false;
+        }
+        self.moves.extend(moves);
+        true
+    }
+
+    /// Step 2.5: keeps the moves of the piece on `square` for which `keep` is true.
+    pub fn filter_piece_moves(&mut self, square: Square, mut keep: impl FnMut(&Move) -> bool) {
+        self.moves.retain(|m| m.from != square || keep(m));
+    }
 }
 
 /// What a generator sees.
@@ -171,10 +197,11 @@ pub fn begin_query(mut query: ResMut<MoveQuery>, board: Res<Board>, state: Res<G
     q.moves.clear();
     q.filter_self_check = true;
     for (i, c) in board.cells.iter().enumerate() {
-        if c.is_piece() && c.side() == q.side {
-            if let Some(entity) = board.entities[i] {
-                q.pieces.push(PieceSlot { entity, square: Square(i as u8), kind: c.kind(), side: q.side, overridden_by: None });
-            }
+        if c.is_piece()
+            && c.side() == q.side
+            && let Some(entity) = board.entities[i]
+        {
+            q.pieces.push(PieceSlot { entity, square: Square(i as u8), kind: c.kind(), side: q.side, overridden_by: None });
         }
     }
 }
@@ -187,10 +214,10 @@ pub fn resolve_royalty(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: R
         None => q.royals.extend(board.find(q.side, rules.registry.royal_mask)),
         Some(entities) => {
             for &e in entities {
-                if let Ok(Location::Board(sq)) = locations.get(e) {
-                    if !q.royals.contains(sq) {
-                        q.royals.push(*sq);
-                    }
+                if let Ok(Location::Board(sq)) = locations.get(e)
+                    && !q.royals.contains(sq)
+                {
+                    q.royals.push(*sq);
                 }
             }
         }

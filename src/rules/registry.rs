@@ -253,12 +253,12 @@ impl PieceTypeRegistry {
             return false;
         }
         for (i, c) in cells.iter().enumerate() {
-            if c.is_piece() && c.side() == by {
-                if let Some((_, probe)) = self.custom_probes.iter().find(|(k, _)| *k == c.kind()) {
-                    if probe(self, cells, c.kind(), by, Square(i as u8), target) {
-                        return true;
-                    }
-                }
+            if c.is_piece()
+                && c.side() == by
+                && let Some((_, probe)) = self.custom_probes.iter().find(|(k, _)| *k == c.kind())
+                && probe(self, cells, c.kind(), by, Square(i as u8), target)
+            {
+                return true;
             }
         }
         false

@@ -1,0 +1,46 @@
+//! The command line, run as a player or a tool would.
+
+use std::process::Command;
+
+fn chimera(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_chimera")).args(args).output().expect("the binary runs");
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn perft_prints_nodes_searched_last() {
+    let (ok, out, _) = chimera(&["perft", "--variant", "chess", "--fen", "startpos", "--depth", "3"]);
+    assert!(ok);
+    assert_eq!(out.lines().last(), Some("Nodes searched: 8902"));
+}
+
+#[test]
+fn perft_divide_lists_every_first_move() {
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let (ok, out, _) = chimera(&["perft", "--fen", fen, "--depth", "2", "--divide"]);
+    assert!(ok);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.last(), Some(&"Nodes searched: 2039"));
+    assert_eq!(lines.iter().filter(|l| l.contains(": ") && !l.starts_with("Nodes")).count(), 48);
+    assert!(lines.contains(&"e1g1: 43"));
+}
+
+#[test]
+fn bad_input_fails_with_a_message() {
+    let (ok, _, err) = chimera(&["perft", "--fen", "8/8/8 w - -", "--depth", "1"]);
+    assert!(!ok);
+    assert!(err.contains("piece placement"), "{err}");
+    let (ok, _, err) = chimera(&["perft", "--variant", "nonesuch", "--depth", "1"]);
+    assert!(!ok);
+    assert!(err.contains("unknown variant 'nonesuch'"), "{err}");
+    let (ok, _, err) = chimera(&["perft", "--depth", "x"]);
+    assert!(!ok);
+    assert!(err.contains("--depth 'x'"), "{err}");
+}
+
+#[test]
+fn list_variants() {
+    let (ok, out, _) = chimera(&["list", "variants"]);
+    assert!(ok);
+    assert!(out.lines().any(|l| l == "chess"));
+}

@@ -1,0 +1,98 @@
+//! Game ends: checkmate, stalemate, the fifty-move rule, threefold repetition and
+//! insufficient material.
+
+use chimera::rules::{Board, Engine, MoveError, Outcome, Reason, Rules, Side, Variant, cannot_mate};
+
+fn chess(fen: &str) -> Engine {
+    Engine::from_fen(Variant::chess(), fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+fn play(e: &mut Engine, ucis: &str) {
+    for u in ucis.split_whitespace() {
+        e.play_uci(u).unwrap_or_else(|err| panic!("{u}: {err}"));
+    }
+}
+
+#[test]
+fn fools_mate_is_checkmate() {
+    let mut e = chess("startpos");
+    play(&mut e, "f2f3 e7e5 g2g4");
+    assert_eq!(e.outcome(), None);
+    play(&mut e, "d8h4");
+    assert!(e.is_check());
+    assert_eq!(e.outcome(), Some(Outcome::win(Side::Black, Reason::Checkmate)));
+    assert_eq!(e.move_log().0.last().and_then(|r| r.san.clone()).as_deref(), Some("Qh4#"));
+    assert!(matches!(e.play_uci("a2a3"), Err(MoveError::GameOver(_))));
+    e.undo();
+    assert_eq!(e.outcome(), None);
+}
+
+#[test]
+fn stalemate_is_a_draw() {
+    let mut e = chess("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    assert!(!e.is_check());
+    assert_eq!(e.outcome(), Some(Outcome::draw(Reason::Stalemate)));
+}
+
+#[test]
+fn fifty_moves_without_capture_or_pawn_move() {
+    let mut e = chess("4k3/8/8/8/8/8/8/4K2R w - - 98 80");
+    play(&mut e, "h1h2");
+    assert_eq!(e.outcome(), None);
+    play(&mut e, "e8d8");
+    assert_eq!(e.outcome(), Some(Outcome::draw(Reason::FiftyMoves)));
+    // A pawn move resets the clock.
+    let mut e = chess("4k3/8/8/8/8/8/P7/4K2R w - - 99 80");
+    play(&mut e, "a2a3");
+    assert_eq!(e.state().halfmove_clock, 0);
+    assert_eq!(e.outcome(), None);
+}
+
+#[test]
+fn threefold_repetition() {
+    let mut e = chess("startpos");
+    play(&mut e, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1");
+    assert_eq!(e.outcome(), None);
+    play(&mut e, "f6g8");
+    assert_eq!(e.outcome(), Some(Outcome::draw(Reason::Repetition)));
+}
+
+#[test]
+fn castling_rights_make_positions_different() {
+    // The rook goes and comes back: same placement, but castling rights are gone, so the
+    // start position has occurred only once.
+    let mut e = chess("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    play(&mut e, "h1h2 h8h7 h2h1 h7h8 h1h2 h8h7 h2h1 h7h8");
+    assert_eq!(e.outcome(), None, "the first position had castling rights");
+    play(&mut e, "h1h2 h8h7");
+    assert_eq!(e.outcome(), Some(Outcome::draw(Reason::Repetition)), "rooks on h2 and h7 with the same rights, a third time");
+}
+
+/// Per-side insufficient material from Fairy-Stockfish's tests (facts about chess).
+#[test]
+fn insufficient_material_per_side() {
+    let cases = [
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", false, false),
+        ("k7/8/8/8/8/8/8/K7 w - - 0 1", true, true),
+        ("k7/b7/8/8/8/8/8/K7 w - - 0 1", true, true),
+        ("k7/n7/8/8/8/8/8/K7 w - - 0 1", true, true),
+        ("k7/p7/8/8/8/8/8/K7 w - - 0 1", true, false),
+        ("k7/r7/8/8/8/8/8/K7 w - - 0 1", true, false),
+        ("k7/q7/8/8/8/8/8/K7 w - - 0 1", true, false),
+        ("k7/nn6/8/8/8/8/8/K7 w - - 0 1", true, false),
+        ("k7/bb6/8/8/8/8/8/K7 w - - 0 1", true, false),
+        ("k7/b1b5/8/8/8/8/8/K7 w - - 0 1", true, true),
+        ("kb6/8/8/8/8/8/8/KB6 w - - 0 1", false, false),
+        ("8/8/8/8/8/6KN/8/6nk w - - 0 1", false, false),
+    ];
+    for (fen, white, black) in cases {
+        let e = chess(fen);
+        let (board, rules) = (e.world().resource::<Board>(), e.world().resource::<Rules>());
+        assert_eq!(cannot_mate(board, &rules.registry, Side::White), white, "white in {fen}");
+        assert_eq!(cannot_mate(board, &rules.registry, Side::Black), black, "black in {fen}");
+    }
+    let mut e = chess("k7/b1b5/8/8/8/8/8/K7 w - - 0 1");
+    assert_eq!(e.outcome(), Some(Outcome::draw(Reason::InsufficientMaterial)));
+    let mut e = chess("k7/nn6/8/8/8/8/8/K7 w - - 0 1");
+    assert_eq!(e.outcome(), None);
+}
