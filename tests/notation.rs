@@ -108,7 +108,7 @@ fn chess960_castling_is_king_takes_rook() {
     assert!(m.is_castle());
     assert_eq!(e.to_uci(&m), "g1h1");
     assert_eq!(e.to_san(&m), "O-O");
-    e.play(m).unwrap();
+    e.apply(m).unwrap();
     assert_eq!(e.fen(), "1r4kr/8/8/8/8/8/8/1R3RK1 b kq - 1 1");
     // Queen side: the king goes to c1 and the rook to d1.
     e.undo();

@@ -49,7 +49,7 @@ fn random_games_undo_exactly() {
                 break;
             }
             let m = moves[rng.random_range(0..moves.len())];
-            e.play(m).unwrap();
+            e.apply(m).unwrap();
             snapshots.push(snapshot(&mut e));
         }
         assert!(snapshots.len() > 20, "seed {seed}: the game was too short to test");
@@ -71,7 +71,7 @@ fn the_board_index_mirrors_the_components() {
         if moves.is_empty() {
             break;
         }
-        e.play(moves[rng.random_range(0..moves.len())]).unwrap();
+        e.apply(moves[rng.random_range(0..moves.len())]).unwrap();
         let world = e.world_mut();
         let pieces: Vec<_> =
             world.query::<(Entity, &PieceType, &Owner, &Location)>().iter(world).map(|(a, b, c, d)| (a, *b, *c, *d)).collect();

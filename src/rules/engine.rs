@@ -133,7 +133,7 @@ pub trait RulesWorld {
     ///
     /// # Errors
     /// The move is not legal, the game is over, or a hook cancelled it.
-    fn play(&mut self, m: Move) -> Result<(), MoveError>;
+    fn apply_move(&mut self, m: Move) -> Result<(), MoveError>;
     /// Takes back the last move exactly.
     fn undo_move(&mut self) -> Option<Move>;
     /// How the game has ended, if it has.
@@ -172,7 +172,7 @@ impl RulesWorld for World {
         Ok(())
     }
 
-    fn play(&mut self, m: Move) -> Result<(), MoveError> {
+    fn apply_move(&mut self, m: Move) -> Result<(), MoveError> {
         let rules = self.resource::<Rules>().0.clone();
         if let Some(outcome) = self.outcome() {
             return Err(MoveError::GameOver(outcome.to_string()));
@@ -336,12 +336,12 @@ impl Engine {
         self.world.legal_moves().to_vec()
     }
 
-    /// Plays a legal move.
+    /// Plays a legal move through the move-application pipeline and records its SAN.
     ///
     /// # Errors
-    /// See [`RulesWorld::play`].
-    pub fn play(&mut self, m: Move) -> Result<(), MoveError> {
-        self.world.play(m)
+    /// See [`RulesWorld::apply_move`].
+    pub fn apply(&mut self, m: Move) -> Result<(), MoveError> {
+        self.world.apply_move(m)
     }
 
     /// Plays a move written in UCI.
@@ -351,7 +351,7 @@ impl Engine {
     pub fn play_uci(&mut self, text: &str) -> Result<Move, MoveError> {
         self.refuse_after_game_end()?;
         let m = self.parse_uci(text)?;
-        self.play(m)?;
+        self.apply(m)?;
         Ok(m)
     }
 
@@ -362,7 +362,7 @@ impl Engine {
     pub fn play_san(&mut self, text: &str) -> Result<Move, MoveError> {
         self.refuse_after_game_end()?;
         let m = self.parse_san(text)?;
-        self.play(m)?;
+        self.apply(m)?;
         Ok(m)
     }
 

@@ -79,9 +79,9 @@ impl Cell {
         if self.0 & 1 == 0 { Side::White } else { Side::Black }
     }
 
-    /// The piece's type (only meaningful for a piece).
+    /// The piece's type (only meaningful for a piece; 0 for an empty square or a wall).
     #[inline]
     pub fn kind(self) -> PieceType {
-        PieceType((self.0 - 2) >> 1)
+        PieceType(self.0.saturating_sub(2) >> 1)
     }
 }
