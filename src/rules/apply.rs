@@ -360,12 +360,12 @@ pub fn mutate_position(pending: Res<PendingMove>, mut state: ResMut<GameState>, 
         let board = writer.board();
         if takers.into_iter().flatten().any(|sq| {
             let c = board.cell(sq);
-            c.is_piece() && c.side() != side && reg.def(c.kind()).pawn.as_ref().is_some_and(|p| p.en_passant)
+            c.is_piece() && c.side() != side && reg.captures_en_passant(c.kind())
         }) {
             st.ep_square = Some(mid);
         }
     }
-    if m.capture || def.pawn.is_some() {
+    if m.capture || def.pawn {
         st.halfmove_clock = 0;
     } else {
         st.halfmove_clock += 1;

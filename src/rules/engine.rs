@@ -57,7 +57,7 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     let bad = |message: String| FenError { field: FenField::Position, message };
     for &(sq, kind, side) in &setup.pieces {
         let def = reg.def(kind);
-        if def.pawn.as_ref().is_some_and(|p| p.promotes) && g.relative_rank(sq, side) >= variant.promotion.rank {
+        if def.promotes && g.relative_rank(sq, side) >= variant.promotion.rank {
             return Err(bad(format!("{side} {} on {} stands on its promotion rank", def.name, g.name(sq))));
         }
     }
@@ -77,8 +77,7 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
         let (f, r) = (g.file(ep) as i32, g.rank(ep) as i32);
         let dir = if setup.turn == Side::White { -1 } else { 1 };
         let victim = g.square(f, r + dir).map(|s| probe.cell(s));
-        let pawn_there =
-            victim.is_some_and(|c| c.is_piece() && c.side() != setup.turn && reg.def(c.kind()).pawn.as_ref().is_some_and(|p| p.en_passant));
+        let pawn_there = victim.is_some_and(|c| c.is_piece() && c.side() != setup.turn && reg.captures_en_passant(c.kind()));
         if !pawn_there || !probe.cell(ep).is_empty() {
             return Err(FenError {
                 field: FenField::EnPassant,
@@ -88,7 +87,7 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
         let takers = [g.square(f - 1, r + dir), g.square(f + 1, r + dir)];
         if takers.into_iter().flatten().any(|s| {
             let c = probe.cell(s);
-            c.is_piece() && c.side() == setup.turn && reg.def(c.kind()).pawn.as_ref().is_some_and(|p| p.en_passant)
+            c.is_piece() && c.side() == setup.turn && reg.captures_en_passant(c.kind())
         }) {
             ep_square = Some(ep);
         }

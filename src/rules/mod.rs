@@ -3,6 +3,7 @@
 //! [`World`](bevy::prelude::World).
 
 mod apply;
+mod betza;
 mod board;
 mod engine;
 mod fen;
@@ -22,17 +23,18 @@ pub use apply::{
     ApplySystems, BoardWriter, Change, DecidedOutcome, History, MoveApplication, MoveLog, MoveRecord, PendingMove, UndoEntry, UndoLog,
     Victim, decide,
 };
+pub use betza::{BetzaError, Diagram, DiagramCell, diagram, parse_betza};
 pub use board::Board;
 pub use engine::{Engine, RulesWorld, install_rules, perft, setup_position};
 pub use fen::{FenError, FenField, Setup, parse_fen};
 pub use geometry::{Geometry, MAX_FILES, MAX_RANKS, Side, Square};
-pub use movement::{Atom, Mode, symmetric};
+pub use movement::{Atom, Hop, Mode, lame_path, symmetric};
 pub use moves::{Move, MoveKind, Wing};
 pub use notation::{MoveError, parse_san, parse_uci, san_body, to_uci};
 pub use outcome::{Outcome, Reason, cannot_mate, insufficient_material};
 pub use piece::{Cell, Location, Owner, Piece, PieceType, piece_bundle};
 pub use pipeline::{Hook, Hooks, Step, rebuild_pipelines};
 pub use query::{GenContext, LegalMoveQuery, MoveQuery, PieceSlot, QuerySystems, generate_from_tables};
-pub use registry::{AttackProbe, MoveGenerator, PawnRules, PieceTypeDef, PieceTypeRegistry, RegistryError};
+pub use registry::{AttackProbe, MoveGenerator, PieceTypeDef, PieceTypeRegistry, RegistryError};
 pub use state::{CastlingRights, GameState};
 pub use variant::{CastlingRule, PromotionRule, Rules, UnknownVariant, Variant};

@@ -33,6 +33,19 @@ impl Mode {
     }
 }
 
+/// How a slider treats pieces in its way.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub enum Hop {
+    /// Blocked by the first piece (an ordinary slider or leaper).
+    #[default]
+    None,
+    /// Must jump exactly one piece (the screen), then lands anywhere beyond it up to and
+    /// including the next piece (Betza `p`, the Xiangqi cannon's capture).
+    Any,
+    /// Must jump one piece and lands on the square right behind it (Betza `g`, grasshopper).
+    Adjacent,
+}
+
 /// One step vector of a piece, written from white's point of view (`dy > 0` is forward).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Atom {
@@ -44,12 +57,24 @@ pub struct Atom {
     pub range: u8,
     /// Quiet moves, captures or both.
     pub mode: Mode,
-    /// On the type's double-step ranks this atom reaches one step further and the long
-    /// step leaves an en-passant square behind (the pawn's first move).
-    pub double_step: bool,
+    /// A lame leap: blocked by a piece on its path (Betza `n`).
+    pub lame: bool,
+    /// Hopping (Betza `p`, `g`).
+    pub hop: Hop,
+    /// Only from the type's initial ranks (Betza `i`).
+    pub initial: bool,
+    /// Captures along it may be en passant (Betza `e`).
+    pub en_passant: bool,
+    /// Reaches any square of the board (Bishop's `*`); the vector is unused.
+    pub any_square: bool,
 }
 
 impl Atom {
+    /// A plain atom: leaper (`range` 1) or rider (`range` 0 or more than 1).
+    pub fn new(dx: i8, dy: i8, range: u8, mode: Mode) -> Atom {
+        Atom { dx, dy, range, mode, lame: false, hop: Hop::None, initial: false, en_passant: false, any_square: false }
+    }
+
     /// The vector as seen by `side`: black's forward is down the board.
     #[inline]
     pub fn oriented(self, side: Side) -> (i32, i32) {
@@ -58,6 +83,12 @@ impl Atom {
             Side::Black => (self.dx as i32, -(self.dy as i32)),
         }
     }
+
+    /// Whether check detection can read this atom from the merged reverse table: it
+    /// captures, is blocked by the first piece, and is not lame, hopping or unbounded.
+    pub fn is_simple(self) -> bool {
+        !self.lame && self.hop == Hop::None && !self.any_square
+    }
 }
 
 /// All eight (or four) symmetric images of the step `(x, y)`, each with `range` and `mode`.
@@ -65,13 +96,58 @@ pub fn symmetric(x: i8, y: i8, range: u8, mode: Mode) -> Vec<Atom> {
     let mut out: Vec<Atom> = Vec::with_capacity(8);
     for (a, b) in [(x, y), (y, x)] {
         for (sa, sb) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
-            let atom = Atom { dx: a * sa, dy: b * sb, range, mode, double_step: false };
+            let atom = Atom::new(a * sa, b * sb, range, mode);
             if !out.iter().any(|o| o.dx == atom.dx && o.dy == atom.dy) {
                 out.push(atom);
             }
         }
     }
     out
+}
+
+/// The squares a lame leap of `(dx, dy)` passes over, relative to its start: orthogonal
+/// steps along the longer axis until the rest is diagonal, then diagonal steps (the Xiangqi
+/// horse is blocked beside it, the Janggi elephant on both of its intermediate points, a
+/// lame dabbaba on its middle square).
+pub fn lame_path(dx: i32, dy: i32) -> Vec<(i32, i32)> {
+    let (sx, sy) = (dx.signum(), dy.signum());
+    let (mut x, mut y) = (0, 0);
+    let mut path = Vec::new();
+    loop {
+        let (rx, ry) = (dx - x, dy - y);
+        if rx.abs() == ry.abs() || rx == 0 || ry == 0 {
+            // Diagonal or straight remainder: step along it.
+            let (ux, uy) = (rx.signum(), ry.signum());
+            while (x + ux, y + uy) != (dx, dy) {
+                x += ux;
+                y += uy;
+                path.push((x, y));
+            }
+            return path;
+        }
+        if rx.abs() > ry.abs() {
+            x += sx;
+        } else {
+            y += sy;
+        }
+        path.push((x, y));
+    }
+}
+
+/// The way a compiled ray is walked.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum RayKind {
+    /// To the first piece.
+    Slide,
+    /// The first `path` squares must be empty; the last square is the destination.
+    Lame {
+        /// Number of path squares.
+        path: u8,
+    },
+    /// Over a screen.
+    Hop(Hop),
+    /// Every square of the board.
+    AnySquare,
 }
 
 /// A compiled ray: consecutive squares along one atom from one square.
@@ -83,8 +159,13 @@ pub struct Ray {
     pub len: u8,
     /// What the moves along it may do.
     pub mode: Mode,
-    /// The second square of this ray is a pawn's double step.
-    pub double_step: bool,
+    /// How it is walked.
+    pub kind: RayKind,
+    /// Captures along it may be en passant.
+    pub en_passant: bool,
+    /// Quiet moves to this ray's squares from this index on are double steps that leave an
+    /// en-passant square behind (`u8::MAX`: none are).
+    pub double_from: u8,
 }
 
 /// Per side and square, the rays of one piece type.
@@ -99,35 +180,56 @@ pub struct MoveTable {
 }
 
 impl MoveTable {
-    /// Compiles `atoms` for every square and both sides. `double_step_ranks[side]` lists the
-    /// relative ranks where double-step atoms extend to two steps.
-    pub fn compile(geometry: Geometry, atoms: &[Atom], double_step_ranks: &[Vec<u8>; 2]) -> MoveTable {
+    /// Compiles `atoms` for every square and both sides. Initial-only atoms exist only on
+    /// the relative ranks in `initial_ranks`; `double_steps` says whether the type's straight
+    /// initial moves leave en-passant squares.
+    pub fn compile(geometry: Geometry, atoms: &[Atom], initial_ranks: &[u8], double_steps: bool) -> MoveTable {
         let mut table = MoveTable::default();
         for side in Side::BOTH {
             for sq in geometry.squares() {
                 let first = table.rays.len() as u32;
                 let (f, r) = (geometry.file(sq) as i32, geometry.rank(sq) as i32);
-                let on_double = double_step_ranks[side.index()].contains(&geometry.relative_rank(sq, side));
+                let on_initial = initial_ranks.contains(&geometry.relative_rank(sq, side));
                 for atom in atoms {
-                    let (dx, dy) = atom.oriented(side);
-                    let double = atom.double_step && on_double;
-                    let limit = match (atom.range, double) {
-                        (0, _) => u32::MAX,
-                        (n, true) => n as u32 + 1,
-                        (n, false) => n as u32,
-                    };
-                    let start = table.squares.len() as u32;
-                    let mut k = 1;
-                    while k <= limit {
-                        match geometry.square(f + dx * k as i32, r + dy * k as i32) {
-                            Some(to) => table.squares.push(to),
-                            None => break,
-                        }
-                        k += 1;
+                    if atom.initial && !on_initial {
+                        continue;
                     }
+                    let start = table.squares.len() as u32;
+                    let (dx, dy) = atom.oriented(side);
+                    let double_from = match double_steps && atom.initial && dx == 0 && atom.mode.moves() {
+                        false => u8::MAX,
+                        true if dy.abs() >= 2 => 0,
+                        true => 1,
+                    };
+                    let kind = if atom.any_square {
+                        RayKind::AnySquare
+                    } else if atom.lame {
+                        match geometry.square(f + dx, r + dy) {
+                            Some(to) => {
+                                let path = lame_path(dx, dy);
+                                for (px, py) in &path {
+                                    table.squares.push(geometry.square(f + px, r + py).expect("a lame path stays inside its leap"));
+                                }
+                                table.squares.push(to);
+                                RayKind::Lame { path: path.len() as u8 }
+                            }
+                            None => continue,
+                        }
+                    } else {
+                        let limit = if atom.range == 0 { u32::MAX } else { atom.range as u32 };
+                        let mut k = 1;
+                        while k <= limit {
+                            match geometry.square(f + dx * k as i32, r + dy * k as i32) {
+                                Some(to) => table.squares.push(to),
+                                None => break,
+                            }
+                            k += 1;
+                        }
+                        if atom.hop == Hop::None { RayKind::Slide } else { RayKind::Hop(atom.hop) }
+                    };
                     let len = table.squares.len() as u32 - start;
-                    if len > 0 {
-                        table.rays.push(Ray { start, len: len as u8, mode: atom.mode, double_step: double });
+                    if len > 0 || kind == RayKind::AnySquare {
+                        table.rays.push(Ray { start, len: len as u8, mode: atom.mode, kind, en_passant: atom.en_passant, double_from });
                     }
                 }
                 table.index.push((first, table.rays.len() as u32));
@@ -147,6 +249,73 @@ impl MoveTable {
     #[inline]
     pub fn ray_squares(&self, ray: &Ray) -> &[Square] {
         &self.squares[ray.start as usize..ray.start as usize + ray.len as usize]
+    }
+}
+
+/// Calls `emit(to, capture, double_step)` for every move along `ray` from a piece of `side`
+/// on `cells`: the one walk that generation and the attack probe of non-simple types share.
+#[inline]
+pub fn walk_ray(table: &MoveTable, ray: &Ray, cells: &[Cell], side: Side, mut emit: impl FnMut(Square, bool, bool)) {
+    let enemy = |c: Cell| c.is_piece() && c.side() != side;
+    let squares = table.ray_squares(ray);
+    match ray.kind {
+        RayKind::Slide => {
+            for (k, &to) in squares.iter().enumerate() {
+                let c = cells[to.index()];
+                if c.is_empty() {
+                    if ray.mode.moves() {
+                        emit(to, false, k >= ray.double_from as usize);
+                    }
+                    continue;
+                }
+                if enemy(c) && ray.mode.captures() {
+                    emit(to, true, false);
+                }
+                break;
+            }
+        }
+        RayKind::Lame { path } => {
+            let (path, to) = squares.split_at(path as usize);
+            if path.iter().all(|s| cells[s.index()].is_empty()) {
+                let to = to[0];
+                let c = cells[to.index()];
+                if c.is_empty() && ray.mode.moves() {
+                    emit(to, false, ray.double_from != u8::MAX);
+                } else if enemy(c) && ray.mode.captures() {
+                    emit(to, true, false);
+                }
+            }
+        }
+        RayKind::Hop(hop) => {
+            let Some(screen) = squares.iter().position(|s| !cells[s.index()].is_empty()) else { return };
+            if !cells[squares[screen].index()].is_piece() {
+                return;
+            }
+            let beyond = &squares[screen + 1..];
+            let beyond = if hop == Hop::Adjacent { &beyond[..beyond.len().min(1)] } else { beyond };
+            for &to in beyond {
+                let c = cells[to.index()];
+                if c.is_empty() {
+                    if ray.mode.moves() {
+                        emit(to, false, false);
+                    }
+                    continue;
+                }
+                if enemy(c) && ray.mode.captures() {
+                    emit(to, true, false);
+                }
+                break;
+            }
+        }
+        RayKind::AnySquare => {
+            for (i, &c) in cells.iter().enumerate() {
+                if c.is_empty() && ray.mode.moves() {
+                    emit(Square(i as u8), false, false);
+                } else if enemy(c) && ray.mode.captures() {
+                    emit(Square(i as u8), true, false);
+                }
+            }
+        }
     }
 }
 
@@ -177,7 +346,7 @@ impl AttackTable {
         for side in Side::BOTH {
             for (t, atoms) in types.iter().enumerate() {
                 let Some(atoms) = atoms else { continue };
-                for atom in atoms.iter().filter(|a| a.mode.captures()) {
+                for atom in atoms.iter().filter(|a| a.mode.captures() && a.is_simple()) {
                     let (dx, dy) = atom.oriented(side);
                     let dir = (-dx as i8, -dy as i8);
                     let d = match table.dirs.iter().position(|&x| x == dir) {

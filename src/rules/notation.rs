@@ -177,7 +177,7 @@ pub fn san_body(variant: &Variant, cells: &[Cell], legal: &[Move], m: &Move) -> 
     let kind = cells[m.from.index()].kind();
     let def = reg.def(kind);
     let mut s = String::new();
-    if def.pawn.is_some() {
+    if def.pawn {
         if m.capture {
             s.push((b'a' + g.file(m.from)) as char);
         }
@@ -259,7 +259,7 @@ fn loose_match(variant: &Variant, cells: &[Cell], m: &Move, body: &str, core: &s
             return false;
         }
         rest = &rest[1..];
-    } else if def.pawn.is_none() {
+    } else if !def.pawn {
         return false;
     }
     let (rest, promo) = match rest.rfind('=') {

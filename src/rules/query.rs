@@ -6,6 +6,7 @@ use bevy::prelude::*;
 
 use super::board::Board;
 use super::geometry::{Geometry, Side, Square};
+use super::movement::{RayKind, walk_ray};
 use super::moves::{Move, MoveKind, Wing};
 use super::piece::{Cell, Location, PieceType};
 use super::registry::{MoveGenerator, PieceTypeRegistry};
@@ -164,24 +165,15 @@ pub struct GenContext<'a> {
     pub state: &'a GameState,
 }
 
-/// The default generator: walk each compiled ray to the first blocker.
+/// The default generator: walk each compiled ray (slides to the first blocker, lame leaps,
+/// hops, any-square moves).
 pub fn generate_from_tables(ctx: &GenContext, slot: &PieceSlot, out: &mut Vec<Move>) {
     let table = &ctx.registry.tables[slot.kind.0 as usize];
     for ray in table.rays(ctx.geometry.len(), slot.side, slot.square) {
-        for (k, &to) in table.ray_squares(ray).iter().enumerate() {
-            let c = ctx.cells[to.index()];
-            if c.is_empty() {
-                if ray.mode.moves() {
-                    let kind = if ray.double_step && k == 1 { MoveKind::DoubleStep } else { MoveKind::Normal };
-                    out.push(Move { from: slot.square, to, kind, capture: false, promotion: None });
-                }
-                continue;
-            }
-            if c.is_piece() && c.side() != slot.side && ray.mode.captures() {
-                out.push(Move::normal(slot.square, to, true));
-            }
-            break;
-        }
+        walk_ray(table, ray, ctx.cells, slot.side, |to, capture, double| {
+            let kind = if double { MoveKind::DoubleStep } else { MoveKind::Normal };
+            out.push(Move { from: slot.square, to, kind, capture, promotion: None });
+        });
     }
 }
 
@@ -250,10 +242,7 @@ pub fn synthesize_special_moves(mut query: ResMut<MoveQuery>, board: Res<Board>,
     let promo = &rules.promotion;
     let needs_promotion = |m: &Move, cells: &[Cell]| {
         let c = cells[m.from.index()];
-        m.promotion.is_none()
-            && !m.is_castle()
-            && reg.def(c.kind()).pawn.as_ref().is_some_and(|p| p.promotes)
-            && g.relative_rank(m.to, q.side) == promo.rank
+        m.promotion.is_none() && !m.is_castle() && reg.def(c.kind()).promotes && g.relative_rank(m.to, q.side) == promo.rank
     };
     if !promo.choices.is_empty() && q.moves.iter().any(|m| needs_promotion(m, &board.cells)) {
         let mut out = std::mem::take(&mut q.scratch_moves);
@@ -272,12 +261,17 @@ pub fn synthesize_special_moves(mut query: ResMut<MoveQuery>, board: Res<Board>,
     // En passant: a piece with en-passant rights whose capture ray starts on the square.
     if let Some(ep) = state.ep_square {
         for slot in q.pieces.iter().filter(|s| s.overridden_by.is_none()) {
-            if !reg.def(slot.kind).pawn.as_ref().is_some_and(|p| p.en_passant) {
+            if !reg.captures_en_passant(slot.kind) {
                 continue;
             }
             let table = &reg.tables[slot.kind.0 as usize];
             for ray in table.rays(g.len(), slot.side, slot.square) {
-                if ray.mode.captures() && table.ray_squares(ray)[0] == ep && board.cell(ep).is_empty() {
+                if ray.en_passant
+                    && ray.mode.captures()
+                    && ray.kind == RayKind::Slide
+                    && table.ray_squares(ray)[0] == ep
+                    && board.cell(ep).is_empty()
+                {
                     let m = Move { from: slot.square, to: ep, kind: MoveKind::EnPassant, capture: true, promotion: None };
                     if needs_promotion(&m, &board.cells) {
                         q.moves.extend(promo.choices.iter().map(|&t| Move { promotion: Some(t), ..m }));

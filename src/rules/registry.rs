@@ -1,7 +1,8 @@
 //! The piece-type registry: each type's data, its move generator and its attack probe.
 
+use super::betza::{BetzaError, parse_betza};
 use super::geometry::{Geometry, Side, Square};
-use super::movement::{Atom, AttackTable, Mode, MoveTable, symmetric};
+use super::movement::{Atom, AttackTable, MoveTable, RayKind, walk_ray};
 use super::moves::Move;
 use super::piece::{Cell, PieceType};
 use super::query::{GenContext, PieceSlot};
@@ -30,17 +31,6 @@ pub enum AttackProbe {
     Custom(ProbeFn),
 }
 
-/// Pawn-like behaviour of a type.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PawnRules {
-    /// Relative ranks (0 = own back rank) from which double-step atoms reach two squares.
-    pub double_step_ranks: Vec<u8>,
-    /// Whether it may capture en passant, and leaves an en-passant square on a double step.
-    pub en_passant: bool,
-    /// Whether it promotes on the variant's promotion rank.
-    pub promotes: bool,
-}
-
 /// One piece type.
 #[derive(Clone, Debug)]
 pub struct PieceTypeDef {
@@ -52,10 +42,16 @@ pub struct PieceTypeDef {
     pub royal: bool,
     /// A value hint in centipawns, for the AI and for material displays.
     pub value: i32,
+    /// Its movement in Betza notation, as written (empty for types built from atoms).
+    pub betza: String,
     /// Its movement as atoms.
     pub atoms: Vec<Atom>,
-    /// Pawn behaviour, if any.
-    pub pawn: Option<PawnRules>,
+    /// Whether it is a pawn: its moves reset the fifty-move clock and SAN omits its letter.
+    pub pawn: bool,
+    /// Whether it promotes on the variant's promotion rank.
+    pub promotes: bool,
+    /// Relative ranks (0 = own back rank) where its initial-only (`i`) atoms apply.
+    pub initial_ranks: Vec<u8>,
     /// The type that castles (the king) in variants with castling.
     pub castles: bool,
     /// The type the king castles with (the rook).
@@ -74,8 +70,11 @@ impl PieceTypeDef {
             letter: letter.to_ascii_uppercase(),
             royal: false,
             value,
+            betza: String::new(),
             atoms,
-            pawn: None,
+            pawn: false,
+            promotes: false,
+            initial_ranks: vec![1],
             castles: false,
             castling_partner: false,
             generator: MoveGenerator::Table,
@@ -83,51 +82,53 @@ impl PieceTypeDef {
         }
     }
 
-    /// The FIDE pawn: one step forward, two from its second rank, captures diagonally forward.
+    /// A type moving as the Betza string says.
+    ///
+    /// # Errors
+    /// The Betza string does not read.
+    pub fn from_betza(name: &str, letter: char, value: i32, betza: &str) -> Result<PieceTypeDef, BetzaError> {
+        let mut def = PieceTypeDef::new(name, letter, value, parse_betza(betza)?);
+        def.betza = betza.to_string();
+        Ok(def)
+    }
+
+    fn builtin(name: &str, letter: char, value: i32, betza: &str) -> PieceTypeDef {
+        PieceTypeDef::from_betza(name, letter, value, betza).unwrap_or_else(|e| panic!("built-in {name} '{betza}': {e}"))
+    }
+
+    /// The FIDE pawn: `fmWfceFifmnD`.
     pub fn pawn() -> PieceTypeDef {
-        let mut def = PieceTypeDef::new(
-            "pawn",
-            'P',
-            100,
-            vec![
-                Atom { dx: 0, dy: 1, range: 1, mode: Mode::Move, double_step: true },
-                Atom { dx: -1, dy: 1, range: 1, mode: Mode::Capture, double_step: false },
-                Atom { dx: 1, dy: 1, range: 1, mode: Mode::Capture, double_step: false },
-            ],
-        );
-        def.pawn = Some(PawnRules { double_step_ranks: vec![1], en_passant: true, promotes: true });
+        let mut def = Self::builtin("pawn", 'P', 100, "fmWfceFifmnD");
+        def.pawn = true;
+        def.promotes = true;
         def
     }
 
     /// The knight.
     pub fn knight() -> PieceTypeDef {
-        PieceTypeDef::new("knight", 'N', 300, symmetric(1, 2, 1, Mode::Both))
+        Self::builtin("knight", 'N', 300, "N")
     }
 
     /// The bishop.
     pub fn bishop() -> PieceTypeDef {
-        PieceTypeDef::new("bishop", 'B', 320, symmetric(1, 1, 0, Mode::Both))
+        Self::builtin("bishop", 'B', 320, "B")
     }
 
     /// The rook.
     pub fn rook() -> PieceTypeDef {
-        let mut def = PieceTypeDef::new("rook", 'R', 500, symmetric(1, 0, 0, Mode::Both));
+        let mut def = Self::builtin("rook", 'R', 500, "R");
         def.castling_partner = true;
         def
     }
 
     /// The queen.
     pub fn queen() -> PieceTypeDef {
-        let mut atoms = symmetric(1, 0, 0, Mode::Both);
-        atoms.extend(symmetric(1, 1, 0, Mode::Both));
-        PieceTypeDef::new("queen", 'Q', 900, atoms)
+        Self::builtin("queen", 'Q', 900, "Q")
     }
 
     /// The king: royal, one step any way, castles.
     pub fn king() -> PieceTypeDef {
-        let mut atoms = symmetric(1, 0, 1, Mode::Both);
-        atoms.extend(symmetric(1, 1, 1, Mode::Both));
-        let mut def = PieceTypeDef::new("king", 'K', 0, atoms);
+        let mut def = Self::builtin("king", 'K', 0, "K");
         def.royal = true;
         def.castles = true;
         def
@@ -148,8 +149,11 @@ pub struct PieceTypeRegistry {
     pub types: Vec<PieceTypeDef>,
     /// Per type, its compiled move table.
     pub tables: Vec<MoveTable>,
-    /// Merged reverse table of every table-probed type.
+    /// Merged reverse table of the simple capture atoms of every table-probed type.
     pub attacks: AttackTable,
+    /// Bit set of types with capture atoms the merged table cannot express (hoppers, lame
+    /// leapers, any-square): check detection walks their rays piece by piece.
+    pub complex_mask: u64,
     /// Types with custom attack probes, checked piece by piece.
     pub custom_probes: Vec<(PieceType, ProbeFn)>,
     /// Whether every type attacks along atoms with first-blocker semantics, so that a piece
@@ -157,6 +161,8 @@ pub struct PieceTypeRegistry {
     pub simple_attacks: bool,
     /// Bit set of royal-by-default types.
     pub royal_mask: u64,
+    /// Bit set of types that may capture en passant.
+    pub en_passant_mask: u64,
 }
 
 /// Why a set of piece types cannot be compiled.
@@ -193,12 +199,15 @@ impl PieceTypeRegistry {
                 return Err(RegistryError::DuplicateLetter(t.letter));
             }
         }
+        let mask = |f: &dyn Fn(&PieceTypeDef) -> bool| types.iter().enumerate().filter(|(_, t)| f(t)).fold(0u64, |m, (i, _)| m | 1 << i);
+        let en_passant_mask = mask(&|t| t.atoms.iter().any(|a| a.en_passant && a.mode.captures()));
+        let royal_mask = mask(&|t| t.royal);
+        let complex_mask =
+            mask(&|t| matches!(t.attack_probe, AttackProbe::Table) && t.atoms.iter().any(|a| a.mode.captures() && !a.is_simple()));
         let tables = types
             .iter()
-            .map(|t| {
-                let ranks = t.pawn.as_ref().map(|p| p.double_step_ranks.clone()).unwrap_or_default();
-                MoveTable::compile(geometry, &t.atoms, &[ranks.clone(), ranks])
-            })
+            .enumerate()
+            .map(|(i, t)| MoveTable::compile(geometry, &t.atoms, &t.initial_ranks, en_passant_mask & (1 << i) != 0))
             .collect();
         let probe_atoms: Vec<Option<&[Atom]>> = types
             .iter()
@@ -216,15 +225,20 @@ impl PieceTypeRegistry {
                 AttackProbe::Table => None,
             })
             .collect();
-        let simple_attacks = custom_probes.is_empty();
-        let royal_mask = types.iter().enumerate().filter(|(_, t)| t.royal).fold(0u64, |m, (i, _)| m | 1 << i);
-        Ok(PieceTypeRegistry { geometry, types, tables, attacks, custom_probes, simple_attacks, royal_mask })
+        let simple_attacks = custom_probes.is_empty() && complex_mask == 0;
+        Ok(PieceTypeRegistry { geometry, types, tables, attacks, complex_mask, custom_probes, simple_attacks, royal_mask, en_passant_mask })
     }
 
     /// The definition of a type.
     #[inline]
     pub fn def(&self, kind: PieceType) -> &PieceTypeDef {
         &self.types[kind.0 as usize]
+    }
+
+    /// Whether pieces of `kind` may capture en passant.
+    #[inline]
+    pub fn captures_en_passant(&self, kind: PieceType) -> bool {
+        self.en_passant_mask & (1u64 << kind.0) != 0
     }
 
     /// The type with this FEN letter (either case).
@@ -243,20 +257,57 @@ impl PieceTypeRegistry {
         (0..self.types.len()).map(|i| PieceType(i as u8))
     }
 
-    /// Whether any piece of `by` attacks `target` on `cells`.
+    /// Whether the non-simple capture rays of the piece on `from` reach `target`.
+    fn complex_attacks(&self, cells: &[Cell], kind: PieceType, by: Side, from: Square, target: Square) -> bool {
+        let table = &self.tables[kind.0 as usize];
+        let mut hit = false;
+        for ray in table.rays(self.geometry.len(), by, from) {
+            if hit {
+                break;
+            }
+            if !ray.mode.captures() || ray.kind == RayKind::Slide {
+                continue;
+            }
+            let capture_ray = super::movement::Ray { mode: super::movement::Mode::Capture, ..*ray };
+            walk_ray(table, &capture_ray, cells, by, |to, _, _| hit |= to == target);
+        }
+        hit
+    }
+
+    /// Whether any piece of `by` attacks `target` on `cells`. The target square is treated
+    /// as holding an enemy piece of `by`, whatever stands there.
     #[inline]
     pub fn square_attacked(&self, cells: &[Cell], target: Square, by: Side) -> bool {
         if self.attacks.attacked(cells, target, by) {
             return true;
         }
-        if self.custom_probes.is_empty() {
+        if self.custom_probes.is_empty() && self.complex_mask == 0 {
             return false;
         }
+        self.slow_attacks(cells, target, by)
+    }
+
+    #[cold]
+    fn slow_attacks(&self, cells: &[Cell], target: Square, by: Side) -> bool {
+        // Probe as if an enemy stood on the target, so that capture-only rays count.
+        let mut probe_cells;
+        let cells = if cells[target.index()].is_piece() && cells[target.index()].side() != by {
+            cells
+        } else {
+            probe_cells = cells.to_vec();
+            probe_cells[target.index()] = Cell::piece(PieceType(0), by.opponent());
+            &probe_cells[..]
+        };
         for (i, c) in cells.iter().enumerate() {
-            if c.is_piece()
-                && c.side() == by
-                && let Some((_, probe)) = self.custom_probes.iter().find(|(k, _)| *k == c.kind())
-                && probe(self, cells, c.kind(), by, Square(i as u8), target)
+            if !c.is_piece() || c.side() != by {
+                continue;
+            }
+            let (kind, from) = (c.kind(), Square(i as u8));
+            if self.complex_mask & (1u64 << kind.0) != 0 && self.complex_attacks(cells, kind, by, from, target) {
+                return true;
+            }
+            if let Some((_, probe)) = self.custom_probes.iter().find(|(k, _)| *k == kind)
+                && probe(self, cells, kind, by, from, target)
             {
                 return true;
             }
@@ -268,7 +319,10 @@ impl PieceTypeRegistry {
     /// `target`.
     pub fn piece_attacks(&self, cells: &[Cell], kind: PieceType, by: Side, from: Square, target: Square) -> bool {
         match self.def(kind).attack_probe {
-            AttackProbe::Table => self.attacks.piece_attacks(cells, kind, by, from, target),
+            AttackProbe::Table => {
+                self.attacks.piece_attacks(cells, kind, by, from, target)
+                    || (self.complex_mask & (1u64 << kind.0) != 0 && self.complex_attacks(cells, kind, by, from, target))
+            }
             AttackProbe::Custom(f) => f(self, cells, kind, by, from, target),
         }
     }

@@ -1,0 +1,417 @@
+//! Betza notation: parsing piece movement such as `fmWfceFifmnD` (the pawn) or `mRcpR` (the
+//! Xiangqi cannon) into [`Atom`]s, and drawing a piece's moves as a diagram.
+//!
+//! Supported, following the Bishop reference and Fairy-Stockfish's custom pieces:
+//! - atoms `W F D N A C Z H G`, shorthands `K` (WF), `R` (W0), `B` (F0), `Q` (W0F0), any
+//!   leap `(x,y)`, and `*` (any square);
+//! - a range after an atom (`F2`; `0` means unlimited), or a doubled atom (`NN` = `N0`);
+//! - direction modifiers `f b l r v s h` and their two-letter combinations (`fs`, `rb`, `fh`…);
+//! - `m` (moves only), `c` (captures only), `n` (lame: blocked on its path), `i` (only from
+//!   the type's initial ranks), `e` (may capture en passant), `p` (hopper: jumps one screen
+//!   and lands anywhere beyond), `g` (grasshopper: lands right behind the screen).
+//!
+//! Modifiers apply to the atom that follows them, in any order (`igfrR` = `gfriR`).
+//!
+//! Directions are read from white's side of the board. For a single letter on an oblique
+//! atom (N, C, Z, `(x,y)` with x ≠ y), the letter picks the two moves that go furthest that
+//! way (`fN` is the Shogi knight). A two-letter combination of a vertical and a horizontal
+//! letter picks the moves going both ways, with the *second* letter's axis the longer one:
+//! `rbN` goes from d4 to e2 and `fsN` to b5 and f5, as in the Bishop reference. On orthogonal
+//! atoms a combination means both directions (`fsW` = forward and sideways); `h` means half
+//! (`fhN` = all four forward knight moves).
+
+use std::fmt;
+
+use super::movement::{Atom, Hop, Mode};
+
+/// A Betza string that cannot be read: where and what was expected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BetzaError {
+    /// 1-based character position of the problem.
+    pub position: usize,
+    /// What is wrong and what was expected.
+    pub message: String,
+}
+
+impl fmt::Display for BetzaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Betza notation, character {}: {}", self.position, self.message)
+    }
+}
+
+impl std::error::Error for BetzaError {}
+
+/// The step of a single-letter atom and its default range.
+fn atom_letter(c: char) -> Option<Vec<((i8, i8), u8)>> {
+    Some(match c {
+        'W' => vec![((1, 0), 1)],
+        'F' => vec![((1, 1), 1)],
+        'D' => vec![((2, 0), 1)],
+        'N' => vec![((2, 1), 1)],
+        'A' => vec![((2, 2), 1)],
+        'C' => vec![((3, 1), 1)],
+        'Z' => vec![((3, 2), 1)],
+        'H' => vec![((3, 0), 1)],
+        'G' => vec![((3, 3), 1)],
+        'K' => vec![((1, 0), 1), ((1, 1), 1)],
+        'R' => vec![((1, 0), 0)],
+        'B' => vec![((1, 1), 0)],
+        'Q' => vec![((1, 0), 0), ((1, 1), 0)],
+        _ => return None,
+    })
+}
+
+#[derive(Default)]
+struct Modifiers {
+    dirs: String,
+    moves_only: bool,
+    captures_only: bool,
+    lame: bool,
+    initial: bool,
+    en_passant: bool,
+    hop: Hop,
+}
+
+/// Parses Betza notation into atoms.
+///
+/// # Errors
+/// A [`BetzaError`] naming the character position and what was expected there.
+pub fn parse_betza(text: &str) -> Result<Vec<Atom>, BetzaError> {
+    let chars: Vec<char> = text.chars().collect();
+    let err = |i: usize, message: String| BetzaError { position: i + 1, message };
+    let mut atoms: Vec<Atom> = Vec::new();
+    let mut i = 0;
+    if chars.is_empty() {
+        return Err(err(0, "empty; expected at least one atom such as W, N or Q".into()));
+    }
+    while i < chars.len() {
+        let mut m = Modifiers::default();
+        while i < chars.len() && chars[i].is_ascii_lowercase() {
+            match chars[i] {
+                'f' | 'b' | 'l' | 'r' | 'v' | 's' | 'h' => m.dirs.push(chars[i]),
+                'm' => m.moves_only = true,
+                'c' => m.captures_only = true,
+                'n' => m.lame = true,
+                'i' => m.initial = true,
+                'e' => m.en_passant = true,
+                'p' => m.hop = Hop::Any,
+                'g' => m.hop = Hop::Adjacent,
+                'a' => return Err(err(i, "multi-leg moves ('a') are not supported".into())),
+                'o' => return Err(err(i, "cylindrical moves ('o') are not supported; use the wrap-board preset".into())),
+                'j' | 'x' | 'd' | 'u' | 'k' | 'y' | 'z' | 't' | 'q' | 'w' => {
+                    return Err(err(i, format!("modifier '{}' is not supported; supported: f b l r v s h m c n i e p g", chars[i])));
+                }
+                other => return Err(err(i, format!("unknown modifier '{other}'"))),
+            }
+            i += 1;
+        }
+        if i >= chars.len() {
+            return Err(err(i, "modifiers must be followed by an atom (W F D N A C Z H G K R B Q, (x,y) or *)".into()));
+        }
+        let at = i;
+        let c = chars[i];
+        let (steps, any_square) = if c == '*' {
+            i += 1;
+            (vec![((0, 0), 1)], true)
+        } else if c == '(' {
+            let close =
+                chars[i..].iter().position(|&x| x == ')').map(|p| p + i).ok_or_else(|| err(i, "'(' without ')'; expected (x,y)".into()))?;
+            let inner: String = chars[i + 1..close].iter().collect();
+            let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
+            let parse = |s: &str| s.parse::<i8>().ok().filter(|v| (0..=15).contains(v));
+            let (x, y) = match parts.as_slice() {
+                [a, b] => (parse(a), parse(b)),
+                _ => (None, None),
+            };
+            let (Some(x), Some(y)) = (x, y) else {
+                return Err(err(i, format!("'({inner})' is not a leap; expected two numbers 0 to 15, like (4,1)")));
+            };
+            if x == 0 && y == 0 {
+                return Err(err(i, "(0,0) goes nowhere".into()));
+            }
+            i = close + 1;
+            (vec![((x, y), 1)], false)
+        } else if let Some(steps) = atom_letter(c) {
+            i += 1;
+            // A doubled simple atom is its rider: NN = N0.
+            if "WFDNACZHG".contains(c) && i < chars.len() && chars[i] == c {
+                i += 1;
+                (steps.into_iter().map(|(v, _)| (v, 0)).collect(), false)
+            } else {
+                (steps, false)
+            }
+        } else {
+            return Err(err(i, format!("'{c}' is not an atom; expected W F D N A C Z H G K R B Q, (x,y) or *")));
+        };
+        let mut steps = steps;
+        if i < chars.len() && chars[i].is_ascii_digit() {
+            let start = i;
+            while i < chars.len() && chars[i].is_ascii_digit() {
+                i += 1;
+            }
+            let n: String = chars[start..i].iter().collect();
+            let range: u8 = n
+                .parse()
+                .ok()
+                .filter(|&r: &u8| r <= 16)
+                .ok_or_else(|| err(start, format!("range '{n}' is too large; use 0 for unlimited")))?;
+            if any_square {
+                return Err(err(start, "'*' takes no range".into()));
+            }
+            for s in &mut steps {
+                s.1 = range;
+            }
+        }
+        if m.moves_only && m.captures_only {
+            return Err(err(at, "both 'm' and 'c': a move that neither moves nor captures; drop one".into()));
+        }
+        let mode = if m.moves_only {
+            Mode::Move
+        } else if m.captures_only {
+            Mode::Capture
+        } else {
+            Mode::Both
+        };
+        for ((x, y), range) in steps {
+            if m.hop != Hop::None && range == 1 && !any_square {
+                return Err(err(at, "'p' and 'g' make a slider hop; use them on a rider such as R, B, Q or NN".into()));
+            }
+            if m.lame && range != 1 {
+                return Err(err(at, "'n' (lame) is supported on leapers only".into()));
+            }
+            if any_square {
+                push(
+                    &mut atoms,
+                    Atom {
+                        dx: 0,
+                        dy: 0,
+                        range: 1,
+                        mode,
+                        lame: false,
+                        hop: Hop::None,
+                        initial: m.initial,
+                        en_passant: false,
+                        any_square: true,
+                    },
+                );
+                continue;
+            }
+            let images = select_directions(x, y, &m.dirs).map_err(|e| err(at, e))?;
+            if images.is_empty() {
+                return Err(err(at, format!("directions '{}' leave no move for this atom", m.dirs)));
+            }
+            for (dx, dy) in images {
+                let atom =
+                    Atom { dx, dy, range, mode, lame: m.lame, hop: m.hop, initial: m.initial, en_passant: m.en_passant, any_square: false };
+                push(&mut atoms, atom);
+            }
+        }
+    }
+    Ok(atoms)
+}
+
+fn push(atoms: &mut Vec<Atom>, atom: Atom) {
+    if !atoms.contains(&atom) {
+        atoms.push(atom);
+    }
+}
+
+/// The symmetric images of the step `(x, y)`, each once.
+fn images(x: i8, y: i8) -> Vec<(i8, i8)> {
+    let mut out = Vec::with_capacity(8);
+    for (a, b) in [(x, y), (y, x)] {
+        for (sa, sb) in [(1, 1), (-1, 1), (1, -1), (-1, -1)] {
+            let v = (a * sa, b * sb);
+            if !out.contains(&v) {
+                out.push(v);
+            }
+        }
+    }
+    out
+}
+
+/// Whether image `(x, y)` is in the direction token `tok`.
+fn in_token(tok: &str, x: i8, y: i8, oblique: bool) -> bool {
+    let (ax, ay) = (x.abs(), y.abs());
+    let vertical = |c: char| match c {
+        'f' => y > 0,
+        'b' => y < 0,
+        _ => false,
+    };
+    let horizontal = |c: char| match c {
+        'r' => x > 0,
+        'l' => x < 0,
+        _ => false,
+    };
+    // A single direction: the moves that go furthest that way.
+    let single = |c: char| match c {
+        'f' | 'b' => vertical(c) && ay >= ax,
+        'l' | 'r' => horizontal(c) && ax >= ay,
+        'v' => y != 0 && ay >= ax,
+        's' => x != 0 && ax >= ay,
+        _ => false,
+    };
+    let t: Vec<char> = tok.chars().collect();
+    match t.as_slice() {
+        [c] => single(*c),
+        [a, 'h'] => vertical(*a) || horizontal(*a),
+        [a, b] if a == b => single(*a),
+        [a @ ('f' | 'b'), b @ ('l' | 'r')] | [b @ ('l' | 'r'), a @ ('f' | 'b')] => {
+            if !oblique {
+                if ax == ay {
+                    return vertical(*a) && horizontal(*b);
+                }
+                return single(*a) || single(*b);
+            }
+            // The second letter's axis is the longer one.
+            let vertical_major = matches!(t[1], 'f' | 'b');
+            vertical(*a) && horizontal(*b) && if vertical_major { ay > ax } else { ax > ay }
+        }
+        [a @ ('f' | 'b'), 's'] => {
+            if oblique {
+                vertical(*a) && ax > ay
+            } else {
+                single(*a) || single('s')
+            }
+        }
+        [a @ ('l' | 'r'), 'v'] => {
+            if oblique {
+                horizontal(*a) && ay > ax
+            } else {
+                single(*a) || single('v')
+            }
+        }
+        [a, b] => single(*a) || single(*b),
+        _ => false,
+    }
+}
+
+/// Splits direction letters into tokens: a pair when the second letter qualifies the first.
+fn tokens(dirs: &str) -> Vec<String> {
+    let c: Vec<char> = dirs.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < c.len() {
+        let pair = i + 1 < c.len()
+            && match (c[i], c[i + 1]) {
+                ('f' | 'b', 'l' | 'r' | 's' | 'h') | ('l' | 'r', 'f' | 'b' | 'v' | 'h') => true,
+                (a, b) => a == b && "fblr".contains(a),
+            };
+        if pair {
+            out.push(c[i..i + 2].iter().collect());
+            i += 2;
+        } else {
+            out.push(c[i].to_string());
+            i += 1;
+        }
+    }
+    out
+}
+
+fn select_directions(x: i8, y: i8, dirs: &str) -> Result<Vec<(i8, i8)>, String> {
+    let all = images(x, y);
+    if dirs.is_empty() {
+        return Ok(all);
+    }
+    if dirs.contains('h') && dirs.len() == 1 {
+        return Err("'h' (half) needs a direction before it, like fh".into());
+    }
+    let oblique = x != 0 && y != 0 && x != y;
+    let toks = tokens(dirs);
+    Ok(all.into_iter().filter(|&(a, b)| toks.iter().any(|t| in_token(t, a, b, oblique))).collect())
+}
+
+/// What a piece can do on one square of its diagram.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct DiagramCell {
+    /// It may move here (to an empty square).
+    pub moves: bool,
+    /// It may capture here.
+    pub captures: bool,
+    /// It may reach here by hopping over a screen.
+    pub hops: bool,
+    /// The piece itself stands here.
+    pub piece: bool,
+}
+
+impl DiagramCell {
+    /// One character: `@` the piece, `*` moves and captures, `m` moves only, `c` captures
+    /// only, `p` only by hopping, `+` moves, or captures by hopping, `.` nothing.
+    pub fn symbol(self) -> char {
+        match (self.piece, self.moves, self.captures, self.hops) {
+            (true, ..) => '@',
+            (_, true, true, _) => '*',
+            (_, true, false, true) => '+',
+            (_, true, false, false) => 'm',
+            (_, false, true, _) => 'c',
+            (_, false, false, true) => 'p',
+            _ => '.',
+        }
+    }
+}
+
+/// A piece's moves from the middle of an empty board, as seen by white (forward is up).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagram {
+    /// Side length.
+    pub size: u8,
+    /// Rows from the far (forward) side down, each `size` cells.
+    pub rows: Vec<Vec<DiagramCell>>,
+}
+
+impl fmt::Display for Diagram {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, row) in self.rows.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            for cell in row {
+                write!(f, "{}", cell.symbol())?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Draws the moves of `atoms` for a piece in the middle of an empty `size`×`size` board (odd
+/// sizes centre it; 3 to 31). Initial-only moves are shown as for a piece on its initial
+/// rank; hopping moves where a screen right next to the piece would allow them.
+pub fn diagram(atoms: &[Atom], size: u8) -> Diagram {
+    let size = size.clamp(3, 31);
+    let n = size as i32;
+    let mid = n / 2;
+    let mut rows = vec![vec![DiagramCell::default(); size as usize]; size as usize];
+    let mut mark = |x: i32, y: i32, mode: Mode, hop: bool| {
+        if (0..n).contains(&x) && (0..n).contains(&y) && (x, y) != (mid, mid) {
+            let cell = &mut rows[(n - 1 - y) as usize][x as usize];
+            if hop {
+                cell.hops = true;
+            } else {
+                cell.moves |= mode.moves();
+                cell.captures |= mode.captures();
+            }
+        }
+    };
+    for a in atoms {
+        if a.any_square {
+            for y in 0..n {
+                for x in 0..n {
+                    mark(x, y, a.mode, false);
+                }
+            }
+            continue;
+        }
+        let reach = if a.range == 0 { n } else { a.range as i32 };
+        for k in 1..=reach {
+            let (x, y) = (mid + a.dx as i32 * k, mid + a.dy as i32 * k);
+            match a.hop {
+                Hop::None => mark(x, y, a.mode, false),
+                Hop::Any if k >= 2 => mark(x, y, a.mode, true),
+                Hop::Adjacent if k == 2 => mark(x, y, a.mode, true),
+                _ => {}
+            }
+        }
+    }
+    rows[(n - 1 - mid) as usize][mid as usize].piece = true;
+    Diagram { size, rows }
+}

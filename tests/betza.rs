@@ -1,0 +1,148 @@
+//! Betza notation: every example of the Bishop reference, the error messages, and diagrams.
+
+use chimera::rules::{Atom, Hop, Mode, diagram, parse_betza};
+
+/// The atoms of a Betza string as a sorted list, for comparing two spellings.
+fn set(betza: &str) -> Vec<String> {
+    let mut v: Vec<String> = parse_betza(betza).unwrap_or_else(|e| panic!("{betza}: {e}")).iter().map(|a| format!("{a:?}")).collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+fn vectors(betza: &str) -> Vec<(i8, i8)> {
+    let mut v: Vec<(i8, i8)> = parse_betza(betza).unwrap().iter().map(|a| (a.dx, a.dy)).collect();
+    v.sort();
+    v
+}
+
+fn picture(betza: &str, size: u8) -> String {
+    diagram(&parse_betza(betza).unwrap(), size).to_string()
+}
+
+#[test]
+fn atoms_and_shorthands() {
+    for (letter, step) in [
+        ("W", (1, 0)),
+        ("F", (1, 1)),
+        ("D", (2, 0)),
+        ("N", (2, 1)),
+        ("A", (2, 2)),
+        ("C", (3, 1)),
+        ("Z", (3, 2)),
+        ("H", (3, 0)),
+        ("G", (3, 3)),
+    ] {
+        let atoms = parse_betza(letter).unwrap();
+        let expected = if step.0 == step.1 || step.1 == 0 { 4 } else { 8 };
+        assert_eq!(atoms.len(), expected, "{letter}");
+        assert!(atoms.iter().all(|a| a.range == 1 && a.mode == Mode::Both));
+        assert!(atoms.iter().any(|a| (a.dx, a.dy) == step), "{letter}");
+    }
+    assert_eq!(set("K"), set("WF"));
+    assert_eq!(set("R"), set("W0"));
+    assert_eq!(set("B"), set("F0"));
+    assert_eq!(set("Q"), set("W0F0"));
+    assert_eq!(set("Q"), set("RB"));
+    assert_eq!(set("W"), set("W1"));
+}
+
+#[test]
+fn bishop_reference_examples() {
+    // Amazon, unicorn, knibis, fortress.
+    assert_eq!(set("QN").len(), 16);
+    assert_eq!(
+        set("NC"),
+        [set("N"), set("C")].concat().into_iter().collect::<std::collections::BTreeSet<_>>().into_iter().collect::<Vec<_>>()
+    );
+    let knibis = parse_betza("mNcB").unwrap();
+    assert!(knibis.iter().filter(|a| a.dx.abs() + a.dy.abs() == 3).all(|a| a.mode == Mode::Move && a.range == 1));
+    assert!(knibis.iter().filter(|a| a.dx.abs() == a.dy.abs()).all(|a| a.mode == Mode::Capture && a.range == 0));
+    let fortress = parse_betza("B3vND").unwrap();
+    assert!(fortress.iter().filter(|a| a.dx.abs() == a.dy.abs()).all(|a| a.range == 3));
+    assert_eq!(fortress.iter().filter(|a| a.dx.abs() + a.dy.abs() == 3).count(), 4, "vN is the four vertical knight moves");
+    assert!(fortress.iter().filter(|a| a.dx.abs() + a.dy.abs() == 3).all(|a| a.dy.abs() == 2));
+    // (x,y) atoms: the giraffe, and the knight three ways.
+    assert_eq!(vectors("(4,1)").len(), 8);
+    assert_eq!(set("(2,1)"), set("N"));
+    assert_eq!(set("(1,2)"), set("N"));
+    assert!(parse_betza("(4,1)2").unwrap().iter().all(|a| a.range == 2));
+    // The duck: moves to any empty square.
+    let duck = parse_betza("m*").unwrap();
+    assert_eq!(duck.len(), 1);
+    assert!(duck[0].any_square && duck[0].mode == Mode::Move);
+    // Ranges.
+    assert!(parse_betza("F2").unwrap().iter().all(|a| a.range == 2));
+    assert!(parse_betza("N0").unwrap().iter().all(|a| a.range == 0));
+    assert_eq!(set("NN"), set("N0"), "a doubled atom is its rider");
+    assert_eq!(set("WW"), set("R"));
+}
+
+#[test]
+fn directions() {
+    assert_eq!(vectors("fN"), [(-1, 2), (1, 2)], "the Shogi knight");
+    assert_eq!(vectors("sR"), [(-1, 0), (1, 0)]);
+    assert!(parse_betza("sR").unwrap().iter().all(|a| a.range == 0));
+    assert_eq!(vectors("rB"), [(1, -1), (1, 1)]);
+    assert_eq!(vectors("fsN"), [(-2, 1), (2, 1)], "forward, the horizontal ones");
+    assert_eq!(vectors("rbN"), [(1, -2)], "from d4 to e2");
+    assert_eq!(vectors("vN"), [(-1, -2), (-1, 2), (1, -2), (1, 2)]);
+    assert_eq!(vectors("fhN"), [(-2, 1), (-1, 2), (1, 2), (2, 1)]);
+    assert_eq!(vectors("flF"), [(-1, 1)]);
+    assert_eq!(vectors("fF"), [(-1, 1), (1, 1)]);
+    assert_eq!(vectors("fW"), [(0, 1)]);
+    assert_eq!(vectors("vW"), [(0, -1), (0, 1)]);
+    assert_eq!(vectors("fsW"), [(-1, 0), (0, 1), (1, 0)]);
+    assert_eq!(vectors("bR"), [(0, -1)]);
+}
+
+#[test]
+fn functional_modifiers() {
+    let xiangqi_horse = parse_betza("nN").unwrap();
+    assert!(xiangqi_horse.iter().all(|a| a.lame && a.range == 1));
+    let cannon = parse_betza("mRcpR").unwrap();
+    assert_eq!(cannon.iter().filter(|a| a.mode == Mode::Move && a.hop == Hop::None).count(), 4);
+    assert_eq!(cannon.iter().filter(|a| a.mode == Mode::Capture && a.hop == Hop::Any).count(), 4);
+    assert!(parse_betza("gQ").unwrap().iter().all(|a| a.hop == Hop::Adjacent && a.range == 0));
+    let pawn = parse_betza("fmWfceFifmnD").unwrap();
+    let find = |dx: i8, dy: i8| -> Atom { *pawn.iter().find(|a| (a.dx, a.dy) == (dx, dy)).unwrap() };
+    assert_eq!(pawn.len(), 4);
+    assert!(find(0, 1).mode == Mode::Move && !find(0, 1).initial);
+    assert!(find(1, 1).mode == Mode::Capture && find(1, 1).en_passant);
+    assert!(find(-1, 1).mode == Mode::Capture && find(-1, 1).en_passant);
+    let double = find(0, 2);
+    assert!(double.mode == Mode::Move && double.lame && double.initial);
+    assert_eq!(set("igfrR"), set("gfriR"), "modifier order does not matter");
+}
+
+#[test]
+fn errors_name_the_position() {
+    let cases = [
+        ("", 1, "empty"),
+        ("fX", 2, "'X' is not an atom"),
+        ("Nq", 2, "modifier 'q'"),
+        ("fm", 3, "followed by an atom"),
+        ("(4,", 1, "without ')'"),
+        ("(a,1)", 1, "not a leap"),
+        ("mcN", 3, "both 'm' and 'c'"),
+        ("pN", 2, "hop"),
+        ("nR", 2, "leapers only"),
+        ("N99", 2, "too large"),
+        ("aN", 1, "multi-leg"),
+    ];
+    for (text, position, needle) in cases {
+        let e = parse_betza(text).unwrap_err();
+        assert_eq!(e.position, position, "{text}: {e}");
+        assert!(e.to_string().contains(needle), "{text}: '{e}' should mention {needle}");
+    }
+}
+
+#[test]
+fn diagrams() {
+    assert_eq!(picture("fN", 5), ".*.*.\n.....\n..@..\n.....\n.....");
+    assert_eq!(picture("fmWfceFifmnD", 5), "..m..\n.cmc.\n..@..\n.....\n.....");
+    assert_eq!(picture("K", 3), "***\n*@*\n***");
+    assert_eq!(picture("mRcpR", 7), "...+...\n...+...\n...m...\n++m@m++\n...m...\n...+...\n...+...");
+    assert_eq!(picture("gQ", 5), "p.p.p\n.....\np.@.p\n.....\np.p.p");
+    assert_eq!(picture("m*", 3), "mmm\nm@m\nmmm");
+}
