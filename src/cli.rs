@@ -2,15 +2,17 @@
 
 use std::io::Write;
 
-use crate::rules::{Engine, Variant};
+use crate::rules::Engine;
+use crate::variants;
 
 /// Usage text.
 pub const USAGE: &str = "\
 usage:
   chimera [--screenshot <file.png>]
                                   start the game window (optionally save a screenshot and exit)
-  chimera perft --variant <id> --fen <FEN|startpos> --depth <N> [--divide]
+  chimera perft --variant <id|file.ron> --fen <FEN|startpos> --depth <N> [--divide]
                                   count leaf nodes through the rules pipelines
+  chimera check <file.ron>...     validate variant files, reporting every problem
   chimera list variants           print the built-in variant ids
   chimera help                    this text";
 
@@ -35,6 +37,8 @@ pub enum Command {
     },
     /// List variant ids.
     ListVariants,
+    /// Validate variant files.
+    Check(Vec<String>),
     /// Print usage.
     Help,
 }
@@ -79,6 +83,12 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             Some("variants") => Ok(Command::ListVariants),
             other => Err(format!("list what? expected 'list variants', got {other:?}")),
         },
+        "check" => {
+            if args.len() < 2 {
+                return Err("check needs at least one file, e.g. chimera check presets/chess.ron".into());
+            }
+            Ok(Command::Check(args[1..].to_vec()))
+        }
         "help" | "--help" | "-h" => Ok(Command::Help),
         other => Err(format!("unknown command '{other}'")),
     }
@@ -89,7 +99,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
 /// # Errors
 /// An unknown variant or a bad FEN, as a message.
 pub fn run_perft(variant: &str, fen: &str, depth: u32, divide: bool, out: &mut impl Write) -> Result<u64, String> {
-    let variant = Variant::by_id(variant).map_err(|e| e.to_string())?;
+    let variant = variants::find(variant).map_err(|e| format!("variant '{variant}': {e}"))?;
     let mut engine = Engine::from_fen(variant, fen).map_err(|e| e.to_string())?;
     let nodes = if divide && depth > 0 {
         let split = engine.divide(depth);
@@ -103,4 +113,25 @@ pub fn run_perft(variant: &str, fen: &str, depth: u32, divide: bool, out: &mut i
     };
     writeln!(out, "Nodes searched: {nodes}").map_err(|e| e.to_string())?;
     Ok(nodes)
+}
+
+/// Validates variant files; writes `ok <file>` or each problem as `<file>: <problem>`.
+/// Returns whether all were valid.
+pub fn run_check(files: &[String], out: &mut impl Write) -> bool {
+    let mut all_ok = true;
+    for f in files {
+        let result = variants::load_path(std::path::Path::new(f));
+        let written = match result {
+            Ok(v) => writeln!(out, "ok {f} ({}, {}×{}, {} piece types)", v.name, v.geometry.files, v.geometry.ranks, v.registry.types.len()),
+            Err(e) => {
+                all_ok = false;
+                let text = e.to_string();
+                text.lines().try_for_each(|line| writeln!(out, "{f}: {line}"))
+            }
+        };
+        if written.is_err() {
+            return false;
+        }
+    }
+    all_ok
 }

@@ -14,6 +14,7 @@
 //! ```
 
 pub mod cli;
+pub mod variants;
 pub mod rules;
 
 #[cfg(feature = "gui")]

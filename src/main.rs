@@ -2,8 +2,7 @@
 
 use std::process::ExitCode;
 
-use chimera::cli::{Command, USAGE, parse_args, run_perft};
-use chimera::rules::Variant;
+use chimera::cli::{Command, USAGE, parse_args, run_check, run_perft};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -20,10 +19,17 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::ListVariants => {
-            for id in Variant::builtin_ids() {
+            for id in chimera::variants::builtin_ids() {
                 println!("{id}");
             }
             ExitCode::SUCCESS
+        }
+        Command::Check(files) => {
+            if run_check(&files, &mut std::io::stdout().lock()) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
         }
         Command::Perft { variant, fen, depth, divide } => {
             let mut out = std::io::stdout().lock();

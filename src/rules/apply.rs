@@ -9,11 +9,11 @@ use bevy::prelude::*;
 use super::board::Board;
 use super::geometry::{Side, Square};
 use super::moves::{Move, MoveKind, Wing};
-use super::outcome::Outcome;
+use super::outcome::{Outcome, Reason};
 use super::piece::{Location, Owner, Piece, PieceType};
 use super::query::en_passant_victim;
 use super::state::GameState;
-use super::variant::Rules;
+use super::variant::{EndCondition, Rules, Verdict};
 
 /// The move-application schedule. The caller fills [`PendingMove`] and runs it.
 #[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
@@ -408,6 +408,44 @@ pub fn record_move(
         effects: std::mem::take(&mut p.effects),
     });
     history.0.push(board.hash ^ state.hash());
+}
+
+/// Step 10 (default, after the hooks): the variant's immediate end conditions — a piece
+/// reaching its region, a bared king.
+pub fn decide_variant_results(pending: Res<PendingMove>, board: Res<Board>, rules: Res<Rules>, mut decided: ResMut<DecidedOutcome>) {
+    if decided.0.is_some() {
+        return;
+    }
+    let mover = pending.mover;
+    let reg = &rules.registry;
+    for condition in &rules.end {
+        match condition {
+            EndCondition::RegionReached { types, regions } => {
+                let region = &regions[mover.index()];
+                let reached = board.find(mover, *types).any(|sq| region[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0);
+                if reached {
+                    decide(&mut decided, Outcome::win(mover, Reason::Rule("reached the goal".into())));
+                    return;
+                }
+            }
+            EndCondition::BareKing(verdict) => {
+                // The opponent is bare after this move; the mover is not (or a draw would
+                // need the reply, which the bared side gets when it can bare back at once).
+                let bare = |side: Side| board.find(side, !reg.royal_mask).next().is_none();
+                let victim = mover.opponent();
+                if bare(victim) && !bare(mover) {
+                    let result = match verdict {
+                        Verdict::Draw => Outcome::draw(Reason::Rule("bare king".into())),
+                        Verdict::Win => Outcome::win(victim, Reason::Rule("bare king".into())),
+                        Verdict::Loss => Outcome::win(mover, Reason::Rule("bare king".into())),
+                    };
+                    decide(&mut decided, result);
+                    return;
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Run condition: the pending move was not cancelled.

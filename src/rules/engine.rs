@@ -11,12 +11,12 @@ use super::fen::{FenError, FenField, Setup, parse_fen, write_castling, write_pla
 use super::geometry::Side;
 use super::moves::{Move, MoveKind};
 use super::notation::{MoveError, parse_san, parse_uci, san_body, to_uci};
-use super::outcome::{Outcome, Reason, insufficient_material, threefold};
+use super::outcome::{Outcome, Reason, insufficient_material, repetitions};
 use super::piece::{Location, Piece, piece_bundle};
 use super::pipeline::{Hook, Hooks, rebuild_pipelines};
 use super::query::{LegalMoveQuery, MoveQuery};
 use super::state::GameState;
-use super::variant::{Rules, Variant};
+use super::variant::{EndCondition, Rules, Variant, Verdict};
 
 /// Installs `variant`'s rules in `world` (resources and both pipelines) and sets up its start
 /// position.
@@ -205,20 +205,34 @@ impl RulesWorld for World {
         }
         let no_moves = self.legal_moves().is_empty();
         let query = self.resource::<MoveQuery>();
-        let turn = query.side;
-        if no_moves {
-            return Some(if query.in_check { Outcome::win(turn.opponent(), Reason::Checkmate) } else { Outcome::draw(Reason::Stalemate) });
-        }
+        let (turn, in_check) = (query.side, query.in_check);
+        let rules = self.resource::<Rules>().0.clone();
         let state = *self.resource::<GameState>();
-        if state.halfmove_clock >= 100 {
-            return Some(Outcome::draw(Reason::FiftyMoves));
+        let score = |verdict: Verdict, side: Side, reason: Reason| match verdict {
+            Verdict::Draw => Outcome::draw(reason),
+            Verdict::Win => Outcome::win(side, reason),
+            Verdict::Loss => Outcome::win(side.opponent(), reason),
+        };
+        for condition in &rules.end {
+            let decided = match condition {
+                EndCondition::Checkmate => (no_moves && in_check).then(|| Outcome::win(turn.opponent(), Reason::Checkmate)),
+                EndCondition::Stalemate(v) => (no_moves && !in_check).then(|| score(*v, turn, Reason::Stalemate)),
+                EndCondition::MoveRule(n) => (state.halfmove_clock >= *n).then(|| Outcome::draw(Reason::FiftyMoves)),
+                EndCondition::Repetition(n) => {
+                    (repetitions(&self.resource::<History>().0, state.halfmove_clock) >= *n as usize).then(|| Outcome::draw(Reason::Repetition))
+                }
+                EndCondition::InsufficientMaterial => {
+                    insufficient_material(self.resource::<Board>(), &rules.registry).then(|| Outcome::draw(Reason::InsufficientMaterial))
+                }
+                EndCondition::RegionReached { .. } | EndCondition::BareKing(_) => None,
+            };
+            if decided.is_some() {
+                return decided;
+            }
         }
-        if threefold(&self.resource::<History>().0, state.halfmove_clock) {
-            return Some(Outcome::draw(Reason::Repetition));
-        }
-        let rules = self.resource::<Rules>();
-        if insufficient_material(self.resource::<Board>(), &rules.registry) {
-            return Some(Outcome::draw(Reason::InsufficientMaterial));
+        if no_moves {
+            // A variant without a rule for this case: no move means the game cannot go on.
+            return Some(Outcome::draw(Reason::Rule("no legal moves".into())));
         }
         None
     }

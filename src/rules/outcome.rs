@@ -116,11 +116,11 @@ pub fn insufficient_material(board: &Board, reg: &PieceTypeRegistry) -> bool {
     Side::BOTH.iter().all(|&s| cannot_mate(board, reg, s))
 }
 
-/// Whether the current position (the last of `history`) occurred at least three times
-/// within the last `reversible` half-moves.
-pub fn threefold(history: &[u64], reversible: u32) -> bool {
-    let Some((&now, earlier)) = history.split_last() else { return false };
+/// How many times the current position (the last of `history`) has occurred within the last
+/// `reversible` half-moves, itself included.
+pub fn repetitions(history: &[u64], reversible: u32) -> usize {
+    let Some((&now, earlier)) = history.split_last() else { return 0 };
     let window = earlier.len().min(reversible as usize);
     let start = earlier.len() - window;
-    earlier[start..].iter().filter(|&&h| h == now).count() >= 2
+    1 + earlier[start..].iter().filter(|&&h| h == now).count()
 }

@@ -95,6 +95,7 @@ fn apply_defaults(step: ApplySystems) -> (Vec<ScheduleConfigs<ScheduleSystem>>, 
         A::Mutate => (vec![apply::mutate_position.into_configs()], vec![]),
         A::CountHalfMove => (vec![apply::count_half_move.into_configs()], vec![]),
         A::AdvanceTurn => (vec![], vec![apply::advance_turn.into_configs()]),
+        A::GameResult => (vec![], vec![apply::decide_variant_results.into_configs()]),
         A::Describe => (vec![], vec![apply::record_move.into_configs()]),
         _ => (vec![], vec![]),
     }

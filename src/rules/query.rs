@@ -4,6 +4,7 @@
 use bevy::ecs::schedule::ScheduleLabel;
 use bevy::prelude::*;
 
+use super::apply::DecidedOutcome;
 use super::board::Board;
 use super::geometry::{Geometry, Side, Square};
 use super::movement::{RayKind, walk_ray};
@@ -177,8 +178,9 @@ pub fn generate_from_tables(ctx: &GenContext, slot: &PieceSlot, out: &mut Vec<Mo
     }
 }
 
-/// Step 1 (first): resets the query for the side to move and lists its pieces.
-pub fn begin_query(mut query: ResMut<MoveQuery>, board: Res<Board>, state: Res<GameState>) {
+/// Step 1 (first): resets the query for the side to move and lists its pieces. When a rule
+/// has already decided the game, no piece is listed and no move results.
+pub fn begin_query(mut query: ResMut<MoveQuery>, board: Res<Board>, state: Res<GameState>, decided: Res<DecidedOutcome>) {
     let q = &mut *query;
     q.side = state.turn;
     q.royal_contributions = None;
@@ -188,6 +190,9 @@ pub fn begin_query(mut query: ResMut<MoveQuery>, board: Res<Board>, state: Res<G
     q.any_override = false;
     q.moves.clear();
     q.filter_self_check = true;
+    if decided.0.is_some() {
+        return;
+    }
     for (i, c) in board.cells.iter().enumerate() {
         if c.is_piece()
             && c.side() == q.side

@@ -26,6 +26,63 @@ pub struct PromotionRule {
     pub choices: Vec<PieceType>,
 }
 
+/// How a game-end condition scores for the side it applies to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Verdict {
+    /// A draw.
+    Draw,
+    /// The side it applies to wins.
+    Win,
+    /// The side it applies to loses.
+    Loss,
+}
+
+/// A compiled game-end condition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EndCondition {
+    /// No legal move while in check: the side to move loses.
+    Checkmate,
+    /// No legal move while not in check: this verdict for the side to move.
+    Stalemate(Verdict),
+    /// A piece of one of these types (bit set) reaches its side's region (bit sets of squares
+    /// per side): its side wins at once.
+    RegionReached {
+        /// Types that count.
+        types: u64,
+        /// `[white's region, black's region]`, one bit per square.
+        regions: [[u64; 4]; 2],
+    },
+    /// A side left with its royal pieces only (while the other side is not) gets this
+    /// verdict at once (Shatranj: loss). Shatranj's reply rule, which lets the bared side
+    /// bare back for a draw, is not modelled yet.
+    BareKing(Verdict),
+    /// This many half-moves without capture or pawn move: a draw.
+    MoveRule(u32),
+    /// The same position this many times: a draw.
+    Repetition(u8),
+    /// Neither side can mate (FIDE material rules): a draw.
+    InsufficientMaterial,
+}
+
+/// The FIDE end conditions.
+pub fn fide_end_conditions() -> Vec<EndCondition> {
+    vec![
+        EndCondition::Checkmate,
+        EndCondition::Stalemate(Verdict::Draw),
+        EndCondition::MoveRule(100),
+        EndCondition::Repetition(3),
+        EndCondition::InsufficientMaterial,
+    ]
+}
+
+/// How new games of a variant may shuffle their start.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Shuffle {
+    /// Chess960: the back rank shuffled with bishops on opposite colours and the king
+    /// between the rooks, mirrored for black.
+    Chess960,
+}
+
 /// A variant's complete rules, compiled.
 #[derive(Clone, Debug)]
 pub struct Variant {
@@ -33,6 +90,10 @@ pub struct Variant {
     pub id: String,
     /// Display name.
     pub name: String,
+    /// One paragraph for the variant picker.
+    pub description: String,
+    /// The rules in plain words, for the rules panel.
+    pub rules_summary: String,
     /// Board size.
     pub geometry: Geometry,
     /// Compiled piece types.
@@ -43,9 +104,12 @@ pub struct Variant {
     pub castling: Option<CastlingRule>,
     /// Promotion.
     pub promotion: PromotionRule,
-    /// Whether castling is written and read as king-takes-rook (UCI `e1h1`) and FEN castling
-    /// rights as Shredder files, as Chess960 needs.
+    /// Whether castling is written and read as king-takes-rook (UCI `e1h1`), as Chess960 needs.
     pub chess960: bool,
+    /// How new games shuffle the start, if they do.
+    pub shuffle: Option<Shuffle>,
+    /// How games end, checked in this order.
+    pub end: Vec<EndCondition>,
 }
 
 impl Variant {
@@ -60,35 +124,31 @@ impl Variant {
         Variant {
             id: "chess".into(),
             name: "Chess".into(),
+            description: "The classical game.".into(),
+            rules_summary: "FIDE chess.".into(),
             geometry,
             registry,
             start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
             castling: Some(CastlingRule { king_files: [6, 2], rook_files: [5, 3] }),
             promotion: PromotionRule { rank: 7, choices },
             chess960: false,
+            shuffle: None,
+            end: fide_end_conditions(),
         }
     }
 
     /// Chess960 (Fischer random): chess rules, shuffled back ranks, king-takes-rook castling.
     pub fn chess960() -> Variant {
-        Variant { id: "chess960".into(), name: "Chess960".into(), chess960: true, ..Variant::chess() }
+        Variant { id: "chess960".into(), name: "Chess960".into(), chess960: true, shuffle: Some(Shuffle::Chess960), ..Variant::chess() }
     }
 
-    /// The built-in variant with this id.
-    ///
-    /// # Errors
-    /// An unknown id; the message lists the known ones.
-    pub fn by_id(id: &str) -> Result<Variant, UnknownVariant> {
-        match id {
-            "chess" | "standard" => Ok(Variant::chess()),
-            "chess960" | "fischerandom" => Ok(Variant::chess960()),
-            _ => Err(UnknownVariant(id.to_string())),
+    /// A start position for a new game: the fixed start, or a shuffled one chosen by `pick`
+    /// (a number from 0 up to the count of possible starts).
+    pub fn new_game_fen(&self, pick: impl FnOnce(u16) -> u16) -> String {
+        match self.shuffle {
+            None => self.start_fen.clone(),
+            Some(Shuffle::Chess960) => super::shuffle::chess960_fen(pick(960)),
         }
-    }
-
-    /// The ids [`Variant::by_id`] knows.
-    pub fn builtin_ids() -> &'static [&'static str] {
-        &["chess", "chess960"]
     }
 
     /// Recompiles the registry after the types were changed.
@@ -100,18 +160,6 @@ impl Variant {
         Ok(self)
     }
 }
-
-/// A variant id that is not known.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownVariant(pub String);
-
-impl std::fmt::Display for UnknownVariant {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "unknown variant '{}'; known variants: {}", self.0, Variant::builtin_ids().join(", "))
-    }
-}
-
-impl std::error::Error for UnknownVariant {}
 
 /// The active variant, shared (cheap to clone into another world for search).
 #[derive(Resource, Clone, Debug)]

@@ -1,0 +1,228 @@
+//! The variant file format: what a RON file in `presets/` says, field by field, before it is
+//! validated. Every field but `id` may be left out when the file `extends` another variant;
+//! unknown fields are rejected. `presets/README.md` documents each key with an example.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::rules::{Shuffle, Verdict};
+
+/// A variant file as written.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VariantFile {
+    /// Stable id; must equal the file stem.
+    pub id: String,
+    /// The variant this one starts from; only what differs needs stating.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extends: Option<String>,
+    /// Display name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// One paragraph for the variant picker.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The rules in plain words, for the rules panel.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules_summary: Option<String>,
+    /// Board size and holes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<BoardSpec>,
+    /// Piece types. With `extends`, these replace the parent's types of the same letter and
+    /// add new ones.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pieces: Option<Vec<PieceSpec>>,
+    /// Letters of inherited piece types to drop.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remove_pieces: Option<String>,
+    /// The start position as FEN.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<String>,
+    /// How new games shuffle the start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shuffle: Option<ShuffleSpec>,
+    /// Castling.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub castling: Option<CastlingSpec>,
+    /// Promotion.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub promotion: Option<PromotionSpec>,
+    /// Named regions of the board.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub regions: Option<BTreeMap<String, RegionSpec>>,
+    /// How the game ends, checked in order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end: Option<Vec<EndSpec>>,
+    /// Presets the variant activates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub presets: Option<Vec<PresetUse>>,
+    /// A modifier profile by id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
+}
+
+/// Board size and holes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardSpec {
+    /// Files, 3 to 16.
+    pub files: u8,
+    /// Ranks, 3 to 16.
+    pub ranks: u8,
+    /// Squares that do not exist (walls), by name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub walls: Vec<String>,
+}
+
+/// One piece type.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PieceSpec {
+    /// FEN letter, upper case.
+    pub letter: char,
+    /// Name, lower case.
+    pub name: String,
+    /// Movement in Betza notation.
+    pub betza: String,
+    /// Royal: checkmate and check apply to it.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub royal: bool,
+    /// Value hint in centipawns.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub value: i32,
+    /// A pawn: resets the fifty-move clock, SAN omits its letter.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub pawn: bool,
+    /// Promotes on the promotion rank.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub promotes: bool,
+    /// Ranks (1 = own back rank) where its `i` (initial) moves apply; default `[2]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_ranks: Option<Vec<u8>>,
+    /// The king of castling.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub castles: bool,
+    /// The rook of castling.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub castling_partner: bool,
+    /// A glyph or image name for display.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub glyph: Option<String>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_zero(v: &i32) -> bool {
+    *v == 0
+}
+
+/// How new games shuffle the start.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ShuffleSpec {
+    /// Always the `start` position.
+    Fixed,
+    /// A shuffled start.
+    Shuffled(Shuffle),
+}
+
+/// Castling.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CastlingSpec {
+    /// No castling.
+    Off,
+    /// Castling with these landing files (letters), `(king side, queen side)`.
+    On {
+        /// Where the king lands, e.g. `('g', 'c')`.
+        king: (char, char),
+        /// Where the rook lands, e.g. `('f', 'd')`.
+        rook: (char, char),
+        /// Castling is written king-takes-rook in UCI (Chess960).
+        #[serde(default, skip_serializing_if = "is_false")]
+        king_takes_rook: bool,
+    },
+}
+
+/// Promotion.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PromotionSpec {
+    /// The rank (1 = own back rank) on which promoting pieces promote.
+    pub rank: u8,
+    /// Letters of the types offered, in order.
+    pub choices: String,
+}
+
+/// A region: a set of squares, possibly different for each side.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RegionSpec {
+    /// The rectangle between two corner squares, e.g. `Rect("d4", "e5")`.
+    Rect(String, String),
+    /// Listed squares.
+    Squares(Vec<String>),
+    /// Squares in any of the named regions.
+    Union(Vec<String>),
+    /// Squares in all of the named regions.
+    Intersection(Vec<String>),
+    /// One region for white and another for black (named regions).
+    PerSide {
+        /// White's region.
+        white: String,
+        /// Black's region.
+        black: String,
+    },
+}
+
+/// A game-end condition.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EndSpec {
+    /// No legal move while in check loses.
+    Checkmate,
+    /// No legal move while not in check: this verdict for the side to move.
+    Stalemate(Verdict),
+    /// A piece of these letters reaching the named region wins at once.
+    RegionReached {
+        /// Letters of the types that count.
+        pieces: String,
+        /// Region name.
+        region: String,
+    },
+    /// A side left with royal pieces only gets this verdict.
+    BareKing(Verdict),
+    /// This many half-moves without capture or pawn move draws.
+    MoveRule(u32),
+    /// The same position this many times draws.
+    Repetition(u8),
+    /// Material with which neither side can mate draws.
+    InsufficientMaterial,
+}
+
+/// A preset the variant activates.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PresetUse {
+    /// Preset id.
+    pub id: String,
+    /// Parameters by name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub params: BTreeMap<String, f64>,
+    /// Which side it applies to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<Scope>,
+    /// How many turns it lasts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration: Option<u32>,
+}
+
+/// The side a preset applies to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Scope {
+    /// White only.
+    White,
+    /// Black only.
+    Black,
+    /// Both sides.
+    Both,
+}

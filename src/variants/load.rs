@@ -1,0 +1,461 @@
+//! Loading a variant: RON text → [`VariantFile`] → resolved (`extends` merged) → validated
+//! and compiled into the engine's [`Variant`]. Every problem in a file is reported at once.
+
+use std::fmt;
+use std::path::Path;
+
+use crate::rules::{
+    CastlingRule, EndCondition, Geometry, MAX_FILES, MAX_RANKS, PieceType, PieceTypeDef, PieceTypeRegistry, PromotionRule, Square, Variant, parse_betza,
+    parse_fen,
+};
+
+use super::format::{CastlingSpec, EndSpec, PieceSpec, RegionSpec, ShuffleSpec, VariantFile};
+
+/// One problem in a variant file: where (a key path such as `pieces[2].betza`) and what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// Key path, e.g. `promotion.choices`.
+    pub path: String,
+    /// What is wrong and how to fix it.
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+/// Why a variant file was not loaded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadError {
+    /// The file could not be read.
+    Io(String),
+    /// The RON does not parse.
+    Syntax {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What the parser expected.
+        message: String,
+    },
+    /// The file parses but describes an invalid variant; every problem found.
+    Invalid(Vec<Problem>),
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Io(e) => write!(f, "cannot read the file: {e}"),
+            LoadError::Syntax { line, column, message } => write!(f, "line {line}, column {column}: {message}"),
+            LoadError::Invalid(problems) => {
+                for (i, p) in problems.iter().enumerate() {
+                    if i > 0 {
+                        writeln!(f)?;
+                    }
+                    write!(f, "{p}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// Parses the RON text of a variant file.
+///
+/// # Errors
+/// [`LoadError::Syntax`] with line and column.
+pub fn parse_variant_file(text: &str) -> Result<VariantFile, LoadError> {
+    let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+    options.from_str::<VariantFile>(text).map_err(|e| LoadError::Syntax { line: e.span.start.line, column: e.span.start.col, message: e.code.to_string() })
+}
+
+/// Writes a variant file as RON.
+pub fn write_variant_file(file: &VariantFile) -> String {
+    let pretty = ron::ser::PrettyConfig::new().struct_names(false).extensions(ron::extensions::Extensions::IMPLICIT_SOME);
+    let body = ron::ser::to_string_pretty(file, pretty).unwrap_or_else(|e| format!("// could not write: {e}"));
+    body
+}
+
+/// Merges `child` over its resolved `parent`: the child's fields win; pieces merge by letter.
+fn merge(parent: VariantFile, child: VariantFile) -> VariantFile {
+    let mut pieces = parent.pieces.unwrap_or_default();
+    if let Some(remove) = &child.remove_pieces {
+        pieces.retain(|p| !remove.contains(p.letter));
+    }
+    for p in child.pieces.unwrap_or_default() {
+        match pieces.iter_mut().find(|q| q.letter == p.letter) {
+            Some(q) => *q = p,
+            None => pieces.push(p),
+        }
+    }
+    VariantFile {
+        id: child.id,
+        extends: None,
+        name: child.name.or(parent.name),
+        description: child.description.or(parent.description),
+        rules_summary: child.rules_summary.or(parent.rules_summary),
+        board: child.board.or(parent.board),
+        pieces: Some(pieces),
+        remove_pieces: None,
+        start: child.start.or(parent.start),
+        shuffle: child.shuffle.or(parent.shuffle),
+        castling: child.castling.or(parent.castling),
+        promotion: child.promotion.or(parent.promotion),
+        regions: child.regions.or(parent.regions),
+        end: child.end.or(parent.end),
+        presets: child.presets.or(parent.presets),
+        profile: child.profile.or(parent.profile),
+    }
+}
+
+/// Resolves `extends` chains with `lookup` (id → parsed file), so that every field is the
+/// variant's own or inherited.
+///
+/// # Errors
+/// An unknown parent or a cycle, as a problem at `extends`.
+pub fn resolve(file: VariantFile, lookup: &dyn Fn(&str) -> Option<VariantFile>) -> Result<VariantFile, LoadError> {
+    let mut chain = vec![file];
+    while let Some(parent_id) = chain.last().and_then(|f| f.extends.clone()) {
+        if chain.iter().any(|f| f.id == parent_id) || chain.len() > 16 {
+            return Err(LoadError::Invalid(vec![Problem { path: "extends".into(), message: format!("'{parent_id}' leads back to itself") }]));
+        }
+        match lookup(&parent_id) {
+            Some(parent) => chain.push(parent),
+            None => {
+                return Err(LoadError::Invalid(vec![Problem {
+                    path: "extends".into(),
+                    message: format!("no variant '{parent_id}' to extend; built-in ids are listed by `chimera list variants`"),
+                }]));
+            }
+        }
+    }
+    let mut resolved = chain.pop().expect("the chain holds the file itself");
+    resolved.extends = None;
+    while let Some(child) = chain.pop() {
+        resolved = merge(resolved, child);
+    }
+    if resolved.pieces.is_none() {
+        resolved.pieces = Some(Vec::new());
+    }
+    Ok(resolved)
+}
+
+struct Checker {
+    problems: Vec<Problem>,
+}
+
+impl Checker {
+    fn add(&mut self, path: impl Into<String>, message: impl Into<String>) {
+        self.problems.push(Problem { path: path.into(), message: message.into() });
+    }
+}
+
+fn file_of(c: char, g: Geometry) -> Option<u8> {
+    let f = (c as u32).checked_sub('a' as u32)? as u8;
+    (f < g.files).then_some(f)
+}
+
+fn is_id(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+fn piece_def(p: &PieceSpec, betza_path: &str, ck: &mut Checker) -> Option<PieceTypeDef> {
+    match parse_betza(&p.betza) {
+        Ok(atoms) => {
+            let mut def = PieceTypeDef::new(&p.name, p.letter, p.value, atoms);
+            def.betza = p.betza.clone();
+            def.royal = p.royal;
+            def.pawn = p.pawn;
+            def.promotes = p.promotes;
+            def.initial_ranks = p.initial_ranks.as_ref().map(|r| r.iter().map(|x| x.saturating_sub(1)).collect()).unwrap_or_else(|| vec![1]);
+            def.castles = p.castles;
+            def.castling_partner = p.castling_partner;
+            Some(def)
+        }
+        Err(e) => {
+            ck.add(betza_path, format!("'{}' at character {}: {}", p.betza, e.position, e.message));
+            None
+        }
+    }
+}
+
+type SquareSet = [u64; 4];
+
+fn region_squares(name: &str, specs: &std::collections::BTreeMap<String, RegionSpec>, g: Geometry, ck: &mut Checker, depth: u8) -> [SquareSet; 2] {
+    let path = format!("regions.{name}");
+    let Some(spec) = specs.get(name) else {
+        ck.add(path, format!("no region named '{name}'"));
+        return [[0; 4]; 2];
+    };
+    if depth > 8 {
+        ck.add(path, "regions refer to each other in a loop");
+        return [[0; 4]; 2];
+    }
+    let mut set: SquareSet = [0; 4];
+    let mut put = |sq: Square| set[sq.index() >> 6] |= 1u64 << (sq.0 & 63);
+    match spec {
+        RegionSpec::Rect(a, b) => match (g.parse_square(a), g.parse_square(b)) {
+            (Some(a), Some(b)) => {
+                let (f0, f1) = (g.file(a).min(g.file(b)), g.file(a).max(g.file(b)));
+                let (r0, r1) = (g.rank(a).min(g.rank(b)), g.rank(a).max(g.rank(b)));
+                for r in r0..=r1 {
+                    for f in f0..=f1 {
+                        put(Square(r * g.files + f));
+                    }
+                }
+            }
+            _ => ck.add(path, format!("Rect(\"{a}\", \"{b}\") has a corner off the {}×{} board", g.files, g.ranks)),
+        },
+        RegionSpec::Squares(list) => {
+            for s in list {
+                match g.parse_square(s) {
+                    Some(sq) => put(sq),
+                    None => ck.add(path.clone(), format!("'{s}' is not a square of the {}×{} board", g.files, g.ranks)),
+                }
+            }
+        }
+        RegionSpec::Union(names) | RegionSpec::Intersection(names) => {
+            let parts: Vec<[SquareSet; 2]> = names.iter().map(|n| region_squares(n, specs, g, ck, depth + 1)).collect();
+            let union = matches!(spec, RegionSpec::Union(_));
+            let mut out = if union { [[0u64; 4]; 2] } else { [[u64::MAX; 4]; 2] };
+            for p in &parts {
+                for s in 0..2 {
+                    for w in 0..4 {
+                        out[s][w] = if union { out[s][w] | p[s][w] } else { out[s][w] & p[s][w] };
+                    }
+                }
+            }
+            if parts.is_empty() {
+                out = [[0; 4]; 2];
+            }
+            return out;
+        }
+        RegionSpec::PerSide { white, black } => {
+            let w = region_squares(white, specs, g, ck, depth + 1)[0];
+            let b = region_squares(black, specs, g, ck, depth + 1)[1];
+            return [w, b];
+        }
+    }
+    [set, set]
+}
+
+/// Validates a resolved file and compiles it.
+///
+/// # Errors
+/// [`LoadError::Invalid`] with every problem found.
+pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
+    let mut ck = Checker { problems: Vec::new() };
+    if !is_id(&file.id) {
+        ck.add("id", format!("'{}' is not an id; use lower-case letters, digits and '-'", file.id));
+    }
+    let name = file.name.clone().unwrap_or_else(|| {
+        ck.add("name", "missing; give the variant a display name");
+        file.id.clone()
+    });
+    let geometry = match &file.board {
+        Some(b) if (3..=MAX_FILES).contains(&b.files) && (3..=MAX_RANKS).contains(&b.ranks) => Geometry { files: b.files, ranks: b.ranks },
+        Some(b) => {
+            ck.add("board", format!("{}×{} is outside 3×3 to 16×16", b.files, b.ranks));
+            Geometry::CHESS
+        }
+        None => {
+            ck.add("board", "missing; say the size, e.g. board: (files: 8, ranks: 8)");
+            Geometry::CHESS
+        }
+    };
+    if let Some(b) = &file.board {
+        for (i, w) in b.walls.iter().enumerate() {
+            if geometry.parse_square(w).is_none() {
+                ck.add(format!("board.walls[{i}]"), format!("'{w}' is not a square of the {}×{} board", geometry.files, geometry.ranks));
+            }
+        }
+        if !b.walls.is_empty() {
+            ck.add("board.walls", "walls are not supported by the engine yet");
+        }
+    }
+    // Piece types.
+    let specs = file.pieces.clone().unwrap_or_default();
+    if specs.is_empty() {
+        ck.add("pieces", "no piece types; list at least one");
+    }
+    let mut defs = Vec::new();
+    for (i, p) in specs.iter().enumerate() {
+        let path = format!("pieces[{}]", p.letter);
+        if !p.letter.is_ascii_uppercase() {
+            ck.add(format!("{path}.letter"), format!("'{}' is not an upper-case letter A-Z", p.letter));
+        }
+        if specs[..i].iter().any(|q| q.letter == p.letter) {
+            ck.add(format!("{path}.letter"), format!("'{}' is used by an earlier piece type", p.letter));
+        }
+        if p.name.is_empty() || specs[..i].iter().any(|q| q.name == p.name) {
+            ck.add(format!("{path}.name"), format!("'{}' is empty or used by an earlier piece type", p.name));
+        }
+        if let Some(ranks) = &p.initial_ranks
+            && let Some(r) = ranks.iter().find(|&&r| r == 0 || r > geometry.ranks)
+        {
+            ck.add(format!("{path}.initial_ranks"), format!("rank {r} is not between 1 and {}", geometry.ranks));
+        }
+        if let Some(def) = piece_def(p, &format!("{path}.betza"), &mut ck) {
+            defs.push(def);
+        }
+    }
+    let registry = if defs.len() == specs.len() && !defs.is_empty() {
+        match PieceTypeRegistry::compile(geometry, defs) {
+            Ok(r) => Some(r),
+            Err(e) => {
+                ck.add("pieces", e.to_string());
+                None
+            }
+        }
+    } else {
+        None
+    };
+    // Types are compiled in the order listed, so a letter's index is its type even when
+    // another type failed to compile.
+    let letter = |c: char| specs.iter().position(|p| p.letter == c).map(|i| PieceType(i as u8));
+    // Castling.
+    let castling = match &file.castling {
+        None | Some(CastlingSpec::Off) => None,
+        Some(CastlingSpec::On { king, rook, .. }) => {
+            let files = [king.0, king.1, rook.0, rook.1].map(|c| file_of(c, geometry));
+            if files.iter().any(Option::is_none) {
+                ck.add("castling", format!("a landing file is not on a board with {} files", geometry.files));
+            }
+            if !specs.iter().any(|p| p.castles) || !specs.iter().any(|p| p.castling_partner) {
+                ck.add("castling", "castling needs a piece type with `castles: true` and one with `castling_partner: true`");
+            }
+            let f = files.map(|x| x.unwrap_or(0));
+            Some(CastlingRule { king_files: [f[0], f[1]], rook_files: [f[2], f[3]] })
+        }
+    };
+    let chess960 = matches!(file.castling, Some(CastlingSpec::On { king_takes_rook: true, .. }));
+    // Promotion.
+    let promotion = match &file.promotion {
+        Some(p) => {
+            if p.rank == 0 || p.rank > geometry.ranks {
+                ck.add("promotion.rank", format!("rank {} is not between 1 and {}", p.rank, geometry.ranks));
+            }
+            let mut choices = Vec::new();
+            for c in p.choices.chars() {
+                match letter(c) {
+                    Some(t) => choices.push(t),
+                    None => ck.add("promotion.choices", format!("'{c}' is not the letter of a piece type")),
+                }
+            }
+            PromotionRule { rank: p.rank.saturating_sub(1), choices }
+        }
+        None => {
+            if specs.iter().any(|p| p.promotes) {
+                ck.add("promotion", "a piece type promotes but there is no promotion rule; add promotion: (rank: 8, choices: \"QRBN\")");
+            }
+            PromotionRule { rank: geometry.ranks - 1, choices: Vec::new() }
+        }
+    };
+    if specs.iter().any(|p| p.promotes) && promotion.choices.is_empty() && file.promotion.is_some() {
+        ck.add("promotion.choices", "empty; list the letters a piece may promote to");
+    }
+    // End conditions.
+    let regions = file.regions.clone().unwrap_or_default();
+    for name in regions.keys() {
+        region_squares(name, &regions, geometry, &mut ck, 0);
+    }
+    let mut end = Vec::new();
+    let specs_end = file.end.clone().unwrap_or_else(|| {
+        vec![EndSpec::Checkmate, EndSpec::Stalemate(crate::rules::Verdict::Draw), EndSpec::MoveRule(100), EndSpec::Repetition(3), EndSpec::InsufficientMaterial]
+    });
+    for (i, e) in specs_end.iter().enumerate() {
+        end.push(match e {
+            EndSpec::Checkmate => EndCondition::Checkmate,
+            EndSpec::Stalemate(v) => EndCondition::Stalemate(*v),
+            EndSpec::BareKing(v) => EndCondition::BareKing(*v),
+            EndSpec::MoveRule(n) => EndCondition::MoveRule(*n),
+            EndSpec::Repetition(n) => EndCondition::Repetition(*n),
+            EndSpec::InsufficientMaterial => EndCondition::InsufficientMaterial,
+            EndSpec::RegionReached { pieces, region } => {
+                let mut types = 0u64;
+                for c in pieces.chars() {
+                    match letter(c) {
+                        Some(t) => types |= 1 << t.0,
+                        None => ck.add(format!("end[{i}].pieces"), format!("'{c}' is not the letter of a piece type")),
+                    }
+                }
+                let regions = region_squares(region, &regions, geometry, &mut ck, 0);
+                EndCondition::RegionReached { types, regions }
+            }
+        });
+    }
+    let has_royal = specs.iter().any(|p| p.royal);
+    let other_win = end.iter().any(|e| matches!(e, EndCondition::RegionReached { .. } | EndCondition::BareKing(_)));
+    if !has_royal && !other_win {
+        ck.add("end", "no piece type is royal and no other condition wins the game; mark the king `royal: true` or add a win condition");
+    }
+    // Presets and profile: none are known to this build yet.
+    for (i, p) in file.presets.iter().flatten().enumerate() {
+        ck.add(format!("presets[{i}].id"), format!("no preset '{}' in this build", p.id));
+    }
+    if let Some(profile) = &file.profile {
+        ck.add("profile", format!("no modifier profile '{profile}' in this build"));
+    }
+    let shuffle = match file.shuffle {
+        Some(ShuffleSpec::Shuffled(s)) => Some(s),
+        _ => None,
+    };
+    let Some(registry) = registry else { return Err(LoadError::Invalid(ck.problems)) };
+    let variant = Variant {
+        id: file.id.clone(),
+        name,
+        description: file.description.clone().unwrap_or_default(),
+        rules_summary: file.rules_summary.clone().unwrap_or_default(),
+        geometry,
+        registry,
+        start_fen: file.start.clone().unwrap_or_default(),
+        castling,
+        promotion,
+        chess960,
+        shuffle,
+        end,
+    };
+    match &file.start {
+        None => ck.add("start", "missing; give the start position as FEN"),
+        Some(fen) => {
+            if let Err(e) = parse_fen(&variant, fen) {
+                ck.add("start", e.to_string());
+            }
+        }
+    }
+    if ck.problems.is_empty() { Ok(variant) } else { Err(LoadError::Invalid(ck.problems)) }
+}
+
+/// Loads a variant file from disk: its parents are looked up beside it first, then among
+/// the built-in variants. The id must equal the file stem.
+///
+/// # Errors
+/// Unreadable file, bad RON, or an invalid variant.
+pub fn load_path(path: &Path) -> Result<Variant, LoadError> {
+    let text = std::fs::read_to_string(path).map_err(|e| LoadError::Io(format!("{}: {e}", path.display())))?;
+    let file = parse_variant_file(&text)?;
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let lookup = move |id: &str| -> Option<VariantFile> {
+        let sibling = dir.join(format!("{id}.ron"));
+        std::fs::read_to_string(sibling).ok().and_then(|t| parse_variant_file(&t).ok()).or_else(|| super::builtin_file(id))
+    };
+    let mut id_problem = None;
+    if file.id != stem {
+        id_problem = Some(Problem { path: "id".into(), message: format!("'{}' differs from the file name '{stem}'; they must match", file.id) });
+    }
+    let resolved = resolve(file, &lookup)?;
+    match (compile(&resolved), id_problem) {
+        (Ok(v), None) => Ok(v),
+        (Ok(_), Some(p)) => Err(LoadError::Invalid(vec![p])),
+        (Err(LoadError::Invalid(mut ps)), Some(p)) => {
+            ps.insert(0, p);
+            Err(LoadError::Invalid(ps))
+        }
+        (Err(e), _) => Err(e),
+    }
+}

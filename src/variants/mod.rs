@@ -1,0 +1,60 @@
+//! Variants as data: the RON format of `presets/`, loading with validation, and the
+//! built-in catalogue (compiled into the binary, so a user's clone needs no data path).
+
+mod format;
+mod load;
+
+pub use format::{BoardSpec, CastlingSpec, EndSpec, PieceSpec, PresetUse, PromotionSpec, RegionSpec, Scope, ShuffleSpec, VariantFile};
+pub use load::{LoadError, Problem, compile, load_path, parse_variant_file, resolve, write_variant_file};
+
+use crate::rules::Variant;
+
+/// The built-in variant files, by id, in catalogue order.
+pub const BUILTIN: &[(&str, &str)] = &[
+    ("chess", include_str!("../../presets/chess.ron")),
+    ("chess960", include_str!("../../presets/chess960.ron")),
+    ("capablanca", include_str!("../../presets/capablanca.ron")),
+    ("gothic", include_str!("../../presets/gothic.ron")),
+    ("embassy", include_str!("../../presets/embassy.ron")),
+    ("losalamos", include_str!("../../presets/losalamos.ron")),
+    ("amazon", include_str!("../../presets/amazon.ron")),
+    ("nightrider", include_str!("../../presets/nightrider.ron")),
+    ("grasshopper", include_str!("../../presets/grasshopper.ron")),
+    ("shatranj", include_str!("../../presets/shatranj.ron")),
+    ("kingofthehill", include_str!("../../presets/kingofthehill.ron")),
+];
+
+/// The ids of the built-in variants.
+pub fn builtin_ids() -> impl Iterator<Item = &'static str> {
+    BUILTIN.iter().map(|(id, _)| *id)
+}
+
+/// The parsed (unresolved) built-in file with this id.
+pub fn builtin_file(id: &str) -> Option<VariantFile> {
+    BUILTIN.iter().find(|(i, _)| *i == id).and_then(|(_, text)| parse_variant_file(text).ok())
+}
+
+/// Loads a built-in variant.
+///
+/// # Errors
+/// An unknown id, or (a bug) an invalid built-in file.
+pub fn builtin(id: &str) -> Result<Variant, LoadError> {
+    let Some((_, text)) = BUILTIN.iter().find(|(i, _)| *i == id) else {
+        let known: Vec<&str> = builtin_ids().collect();
+        return Err(LoadError::Invalid(vec![Problem { path: "id".into(), message: format!("unknown variant '{id}'; known: {}", known.join(", ")) }]));
+    };
+    let file = parse_variant_file(text)?;
+    compile(&resolve(file, &builtin_file)?)
+}
+
+/// Loads a variant by built-in id or, when the argument names a `.ron` file, from disk.
+///
+/// # Errors
+/// See [`builtin`] and [`load_path`].
+pub fn find(id_or_path: &str) -> Result<Variant, LoadError> {
+    if id_or_path.ends_with(".ron") {
+        load_path(std::path::Path::new(id_or_path))
+    } else {
+        builtin(id_or_path)
+    }
+}
