@@ -5,6 +5,7 @@
 use std::time::Instant;
 
 use chimera::rules::{Engine, Variant};
+use chimera::variants;
 
 struct Position {
     name: &'static str,
@@ -39,5 +40,13 @@ fn main() {
         let (secs, nodes) = best_of(5, || engine.perft(p.depth));
         assert_eq!(nodes, p.nodes, "{} perft {} is wrong", p.name, p.depth);
         println!("{:<16} depth {}: {:>10} nodes in {:>7.3} s = {:>6.2} M nodes/s", p.name, p.depth, nodes, secs, nodes as f64 / secs / 1e6);
+    }
+    println!("variant start positions (from presets/*.ron)");
+    for (id, depth, expected) in [("chess", 5, 4_865_609), ("capablanca", 4, 805_128), ("nightrider", 4, 419_019), ("grasshopper", 4, 635_298)] {
+        let variant = variants::builtin(id).expect("built-in variant loads");
+        let mut engine = Engine::new(variant);
+        let (secs, nodes) = best_of(3, || engine.perft(depth));
+        assert_eq!(nodes, expected, "{id} perft {depth} is wrong");
+        println!("{id:<16} depth {depth}: {nodes:>10} nodes in {secs:>7.3} s = {:>6.2} M nodes/s", nodes as f64 / secs / 1e6);
     }
 }

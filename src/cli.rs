@@ -122,7 +122,9 @@ pub fn run_check(files: &[String], out: &mut impl Write) -> bool {
     for f in files {
         let result = variants::load_path(std::path::Path::new(f));
         let written = match result {
-            Ok(v) => writeln!(out, "ok {f} ({}, {}×{}, {} piece types)", v.name, v.geometry.files, v.geometry.ranks, v.registry.types.len()),
+            Ok(v) => {
+                writeln!(out, "ok {f} ({}, {}×{}, {} piece types)", v.name, v.geometry.files, v.geometry.ranks, v.registry.types.len())
+            }
             Err(e) => {
                 all_ok = false;
                 let text = e.to_string();

@@ -14,8 +14,8 @@
 //! ```
 
 pub mod cli;
-pub mod variants;
 pub mod rules;
+pub mod variants;
 
 #[cfg(feature = "gui")]
 pub mod game;

@@ -35,7 +35,7 @@ fn every_preset_file_is_built_in_and_checks() {
 fn load_write_load_is_lossless() {
     for id in variants::builtin_ids() {
         let resolved = resolve(variants::builtin_file(id).unwrap(), &variants::builtin_file).unwrap();
-        let text = write_variant_file(&resolved);
+        let text = write_variant_file(&resolved).unwrap();
         let again = resolve(parse_variant_file(&text).unwrap_or_else(|e| panic!("{id}: {e}\n{text}")), &variants::builtin_file).unwrap();
         assert_eq!(again, resolved, "{id}");
         compile(&again).unwrap();
@@ -185,7 +185,8 @@ fn files_must_be_named_after_their_id() {
     let err = variants::load_path(&path).unwrap_err().to_string();
     assert!(err.contains("id: 'other' differs from the file name 'mine'"), "{err}");
     // A sibling file can be extended.
-    std::fs::write(dir.join("base.ron"), r#"(id: "base", extends: "chess", name: "Base", start: "4k3/8/8/8/8/8/8/4K3 w - - 0 1")"#).unwrap();
+    std::fs::write(dir.join("base.ron"), r#"(id: "base", extends: "chess", name: "Base", start: "4k3/8/8/8/8/8/8/4K3 w - - 0 1")"#)
+        .unwrap();
     std::fs::write(&path, r#"(id: "mine", extends: "base", name: "Mine")"#).unwrap();
     let v = variants::load_path(&path).unwrap();
     assert_eq!(v.start_fen, "4k3/8/8/8/8/8/8/4K3 w - - 0 1");

@@ -218,9 +218,8 @@ impl RulesWorld for World {
                 EndCondition::Checkmate => (no_moves && in_check).then(|| Outcome::win(turn.opponent(), Reason::Checkmate)),
                 EndCondition::Stalemate(v) => (no_moves && !in_check).then(|| score(*v, turn, Reason::Stalemate)),
                 EndCondition::MoveRule(n) => (state.halfmove_clock >= *n).then(|| Outcome::draw(Reason::FiftyMoves)),
-                EndCondition::Repetition(n) => {
-                    (repetitions(&self.resource::<History>().0, state.halfmove_clock) >= *n as usize).then(|| Outcome::draw(Reason::Repetition))
-                }
+                EndCondition::Repetition(n) => (repetitions(&self.resource::<History>().0, state.halfmove_clock) >= *n as usize)
+                    .then(|| Outcome::draw(Reason::Repetition)),
                 EndCondition::InsufficientMaterial => {
                     insufficient_material(self.resource::<Board>(), &rules.registry).then(|| Outcome::draw(Reason::InsufficientMaterial))
                 }

@@ -2,7 +2,7 @@
 
 use super::betza::{BetzaError, parse_betza};
 use super::geometry::{Geometry, Side, Square};
-use super::movement::{Atom, AttackTable, MoveTable, RayKind, walk_ray};
+use super::movement::{Atom, AttackTable, MoveTable, RayKind};
 use super::moves::Move;
 use super::piece::{Cell, PieceType};
 use super::query::{GenContext, PieceSlot};
@@ -257,21 +257,11 @@ impl PieceTypeRegistry {
         (0..self.types.len()).map(|i| PieceType(i as u8))
     }
 
-    /// Whether the non-simple capture rays of the piece on `from` reach `target`.
+    /// Whether the non-simple capture rays of the piece on `from` reach `target`, whatever
+    /// stands on `target`.
     fn complex_attacks(&self, cells: &[Cell], kind: PieceType, by: Side, from: Square, target: Square) -> bool {
         let table = &self.tables[kind.0 as usize];
-        let mut hit = false;
-        for ray in table.rays(self.geometry.len(), by, from) {
-            if hit {
-                break;
-            }
-            if !ray.mode.captures() || ray.kind == RayKind::Slide {
-                continue;
-            }
-            let capture_ray = super::movement::Ray { mode: super::movement::Mode::Capture, ..*ray };
-            walk_ray(table, &capture_ray, cells, by, |to, _, _| hit |= to == target);
-        }
-        hit
+        table.rays(self.geometry.len(), by, from).iter().any(|ray| ray.mode.captures() && ray_reaches(table, ray, cells, target))
     }
 
     /// Whether any piece of `by` attacks `target` on `cells`. The target square is treated
@@ -289,15 +279,6 @@ impl PieceTypeRegistry {
 
     #[cold]
     fn slow_attacks(&self, cells: &[Cell], target: Square, by: Side) -> bool {
-        // Probe as if an enemy stood on the target, so that capture-only rays count.
-        let mut probe_cells;
-        let cells = if cells[target.index()].is_piece() && cells[target.index()].side() != by {
-            cells
-        } else {
-            probe_cells = cells.to_vec();
-            probe_cells[target.index()] = Cell::piece(PieceType(0), by.opponent());
-            &probe_cells[..]
-        };
         for (i, c) in cells.iter().enumerate() {
             if !c.is_piece() || c.side() != by {
                 continue;
@@ -325,5 +306,34 @@ impl PieceTypeRegistry {
             }
             AttackProbe::Custom(f) => f(self, cells, kind, by, from, target),
         }
+    }
+}
+
+/// Whether a capture along a non-simple `ray` lands on `target`, treating `target` as
+/// capturable whatever stands there.
+fn ray_reaches(table: &MoveTable, ray: &super::movement::Ray, cells: &[Cell], target: Square) -> bool {
+    let squares = table.ray_squares(ray);
+    match ray.kind {
+        RayKind::Slide => false,
+        RayKind::Lame { path } => {
+            let (path, to) = squares.split_at(path as usize);
+            to[0] == target && path.iter().all(|s| cells[s.index()].is_empty())
+        }
+        RayKind::Hop(hop) => {
+            let Some(screen) = squares.iter().position(|s| *s == target || !cells[s.index()].is_empty()) else { return false };
+            if squares[screen] == target || !cells[squares[screen].index()].is_piece() {
+                return false;
+            }
+            for (k, &s) in squares[screen + 1..].iter().enumerate() {
+                if s == target {
+                    return true;
+                }
+                if !cells[s.index()].is_empty() || (hop == super::movement::Hop::Adjacent && k == 0) {
+                    return false;
+                }
+            }
+            false
+        }
+        RayKind::AnySquare => true,
     }
 }

@@ -5,8 +5,8 @@ use std::fmt;
 use std::path::Path;
 
 use crate::rules::{
-    CastlingRule, EndCondition, Geometry, MAX_FILES, MAX_RANKS, PieceType, PieceTypeDef, PieceTypeRegistry, PromotionRule, Square, Variant, parse_betza,
-    parse_fen,
+    CastlingRule, EndCondition, Geometry, MAX_FILES, MAX_RANKS, PieceType, PieceTypeDef, PieceTypeRegistry, PromotionRule, Square, Variant,
+    parse_betza, parse_fen,
 };
 
 use super::format::{CastlingSpec, EndSpec, PieceSpec, RegionSpec, ShuffleSpec, VariantFile};
@@ -70,14 +70,20 @@ impl std::error::Error for LoadError {}
 /// [`LoadError::Syntax`] with line and column.
 pub fn parse_variant_file(text: &str) -> Result<VariantFile, LoadError> {
     let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
-    options.from_str::<VariantFile>(text).map_err(|e| LoadError::Syntax { line: e.span.start.line, column: e.span.start.col, message: e.code.to_string() })
+    options.from_str::<VariantFile>(text).map_err(|e| LoadError::Syntax {
+        line: e.span.start.line,
+        column: e.span.start.col,
+        message: e.code.to_string(),
+    })
 }
 
 /// Writes a variant file as RON.
-pub fn write_variant_file(file: &VariantFile) -> String {
+///
+/// # Errors
+/// The serializer's error (not expected for these plain types).
+pub fn write_variant_file(file: &VariantFile) -> Result<String, ron::Error> {
     let pretty = ron::ser::PrettyConfig::new().struct_names(false).extensions(ron::extensions::Extensions::IMPLICIT_SOME);
-    let body = ron::ser::to_string_pretty(file, pretty).unwrap_or_else(|e| format!("// could not write: {e}"));
-    body
+    ron::ser::to_string_pretty(file, pretty)
 }
 
 /// Merges `child` over its resolved `parent`: the child's fields win; pieces merge by letter.
@@ -121,7 +127,10 @@ pub fn resolve(file: VariantFile, lookup: &dyn Fn(&str) -> Option<VariantFile>) 
     let mut chain = vec![file];
     while let Some(parent_id) = chain.last().and_then(|f| f.extends.clone()) {
         if chain.iter().any(|f| f.id == parent_id) || chain.len() > 16 {
-            return Err(LoadError::Invalid(vec![Problem { path: "extends".into(), message: format!("'{parent_id}' leads back to itself") }]));
+            return Err(LoadError::Invalid(vec![Problem {
+                path: "extends".into(),
+                message: format!("'{parent_id}' leads back to itself"),
+            }]));
         }
         match lookup(&parent_id) {
             Some(parent) => chain.push(parent),
@@ -171,7 +180,8 @@ fn piece_def(p: &PieceSpec, betza_path: &str, ck: &mut Checker) -> Option<PieceT
             def.royal = p.royal;
             def.pawn = p.pawn;
             def.promotes = p.promotes;
-            def.initial_ranks = p.initial_ranks.as_ref().map(|r| r.iter().map(|x| x.saturating_sub(1)).collect()).unwrap_or_else(|| vec![1]);
+            def.initial_ranks =
+                p.initial_ranks.as_ref().map(|r| r.iter().map(|x| x.saturating_sub(1)).collect()).unwrap_or_else(|| vec![1]);
             def.castles = p.castles;
             def.castling_partner = p.castling_partner;
             Some(def)
@@ -185,7 +195,13 @@ fn piece_def(p: &PieceSpec, betza_path: &str, ck: &mut Checker) -> Option<PieceT
 
 type SquareSet = [u64; 4];
 
-fn region_squares(name: &str, specs: &std::collections::BTreeMap<String, RegionSpec>, g: Geometry, ck: &mut Checker, depth: u8) -> [SquareSet; 2] {
+fn region_squares(
+    name: &str,
+    specs: &std::collections::BTreeMap<String, RegionSpec>,
+    g: Geometry,
+    ck: &mut Checker,
+    depth: u8,
+) -> [SquareSet; 2] {
     let path = format!("regions.{name}");
     let Some(spec) = specs.get(name) else {
         ck.add(path, format!("no region named '{name}'"));
@@ -365,7 +381,13 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
     }
     let mut end = Vec::new();
     let specs_end = file.end.clone().unwrap_or_else(|| {
-        vec![EndSpec::Checkmate, EndSpec::Stalemate(crate::rules::Verdict::Draw), EndSpec::MoveRule(100), EndSpec::Repetition(3), EndSpec::InsufficientMaterial]
+        vec![
+            EndSpec::Checkmate,
+            EndSpec::Stalemate(crate::rules::Verdict::Draw),
+            EndSpec::MoveRule(100),
+            EndSpec::Repetition(3),
+            EndSpec::InsufficientMaterial,
+        ]
     });
     for (i, e) in specs_end.iter().enumerate() {
         end.push(match e {
@@ -446,7 +468,8 @@ pub fn load_path(path: &Path) -> Result<Variant, LoadError> {
     };
     let mut id_problem = None;
     if file.id != stem {
-        id_problem = Some(Problem { path: "id".into(), message: format!("'{}' differs from the file name '{stem}'; they must match", file.id) });
+        id_problem =
+            Some(Problem { path: "id".into(), message: format!("'{}' differs from the file name '{stem}'; they must match", file.id) });
     }
     let resolved = resolve(file, &lookup)?;
     match (compile(&resolved), id_problem) {

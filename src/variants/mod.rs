@@ -41,7 +41,10 @@ pub fn builtin_file(id: &str) -> Option<VariantFile> {
 pub fn builtin(id: &str) -> Result<Variant, LoadError> {
     let Some((_, text)) = BUILTIN.iter().find(|(i, _)| *i == id) else {
         let known: Vec<&str> = builtin_ids().collect();
-        return Err(LoadError::Invalid(vec![Problem { path: "id".into(), message: format!("unknown variant '{id}'; known: {}", known.join(", ")) }]));
+        return Err(LoadError::Invalid(vec![Problem {
+            path: "id".into(),
+            message: format!("unknown variant '{id}'; known: {}", known.join(", ")),
+        }]));
     };
     let file = parse_variant_file(text)?;
     compile(&resolve(file, &builtin_file)?)
@@ -52,9 +55,5 @@ pub fn builtin(id: &str) -> Result<Variant, LoadError> {
 /// # Errors
 /// See [`builtin`] and [`load_path`].
 pub fn find(id_or_path: &str) -> Result<Variant, LoadError> {
-    if id_or_path.ends_with(".ron") {
-        load_path(std::path::Path::new(id_or_path))
-    } else {
-        builtin(id_or_path)
-    }
+    if id_or_path.ends_with(".ron") { load_path(std::path::Path::new(id_or_path)) } else { builtin(id_or_path) }
 }
