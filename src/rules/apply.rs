@@ -372,6 +372,19 @@ pub fn mutate_position(pending: Res<PendingMove>, mut state: ResMut<GameState>, 
     }
 }
 
+/// Step 4 (default, after the hooks), in n-check variants: a move that leaves an enemy royal
+/// piece attacked counts as a check given.
+pub fn count_checks(pending: Res<PendingMove>, board: Res<Board>, rules: Res<Rules>, mut state: ResMut<GameState>) {
+    if rules.check_limit().is_none() {
+        return;
+    }
+    let (mover, reg) = (pending.mover, &rules.registry);
+    let victim = mover.opponent();
+    if board.find(victim, reg.royal_mask).any(|r| reg.square_attacked(&board.cells, r, mover)) {
+        state.checks[mover.index()] = state.checks[mover.index()].saturating_add(1);
+    }
+}
+
 /// Step 5: one more half-move in this turn.
 pub fn count_half_move(mut state: ResMut<GameState>) {
     state.half_moves_this_turn = state.half_moves_this_turn.saturating_add(1);
@@ -412,7 +425,13 @@ pub fn record_move(
 
 /// Step 10 (default, after the hooks): the variant's immediate end conditions — a piece
 /// reaching its region, a bared king.
-pub fn decide_variant_results(pending: Res<PendingMove>, board: Res<Board>, rules: Res<Rules>, mut decided: ResMut<DecidedOutcome>) {
+pub fn decide_variant_results(
+    pending: Res<PendingMove>,
+    board: Res<Board>,
+    rules: Res<Rules>,
+    state: Res<GameState>,
+    mut decided: ResMut<DecidedOutcome>,
+) {
     if decided.0.is_some() {
         return;
     }
@@ -420,11 +439,24 @@ pub fn decide_variant_results(pending: Res<PendingMove>, board: Res<Board>, rule
     let reg = &rules.registry;
     for condition in &rules.end {
         match condition {
-            EndCondition::RegionReached { types, regions } => {
-                let region = &regions[mover.index()];
-                let reached = board.find(mover, *types).any(|sq| region[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0);
-                if reached {
-                    decide(&mut decided, Outcome::win(mover, Reason::Rule("reached the goal".into())));
+            EndCondition::RegionReached { types, regions, reply } => {
+                let inside = |side: Side| {
+                    let region = &regions[side.index()];
+                    board.find(side, *types).any(|sq| region[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0)
+                };
+                let reason = || Reason::Rule("reached the goal".into());
+                let (white_in, black_in) = (inside(Side::White), inside(Side::Black));
+                let result = match (white_in, black_in) {
+                    (true, true) => Some(Outcome::draw(reason())),
+                    (false, false) => None,
+                    // White got there first: with the reply rule black gets one more move,
+                    // which `decide_flag_reply` judges once black's moves are known.
+                    (true, false) if *reply && mover == Side::White => None,
+                    (true, false) => Some(Outcome::win(Side::White, reason())),
+                    (false, true) => Some(Outcome::win(Side::Black, reason())),
+                };
+                if let Some(result) = result {
+                    decide(&mut decided, result);
                     return;
                 }
             }
@@ -443,9 +475,70 @@ pub fn decide_variant_results(pending: Res<PendingMove>, board: Res<Board>, rule
                     return;
                 }
             }
+            EndCondition::NCheck(n) => {
+                if state.checks[mover.index()] >= *n {
+                    decide(&mut decided, Outcome::win(mover, Reason::Rule(format!("{n} checks"))));
+                    return;
+                }
+            }
+            EndCondition::Extinction { .. } => {
+                if let Some(result) = extinction_result(&board, &rules.end, [mover.opponent(), mover]) {
+                    decide(&mut decided, result);
+                    return;
+                }
+            }
             _ => {}
         }
     }
+}
+
+/// Step 10 (default, last), for Racing Kings' reply rule: when white has just reached the
+/// goal and black cannot reach it with any legal move, white wins now.
+pub fn decide_flag_reply(world: &mut World) {
+    if world.resource::<DecidedOutcome>().0.is_some() || world.resource::<PendingMove>().mover != Side::White {
+        return;
+    }
+    let rules = world.resource::<Rules>().0.clone();
+    let Some((types, regions)) = rules.end.iter().find_map(|e| match e {
+        EndCondition::RegionReached { types, regions, reply: true } => Some((*types, *regions)),
+        _ => None,
+    }) else {
+        return;
+    };
+    let in_region = |sq: Square, side: Side| regions[side.index()][sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0;
+    let board = world.resource::<Board>();
+    if !board.find(Side::White, types).any(|sq| in_region(sq, Side::White)) {
+        return;
+    }
+    let cells = board.cells.clone();
+    world.run_schedule(super::query::LegalMoveQuery);
+    let black_can_reach = world.resource::<super::query::MoveQuery>().moves.iter().any(|m| {
+        let c = cells[m.from.index()];
+        types & (1u64 << c.kind().0) != 0 && in_region(m.to, Side::Black)
+    });
+    if !black_can_reach {
+        decide(&mut world.resource_mut::<DecidedOutcome>(), Outcome::win(Side::White, Reason::Rule("reached the goal".into())));
+    }
+}
+
+/// The first extinction condition met by one of `sides` (in that order), as an outcome.
+pub fn extinction_result(board: &Board, end: &[EndCondition], sides: [Side; 2]) -> Option<Outcome> {
+    for condition in end {
+        if let EndCondition::Extinction { types, verdict } = condition {
+            let mask = if *types == 0 { u64::MAX } else { *types };
+            for side in sides {
+                if board.find(side, mask).next().is_none() {
+                    let reason = Reason::Rule("no pieces left".into());
+                    return Some(match verdict {
+                        Verdict::Draw => Outcome::draw(reason),
+                        Verdict::Win => Outcome::win(side, reason),
+                        Verdict::Loss => Outcome::win(side.opponent(), reason),
+                    });
+                }
+            }
+        }
+    }
+    None
 }
 
 /// Run condition: the pending move was not cancelled.

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 
-use super::apply::{DecidedOutcome, History, MoveApplication, MoveLog, PendingMove, UndoLog, revert_changes, undo_last};
+use super::apply::{DecidedOutcome, History, MoveApplication, MoveLog, PendingMove, UndoLog, extinction_result, revert_changes, undo_last};
 use super::board::Board;
 use super::fen::{FenError, FenField, Setup, parse_fen, write_castling, write_placement};
 use super::geometry::Side;
@@ -63,7 +63,7 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     }
     if reg.royal_mask != 0 {
         for side in Side::BOTH {
-            if probe.find(side, reg.royal_mask).next().is_none() {
+            if probe.find(side, reg.royal_mask).next().is_none() && !variant.royalty_optional() {
                 return Err(bad(format!("{side} has no king")));
             }
         }
@@ -107,15 +107,44 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
         halfmove_clock: setup.halfmove_clock,
         castling: setup.castling,
         ep_square,
+        checks: setup.checks.unwrap_or_default(),
     };
     let hash = board.hash ^ state.hash();
+    // A position may already be decided by a rule that is judged after moves (a third check
+    // given, a side without pieces, a piece on its goal).
+    let decided = already_decided(&variant, &board, &state);
     world.insert_resource(board);
     world.insert_resource(state);
-    world.insert_resource(DecidedOutcome::default());
+    world.insert_resource(DecidedOutcome(decided));
     world.insert_resource(MoveLog::default());
     world.insert_resource(History(vec![hash]));
     world.insert_resource(UndoLog::default());
     Ok(())
+}
+
+/// `#` for checkmate, `+` for any other check (a third check that wins is still `+`).
+fn check_mark(world: &mut World) -> char {
+    let mated = world.legal_moves().is_empty() && world.resource::<DecidedOutcome>().0.is_none();
+    if mated { '#' } else { '+' }
+}
+
+fn already_decided(variant: &Variant, board: &Board, state: &GameState) -> Option<Outcome> {
+    for condition in &variant.end {
+        match condition {
+            EndCondition::NCheck(n) => {
+                if let Some(s) = Side::BOTH.into_iter().find(|s| state.checks[s.index()] >= *n) {
+                    return Some(Outcome::win(s, Reason::Rule(format!("{n} checks"))));
+                }
+            }
+            EndCondition::Extinction { .. } => {
+                if let Some(o) = extinction_result(board, std::slice::from_ref(condition), [state.turn, state.turn.opponent()]) {
+                    return Some(o);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Rules operations on a world that has them installed ([`install_rules`]).
@@ -187,7 +216,7 @@ impl RulesWorld for World {
         let mut san = san_body(&rules, &board.cells, &legal, &m);
         self.apply_unchecked(m)?;
         if self.is_check() {
-            san.push(if self.legal_moves().is_empty() { '#' } else { '+' });
+            san.push(check_mark(self));
         }
         if let Some(last) = self.resource_mut::<MoveLog>().0.last_mut() {
             last.san = Some(san);
@@ -223,6 +252,13 @@ impl RulesWorld for World {
                 EndCondition::InsufficientMaterial => {
                     insufficient_material(self.resource::<Board>(), &rules.registry).then(|| Outcome::draw(Reason::InsufficientMaterial))
                 }
+                EndCondition::NCheck(n) => Side::BOTH
+                    .into_iter()
+                    .find(|s| state.checks[s.index()] >= *n)
+                    .map(|s| Outcome::win(s, Reason::Rule(format!("{n} checks")))),
+                EndCondition::Extinction { .. } => {
+                    extinction_result(self.resource::<Board>(), std::slice::from_ref(condition), [turn, turn.opponent()])
+                }
                 EndCondition::RegionReached { .. } | EndCondition::BareKing(_) => None,
             };
             if decided.is_some() {
@@ -247,12 +283,17 @@ impl RulesWorld for World {
         let board = self.resource::<Board>();
         let state = self.resource::<GameState>();
         let g = rules.geometry;
+        let counters = match rules.check_limit() {
+            Some(n) => format!(" {}+{}", n.saturating_sub(state.checks[0]), n.saturating_sub(state.checks[1])),
+            None => String::new(),
+        };
         format!(
-            "{} {} {} {} {} {}",
+            "{} {} {} {}{} {} {}",
             write_placement(g, &rules.registry, &board.cells),
             if state.turn == Side::White { "w" } else { "b" },
             write_castling(g, &rules.registry, &board.cells, &state.castling),
             ep_legal.map(|s| g.name(s)).unwrap_or_else(|| "-".into()),
+            counters,
             state.halfmove_clock,
             state.fullmove
         )
@@ -417,7 +458,7 @@ impl Engine {
         let mut san = san_body(&rules, &self.world.resource::<Board>().cells, &legal, m);
         if self.world.apply_unchecked(*m).is_ok() {
             if self.world.is_check() {
-                san.push(if self.world.legal_moves().is_empty() { '#' } else { '+' });
+                san.push(check_mark(&mut self.world));
             }
             self.world.undo_move();
         }

@@ -78,6 +78,20 @@ pub struct Setup {
     pub halfmove_clock: u32,
     /// Full-move number.
     pub fullmove: u32,
+    /// Checks given by each side, when the FEN has check counters.
+    pub checks: Option<[u8; 2]>,
+}
+
+/// Reads check counters: `r+r` as checks remaining of `limit` (Fairy-Stockfish, X-FEN), or
+/// `+g+g` as checks given (lichess).
+fn parse_checks(text: &str, limit: u8) -> Option<[u8; 2]> {
+    if let Some(rest) = text.strip_prefix('+') {
+        let (w, b) = rest.split_once('+')?;
+        return Some([w.parse().ok()?, b.parse().ok()?]);
+    }
+    let (w, b) = text.split_once('+')?;
+    let (w, b): (u8, u8) = (w.parse().ok()?, b.parse().ok()?);
+    Some([limit.checked_sub(w)?, limit.checked_sub(b)?])
 }
 
 /// Reads a FEN for `variant`. The clocks may be missing (EPD), and default to `0 1`.
@@ -104,13 +118,6 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
         None | Some("-") => None,
         Some(text) => {
             let sq = g.parse_square(text).ok_or_else(|| err(FenField::EnPassant, format!("'{text}' is not a square of this board")))?;
-            let expected = match turn {
-                Side::White => g.ranks - 3,
-                Side::Black => 2,
-            };
-            if g.rank(sq) != expected {
-                return Err(err(FenField::EnPassant, format!("'{text}' is not on the rank behind a double step ({})", expected + 1)));
-            }
             Some(sq)
         }
     };
@@ -120,12 +127,25 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
             Some(t) => t.parse::<u32>().map_err(|_| err(field, format!("'{t}' is not a whole number"))),
         }
     };
-    let halfmove_clock = number(FenField::HalfmoveClock, fields.next(), 0)?;
-    let fullmove = number(FenField::Fullmove, fields.next(), 1)?.max(1);
-    if let Some(extra) = fields.next() {
+    let limit = variant.check_limit();
+    let mut rest: Vec<&str> = fields.collect();
+    let mut checks = None;
+    if let Some(limit) = limit {
+        // Counters may stand before the clocks (`3+3`) or after them (`+0+0`).
+        if let Some(i) = rest.iter().position(|t| t.contains('+')) {
+            let t = rest.remove(i);
+            checks = Some(parse_checks(t, limit).ok_or_else(|| {
+                err(FenField::Position, format!("check counters '{t}'; expected remaining checks like 3+3, or checks given like +0+0"))
+            })?);
+        }
+    }
+    let mut rest = rest.into_iter();
+    let halfmove_clock = number(FenField::HalfmoveClock, rest.next(), 0)?;
+    let fullmove = number(FenField::Fullmove, rest.next(), 1)?.max(1);
+    if let Some(extra) = rest.next() {
         return Err(err(FenField::Fullmove, format!("unexpected text '{extra}' after the last field")));
     }
-    Ok(Setup { pieces, turn, castling, ep_square, halfmove_clock, fullmove })
+    Ok(Setup { pieces, turn, castling, ep_square, halfmove_clock, fullmove, checks })
 }
 
 fn parse_placement(g: Geometry, reg: &PieceTypeRegistry, text: &str) -> Result<Vec<(Square, PieceType, Side)>, FenError> {

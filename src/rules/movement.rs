@@ -182,21 +182,25 @@ pub struct MoveTable {
 impl MoveTable {
     /// Compiles `atoms` for every square and both sides. Initial-only atoms exist only on
     /// the relative ranks in `initial_ranks`; `double_steps` says whether the type's straight
-    /// initial moves leave en-passant squares.
+    /// initial moves from the furthest of those ranks leave en-passant squares.
     pub fn compile(geometry: Geometry, atoms: &[Atom], initial_ranks: &[u8], double_steps: bool) -> MoveTable {
         let mut table = MoveTable::default();
         for side in Side::BOTH {
             for sq in geometry.squares() {
                 let first = table.rays.len() as u32;
                 let (f, r) = (geometry.file(sq) as i32, geometry.rank(sq) as i32);
-                let on_initial = initial_ranks.contains(&geometry.relative_rank(sq, side));
+                let relative = geometry.relative_rank(sq, side);
+                let on_initial = initial_ranks.contains(&relative);
+                // Only a double step from the furthest initial rank leaves an en-passant square
+                // (Horde's pawns on the first rank step twice without one, as on lichess).
+                let ep_rank = initial_ranks.iter().max() == Some(&relative);
                 for atom in atoms {
                     if atom.initial && !on_initial {
                         continue;
                     }
                     let start = table.squares.len() as u32;
                     let (dx, dy) = atom.oriented(side);
-                    let double_from = match double_steps && atom.initial && dx == 0 && atom.mode.moves() {
+                    let double_from = match double_steps && ep_rank && atom.initial && dx == 0 && atom.mode.moves() {
                         false => u8::MAX,
                         true if dy.abs() >= 2 => 0,
                         true => 1,

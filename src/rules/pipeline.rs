@@ -83,6 +83,7 @@ fn query_defaults(step: QuerySystems) -> (Vec<ScheduleConfigs<ScheduleSystem>>, 
         Q::Generate => (vec![query::generate_piece_moves.into_configs()], vec![]),
         Q::Synthesize => (vec![query::synthesize_special_moves.into_configs()], vec![]),
         Q::SelfCheck => (vec![query::filter_self_check.into_configs()], vec![]),
+        Q::LegalFilter => (vec![query::forbid_checks.into_configs(), query::enforce_mandatory_capture.into_configs()], vec![]),
         _ => (vec![], vec![]),
     }
 }
@@ -92,10 +93,10 @@ fn apply_defaults(step: ApplySystems) -> (Vec<ScheduleConfigs<ScheduleSystem>>, 
     match step {
         A::BeforeMove => (vec![apply::prepare_move.into_configs()], vec![]),
         A::Damage => (vec![], vec![apply::resolve_capture.into_configs()]),
-        A::Mutate => (vec![apply::mutate_position.into_configs()], vec![]),
+        A::Mutate => (vec![apply::mutate_position.into_configs()], vec![apply::count_checks.into_configs()]),
         A::CountHalfMove => (vec![apply::count_half_move.into_configs()], vec![]),
         A::AdvanceTurn => (vec![], vec![apply::advance_turn.into_configs()]),
-        A::GameResult => (vec![], vec![apply::decide_variant_results.into_configs()]),
+        A::GameResult => (vec![], vec![apply::decide_variant_results.into_configs(), apply::decide_flag_reply.into_configs()]),
         A::Describe => (vec![], vec![apply::record_move.into_configs()]),
         _ => (vec![], vec![]),
     }

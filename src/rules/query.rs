@@ -461,3 +461,75 @@ pub fn filter_self_check(mut query: ResMut<MoveQuery>, board: Res<Board>, rules:
     q.royals = royals;
     q.scratch_cells = cells;
 }
+
+/// Step 4 (default, before the hooks): in variants with mandatory capture, a side that can
+/// capture must.
+pub fn enforce_mandatory_capture(mut query: ResMut<MoveQuery>, rules: Res<Rules>) {
+    if rules.mandatory_capture && query.moves.iter().any(|m| m.capture) {
+        query.moves.retain(|m| m.capture);
+    }
+}
+
+/// Step 4 (default, first), in variants where giving check is illegal (Racing Kings): drops
+/// every move after which an enemy royal piece is attacked.
+pub fn forbid_checks(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>) {
+    if !rules.checks_forbidden {
+        return;
+    }
+    let q = &mut *query;
+    let reg = &rules.registry;
+    let (side, enemy) = (q.side, q.side.opponent());
+    let targets: Vec<Square> = board.find(enemy, reg.royal_mask).collect();
+    if targets.is_empty() {
+        return;
+    }
+    let mut cells = std::mem::take(&mut q.scratch_cells);
+    cells.clear();
+    cells.extend_from_slice(&board.cells);
+    let g = board.geometry;
+    q.moves.retain(|m| {
+        // The enemy royal pieces are attacked by `side` after the move: reuse the self-check
+        // test from the enemy's point of view, with the move played.
+        !gives_check(reg, g, &rules, &mut cells, &targets, side, m)
+    });
+    q.scratch_cells = cells;
+}
+
+/// Plays `m` for `side` on a copy of the cells and tells whether one of `targets` (enemy
+/// royal squares; none of them moves) is then attacked by `side`.
+fn gives_check(reg: &PieceTypeRegistry, g: Geometry, rules: &Rules, cells: &mut [Cell], targets: &[Square], side: Side, m: &Move) -> bool {
+    let before: Vec<(Square, Cell)> = [m.from, m.to].iter().map(|&s| (s, cells[s.index()])).collect();
+    let moved = cells[m.from.index()];
+    let promoted = m.promotion.map(|p| Cell::piece(p, side)).unwrap_or(moved);
+    let mut touched = before.clone();
+    match m.kind {
+        MoveKind::Castle(wing) => {
+            let rule = rules.castling.as_ref().expect("castling moves exist only with a castling rule");
+            let rank = g.rank(m.from);
+            let rook = cells[m.to.index()];
+            let kd = Square(rank * g.files + rule.king_files[wing.index()]);
+            let rd = Square(rank * g.files + rule.rook_files[wing.index()]);
+            touched.extend([(kd, cells[kd.index()]), (rd, cells[rd.index()])]);
+            cells[m.from.index()] = Cell::EMPTY;
+            cells[m.to.index()] = Cell::EMPTY;
+            cells[kd.index()] = moved;
+            cells[rd.index()] = rook;
+        }
+        MoveKind::EnPassant => {
+            let victim = en_passant_victim(g, m);
+            touched.push((victim, cells[victim.index()]));
+            cells[victim.index()] = Cell::EMPTY;
+            cells[m.from.index()] = Cell::EMPTY;
+            cells[m.to.index()] = promoted;
+        }
+        _ => {
+            cells[m.from.index()] = Cell::EMPTY;
+            cells[m.to.index()] = promoted;
+        }
+    }
+    let check = targets.iter().any(|&t| reg.square_attacked(cells, t, side));
+    for &(s, c) in touched.iter().rev() {
+        cells[s.index()] = c;
+    }
+    check
+}

@@ -43,6 +43,8 @@ pub struct GameState {
     pub castling: CastlingRights,
     /// The en-passant square, when the last move was a double step.
     pub ep_square: Option<Square>,
+    /// Checks given so far by each side (Three-check).
+    pub checks: [u8; 2],
 }
 
 impl GameState {
@@ -58,6 +60,9 @@ impl GameState {
         }
         if let Some(ep) = self.ep_square {
             h ^= mix(0xE9_0000 | ep.0 as u64);
+        }
+        if self.checks != [0, 0] {
+            h ^= mix(0xC4EC_0000 | (self.checks[0] as u64) << 8 | self.checks[1] as u64);
         }
         h
     }

@@ -51,11 +51,24 @@ pub enum EndCondition {
         types: u64,
         /// `[white's region, black's region]`, one bit per square.
         regions: [[u64; 4]; 2],
+        /// Racing Kings' reply rule: when white gets there first, black may still draw by
+        /// getting there with its next move.
+        reply: bool,
     },
     /// A side left with its royal pieces only (while the other side is not) gets this
     /// verdict at once (Shatranj: loss). Shatranj's reply rule, which lets the bared side
     /// bare back for a draw, is not modelled yet.
     BareKing(Verdict),
+    /// A side with no pieces left of these types (bit set; 0 means any piece) gets this
+    /// verdict (Horde: white loses with no pieces; Antichess: a side without pieces wins).
+    Extinction {
+        /// Types that count; 0 means all.
+        types: u64,
+        /// The verdict for the side that has none left.
+        verdict: Verdict,
+    },
+    /// The side that gives this many checks wins (Three-check).
+    NCheck(u8),
     /// This many half-moves without capture or pawn move: a draw.
     MoveRule(u32),
     /// The same position this many times: a draw.
@@ -110,6 +123,10 @@ pub struct Variant {
     pub shuffle: Option<Shuffle>,
     /// How games end, checked in this order.
     pub end: Vec<EndCondition>,
+    /// Whether a side that can capture must (Antichess, Losers).
+    pub mandatory_capture: bool,
+    /// Whether moves that give check are illegal (Racing Kings).
+    pub checks_forbidden: bool,
 }
 
 impl Variant {
@@ -134,6 +151,8 @@ impl Variant {
             chess960: false,
             shuffle: None,
             end: fide_end_conditions(),
+            mandatory_capture: false,
+            checks_forbidden: false,
         }
     }
 
@@ -149,6 +168,19 @@ impl Variant {
             None => self.start_fen.clone(),
             Some(Shuffle::Chess960) => super::shuffle::chess960_fen(pick(960)),
         }
+    }
+
+    /// The number of checks that wins, in an n-check variant.
+    pub fn check_limit(&self) -> Option<u8> {
+        self.end.iter().find_map(|e| match e {
+            EndCondition::NCheck(n) => Some(*n),
+            _ => None,
+        })
+    }
+
+    /// Whether some end condition lets a side play without royal pieces.
+    pub fn royalty_optional(&self) -> bool {
+        self.end.iter().any(|e| matches!(e, EndCondition::Extinction { .. }))
     }
 
     /// Recompiles the registry after the types were changed.

@@ -51,6 +51,12 @@ pub struct VariantFile {
     /// Named regions of the board.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub regions: Option<BTreeMap<String, RegionSpec>>,
+    /// Whether a side that can capture must.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mandatory_capture: Option<bool>,
+    /// Whether moves that give check are illegal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checks_forbidden: Option<bool>,
     /// How the game ends, checked in order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end: Option<Vec<EndSpec>>,
@@ -188,9 +194,22 @@ pub enum EndSpec {
         pieces: String,
         /// Region name.
         region: String,
+        /// Racing Kings' reply rule: if white gets there first, black may still draw by getting
+        /// there with its next move.
+        #[serde(default, skip_serializing_if = "is_false")]
+        reply: bool,
     },
     /// A side left with royal pieces only gets this verdict.
     BareKing(Verdict),
+    /// A side with no pieces of these letters left (empty: no pieces at all) gets this verdict.
+    Extinction {
+        /// Letters of the types that count; empty means every piece.
+        pieces: String,
+        /// The verdict for the side that has none left.
+        verdict: Verdict,
+    },
+    /// The side that gives this many checks wins.
+    NCheck(u8),
     /// This many half-moves without capture or pawn move draws.
     MoveRule(u32),
     /// The same position this many times draws.

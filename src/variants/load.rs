@@ -112,6 +112,8 @@ fn merge(parent: VariantFile, child: VariantFile) -> VariantFile {
         castling: child.castling.or(parent.castling),
         promotion: child.promotion.or(parent.promotion),
         regions: child.regions.or(parent.regions),
+        mandatory_capture: child.mandatory_capture.or(parent.mandatory_capture),
+        checks_forbidden: child.checks_forbidden.or(parent.checks_forbidden),
         end: child.end.or(parent.end),
         presets: child.presets.or(parent.presets),
         profile: child.profile.or(parent.profile),
@@ -394,10 +396,21 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
             EndSpec::Checkmate => EndCondition::Checkmate,
             EndSpec::Stalemate(v) => EndCondition::Stalemate(*v),
             EndSpec::BareKing(v) => EndCondition::BareKing(*v),
+            EndSpec::Extinction { pieces, verdict } => {
+                let mut types = 0u64;
+                for c in pieces.chars() {
+                    match letter(c) {
+                        Some(t) => types |= 1 << t.0,
+                        None => ck.add(format!("end[{i}].pieces"), format!("'{c}' is not the letter of a piece type")),
+                    }
+                }
+                EndCondition::Extinction { types, verdict: *verdict }
+            }
             EndSpec::MoveRule(n) => EndCondition::MoveRule(*n),
+            EndSpec::NCheck(n) => EndCondition::NCheck(*n),
             EndSpec::Repetition(n) => EndCondition::Repetition(*n),
             EndSpec::InsufficientMaterial => EndCondition::InsufficientMaterial,
-            EndSpec::RegionReached { pieces, region } => {
+            EndSpec::RegionReached { pieces, region, reply } => {
                 let mut types = 0u64;
                 for c in pieces.chars() {
                     match letter(c) {
@@ -406,12 +419,17 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
                     }
                 }
                 let regions = region_squares(region, &regions, geometry, &mut ck, 0);
-                EndCondition::RegionReached { types, regions }
+                EndCondition::RegionReached { types, regions, reply: *reply }
             }
         });
     }
     let has_royal = specs.iter().any(|p| p.royal);
-    let other_win = end.iter().any(|e| matches!(e, EndCondition::RegionReached { .. } | EndCondition::BareKing(_)));
+    let other_win = end.iter().any(|e| {
+        matches!(
+            e,
+            EndCondition::RegionReached { .. } | EndCondition::BareKing(_) | EndCondition::Extinction { .. } | EndCondition::NCheck(_)
+        )
+    });
     if !has_royal && !other_win {
         ck.add("end", "no piece type is royal and no other condition wins the game; mark the king `royal: true` or add a win condition");
     }
@@ -440,6 +458,8 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
         chess960,
         shuffle,
         end,
+        mandatory_capture: file.mandatory_capture.unwrap_or(false),
+        checks_forbidden: file.checks_forbidden.unwrap_or(false),
     };
     match &file.start {
         None => ck.add("start", "missing; give the start position as FEN"),

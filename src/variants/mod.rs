@@ -22,6 +22,11 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("grasshopper", include_str!("../../presets/grasshopper.ron")),
     ("shatranj", include_str!("../../presets/shatranj.ron")),
     ("kingofthehill", include_str!("../../presets/kingofthehill.ron")),
+    ("antichess", include_str!("../../presets/antichess.ron")),
+    ("giveaway", include_str!("../../presets/giveaway.ron")),
+    ("horde", include_str!("../../presets/horde.ron")),
+    ("3check", include_str!("../../presets/3check.ron")),
+    ("racingkings", include_str!("../../presets/racingkings.ron")),
 ];
 
 /// The ids of the built-in variants.
