@@ -475,11 +475,9 @@ pub fn decide_variant_results(
                     return;
                 }
             }
-            EndCondition::NCheck(n) => {
-                if state.checks[mover.index()] >= *n {
-                    decide(&mut decided, Outcome::win(mover, Reason::Rule(format!("{n} checks"))));
-                    return;
-                }
+            EndCondition::NCheck(n) if state.checks[mover.index()] >= *n => {
+                decide(&mut decided, Outcome::win(mover, Reason::Rule(format!("{n} checks"))));
+                return;
             }
             EndCondition::Extinction { .. } => {
                 if let Some(result) = extinction_result(&board, &rules.end, [mover.opponent(), mover]) {
