@@ -475,6 +475,14 @@ pub fn decide_variant_results(
                     return;
                 }
             }
+            EndCondition::RegionHeld { types, regions } => {
+                let side = mover.opponent();
+                let region = &regions[side.index()];
+                if board.find(side, *types).any(|sq| region[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0) {
+                    decide(&mut decided, Outcome::win(side, Reason::Rule("held the goal".into())));
+                    return;
+                }
+            }
             EndCondition::NCheck(n) if state.checks[mover.index()] >= *n => {
                 decide(&mut decided, Outcome::win(mover, Reason::Rule(format!("{n} checks"))));
                 return;
@@ -522,10 +530,12 @@ pub fn decide_flag_reply(world: &mut World) {
 /// The first extinction condition met by one of `sides` (in that order), as an outcome.
 pub fn extinction_result(board: &Board, end: &[EndCondition], sides: [Side; 2]) -> Option<Outcome> {
     for condition in end {
-        if let EndCondition::Extinction { types, verdict } = condition {
-            let mask = if *types == 0 { u64::MAX } else { *types };
+        if let EndCondition::Extinction { types, per_type, fewer_than, verdict } = condition {
+            let all = if *types == 0 { u64::MAX } else { *types };
+            let groups: Vec<u64> = if *per_type { (0..64).map(|t| 1u64 << t).filter(|m| all & m != 0).collect() } else { vec![all] };
             for side in sides {
-                if board.find(side, mask).next().is_none() {
+                let extinct = groups.iter().any(|&mask| board.find(side, mask).take(*fewer_than as usize).count() < *fewer_than as usize);
+                if extinct {
                     let reason = Reason::Rule("no pieces left".into());
                     return Some(match verdict {
                         Verdict::Draw => Outcome::draw(reason),

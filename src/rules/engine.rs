@@ -245,6 +245,7 @@ impl RulesWorld for World {
         for condition in &rules.end {
             let decided = match condition {
                 EndCondition::Checkmate => (no_moves && in_check).then(|| Outcome::win(turn.opponent(), Reason::Checkmate)),
+                EndCondition::Checkmated(v) => (no_moves && in_check).then(|| score(*v, turn, Reason::Checkmate)),
                 EndCondition::Stalemate(v) => (no_moves && !in_check).then(|| score(*v, turn, Reason::Stalemate)),
                 EndCondition::MoveRule(n) => (state.halfmove_clock >= *n).then(|| Outcome::draw(Reason::FiftyMoves)),
                 EndCondition::Repetition(n) => (repetitions(&self.resource::<History>().0, state.halfmove_clock) >= *n as usize)
@@ -259,7 +260,7 @@ impl RulesWorld for World {
                 EndCondition::Extinction { .. } => {
                     extinction_result(self.resource::<Board>(), std::slice::from_ref(condition), [turn, turn.opponent()])
                 }
-                EndCondition::RegionReached { .. } | EndCondition::BareKing(_) => None,
+                EndCondition::RegionReached { .. } | EndCondition::RegionHeld { .. } | EndCondition::BareKing(_) => None,
             };
             if decided.is_some() {
                 return decided;

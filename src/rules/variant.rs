@@ -64,8 +64,24 @@ pub enum EndCondition {
     Extinction {
         /// Types that count; 0 means all.
         types: u64,
+        /// Judge each type on its own: losing every piece of any one of them counts
+        /// (Extinction chess), instead of losing every piece of all of them together.
+        per_type: bool,
+        /// Count as extinct below this many pieces (1: none left; Three Kings: 3).
+        fewer_than: u8,
         /// The verdict for the side that has none left.
         verdict: Verdict,
+    },
+    /// No legal move while in check: this verdict for the side to move (Losers: win).
+    Checkmated(Verdict),
+    /// A side that starts its turn with a piece of these types on its region wins: the
+    /// piece got there and survived the opponent's reply (Jeson Mor: occupy the centre,
+    /// then leave it).
+    RegionHeld {
+        /// Types that count.
+        types: u64,
+        /// `[white's region, black's region]`.
+        regions: [[u64; 4]; 2],
     },
     /// The side that gives this many checks wins (Three-check).
     NCheck(u8),

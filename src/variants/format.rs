@@ -121,6 +121,14 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
+fn one() -> u8 {
+    1
+}
+
+fn is_one(v: &u8) -> bool {
+    *v == 1
+}
+
 fn is_zero(v: &i32) -> bool {
     *v == 0
 }
@@ -205,8 +213,23 @@ pub enum EndSpec {
     Extinction {
         /// Letters of the types that count; empty means every piece.
         pieces: String,
+        /// Judge each listed type on its own (losing all of any one counts).
+        #[serde(default, skip_serializing_if = "is_false")]
+        per_type: bool,
+        /// Extinct below this many pieces; default 1 (none left).
+        #[serde(default = "one", skip_serializing_if = "is_one")]
+        fewer_than: u8,
         /// The verdict for the side that has none left.
         verdict: Verdict,
+    },
+    /// No legal move while in check: this verdict for the side to move.
+    Checkmated(Verdict),
+    /// A side that starts its turn with a piece of these letters on the named region wins.
+    RegionHeld {
+        /// Letters of the types that count.
+        pieces: String,
+        /// Region name.
+        region: String,
     },
     /// The side that gives this many checks wins.
     NCheck(u8),

@@ -261,6 +261,18 @@ fn region_squares(
     [set, set]
 }
 
+/// The bit set of the types named by `letters`, reporting unknown letters at `path`.
+fn letters_mask(letters: &str, path: &str, letter: &dyn Fn(char) -> Option<PieceType>, ck: &mut Checker) -> u64 {
+    let mut types = 0u64;
+    for c in letters.chars() {
+        match letter(c) {
+            Some(t) => types |= 1 << t.0,
+            None => ck.add(path, format!("'{c}' is not the letter of a piece type")),
+        }
+    }
+    types
+}
+
 /// Validates a resolved file and compiles it.
 ///
 /// # Errors
@@ -396,28 +408,22 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
             EndSpec::Checkmate => EndCondition::Checkmate,
             EndSpec::Stalemate(v) => EndCondition::Stalemate(*v),
             EndSpec::BareKing(v) => EndCondition::BareKing(*v),
-            EndSpec::Extinction { pieces, verdict } => {
-                let mut types = 0u64;
-                for c in pieces.chars() {
-                    match letter(c) {
-                        Some(t) => types |= 1 << t.0,
-                        None => ck.add(format!("end[{i}].pieces"), format!("'{c}' is not the letter of a piece type")),
-                    }
-                }
-                EndCondition::Extinction { types, verdict: *verdict }
+            EndSpec::Extinction { pieces, per_type, fewer_than, verdict } => {
+                let types = letters_mask(pieces, &format!("end[{i}].pieces"), &letter, &mut ck);
+                EndCondition::Extinction { types, per_type: *per_type, fewer_than: (*fewer_than).max(1), verdict: *verdict }
             }
+            EndSpec::Checkmated(v) => EndCondition::Checkmated(*v),
             EndSpec::MoveRule(n) => EndCondition::MoveRule(*n),
             EndSpec::NCheck(n) => EndCondition::NCheck(*n),
             EndSpec::Repetition(n) => EndCondition::Repetition(*n),
             EndSpec::InsufficientMaterial => EndCondition::InsufficientMaterial,
+            EndSpec::RegionHeld { pieces, region } => {
+                let types = letters_mask(pieces, &format!("end[{i}].pieces"), &letter, &mut ck);
+                let regions = region_squares(region, &regions, geometry, &mut ck, 0);
+                EndCondition::RegionHeld { types, regions }
+            }
             EndSpec::RegionReached { pieces, region, reply } => {
-                let mut types = 0u64;
-                for c in pieces.chars() {
-                    match letter(c) {
-                        Some(t) => types |= 1 << t.0,
-                        None => ck.add(format!("end[{i}].pieces"), format!("'{c}' is not the letter of a piece type")),
-                    }
-                }
+                let types = letters_mask(pieces, &format!("end[{i}].pieces"), &letter, &mut ck);
                 let regions = region_squares(region, &regions, geometry, &mut ck, 0);
                 EndCondition::RegionReached { types, regions, reply: *reply }
             }
@@ -427,7 +433,12 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
     let other_win = end.iter().any(|e| {
         matches!(
             e,
-            EndCondition::RegionReached { .. } | EndCondition::BareKing(_) | EndCondition::Extinction { .. } | EndCondition::NCheck(_)
+            EndCondition::RegionReached { .. }
+                | EndCondition::RegionHeld { .. }
+                | EndCondition::BareKing(_)
+                | EndCondition::Extinction { .. }
+                | EndCondition::NCheck(_)
+                | EndCondition::Checkmated(_)
         )
     });
     if !has_royal && !other_win {

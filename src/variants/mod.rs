@@ -27,6 +27,14 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("horde", include_str!("../../presets/horde.ron")),
     ("3check", include_str!("../../presets/3check.ron")),
     ("racingkings", include_str!("../../presets/racingkings.ron")),
+    ("hoppelpoppel", include_str!("../../presets/hoppelpoppel.ron")),
+    ("knightmate", include_str!("../../presets/knightmate.ron")),
+    ("losers", include_str!("../../presets/losers.ron")),
+    ("kinglet", include_str!("../../presets/kinglet.ron")),
+    ("threekings", include_str!("../../presets/threekings.ron")),
+    ("makruk", include_str!("../../presets/makruk.ron")),
+    ("courier", include_str!("../../presets/courier.ron")),
+    ("jesonmor", include_str!("../../presets/jesonmor.ron")),
 ];
 
 /// The ids of the built-in variants.
