@@ -10,6 +10,7 @@ use bevy::prelude::*;
 
 use super::apply::{self, ApplySystems, MoveApplication};
 use super::query::{self, LegalMoveQuery, QuerySystems};
+use super::variant::{EndCondition, Rules, Variant};
 
 /// A step of either pipeline.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -76,27 +77,79 @@ struct Slot(Step, u16);
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Committed;
 
-fn query_defaults(step: QuerySystems) -> (Vec<ScheduleConfigs<ScheduleSystem>>, Vec<ScheduleConfigs<ScheduleSystem>>) {
+/// Which optional default systems the variant needs; the others are left out of the
+/// schedules, so a variant pays per node only for the rules it has.
+#[derive(Copy, Clone, Debug, Default)]
+struct Needs {
+    checks_forbidden: bool,
+    mandatory_capture: bool,
+    count_checks: bool,
+    immediate_results: bool,
+    flag_reply: bool,
+}
+
+impl Needs {
+    fn of(variant: Option<&Variant>) -> Needs {
+        let Some(v) = variant else { return Needs::default() };
+        Needs {
+            checks_forbidden: v.checks_forbidden,
+            mandatory_capture: v.mandatory_capture,
+            count_checks: v.check_limit().is_some(),
+            immediate_results: v.end.iter().any(|e| {
+                matches!(
+                    e,
+                    EndCondition::RegionReached { .. }
+                        | EndCondition::RegionHeld { .. }
+                        | EndCondition::BareKing(_)
+                        | EndCondition::Extinction { .. }
+                        | EndCondition::NCheck(_)
+                )
+            }),
+            flag_reply: v.end.iter().any(|e| matches!(e, EndCondition::RegionReached { reply: true, .. })),
+        }
+    }
+}
+
+fn query_defaults(step: QuerySystems, needs: Needs) -> (Vec<ScheduleConfigs<ScheduleSystem>>, Vec<ScheduleConfigs<ScheduleSystem>>) {
     use QuerySystems as Q;
     match step {
         Q::Royalty => (vec![query::begin_query.into_configs()], vec![query::resolve_royalty.into_configs()]),
         Q::Generate => (vec![query::generate_piece_moves.into_configs()], vec![]),
         Q::Synthesize => (vec![query::synthesize_special_moves.into_configs()], vec![]),
         Q::SelfCheck => (vec![query::filter_self_check.into_configs()], vec![]),
-        Q::LegalFilter => (vec![query::forbid_checks.into_configs(), query::enforce_mandatory_capture.into_configs()], vec![]),
+        Q::LegalFilter => {
+            let mut before = Vec::new();
+            if needs.checks_forbidden {
+                before.push(query::forbid_checks.into_configs());
+            }
+            if needs.mandatory_capture {
+                before.push(query::enforce_mandatory_capture.into_configs());
+            }
+            (before, vec![])
+        }
         _ => (vec![], vec![]),
     }
 }
 
-fn apply_defaults(step: ApplySystems) -> (Vec<ScheduleConfigs<ScheduleSystem>>, Vec<ScheduleConfigs<ScheduleSystem>>) {
+fn apply_defaults(step: ApplySystems, needs: Needs) -> (Vec<ScheduleConfigs<ScheduleSystem>>, Vec<ScheduleConfigs<ScheduleSystem>>) {
     use ApplySystems as A;
     match step {
         A::BeforeMove => (vec![apply::prepare_move.into_configs()], vec![]),
         A::Damage => (vec![], vec![apply::resolve_capture.into_configs()]),
-        A::Mutate => (vec![apply::mutate_position.into_configs()], vec![apply::count_checks.into_configs()]),
+        A::Mutate if needs.count_checks => (vec![apply::mutate_position.into_configs()], vec![apply::count_checks.into_configs()]),
+        A::Mutate => (vec![apply::mutate_position.into_configs()], vec![]),
         A::CountHalfMove => (vec![apply::count_half_move.into_configs()], vec![]),
         A::AdvanceTurn => (vec![], vec![apply::advance_turn.into_configs()]),
-        A::GameResult => (vec![], vec![apply::decide_variant_results.into_configs(), apply::decide_flag_reply.into_configs()]),
+        A::GameResult => {
+            let mut after = Vec::new();
+            if needs.immediate_results {
+                after.push(apply::decide_variant_results.into_configs());
+            }
+            if needs.flag_reply {
+                after.push(apply::decide_flag_reply.into_configs());
+            }
+            (vec![], after)
+        }
         A::Describe => (vec![], vec![apply::record_move.into_configs()]),
         _ => (vec![], vec![]),
     }
@@ -128,19 +181,21 @@ fn chain_sets<S: SystemSet + Copy>(schedule: &mut Schedule, sets: &[S]) {
     }
 }
 
-/// Builds the legal-move query schedule for `hooks`.
-pub fn build_query_schedule(hooks: &[Hook]) -> Schedule {
+/// Builds the legal-move query schedule for `hooks` and the rules of `variant`.
+pub fn build_query_schedule(hooks: &[Hook], variant: Option<&Variant>) -> Schedule {
+    let needs = Needs::of(variant);
     let mut schedule = Schedule::new(LegalMoveQuery);
     schedule.set_executor(SingleThreadedExecutor::new());
     chain_sets(&mut schedule, &QuerySystems::ALL);
     for step in QuerySystems::ALL {
-        add_step(&mut schedule, Step::Query(step), step, hooks, query_defaults(step));
+        add_step(&mut schedule, Step::Query(step), step, hooks, query_defaults(step, needs));
     }
     schedule
 }
 
-/// Builds the move-application schedule for `hooks`.
-pub fn build_apply_schedule(hooks: &[Hook]) -> Schedule {
+/// Builds the move-application schedule for `hooks` and the rules of `variant`.
+pub fn build_apply_schedule(hooks: &[Hook], variant: Option<&Variant>) -> Schedule {
+    let needs = Needs::of(variant);
     let mut schedule = Schedule::new(MoveApplication);
     schedule.set_executor(SingleThreadedExecutor::new());
     chain_sets(&mut schedule, &ApplySystems::ALL);
@@ -150,16 +205,18 @@ pub fn build_apply_schedule(hooks: &[Hook]) -> Schedule {
     }
     schedule.configure_sets(ApplySystems::TurnStart.run_if(apply::turn_advanced));
     for step in ApplySystems::ALL {
-        add_step(&mut schedule, Step::Apply(step), step, hooks, apply_defaults(step));
+        add_step(&mut schedule, Step::Apply(step), step, hooks, apply_defaults(step, needs));
     }
     schedule
 }
 
-/// (Re)builds both pipelines from the world's [`Hooks`] and stores them in its schedules.
+/// (Re)builds both pipelines from the world's [`Hooks`] and [`Rules`] and stores them in its
+/// schedules. Call it again whenever either changes.
 pub fn rebuild_pipelines(world: &mut World) {
     let hooks = world.get_resource::<Hooks>().map(|h| h.0.clone()).unwrap_or_default();
-    let mut query = build_query_schedule(&hooks);
-    let mut apply = build_apply_schedule(&hooks);
+    let variant = world.get_resource::<Rules>().map(|r| r.0.clone());
+    let mut query = build_query_schedule(&hooks, variant.as_deref());
+    let mut apply = build_apply_schedule(&hooks, variant.as_deref());
     // Initialise now, so that a bad system configuration fails here and not mid-game.
     query.initialize(world).unwrap_or_else(|e| panic!("legal-move query does not build: {e:?}"));
     apply.initialize(world).unwrap_or_else(|e| panic!("move application does not build: {e:?}"));
