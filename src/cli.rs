@@ -8,8 +8,9 @@ use crate::variants;
 /// Usage text.
 pub const USAGE: &str = "\
 usage:
-  chimera [--screenshot <file.png>]
-                                  start the game window (optionally save a screenshot and exit)
+  chimera [--variant <id|file.ron>] [--moves '<uci> <uci> ...'] [--screenshot <file.png>]
+                                  start the game window; play the moves first; save a
+                                  screenshot once drawn and exit
   chimera perft --variant <id|file.ron> --fen <FEN|startpos> --depth <N> [--divide]
                                   count leaf nodes through the rules pipelines
   chimera check <file.ron>...     validate variant files, reporting every problem
@@ -21,6 +22,10 @@ usage:
 pub enum Command {
     /// Start the game window.
     Game {
+        /// Variant id or `.ron` path.
+        variant: Option<String>,
+        /// UCI moves to play first.
+        moves: Vec<String>,
         /// Save a screenshot to this file once drawn, then exit.
         screenshot: Option<String>,
     },
@@ -48,14 +53,21 @@ pub enum Command {
 /// # Errors
 /// A message naming the bad argument, followed by the usage.
 pub fn parse_args(args: &[String]) -> Result<Command, String> {
-    let Some(first) = args.first() else { return Ok(Command::Game { screenshot: None }) };
+    let Some(first) = args.first() else { return Ok(Command::Game { variant: None, moves: Vec::new(), screenshot: None }) };
     match first.as_str() {
-        "--screenshot" => {
-            let path = args.get(1).cloned().ok_or("--screenshot needs a file name")?;
-            if let Some(extra) = args.get(2) {
-                return Err(format!("unexpected argument '{extra}'"));
+        a if a.starts_with("--") && a != "--help" => {
+            let (mut variant, mut moves, mut screenshot) = (None, Vec::new(), None);
+            let mut it = args.iter();
+            while let Some(a) = it.next() {
+                let mut value = |name: &str| it.next().cloned().ok_or_else(|| format!("{name} needs a value"));
+                match a.as_str() {
+                    "--variant" => variant = Some(value("--variant")?),
+                    "--moves" => moves = value("--moves")?.split_whitespace().map(String::from).collect(),
+                    "--screenshot" => screenshot = Some(value("--screenshot")?),
+                    other => return Err(format!("unknown option '{other}'")),
+                }
             }
-            Ok(Command::Game { screenshot: Some(path) })
+            Ok(Command::Game { variant, moves, screenshot })
         }
         "perft" => {
             let mut variant = "chess".to_string();

@@ -41,17 +41,17 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Game { screenshot } => run_game(screenshot),
+        Command::Game { variant, moves, screenshot } => run_game(variant, moves, screenshot),
     }
 }
 
 #[cfg(feature = "gui")]
-fn run_game(screenshot: Option<String>) -> ExitCode {
-    chimera::game::run(chimera::game::GameOptions { screenshot })
+fn run_game(variant: Option<String>, moves: Vec<String>, screenshot: Option<String>) -> ExitCode {
+    chimera::game::run(chimera::game::GameOptions { variant, moves, screenshot })
 }
 
 #[cfg(not(feature = "gui"))]
-fn run_game(_screenshot: Option<String>) -> ExitCode {
+fn run_game(_variant: Option<String>, _moves: Vec<String>, _screenshot: Option<String>) -> ExitCode {
     eprintln!("chimera: this build has no game window (built without the `gui` feature)");
     ExitCode::FAILURE
 }

@@ -22,10 +22,18 @@ fn square_centre(board: &Board, sq: Square) -> Vec2 {
 }
 
 fn spawn_board(mut commands: Commands, board: Res<Board>) {
-    commands.spawn(Camera2d);
+    // The camera keeps the whole board and its coordinates in view at any window size.
+    let g = board.geometry;
+    let (w, h) = ((g.files as f32 + 1.0) * SQUARE, (g.ranks as f32 + 1.0) * SQUARE);
+    commands.spawn((
+        Camera2d,
+        Projection::Orthographic(OrthographicProjection {
+            scaling_mode: bevy::camera::ScalingMode::AutoMin { min_width: w, min_height: h },
+            ..OrthographicProjection::default_2d()
+        }),
+    ));
     let light = Color::srgb(0.94, 0.85, 0.71);
     let dark = Color::srgb(0.71, 0.53, 0.39);
-    let g = board.geometry;
     for sq in g.squares() {
         let colour = if (g.file(sq) + g.rank(sq)).is_multiple_of(2) { dark } else { light };
         let at = square_centre(&board, sq);
