@@ -63,6 +63,33 @@ fn random_games_undo_exactly() {
 }
 
 #[test]
+fn random_crazyhouse_games_undo_exactly() {
+    // Drops, captures into the hand and demotion of promoted pieces are undone too.
+    for seed in [11u64, 12, 13] {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut e = Engine::new(chimera::variants::builtin("crazyhouse").unwrap());
+        let mut snapshots = vec![snapshot(&mut e)];
+        for _ in 0..200 {
+            let moves = e.legal_moves();
+            if moves.is_empty() || e.outcome().is_some() {
+                break;
+            }
+            // Prefer drops and captures so that hands fill and empty.
+            let interesting: Vec<_> = moves.iter().filter(|m| m.capture || m.dropped().is_some()).copied().collect();
+            let pool = if !interesting.is_empty() && rng.random_bool(0.7) { interesting } else { moves };
+            e.apply(pool[rng.random_range(0..pool.len())]).unwrap();
+            snapshots.push(snapshot(&mut e));
+        }
+        assert!(snapshots.len() > 40, "seed {seed}: too short");
+        while snapshots.len() > 1 {
+            snapshots.pop();
+            e.undo();
+            assert_eq!(&snapshot(&mut e), snapshots.last().unwrap(), "seed {seed}");
+        }
+    }
+}
+
+#[test]
 fn the_board_index_mirrors_the_components() {
     let mut rng = StdRng::seed_from_u64(9);
     let mut e = Engine::new(Variant::chess());

@@ -10,7 +10,7 @@ use super::board::Board;
 use super::geometry::{Side, Square};
 use super::moves::{Move, MoveKind, Wing};
 use super::outcome::{Outcome, Reason};
-use super::piece::{Location, Owner, Piece, PieceType};
+use super::piece::{Location, Owner, Piece, PieceType, Promoted};
 use super::query::en_passant_victim;
 use super::state::GameState;
 use super::variant::{EndCondition, Rules, Verdict};
@@ -185,6 +185,8 @@ pub enum Change {
     Retyped { entity: Entity, from: PieceType },
     /// The piece belonged to `from` before.
     Reowned { entity: Entity, from: Side },
+    /// The piece's promoted-from type was `from` before.
+    Promoted { entity: Entity, from: Option<PieceType> },
     /// The piece was created by this move.
     Spawned { entity: Entity },
 }
@@ -209,13 +211,33 @@ pub struct UndoLog {
     pub changes: Vec<Change>,
 }
 
-/// The one way rules code changes pieces: it keeps the components, the square index, the
-/// hash and the undo log in step.
+/// Removes a piece from the square index or hand at `loc`.
+fn unplace(board: &mut Board, loc: Location, kind: PieceType, side: Side, entity: Entity) {
+    match loc {
+        Location::Board(sq) => {
+            board.take(sq);
+        }
+        Location::Hand => board.take_from_hand(side, kind, entity),
+        Location::Captured => {}
+    }
+}
+
+/// Adds a piece to the square index or hand at `loc`.
+fn place(board: &mut Board, loc: Location, kind: PieceType, side: Side, entity: Entity) {
+    match loc {
+        Location::Board(sq) => board.put(sq, kind, side, entity),
+        Location::Hand => board.put_in_hand(side, kind, entity),
+        Location::Captured => {}
+    }
+}
+
+/// The one way rules code changes pieces: it keeps the components, the square index and
+/// hands, the hash and the undo log in step.
 #[derive(SystemParam)]
 pub struct BoardWriter<'w, 's> {
     board: ResMut<'w, Board>,
     undo: ResMut<'w, UndoLog>,
-    pieces: Query<'w, 's, (&'static mut Location, &'static mut PieceType, &'static mut Owner), With<Piece>>,
+    pieces: Query<'w, 's, (&'static mut Location, &'static mut PieceType, &'static mut Owner, &'static mut Promoted), With<Piece>>,
 }
 
 impl BoardWriter<'_, '_> {
@@ -226,40 +248,45 @@ impl BoardWriter<'_, '_> {
 
     /// Moves a piece to `to` (a square, the hand, or off the board). A square must be empty.
     pub fn relocate(&mut self, entity: Entity, to: Location) {
-        let Ok((mut loc, kind, owner)) = self.pieces.get_mut(entity) else { return };
+        let Ok((mut loc, kind, owner, _)) = self.pieces.get_mut(entity) else { return };
         let from = *loc;
-        if let Location::Board(sq) = from {
-            self.board.take(sq);
-        }
-        if let Location::Board(sq) = to {
-            self.board.put(sq, *kind, owner.0, entity);
-        }
+        unplace(&mut self.board, from, *kind, owner.0, entity);
+        place(&mut self.board, to, *kind, owner.0, entity);
         *loc = to;
         self.undo.changes.push(Change::Relocated { entity, from });
     }
 
     /// Changes a piece's type (promotion, demotion).
     pub fn retype(&mut self, entity: Entity, kind: PieceType) {
-        let Ok((loc, mut k, owner)) = self.pieces.get_mut(entity) else { return };
+        let Ok((loc, mut k, owner, _)) = self.pieces.get_mut(entity) else { return };
         let from = *k;
-        if let Location::Board(sq) = *loc {
-            self.board.take(sq);
-            self.board.put(sq, kind, owner.0, entity);
-        }
+        unplace(&mut self.board, *loc, from, owner.0, entity);
+        place(&mut self.board, *loc, kind, owner.0, entity);
         *k = kind;
         self.undo.changes.push(Change::Retyped { entity, from });
     }
 
     /// Changes a piece's owner (a captured piece going to the captor's hand).
     pub fn reown(&mut self, entity: Entity, side: Side) {
-        let Ok((loc, kind, mut owner)) = self.pieces.get_mut(entity) else { return };
+        let Ok((loc, kind, mut owner, _)) = self.pieces.get_mut(entity) else { return };
         let from = owner.0;
-        if let Location::Board(sq) = *loc {
-            self.board.take(sq);
-            self.board.put(sq, *kind, side, entity);
-        }
+        unplace(&mut self.board, *loc, *kind, from, entity);
+        place(&mut self.board, *loc, *kind, side, entity);
         owner.0 = side;
         self.undo.changes.push(Change::Reowned { entity, from });
+    }
+
+    /// Records what a piece was promoted from (or that it is not promoted).
+    pub fn set_promoted(&mut self, entity: Entity, from_type: Option<PieceType>) {
+        let Ok((_, _, _, mut promoted)) = self.pieces.get_mut(entity) else { return };
+        let from = promoted.0;
+        promoted.0 = from_type;
+        self.undo.changes.push(Change::Promoted { entity, from });
+    }
+
+    /// What a piece was promoted from.
+    pub fn promoted_from(&self, entity: Entity) -> Option<PieceType> {
+        self.pieces.get(entity).ok().and_then(|(_, _, _, p)| p.0)
     }
 }
 
@@ -275,8 +302,16 @@ pub fn prepare_move(
     let m = p.mv();
     let cell = board.cell(m.from);
     p.mover = state.turn;
-    p.piece = board.entity(m.from);
-    p.piece_type = cell.is_piece().then(|| cell.kind());
+    match m.kind {
+        MoveKind::Drop(kind) => {
+            p.piece = board.in_hand(state.turn, kind);
+            p.piece_type = Some(kind);
+        }
+        _ => {
+            p.piece = board.entity(m.from);
+            p.piece_type = cell.is_piece().then(|| cell.kind());
+        }
+    }
     p.victim = None;
     if m.capture {
         let sq = if m.kind == MoveKind::EnPassant { en_passant_victim(board.geometry, &m) } else { m.to };
@@ -289,11 +324,21 @@ pub fn prepare_move(
     undo.entries.push(UndoEntry { state: *state, decided: decided.0.clone(), changes_start });
 }
 
-/// Step 3 (default): an unconsumed capture kills its victim.
-pub fn resolve_capture(mut pending: ResMut<PendingMove>, mut writer: BoardWriter) {
+/// Step 3 (default): an unconsumed capture kills its victim, or sends it to the captor's hand
+/// (as what it was promoted from) in variants with drops.
+pub fn resolve_capture(mut pending: ResMut<PendingMove>, rules: Res<Rules>, mut writer: BoardWriter) {
     let p = &mut *pending;
     if let (Some(v), None) = (p.victim, p.capture_consumed_by) {
-        writer.relocate(v.entity, Location::Captured);
+        if rules.drops.as_ref().is_some_and(|d| d.captures_to_hand) {
+            writer.reown(v.entity, p.mover);
+            if let Some(base) = writer.promoted_from(v.entity) {
+                writer.retype(v.entity, base);
+                writer.set_promoted(v.entity, None);
+            }
+            writer.relocate(v.entity, Location::Hand);
+        } else {
+            writer.relocate(v.entity, Location::Captured);
+        }
         p.victim_died = true;
     }
 }
@@ -322,12 +367,16 @@ pub fn mutate_position(pending: Res<PendingMove>, mut state: ResMut<GameState>, 
                 writer.relocate(rook, Location::Board(Square(rank * g.files + rule.rook_files[wing.index()])));
             }
         }
+        MoveKind::Drop(_) => writer.relocate(piece, Location::Board(m.to)),
         _ => {
             let target_free = writer.board().cell(m.to).is_empty();
             if target_free {
                 writer.relocate(piece, Location::Board(m.to));
                 if let Some(p) = m.promotion {
                     writer.retype(piece, p);
+                    if rules.drops.is_some() {
+                        writer.set_promoted(piece, Some(kind));
+                    }
                 }
             }
         }
@@ -578,37 +627,28 @@ pub fn revert_changes(world: &mut World, changes: &[Change]) {
             Change::Relocated { entity, from } => {
                 let (kind, owner, now) = piece_facts(world, entity);
                 let mut board = world.resource_mut::<Board>();
-                if let Location::Board(sq) = now {
-                    board.take(sq);
-                }
-                if let Location::Board(sq) = from {
-                    board.put(sq, kind, owner, entity);
-                }
+                unplace(&mut board, now, kind, owner, entity);
+                place(&mut board, from, kind, owner, entity);
                 set_component(world, entity, from);
             }
             Change::Retyped { entity, from } => {
-                let (_, owner, now) = piece_facts(world, entity);
-                if let Location::Board(sq) = now {
-                    let mut board = world.resource_mut::<Board>();
-                    board.take(sq);
-                    board.put(sq, from, owner, entity);
-                }
+                let (kind, owner, now) = piece_facts(world, entity);
+                let mut board = world.resource_mut::<Board>();
+                unplace(&mut board, now, kind, owner, entity);
+                place(&mut board, now, from, owner, entity);
                 set_component(world, entity, from);
             }
             Change::Reowned { entity, from } => {
-                let (kind, _, now) = piece_facts(world, entity);
-                if let Location::Board(sq) = now {
-                    let mut board = world.resource_mut::<Board>();
-                    board.take(sq);
-                    board.put(sq, kind, from, entity);
-                }
+                let (kind, owner, now) = piece_facts(world, entity);
+                let mut board = world.resource_mut::<Board>();
+                unplace(&mut board, now, kind, owner, entity);
+                place(&mut board, now, kind, from, entity);
                 set_component(world, entity, Owner(from));
             }
+            Change::Promoted { entity, from } => set_component(world, entity, Promoted(from)),
             Change::Spawned { entity } => {
-                let (_, _, now) = piece_facts(world, entity);
-                if let Location::Board(sq) = now {
-                    world.resource_mut::<Board>().take(sq);
-                }
+                let (kind, owner, now) = piece_facts(world, entity);
+                unplace(&mut world.resource_mut::<Board>(), now, kind, owner, entity);
                 world.despawn(entity);
             }
         }

@@ -17,9 +17,18 @@ pub struct Board {
     pub cells: Vec<Cell>,
     /// The entity per square, when a piece stands there.
     pub entities: Vec<Option<Entity>>,
-    /// Hash of the pieces on the board (side, castling and en passant are added by
-    /// [`GameState::hash`](super::GameState::hash)).
+    /// Hash of the pieces on the board and in hand (side, castling and en passant are added
+    /// by [`GameState::hash`](super::GameState::hash)).
     pub hash: u64,
+    /// Pieces in each side's hand, `hand[side]`, as `(type, entity)`.
+    pub hand: [Vec<(PieceType, Entity)>; 2],
+    /// Count of pieces in hand per side and type.
+    pub hand_counts: [[u8; 64]; 2],
+}
+
+#[inline]
+fn hand_key(side: Side, kind: PieceType, count: u8) -> u64 {
+    mix(0x4A4D_0000_0000 | (side as u64) << 16 | (kind.0 as u64) << 8 | count as u64)
 }
 
 /// A well-mixed 64-bit hash of one number (splitmix64's finaliser).
@@ -40,7 +49,14 @@ pub fn piece_key(sq: Square, cell: Cell) -> u64 {
 impl Board {
     /// An empty board.
     pub fn empty(geometry: Geometry) -> Board {
-        Board { geometry, cells: vec![Cell::EMPTY; geometry.len()], entities: vec![None; geometry.len()], hash: 0 }
+        Board {
+            geometry,
+            cells: vec![Cell::EMPTY; geometry.len()],
+            entities: vec![None; geometry.len()],
+            hash: 0,
+            hand: [Vec::new(), Vec::new()],
+            hand_counts: [[0; 64]; 2],
+        }
     }
 
     /// The cell on `sq`.
@@ -74,6 +90,32 @@ impl Board {
         }
         self.cells[sq.index()] = Cell::EMPTY;
         (cell, self.entities[sq.index()].take())
+    }
+
+    /// Puts a piece into `side`'s hand.
+    pub fn put_in_hand(&mut self, side: Side, kind: PieceType, entity: Entity) {
+        let count = &mut self.hand_counts[side.index()][kind.0 as usize];
+        self.hash ^= hand_key(side, kind, *count);
+        *count += 1;
+        self.hash ^= hand_key(side, kind, *count);
+        self.hand[side.index()].push((kind, entity));
+    }
+
+    /// Takes `entity` out of `side`'s hand.
+    pub fn take_from_hand(&mut self, side: Side, kind: PieceType, entity: Entity) {
+        let list = &mut self.hand[side.index()];
+        if let Some(i) = list.iter().rposition(|&(_, e)| e == entity) {
+            list.remove(i);
+            let count = &mut self.hand_counts[side.index()][kind.0 as usize];
+            self.hash ^= hand_key(side, kind, *count);
+            *count = count.saturating_sub(1);
+            self.hash ^= hand_key(side, kind, *count);
+        }
+    }
+
+    /// A piece of `kind` in `side`'s hand, if there is one.
+    pub fn in_hand(&self, side: Side, kind: PieceType) -> Option<Entity> {
+        self.hand[side.index()].iter().rev().find(|(k, _)| *k == kind).map(|&(_, e)| e)
     }
 
     /// Walls a square off (a hole in the board).

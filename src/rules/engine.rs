@@ -7,12 +7,12 @@ use bevy::prelude::*;
 
 use super::apply::{DecidedOutcome, History, MoveApplication, MoveLog, PendingMove, UndoLog, extinction_result, revert_changes, undo_last};
 use super::board::Board;
-use super::fen::{FenError, FenField, Setup, parse_fen, write_castling, write_placement};
-use super::geometry::Side;
+use super::fen::{FenError, FenField, Setup, parse_fen, write_castling, write_placement, write_pocket};
+use super::geometry::{Side, Square};
 use super::moves::{Move, MoveKind};
 use super::notation::{MoveError, parse_san, parse_uci, san_body, to_uci};
 use super::outcome::{Outcome, Reason, insufficient_material, repetitions};
-use super::piece::{Location, Piece, piece_bundle};
+use super::piece::{Location, Piece, Promoted, piece_bundle};
 use super::pipeline::{Hook, Hooks, rebuild_pipelines};
 use super::query::{LegalMoveQuery, MoveQuery};
 use super::state::GameState;
@@ -97,8 +97,16 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
         world.despawn(e);
     }
     for &(sq, kind, side) in &setup.pieces {
+        let promoted = setup.promoted.iter().find(|(s, _)| *s == sq).map(|&(_, base)| base);
         let e = world.spawn(piece_bundle(kind, side, Location::Board(sq))).id();
+        if promoted.is_some() {
+            world.entity_mut(e).insert(Promoted(promoted));
+        }
         board.put(sq, kind, side, e);
+    }
+    for &(kind, side) in &setup.hand {
+        let e = world.spawn(piece_bundle(kind, side, Location::Hand)).id();
+        board.put_in_hand(side, kind, e);
     }
     let state = GameState {
         turn: setup.turn,
@@ -251,7 +259,15 @@ impl RulesWorld for World {
                 EndCondition::Repetition(n) => (repetitions(&self.resource::<History>().0, state.halfmove_clock) >= *n as usize)
                     .then(|| Outcome::draw(Reason::Repetition)),
                 EndCondition::InsufficientMaterial => {
-                    insufficient_material(self.resource::<Board>(), &rules.registry).then(|| Outcome::draw(Reason::InsufficientMaterial))
+                    let board = self.resource::<Board>();
+                    let dead = if rules.drops.is_some() {
+                        // With drops, any captured piece can come back: only bare kings are dead.
+                        board.hand.iter().all(Vec::is_empty)
+                            && board.cells.iter().all(|c| !c.is_piece() || rules.registry.royal_mask & (1u64 << c.kind().0) != 0)
+                    } else {
+                        insufficient_material(board, &rules.registry)
+                    };
+                    dead.then(|| Outcome::draw(Reason::InsufficientMaterial))
                 }
                 EndCondition::NCheck(n) => Side::BOTH
                     .into_iter()
@@ -280,6 +296,9 @@ impl RulesWorld for World {
 
     fn fen(&mut self) -> String {
         let ep_legal = self.legal_moves().iter().find(|m| m.kind == MoveKind::EnPassant).map(|m| m.to);
+        let mut promoted: Vec<Square> =
+            self.query::<(&Location, &Promoted)>().iter(self).filter_map(|(l, p)| p.0.and(l.square())).collect();
+        promoted.sort();
         let rules = self.resource::<Rules>();
         let board = self.resource::<Board>();
         let state = self.resource::<GameState>();
@@ -288,9 +307,11 @@ impl RulesWorld for World {
             Some(n) => format!(" {}+{}", n.saturating_sub(state.checks[0]), n.saturating_sub(state.checks[1])),
             None => String::new(),
         };
+        let pocket = if rules.drops.is_some() { write_pocket(&rules.registry, &board.hand_counts) } else { String::new() };
         format!(
-            "{} {} {} {}{} {} {}",
-            write_placement(g, &rules.registry, &board.cells),
+            "{}{} {} {} {}{} {} {}",
+            write_placement(g, &rules.registry, &board.cells, &promoted),
+            pocket,
             if state.turn == Side::White { "w" } else { "b" },
             write_castling(g, &rules.registry, &board.cells, &state.castling),
             ep_legal.map(|s| g.name(s)).unwrap_or_else(|| "-".into()),

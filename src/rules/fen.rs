@@ -80,6 +80,11 @@ pub struct Setup {
     pub fullmove: u32,
     /// Checks given by each side, when the FEN has check counters.
     pub checks: Option<[u8; 2]>,
+    /// Pieces in hand (`[...]` or an extra rank after the board).
+    pub hand: Vec<(PieceType, Side)>,
+    /// Squares of promoted pieces (written `~` after the letter), with the type they were
+    /// promoted from.
+    pub promoted: Vec<(Square, PieceType)>,
 }
 
 /// Reads check counters: `r+r` as checks remaining of `limit` (Fairy-Stockfish, X-FEN), or
@@ -103,7 +108,24 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
     let reg = &variant.registry;
     let mut fields = fen.split_whitespace();
     let placement = fields.next().ok_or_else(|| err(FenField::Board, "the FEN is empty"))?;
-    let pieces = parse_placement(g, reg, placement)?;
+    let (placement, pocket) = split_pocket(g, placement);
+    let (pieces, promoted_squares) = parse_placement(g, reg, placement)?;
+    let mut hand = Vec::new();
+    if let Some(pocket) = pocket {
+        if variant.drops.is_none() {
+            return Err(err(FenField::Board, "this variant has no hands, but the FEN has a pocket"));
+        }
+        for c in pocket.chars() {
+            let kind = reg
+                .by_letter(c)
+                .filter(|_| c.is_ascii_alphabetic())
+                .ok_or_else(|| err(FenField::Board, format!("pocket: unknown piece letter '{c}'")))?;
+            hand.push((kind, if c.is_ascii_uppercase() { Side::White } else { Side::Black }));
+        }
+    }
+    // A promoted piece was promoted from the first promoting type (the pawn).
+    let base = reg.ids().find(|&t| reg.def(t).promotes);
+    let promoted = promoted_squares.into_iter().filter_map(|sq| base.map(|b| (sq, b))).collect();
     let turn = match fields.next() {
         None => return Err(err(FenField::Turn, "missing; expected 'w' or 'b'")),
         Some("w") => Side::White,
@@ -145,15 +167,29 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
     if let Some(extra) = rest.next() {
         return Err(err(FenField::Fullmove, format!("unexpected text '{extra}' after the last field")));
     }
-    Ok(Setup { pieces, turn, castling, ep_square, halfmove_clock, fullmove, checks })
+    Ok(Setup { pieces, turn, castling, ep_square, halfmove_clock, fullmove, checks, hand, promoted })
 }
 
-fn parse_placement(g: Geometry, reg: &PieceTypeRegistry, text: &str) -> Result<Vec<(Square, PieceType, Side)>, FenError> {
+/// Splits a pocket off the placement: `board[pocket]`, or one rank more than the board has.
+fn split_pocket(g: Geometry, placement: &str) -> (&str, Option<&str>) {
+    if let Some(open) = placement.find('[') {
+        let pocket = placement[open + 1..].trim_end_matches(']');
+        return (&placement[..open], Some(pocket));
+    }
+    if placement.split('/').count() == g.ranks as usize + 1 {
+        let cut = placement.rfind('/').unwrap_or(placement.len());
+        return (&placement[..cut], Some(&placement[cut + 1..]));
+    }
+    (placement, None)
+}
+
+fn parse_placement(g: Geometry, reg: &PieceTypeRegistry, text: &str) -> Result<(Vec<(Square, PieceType, Side)>, Vec<Square>), FenError> {
     let rows: Vec<&str> = text.split('/').collect();
     if rows.len() != g.ranks as usize {
         return Err(err(FenField::Board, format!("{} ranks; this board has {}", rows.len(), g.ranks)));
     }
     let mut pieces = Vec::new();
+    let mut promoted = Vec::new();
     for (i, row) in rows.iter().enumerate() {
         let rank = g.ranks as usize - 1 - i;
         let mut file = 0usize;
@@ -169,6 +205,11 @@ fn parse_placement(g: Geometry, reg: &PieceTypeRegistry, text: &str) -> Result<V
                     return Err(err(FenField::Board, format!("rank {}: an empty run of 0 squares", rank + 1)));
                 }
                 file += n;
+            } else if c == '~' {
+                match pieces.last() {
+                    Some(&(sq, _, _)) if file > 0 && Square((rank * g.files as usize + file - 1) as u8) == sq => promoted.push(sq),
+                    _ => return Err(err(FenField::Board, format!("rank {}: '~' must follow a piece letter", rank + 1))),
+                }
             } else if let Some(kind) = reg.by_letter(c).filter(|_| c.is_ascii_alphabetic()) {
                 if file >= g.files as usize {
                     return Err(err(FenField::Board, format!("rank {} has more than {} squares", rank + 1, g.files)));
@@ -192,7 +233,7 @@ fn parse_placement(g: Geometry, reg: &PieceTypeRegistry, text: &str) -> Result<V
         }
     }
     pieces.sort_by_key(|p| p.0);
-    Ok(pieces)
+    Ok((pieces, promoted))
 }
 
 fn parse_castling(
@@ -237,8 +278,8 @@ fn parse_castling(
     Ok(rights)
 }
 
-/// Writes the piece placement field.
-pub fn write_placement(g: Geometry, reg: &PieceTypeRegistry, cells: &[Cell]) -> String {
+/// Writes the piece placement field; `promoted` squares get a `~`.
+pub fn write_placement(g: Geometry, reg: &PieceTypeRegistry, cells: &[Cell], promoted: &[Square]) -> String {
     let mut out = String::new();
     for rank in (0..g.ranks).rev() {
         let mut empty = 0;
@@ -251,6 +292,9 @@ pub fn write_placement(g: Geometry, reg: &PieceTypeRegistry, cells: &[Cell]) -> 
                 }
                 let l = reg.def(c.kind()).letter;
                 out.push(if c.side() == Side::White { l } else { l.to_ascii_lowercase() });
+                if promoted.contains(&Square(rank * g.files + file)) {
+                    out.push('~');
+                }
             } else {
                 empty += 1;
             }
@@ -291,5 +335,22 @@ pub fn write_castling(g: Geometry, reg: &PieceTypeRegistry, cells: &[Cell], righ
     if out.is_empty() {
         out.push('-');
     }
+    out
+}
+
+/// Writes a pocket as `[...]`: white's pieces then black's, each from the last type to the first
+/// (`[QRBNPqrbnp]` in chess).
+pub fn write_pocket(reg: &PieceTypeRegistry, counts: &[[u8; 64]; 2]) -> String {
+    let mut out = String::from("[");
+    for side in Side::BOTH {
+        for kind in reg.ids().collect::<Vec<_>>().into_iter().rev() {
+            let l = reg.def(kind).letter;
+            let l = if side == Side::White { l } else { l.to_ascii_lowercase() };
+            for _ in 0..counts[side.index()][kind.0 as usize] {
+                out.push(l);
+            }
+        }
+    }
+    out.push(']');
     out
 }

@@ -34,6 +34,8 @@ pub enum MoveKind {
     EnPassant,
     /// Castling: `from` is the king, `to` is the castling rook's square.
     Castle(Wing),
+    /// A piece of this type from the mover's hand onto `to` (`from` equals `to`).
+    Drop(PieceType),
 }
 
 /// A move. Castling is encoded as "king takes own rook" so that Chess960 needs no special case.
@@ -56,6 +58,21 @@ impl Move {
     #[inline]
     pub fn normal(from: Square, to: Square, capture: bool) -> Move {
         Move { from, to, kind: MoveKind::Normal, capture, promotion: None }
+    }
+
+    /// A drop of `kind` onto `to`.
+    #[inline]
+    pub fn drop(kind: PieceType, to: Square) -> Move {
+        Move { from: to, to, kind: MoveKind::Drop(kind), capture: false, promotion: None }
+    }
+
+    /// The type dropped, for a drop.
+    #[inline]
+    pub fn dropped(&self) -> Option<PieceType> {
+        match self.kind {
+            MoveKind::Drop(t) => Some(t),
+            _ => None,
+        }
     }
 
     /// Whether it is castling.

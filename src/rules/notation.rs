@@ -69,6 +69,9 @@ pub fn castle_king_square(variant: &Variant, m: &Move, wing: Wing) -> Square {
 /// in Chess960 mode.
 pub fn to_uci(variant: &Variant, m: &Move) -> String {
     let g = variant.geometry;
+    if let MoveKind::Drop(kind) = m.kind {
+        return format!("{}@{}", variant.registry.def(kind).letter, g.name(m.to));
+    }
     let to = match m.kind {
         MoveKind::Castle(wing) if !variant.chess960 => castle_king_square(variant, m, wing),
         _ => m.to,
@@ -115,6 +118,9 @@ fn split_uci(g: Geometry, text: &str) -> Result<(Square, Square, Option<char>), 
 /// Unparsable text, or a move not among `legal`.
 pub fn parse_uci(variant: &Variant, cells: &[Cell], legal: &[Move], text: &str) -> Result<Move, MoveError> {
     let g = variant.geometry;
+    if let Some((piece, square)) = text.split_once('@') {
+        return parse_drop(variant, legal, text, piece, square);
+    }
     if !text.is_ascii() || text.len() < 4 {
         return Err(MoveError::Unparsable {
             text: text.into(),
@@ -142,6 +148,22 @@ pub fn parse_uci(variant: &Variant, cells: &[Cell], legal: &[Move], text: &str) 
     found
         .copied()
         .ok_or_else(|| MoveError::Illegal { text: text.into(), why: illegal_reason(variant, cells, legal, from, to, promotion.is_some()) })
+}
+
+/// Reads a drop `N@f3` (an empty letter means a pawn, as in SAN's `@e4`).
+fn parse_drop(variant: &Variant, legal: &[Move], text: &str, piece: &str, square: &str) -> Result<Move, MoveError> {
+    let bad = |why: String| MoveError::Unparsable { text: text.into(), why };
+    let kind = match piece {
+        "" => variant.registry.ids().find(|&t| variant.registry.def(t).pawn),
+        p if p.len() == 1 => variant.registry.by_letter(p.chars().next().unwrap_or(' ')),
+        _ => None,
+    }
+    .ok_or_else(|| bad(format!("'{piece}' is not a piece letter of this variant")))?;
+    let to = variant.geometry.parse_square(square).ok_or_else(|| bad(format!("'{square}' is not a square of this board")))?;
+    legal.iter().find(|m| m.kind == MoveKind::Drop(kind) && m.to == to).copied().ok_or_else(|| MoveError::Illegal {
+        text: text.into(),
+        why: format!("no {} can be dropped on {} now", variant.registry.def(kind).name, variant.geometry.name(to)),
+    })
 }
 
 fn illegal_reason(variant: &Variant, cells: &[Cell], legal: &[Move], from: Square, to: Square, promoting: bool) -> String {
@@ -173,6 +195,9 @@ pub fn san_body(variant: &Variant, cells: &[Cell], legal: &[Move], m: &Move) -> 
     let reg = &variant.registry;
     if let MoveKind::Castle(wing) = m.kind {
         return if wing == Wing::King { "O-O".into() } else { "O-O-O".into() };
+    }
+    if let MoveKind::Drop(kind) = m.kind {
+        return format!("{}@{}", reg.def(kind).letter, g.name(m.to));
     }
     let kind = cells[m.from.index()].kind();
     let def = reg.def(kind);
@@ -220,6 +245,9 @@ pub fn parse_san(variant: &Variant, cells: &[Cell], legal: &[Move], text: &str) 
     if core.is_empty() || !core.is_ascii() {
         return Err(MoveError::Unparsable { text: text.into(), why: "expected a move like Nf3, exd5, e8=Q or O-O".into() });
     }
+    if let Some((piece, square)) = core.split_once('@') {
+        return parse_drop(variant, legal, text, piece, square);
+    }
     let matches: Vec<Move> = legal
         .iter()
         .filter(|m| {
@@ -248,7 +276,7 @@ pub fn parse_san(variant: &Variant, cells: &[Cell], legal: &[Move], text: &str) 
 /// Accepts over-specified SAN (`Ng1f3`, `Pe4`): same piece letter, destination, promotion,
 /// and a source square consistent with the given file and rank.
 fn loose_match(variant: &Variant, cells: &[Cell], m: &Move, body: &str, core: &str) -> bool {
-    if m.is_castle() || body.starts_with('O') {
+    if m.is_castle() || body.starts_with('O') || m.dropped().is_some() {
         return false;
     }
     let g = variant.geometry;

@@ -35,13 +35,18 @@ impl Location {
     }
 }
 
+/// The type a piece was promoted from, if it was promoted (written `~` in FEN); a captured
+/// promoted piece goes to the captor's hand as that type.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default, Component)]
+pub struct Promoted(pub Option<PieceType>);
+
 /// Marks every piece entity; the rules never query anything else as a piece.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default, Component)]
 pub struct Piece;
 
 /// The components of a new piece.
 pub fn piece_bundle(kind: PieceType, side: Side, location: Location) -> impl Bundle {
-    (Piece, kind, Owner(side), location)
+    (Piece, kind, Owner(side), location, Promoted(None))
 }
 
 /// A compact cell code used by the square index: 0 is empty, 1 is a wall,

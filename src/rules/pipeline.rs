@@ -86,6 +86,7 @@ struct Needs {
     count_checks: bool,
     immediate_results: bool,
     flag_reply: bool,
+    drops: bool,
 }
 
 impl Needs {
@@ -106,6 +107,7 @@ impl Needs {
                 )
             }),
             flag_reply: v.end.iter().any(|e| matches!(e, EndCondition::RegionReached { reply: true, .. })),
+            drops: v.drops.is_some(),
         }
     }
 }
@@ -114,6 +116,7 @@ fn query_defaults(step: QuerySystems, needs: Needs) -> (Vec<ScheduleConfigs<Sche
     use QuerySystems as Q;
     match step {
         Q::Royalty => (vec![query::begin_query.into_configs()], vec![query::resolve_royalty.into_configs()]),
+        Q::Generate if needs.drops => (vec![query::generate_piece_moves.into_configs(), query::generate_drops.into_configs()], vec![]),
         Q::Generate => (vec![query::generate_piece_moves.into_configs()], vec![]),
         Q::Synthesize => (vec![query::synthesize_special_moves.into_configs()], vec![]),
         Q::SelfCheck => (vec![query::filter_self_check.into_configs()], vec![]),

@@ -238,6 +238,29 @@ pub fn generate_piece_moves(mut query: ResMut<MoveQuery>, board: Res<Board>, rul
     }
 }
 
+/// Step 2.2 (default, after the board pieces), in variants with drops: every piece in hand
+/// may be dropped on every empty square its type may be dropped on.
+pub fn generate_drops(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>, decided: Res<DecidedOutcome>) {
+    let Some(drops) = &rules.drops else { return };
+    if decided.0.is_some() {
+        return;
+    }
+    let q = &mut *query;
+    let side = q.side;
+    let g = board.geometry;
+    for kind in rules.registry.ids() {
+        if board.hand_counts[side.index()][kind.0 as usize] == 0 {
+            continue;
+        }
+        for (i, c) in board.cells.iter().enumerate() {
+            let sq = Square(i as u8);
+            if c.is_empty() && drops.allowed(kind, g.relative_rank(sq, side)) {
+                q.moves.push(Move::drop(kind, sq));
+            }
+        }
+    }
+}
+
 /// Step 2.3: promotion, en passant and castling for pieces not overridden.
 pub fn synthesize_special_moves(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>, state: Res<GameState>) {
     let q = &mut *query;
@@ -247,7 +270,12 @@ pub fn synthesize_special_moves(mut query: ResMut<MoveQuery>, board: Res<Board>,
     let promo = &rules.promotion;
     let needs_promotion = |m: &Move, cells: &[Cell]| {
         let c = cells[m.from.index()];
-        m.promotion.is_none() && !m.is_castle() && reg.def(c.kind()).promotes && g.relative_rank(m.to, q.side) == promo.rank
+        m.promotion.is_none()
+            && !m.is_castle()
+            && m.dropped().is_none()
+            && c.is_piece()
+            && reg.def(c.kind()).promotes
+            && g.relative_rank(m.to, q.side) == promo.rank
     };
     if !promo.choices.is_empty() && q.moves.iter().any(|m| needs_promotion(m, &board.cells)) {
         let mut out = std::mem::take(&mut q.scratch_moves);
@@ -368,6 +396,7 @@ fn exposes_royal(reg: &PieceTypeRegistry, g: Geometry, rules: &Rules, cells: &mu
     let mover = cells[m.from.index()];
     let mut moved_royal = (m.from, m.to);
     match m.kind {
+        MoveKind::Drop(kind) => set(cells, m.to, Cell::piece(kind, side)),
         MoveKind::Castle(wing) => {
             let rule = rules.castling.as_ref().expect("castling moves exist only with a castling rule");
             let rank = g.rank(m.from);
@@ -499,10 +528,14 @@ pub fn forbid_checks(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res
 /// royal squares; none of them moves) is then attacked by `side`.
 fn gives_check(reg: &PieceTypeRegistry, g: Geometry, rules: &Rules, cells: &mut [Cell], targets: &[Square], side: Side, m: &Move) -> bool {
     let before: Vec<(Square, Cell)> = [m.from, m.to].iter().map(|&s| (s, cells[s.index()])).collect();
-    let moved = cells[m.from.index()];
+    let moved = match m.kind {
+        MoveKind::Drop(kind) => Cell::piece(kind, side),
+        _ => cells[m.from.index()],
+    };
     let promoted = m.promotion.map(|p| Cell::piece(p, side)).unwrap_or(moved);
     let mut touched = before.clone();
     match m.kind {
+        MoveKind::Drop(_) => cells[m.to.index()] = moved,
         MoveKind::Castle(wing) => {
             let rule = rules.castling.as_ref().expect("castling moves exist only with a castling rule");
             let rank = g.rank(m.from);

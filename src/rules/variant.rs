@@ -104,6 +104,22 @@ pub fn fide_end_conditions() -> Vec<EndCondition> {
     ]
 }
 
+/// Hands and drops (Crazyhouse, Shogi).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct DropRule {
+    /// Captured pieces go to the captor's hand (promoted ones as what they were promoted from).
+    pub captures_to_hand: bool,
+    /// Relative ranks (0 = own back rank) where a type may not be dropped.
+    pub forbidden_ranks: Vec<(PieceType, Vec<u8>)>,
+}
+
+impl DropRule {
+    /// Whether `kind` may be dropped on relative rank `rank`.
+    pub fn allowed(&self, kind: PieceType, rank: u8) -> bool {
+        !self.forbidden_ranks.iter().any(|(k, ranks)| *k == kind && ranks.contains(&rank))
+    }
+}
+
 /// How new games of a variant may shuffle their start.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Shuffle {
@@ -143,6 +159,8 @@ pub struct Variant {
     pub mandatory_capture: bool,
     /// Whether moves that give check are illegal (Racing Kings).
     pub checks_forbidden: bool,
+    /// Hands and drops, when the variant has them.
+    pub drops: Option<DropRule>,
 }
 
 impl Variant {
@@ -169,6 +187,7 @@ impl Variant {
             end: fide_end_conditions(),
             mandatory_capture: false,
             checks_forbidden: false,
+            drops: None,
         }
     }
 

@@ -54,6 +54,9 @@ pub struct VariantFile {
     /// Whether a side that can capture must.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mandatory_capture: Option<bool>,
+    /// Hands and drops.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drops: Option<DropsSpec>,
     /// Whether moves that give check are illegal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checks_forbidden: Option<bool>,
@@ -157,6 +160,17 @@ pub enum CastlingSpec {
         #[serde(default, skip_serializing_if = "is_false")]
         king_takes_rook: bool,
     },
+}
+
+/// Hands and drops.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DropsSpec {
+    /// Captured pieces go to the captor's hand.
+    pub captures_to_hand: bool,
+    /// Ranks (1 = own back rank) where a letter may not be dropped, e.g. `{'P': [1, 8]}`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub forbidden_ranks: BTreeMap<char, Vec<u8>>,
 }
 
 /// Promotion.

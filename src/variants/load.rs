@@ -5,8 +5,8 @@ use std::fmt;
 use std::path::Path;
 
 use crate::rules::{
-    CastlingRule, EndCondition, Geometry, MAX_FILES, MAX_RANKS, PieceType, PieceTypeDef, PieceTypeRegistry, PromotionRule, Square, Variant,
-    parse_betza, parse_fen,
+    CastlingRule, DropRule, EndCondition, Geometry, MAX_FILES, MAX_RANKS, PieceType, PieceTypeDef, PieceTypeRegistry, PromotionRule,
+    Square, Variant, parse_betza, parse_fen,
 };
 
 use super::format::{CastlingSpec, EndSpec, PieceSpec, RegionSpec, ShuffleSpec, VariantFile};
@@ -113,6 +113,7 @@ fn merge(parent: VariantFile, child: VariantFile) -> VariantFile {
         promotion: child.promotion.or(parent.promotion),
         regions: child.regions.or(parent.regions),
         mandatory_capture: child.mandatory_capture.or(parent.mandatory_capture),
+        drops: child.drops.or(parent.drops),
         checks_forbidden: child.checks_forbidden.or(parent.checks_forbidden),
         end: child.end.or(parent.end),
         presets: child.presets.or(parent.presets),
@@ -451,6 +452,21 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
     if let Some(profile) = &file.profile {
         ck.add("profile", format!("no modifier profile '{profile}' in this build"));
     }
+    let drops = file.drops.as_ref().map(|d| {
+        let mut forbidden_ranks = Vec::new();
+        for (c, ranks) in &d.forbidden_ranks {
+            match letter(*c) {
+                Some(t) => {
+                    if let Some(r) = ranks.iter().find(|&&r| r == 0 || r > geometry.ranks) {
+                        ck.add(format!("drops.forbidden_ranks.{c}"), format!("rank {r} is not between 1 and {}", geometry.ranks));
+                    }
+                    forbidden_ranks.push((t, ranks.iter().map(|r| r.saturating_sub(1)).collect()));
+                }
+                None => ck.add(format!("drops.forbidden_ranks.{c}"), format!("'{c}' is not the letter of a piece type")),
+            }
+        }
+        DropRule { captures_to_hand: d.captures_to_hand, forbidden_ranks }
+    });
     let shuffle = match file.shuffle {
         Some(ShuffleSpec::Shuffled(s)) => Some(s),
         _ => None,
@@ -471,6 +487,7 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
         end,
         mandatory_capture: file.mandatory_capture.unwrap_or(false),
         checks_forbidden: file.checks_forbidden.unwrap_or(false),
+        drops,
     };
     match &file.start {
         None => ck.add("start", "missing; give the start position as FEN"),

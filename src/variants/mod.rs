@@ -4,7 +4,9 @@
 mod format;
 mod load;
 
-pub use format::{BoardSpec, CastlingSpec, EndSpec, PieceSpec, PresetUse, PromotionSpec, RegionSpec, Scope, ShuffleSpec, VariantFile};
+pub use format::{
+    BoardSpec, CastlingSpec, DropsSpec, EndSpec, PieceSpec, PresetUse, PromotionSpec, RegionSpec, Scope, ShuffleSpec, VariantFile,
+};
 pub use load::{LoadError, Problem, compile, load_path, parse_variant_file, resolve, write_variant_file};
 
 use crate::rules::Variant;
@@ -35,6 +37,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("makruk", include_str!("../../presets/makruk.ron")),
     ("courier", include_str!("../../presets/courier.ron")),
     ("jesonmor", include_str!("../../presets/jesonmor.ron")),
+    ("crazyhouse", include_str!("../../presets/crazyhouse.ron")),
 ];
 
 /// The ids of the built-in variants.
