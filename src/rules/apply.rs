@@ -421,6 +421,38 @@ pub fn mutate_position(pending: Res<PendingMove>, mut state: ResMut<GameState>, 
     }
 }
 
+/// Step 4 (default, after the move), in variants with exploding captures: the capturing piece
+/// and every non-immune piece next to the capture square are removed; rooks blown off their
+/// squares lose their castling rights.
+pub fn explode(pending: Res<PendingMove>, rules: Res<Rules>, mut state: ResMut<GameState>, mut writer: BoardWriter) {
+    let Some(blast) = &rules.blast else { return };
+    let m = pending.mv();
+    if pending.victim.is_none() || pending.capture_consumed_by.is_some() {
+        return;
+    }
+    let g = writer.board().geometry;
+    for sq in super::query::blast_squares(g, m.to) {
+        let c = writer.board().cell(sq);
+        if !c.is_piece() || (sq != m.to && blast.immune & (1u64 << c.kind().0) != 0) {
+            continue;
+        }
+        if let Some(e) = writer.board().entity(sq) {
+            writer.relocate(e, Location::Captured);
+        }
+        if rules.registry.def(c.kind()).castles {
+            state.castling.rooks[c.side().index()] = [None, None];
+        }
+        for s in Side::BOTH {
+            let back = if s == Side::White { 0 } else { g.ranks - 1 };
+            for w in Wing::BOTH {
+                if state.castling.get(s, w).is_some_and(|f| Square(back * g.files + f) == sq) {
+                    state.castling.rooks[s.index()][w.index()] = None;
+                }
+            }
+        }
+    }
+}
+
 /// Step 4 (default, after the hooks), in n-check variants: a move that leaves an enemy royal
 /// piece attacked counts as a check given.
 pub fn count_checks(pending: Res<PendingMove>, board: Res<Board>, rules: Res<Rules>, mut state: ResMut<GameState>) {

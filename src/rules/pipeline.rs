@@ -87,6 +87,7 @@ struct Needs {
     immediate_results: bool,
     flag_reply: bool,
     drops: bool,
+    blast: bool,
 }
 
 impl Needs {
@@ -108,6 +109,7 @@ impl Needs {
             }),
             flag_reply: v.end.iter().any(|e| matches!(e, EndCondition::RegionReached { reply: true, .. })),
             drops: v.drops.is_some(),
+            blast: v.blast.is_some(),
         }
     }
 }
@@ -139,8 +141,14 @@ fn apply_defaults(step: ApplySystems, needs: Needs) -> (Vec<ScheduleConfigs<Sche
     match step {
         A::BeforeMove => (vec![apply::prepare_move.into_configs()], vec![]),
         A::Damage => (vec![], vec![apply::resolve_capture.into_configs()]),
-        A::Mutate if needs.count_checks => (vec![apply::mutate_position.into_configs()], vec![apply::count_checks.into_configs()]),
-        A::Mutate => (vec![apply::mutate_position.into_configs()], vec![]),
+        A::Mutate => {
+            let mut before = vec![apply::mutate_position.into_configs()];
+            if needs.blast {
+                before.push(apply::explode.into_configs());
+            }
+            let after = if needs.count_checks { vec![apply::count_checks.into_configs()] } else { vec![] };
+            (before, after)
+        }
         A::CountHalfMove => (vec![apply::count_half_move.into_configs()], vec![]),
         A::AdvanceTurn => (vec![], vec![apply::advance_turn.into_configs()]),
         A::GameResult => {

@@ -221,6 +221,12 @@ pub fn resolve_royalty(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: R
     }
     let by = q.side.opponent();
     q.in_check = q.royals.iter().any(|&r| rules.registry.square_attacked(&board.cells, r, by));
+    if q.in_check && rules.blast.is_some() {
+        // Kings that touch cannot be taken: no check then.
+        let theirs: Vec<Square> = board.find(by, rules.registry.royal_mask).collect();
+        q.in_check =
+            q.royals.iter().any(|&r| !kings_touch(board.geometry, r, &theirs) && rules.registry.square_attacked(&board.cells, r, by));
+    }
 }
 
 /// Step 2.2: every piece not overridden generates through its type's generator.
@@ -353,7 +359,15 @@ pub fn synthesize_special_moves(mut query: ResMut<MoveQuery>, board: Res<Board>,
                 scratch.clear();
                 scratch.extend_from_slice(&board.cells);
                 scratch[slot.square.index()] = Cell::EMPTY;
-                let attacked = span(king_file, kd).any(|f| reg.square_attacked(scratch, Square((rank as u8) * g.files + f), by));
+                // Only a royal king may not castle out of, through or into check; in Atomic a
+                // square next to the enemy king is safe (kings touching cannot be taken).
+                let royal = q.royals.contains(&slot.square);
+                let enemy_kings: Vec<Square> = if rules.blast.is_some() { board.find(by, reg.royal_mask).collect() } else { Vec::new() };
+                let attacked = royal
+                    && span(king_file, kd).any(|f| {
+                        let sq = Square((rank as u8) * g.files + f);
+                        reg.square_attacked(scratch, sq, by) && !kings_touch(g, sq, &enemy_kings)
+                    });
                 if !attacked {
                     q.moves.push(Move { from: slot.square, to: rook_sq, kind: MoveKind::Castle(wing), capture: false, promotion: None });
                 }
@@ -383,51 +397,131 @@ pub fn en_passant_victim(g: Geometry, m: &Move) -> Square {
     Square(g.rank(m.from) * g.files + g.file(m.to))
 }
 
-/// Plays `m` on a copy of the cells for `side`, returns whether a royal piece is attacked,
-/// and restores the copy.
-fn exposes_royal(reg: &PieceTypeRegistry, g: Geometry, rules: &Rules, cells: &mut [Cell], royals: &[Square], side: Side, m: &Move) -> bool {
-    let mut saved: [(Square, Cell); 4] = [(Square(0), Cell::EMPTY); 4];
-    let mut n = 0;
-    let mut set = |cells: &mut [Cell], sq: Square, c: Cell| {
-        saved[n] = (sq, cells[sq.index()]);
-        n += 1;
+/// The squares a move changed on a scratch copy of the cells, to put back afterwards.
+struct Touched {
+    items: [(Square, Cell); 16],
+    n: usize,
+}
+
+impl Touched {
+    fn new() -> Touched {
+        Touched { items: [(Square(0), Cell::EMPTY); 16], n: 0 }
+    }
+
+    #[inline]
+    fn set(&mut self, cells: &mut [Cell], sq: Square, c: Cell) {
+        if self.n < self.items.len() {
+            self.items[self.n] = (sq, cells[sq.index()]);
+            self.n += 1;
+        }
         cells[sq.index()] = c;
+    }
+
+    fn restore(&self, cells: &mut [Cell]) {
+        for &(sq, c) in self.items[..self.n].iter().rev() {
+            cells[sq.index()] = c;
+        }
+    }
+}
+
+/// Plays `m` for `side` on scratch `cells` (captures, en passant, castling, drops, promotion,
+/// and the blast of variants that have one). Returns the square the moving piece ends on.
+fn play_on(g: Geometry, rules: &Rules, cells: &mut [Cell], side: Side, m: &Move, touched: &mut Touched) -> Square {
+    let moving = match m.kind {
+        MoveKind::Drop(kind) => Cell::piece(kind, side),
+        _ => cells[m.from.index()],
     };
-    let mover = cells[m.from.index()];
-    let mut moved_royal = (m.from, m.to);
+    let landed = m.promotion.map(|p| Cell::piece(p, side)).unwrap_or(moving);
+    let mut end = m.to;
     match m.kind {
-        MoveKind::Drop(kind) => set(cells, m.to, Cell::piece(kind, side)),
+        MoveKind::Drop(_) => touched.set(cells, m.to, landed),
         MoveKind::Castle(wing) => {
             let rule = rules.castling.as_ref().expect("castling moves exist only with a castling rule");
             let rank = g.rank(m.from);
             let rook = cells[m.to.index()];
             let kd = Square(rank * g.files + rule.king_files[wing.index()]);
             let rd = Square(rank * g.files + rule.rook_files[wing.index()]);
-            set(cells, m.from, Cell::EMPTY);
-            set(cells, m.to, Cell::EMPTY);
-            set(cells, kd, mover);
-            set(cells, rd, rook);
-            moved_royal = (m.from, kd);
+            touched.set(cells, m.from, Cell::EMPTY);
+            touched.set(cells, m.to, Cell::EMPTY);
+            touched.set(cells, kd, moving);
+            touched.set(cells, rd, rook);
+            end = kd;
         }
         MoveKind::EnPassant => {
-            set(cells, m.from, Cell::EMPTY);
-            set(cells, m.to, mover);
-            set(cells, en_passant_victim(g, m), Cell::EMPTY);
+            touched.set(cells, m.from, Cell::EMPTY);
+            touched.set(cells, m.to, landed);
+            touched.set(cells, en_passant_victim(g, m), Cell::EMPTY);
         }
         _ => {
-            set(cells, m.from, Cell::EMPTY);
-            set(cells, m.to, mover);
+            touched.set(cells, m.from, Cell::EMPTY);
+            touched.set(cells, m.to, landed);
         }
     }
+    if m.capture
+        && let Some(blast) = &rules.blast
+    {
+        for sq in blast_squares(g, m.to) {
+            let c = cells[sq.index()];
+            if sq == m.to || (c.is_piece() && blast.immune & (1u64 << c.kind().0) == 0) {
+                touched.set(cells, sq, Cell::EMPTY);
+            }
+        }
+    }
+    end
+}
+
+/// The square and its (up to eight) neighbours: what a capture on `at` blows up.
+pub fn blast_squares(g: Geometry, at: Square) -> impl Iterator<Item = Square> {
+    let (f, r) = (g.file(at) as i32, g.rank(at) as i32);
+    (-1..=1).flat_map(move |dy| (-1..=1).filter_map(move |dx| g.square(f + dx, r + dy)))
+}
+
+/// Plays `m` on a copy of the cells for `side`, returns whether a royal piece is attacked,
+/// and restores the copy.
+fn exposes_royal(reg: &PieceTypeRegistry, g: Geometry, rules: &Rules, cells: &mut [Cell], royals: &[Square], side: Side, m: &Move) -> bool {
+    let mut touched = Touched::new();
+    let end = play_on(g, rules, cells, side, m, &mut touched);
     let by = side.opponent();
     let exposed = royals.iter().any(|&r| {
-        let r = if r == moved_royal.0 { moved_royal.1 } else { r };
+        let r = if r == m.from && m.dropped().is_none() { end } else { r };
         reg.square_attacked(cells, r, by)
     });
-    for &(sq, c) in saved[..n].iter().rev() {
-        cells[sq.index()] = c;
-    }
+    touched.restore(cells);
     exposed
+}
+
+/// Atomic legality of `m` for `side`: after the move and its blast, the mover must still
+/// have a royal piece; taking the last enemy royal piece is always legal; otherwise no royal
+/// piece may be attacked, unless it stands next to an enemy royal piece (kings touching
+/// cannot be taken).
+fn atomic_legal(reg: &PieceTypeRegistry, g: Geometry, rules: &Rules, cells: &mut [Cell], side: Side, m: &Move) -> bool {
+    let mut touched = Touched::new();
+    play_on(g, rules, cells, side, m, &mut touched);
+    let mine: Vec<Square> = royal_squares(reg, cells, side).collect();
+    let theirs: Vec<Square> = royal_squares(reg, cells, side.opponent()).collect();
+    let legal = if mine.is_empty() {
+        false
+    } else if theirs.is_empty() {
+        true
+    } else {
+        mine.iter().all(|&k| kings_touch(g, k, &theirs) || !reg.square_attacked(cells, k, side.opponent()))
+    };
+    touched.restore(cells);
+    legal
+}
+
+fn royal_squares<'a>(reg: &'a PieceTypeRegistry, cells: &'a [Cell], side: Side) -> impl Iterator<Item = Square> + 'a {
+    cells.iter().enumerate().filter_map(move |(i, c)| {
+        (c.is_piece() && c.side() == side && reg.royal_mask & (1u64 << c.kind().0) != 0).then_some(Square(i as u8))
+    })
+}
+
+/// Whether `k` stands next to one of `others`.
+pub fn kings_touch(g: Geometry, k: Square, others: &[Square]) -> bool {
+    others.iter().any(|&o| {
+        let (df, dr) = (g.file(k) as i32 - g.file(o) as i32, g.rank(k) as i32 - g.rank(o) as i32);
+        df.abs() <= 1 && dr.abs() <= 1
+    })
 }
 
 /// Step 3: drops moves that leave a royal piece of the mover attacked. With first-blocker
@@ -442,6 +536,14 @@ pub fn filter_self_check(mut query: ResMut<MoveQuery>, board: Res<Board>, rules:
     let g = board.geometry;
     let side = q.side;
     let by = side.opponent();
+    if rules.blast.is_some() {
+        let mut cells = std::mem::take(&mut q.scratch_cells);
+        cells.clear();
+        cells.extend_from_slice(&board.cells);
+        q.moves.retain(|m| atomic_legal(reg, g, &rules, &mut cells, side, m));
+        q.scratch_cells = cells;
+        return;
+    }
     let fast = reg.simple_attacks && !q.in_check;
     let mut pinned = SquareSet::default();
     if fast {
@@ -527,42 +629,9 @@ pub fn forbid_checks(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res
 /// Plays `m` for `side` on a copy of the cells and tells whether one of `targets` (enemy
 /// royal squares; none of them moves) is then attacked by `side`.
 fn gives_check(reg: &PieceTypeRegistry, g: Geometry, rules: &Rules, cells: &mut [Cell], targets: &[Square], side: Side, m: &Move) -> bool {
-    let before: Vec<(Square, Cell)> = [m.from, m.to].iter().map(|&s| (s, cells[s.index()])).collect();
-    let moved = match m.kind {
-        MoveKind::Drop(kind) => Cell::piece(kind, side),
-        _ => cells[m.from.index()],
-    };
-    let promoted = m.promotion.map(|p| Cell::piece(p, side)).unwrap_or(moved);
-    let mut touched = before.clone();
-    match m.kind {
-        MoveKind::Drop(_) => cells[m.to.index()] = moved,
-        MoveKind::Castle(wing) => {
-            let rule = rules.castling.as_ref().expect("castling moves exist only with a castling rule");
-            let rank = g.rank(m.from);
-            let rook = cells[m.to.index()];
-            let kd = Square(rank * g.files + rule.king_files[wing.index()]);
-            let rd = Square(rank * g.files + rule.rook_files[wing.index()]);
-            touched.extend([(kd, cells[kd.index()]), (rd, cells[rd.index()])]);
-            cells[m.from.index()] = Cell::EMPTY;
-            cells[m.to.index()] = Cell::EMPTY;
-            cells[kd.index()] = moved;
-            cells[rd.index()] = rook;
-        }
-        MoveKind::EnPassant => {
-            let victim = en_passant_victim(g, m);
-            touched.push((victim, cells[victim.index()]));
-            cells[victim.index()] = Cell::EMPTY;
-            cells[m.from.index()] = Cell::EMPTY;
-            cells[m.to.index()] = promoted;
-        }
-        _ => {
-            cells[m.from.index()] = Cell::EMPTY;
-            cells[m.to.index()] = promoted;
-        }
-    }
+    let mut touched = Touched::new();
+    play_on(g, rules, cells, side, m, &mut touched);
     let check = targets.iter().any(|&t| reg.square_attacked(cells, t, side));
-    for &(s, c) in touched.iter().rev() {
-        cells[s.index()] = c;
-    }
+    touched.restore(cells);
     check
 }

@@ -120,6 +120,14 @@ impl DropRule {
     }
 }
 
+/// Captures explode (Atomic): the capturing piece and every piece next to the capture square
+/// are removed too, except pieces of immune types.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct BlastRule {
+    /// Bit set of types that survive a neighbouring blast (pawns in Atomic).
+    pub immune: u64,
+}
+
 /// How new games of a variant may shuffle their start.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Shuffle {
@@ -161,6 +169,8 @@ pub struct Variant {
     pub checks_forbidden: bool,
     /// Hands and drops, when the variant has them.
     pub drops: Option<DropRule>,
+    /// Exploding captures, when the variant has them.
+    pub blast: Option<BlastRule>,
 }
 
 impl Variant {
@@ -188,6 +198,7 @@ impl Variant {
             mandatory_capture: false,
             checks_forbidden: false,
             drops: None,
+            blast: None,
         }
     }
 

@@ -57,6 +57,9 @@ pub struct VariantFile {
     /// Hands and drops.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub drops: Option<DropsSpec>,
+    /// Exploding captures.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blast: Option<BlastSpec>,
     /// Whether moves that give check are illegal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checks_forbidden: Option<bool>,
@@ -171,6 +174,15 @@ pub struct DropsSpec {
     /// Ranks (1 = own back rank) where a letter may not be dropped, e.g. `{'P': [1, 8]}`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub forbidden_ranks: BTreeMap<char, Vec<u8>>,
+}
+
+/// Exploding captures.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BlastSpec {
+    /// Letters of the types that survive a neighbouring blast.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub immune: String,
 }
 
 /// Promotion.

@@ -5,8 +5,8 @@ use std::fmt;
 use std::path::Path;
 
 use crate::rules::{
-    CastlingRule, DropRule, EndCondition, Geometry, MAX_FILES, MAX_RANKS, PieceType, PieceTypeDef, PieceTypeRegistry, PromotionRule,
-    Square, Variant, parse_betza, parse_fen,
+    BlastRule, CastlingRule, DropRule, EndCondition, Geometry, MAX_FILES, MAX_RANKS, PieceType, PieceTypeDef, PieceTypeRegistry,
+    PromotionRule, Square, Variant, parse_betza, parse_fen,
 };
 
 use super::format::{CastlingSpec, EndSpec, PieceSpec, RegionSpec, ShuffleSpec, VariantFile};
@@ -114,6 +114,7 @@ fn merge(parent: VariantFile, child: VariantFile) -> VariantFile {
         regions: child.regions.or(parent.regions),
         mandatory_capture: child.mandatory_capture.or(parent.mandatory_capture),
         drops: child.drops.or(parent.drops),
+        blast: child.blast.or(parent.blast),
         checks_forbidden: child.checks_forbidden.or(parent.checks_forbidden),
         end: child.end.or(parent.end),
         presets: child.presets.or(parent.presets),
@@ -467,6 +468,7 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
         }
         DropRule { captures_to_hand: d.captures_to_hand, forbidden_ranks }
     });
+    let blast = file.blast.as_ref().map(|b| BlastRule { immune: letters_mask(&b.immune, "blast.immune", &letter, &mut ck) });
     let shuffle = match file.shuffle {
         Some(ShuffleSpec::Shuffled(s)) => Some(s),
         _ => None,
@@ -488,6 +490,7 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
         mandatory_capture: file.mandatory_capture.unwrap_or(false),
         checks_forbidden: file.checks_forbidden.unwrap_or(false),
         drops,
+        blast,
     };
     match &file.start {
         None => ck.add("start", "missing; give the start position as FEN"),

@@ -38,6 +38,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("courier", include_str!("../../presets/courier.ron")),
     ("jesonmor", include_str!("../../presets/jesonmor.ron")),
     ("crazyhouse", include_str!("../../presets/crazyhouse.ron")),
+    ("atomic", include_str!("../../presets/atomic.ron")),
 ];
 
 /// The ids of the built-in variants.
