@@ -42,9 +42,14 @@ fn main() {
         println!("{:<16} depth {}: {:>10} nodes in {:>7.3} s = {:>6.2} M nodes/s", p.name, p.depth, nodes, secs, nodes as f64 / secs / 1e6);
     }
     println!("variant start positions (from presets/*.ron)");
-    for (id, depth, expected) in
-        [("chess", 5, 4_865_609), ("capablanca", 4, 805_128), ("nightrider", 4, 419_019), ("grasshopper", 4, 635_298)]
-    {
+    for (id, depth, expected) in [
+        ("chess", 5, 4_865_609),
+        ("crazyhouse", 4, 197_281),
+        ("atomic", 4, 197_326),
+        ("capablanca", 4, 805_128),
+        ("nightrider", 4, 419_019),
+        ("grasshopper", 4, 635_298),
+    ] {
         let variant = variants::builtin(id).expect("built-in variant loads");
         let mut engine = Engine::new(variant);
         let (secs, nodes) = best_of(3, || engine.perft(depth));
