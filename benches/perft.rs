@@ -47,6 +47,7 @@ fn main() {
         ("crazyhouse", 4, 197_281),
         ("atomic", 4, 197_326),
         ("capablanca", 4, 805_128),
+        ("xiangqi", 4, 3_290_240),
         ("nightrider", 4, 419_019),
         ("grasshopper", 4, 635_298),
     ] {

@@ -134,6 +134,18 @@ pub fn lame_path(dx: i32, dy: i32) -> Vec<(i32, i32)> {
     }
 }
 
+/// One bit per square of a board of up to 256 squares.
+pub type SquareBits = [u64; 4];
+
+/// Where a type may go and where it moves differently, per side (`[white, black]`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Zones {
+    /// The squares it may stand on (Xiangqi's palace for the general and advisors).
+    pub confinement: Option<[SquareBits; 2]>,
+    /// Inside this region it moves by these atoms instead (the Xiangqi soldier across the river).
+    pub region_atoms: Option<([SquareBits; 2], Vec<Atom>)>,
+}
+
 /// The way a compiled ray is walked.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum RayKind {
@@ -184,9 +196,20 @@ impl MoveTable {
     /// the relative ranks in `initial_ranks`; `double_steps` says whether the type's straight
     /// initial moves from the furthest of those ranks leave en-passant squares.
     pub fn compile(geometry: Geometry, atoms: &[Atom], initial_ranks: &[u8], double_steps: bool) -> MoveTable {
+        Self::compile_with(geometry, atoms, initial_ranks, double_steps, &Zones::default())
+    }
+
+    /// As [`MoveTable::compile`], with the confinement and region-dependent movement of `zones`.
+    pub fn compile_with(geometry: Geometry, atoms: &[Atom], initial_ranks: &[u8], double_steps: bool, zones: &Zones) -> MoveTable {
         let mut table = MoveTable::default();
+        let inside = |set: &SquareBits, sq: Square| set[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0;
         for side in Side::BOTH {
+            let allowed = |to: Square| zones.confinement.as_ref().is_none_or(|c| inside(&c[side.index()], to));
             for sq in geometry.squares() {
+                let atoms: &[Atom] = match &zones.region_atoms {
+                    Some((region, alt)) if inside(&region[side.index()], sq) => alt,
+                    _ => atoms,
+                };
                 let first = table.rays.len() as u32;
                 let (f, r) = (geometry.file(sq) as i32, geometry.rank(sq) as i32);
                 let relative = geometry.relative_rank(sq, side);
@@ -208,7 +231,7 @@ impl MoveTable {
                     let kind = if atom.any_square {
                         RayKind::AnySquare
                     } else if atom.lame {
-                        match geometry.square(f + dx, r + dy) {
+                        match geometry.square(f + dx, r + dy).filter(|&to| allowed(to)) {
                             Some(to) => {
                                 let path = lame_path(dx, dy);
                                 for (px, py) in &path {
@@ -223,7 +246,8 @@ impl MoveTable {
                         let limit = if atom.range == 0 { u32::MAX } else { atom.range as u32 };
                         let mut k = 1;
                         while k <= limit {
-                            match geometry.square(f + dx * k as i32, r + dy * k as i32) {
+                            // A confined piece stops at the edge of its region.
+                            match geometry.square(f + dx * k as i32, r + dy * k as i32).filter(|&to| allowed(to)) {
                                 Some(to) => table.squares.push(to),
                                 None => break,
                             }

@@ -221,6 +221,9 @@ pub fn resolve_royalty(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: R
     }
     let by = q.side.opponent();
     q.in_check = q.royals.iter().any(|&r| rules.registry.square_attacked(&board.cells, r, by));
+    if rules.flying_general && !q.in_check {
+        q.in_check = generals_face(&rules.registry, board.geometry, &board.cells, q.side);
+    }
     if q.in_check && rules.blast.is_some() {
         // Kings that touch cannot be taken: no check then.
         let theirs: Vec<Square> = board.find(by, rules.registry.royal_mask).collect();
@@ -485,7 +488,7 @@ fn exposes_royal(reg: &PieceTypeRegistry, g: Geometry, rules: &Rules, cells: &mu
     let exposed = royals.iter().any(|&r| {
         let r = if r == m.from && m.dropped().is_none() { end } else { r };
         reg.square_attacked(cells, r, by)
-    });
+    }) || (rules.flying_general && generals_face(reg, g, cells, side));
     touched.restore(cells);
     exposed
 }
@@ -516,6 +519,31 @@ fn royal_squares<'a>(reg: &'a PieceTypeRegistry, cells: &'a [Cell], side: Side) 
     })
 }
 
+/// Whether a royal piece of `side` faces an enemy royal piece along an open file.
+pub fn generals_face(reg: &PieceTypeRegistry, g: Geometry, cells: &[Cell], side: Side) -> bool {
+    for (i, c) in cells.iter().enumerate() {
+        if !(c.is_piece() && c.side() == side && reg.royal_mask & (1u64 << c.kind().0) != 0) {
+            continue;
+        }
+        let sq = Square(i as u8);
+        let (f, r) = (g.file(sq) as i32, g.rank(sq) as i32);
+        for dir in [1, -1] {
+            let mut k = 1;
+            while let Some(s) = g.square(f, r + dir * k) {
+                let x = cells[s.index()];
+                if !x.is_empty() {
+                    if x.is_piece() && x.side() != side && reg.royal_mask & (1u64 << x.kind().0) != 0 {
+                        return true;
+                    }
+                    break;
+                }
+                k += 1;
+            }
+        }
+    }
+    false
+}
+
 /// Whether `k` stands next to one of `others`.
 pub fn kings_touch(g: Geometry, k: Square, others: &[Square]) -> bool {
     others.iter().any(|&o| {
@@ -544,7 +572,7 @@ pub fn filter_self_check(mut query: ResMut<MoveQuery>, board: Res<Board>, rules:
         q.scratch_cells = cells;
         return;
     }
-    let fast = reg.simple_attacks && !q.in_check;
+    let fast = reg.simple_attacks && !q.in_check && !rules.flying_general;
     let mut pinned = SquareSet::default();
     if fast {
         let at = &reg.attacks;

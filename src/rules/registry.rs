@@ -2,7 +2,7 @@
 
 use super::betza::{BetzaError, parse_betza};
 use super::geometry::{Geometry, Side, Square};
-use super::movement::{Atom, AttackTable, MoveTable, RayKind};
+use super::movement::{Atom, AttackTable, MoveTable, RayKind, Zones};
 use super::moves::Move;
 use super::piece::{Cell, PieceType};
 use super::query::{GenContext, PieceSlot};
@@ -56,6 +56,8 @@ pub struct PieceTypeDef {
     pub castles: bool,
     /// The type the king castles with (the rook).
     pub castling_partner: bool,
+    /// Confinement and region-dependent movement.
+    pub zones: Zones,
     /// Its move generator.
     pub generator: MoveGenerator,
     /// Its attack probe.
@@ -77,6 +79,7 @@ impl PieceTypeDef {
             initial_ranks: vec![1],
             castles: false,
             castling_partner: false,
+            zones: Zones::default(),
             generator: MoveGenerator::Table,
             attack_probe: AttackProbe::Table,
         }
@@ -202,18 +205,23 @@ impl PieceTypeRegistry {
         let mask = |f: &dyn Fn(&PieceTypeDef) -> bool| types.iter().enumerate().filter(|(_, t)| f(t)).fold(0u64, |m, (i, _)| m | 1 << i);
         let en_passant_mask = mask(&|t| t.atoms.iter().any(|a| a.en_passant && a.mode.captures()));
         let royal_mask = mask(&|t| t.royal);
-        let complex_mask =
-            mask(&|t| matches!(t.attack_probe, AttackProbe::Table) && t.atoms.iter().any(|a| a.mode.captures() && !a.is_simple()));
+        // Types the merged reverse table cannot describe: their attacks are found by walking
+        // their own compiled rays, piece by piece.
+        let complex_mask = mask(&|t| {
+            matches!(t.attack_probe, AttackProbe::Table)
+                && (t.atoms.iter().any(|a| a.mode.captures() && !a.is_simple()) || t.zones != Zones::default())
+        });
         let tables = types
             .iter()
             .enumerate()
-            .map(|(i, t)| MoveTable::compile(geometry, &t.atoms, &t.initial_ranks, en_passant_mask & (1 << i) != 0))
+            .map(|(i, t)| MoveTable::compile_with(geometry, &t.atoms, &t.initial_ranks, en_passant_mask & (1 << i) != 0, &t.zones))
             .collect();
         let probe_atoms: Vec<Option<&[Atom]>> = types
             .iter()
-            .map(|t| match t.attack_probe {
-                AttackProbe::Table => Some(t.atoms.as_slice()),
-                AttackProbe::Custom(_) => None,
+            .enumerate()
+            .map(|(i, t)| match t.attack_probe {
+                AttackProbe::Table if complex_mask & (1 << i) == 0 => Some(t.atoms.as_slice()),
+                _ => None,
             })
             .collect();
         let attacks = AttackTable::compile(geometry, &probe_atoms);
@@ -300,10 +308,8 @@ impl PieceTypeRegistry {
     /// `target`.
     pub fn piece_attacks(&self, cells: &[Cell], kind: PieceType, by: Side, from: Square, target: Square) -> bool {
         match self.def(kind).attack_probe {
-            AttackProbe::Table => {
-                self.attacks.piece_attacks(cells, kind, by, from, target)
-                    || (self.complex_mask & (1u64 << kind.0) != 0 && self.complex_attacks(cells, kind, by, from, target))
-            }
+            AttackProbe::Table if self.complex_mask & (1u64 << kind.0) != 0 => self.complex_attacks(cells, kind, by, from, target),
+            AttackProbe::Table => self.attacks.piece_attacks(cells, kind, by, from, target),
             AttackProbe::Custom(f) => f(self, cells, kind, by, from, target),
         }
     }
@@ -314,7 +320,17 @@ impl PieceTypeRegistry {
 fn ray_reaches(table: &MoveTable, ray: &super::movement::Ray, cells: &[Cell], target: Square) -> bool {
     let squares = table.ray_squares(ray);
     match ray.kind {
-        RayKind::Slide => false,
+        RayKind::Slide => {
+            for &s in squares {
+                if s == target {
+                    return true;
+                }
+                if !cells[s.index()].is_empty() {
+                    return false;
+                }
+            }
+            false
+        }
         RayKind::Lame { path } => {
             let (path, to) = squares.split_at(path as usize);
             to[0] == target && path.iter().all(|s| cells[s.index()].is_empty())

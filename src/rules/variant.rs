@@ -171,6 +171,8 @@ pub struct Variant {
     pub drops: Option<DropRule>,
     /// Exploding captures, when the variant has them.
     pub blast: Option<BlastRule>,
+    /// Royal pieces may not face each other on an open file (Xiangqi's flying general).
+    pub flying_general: bool,
 }
 
 impl Variant {
@@ -199,6 +201,7 @@ impl Variant {
             checks_forbidden: false,
             drops: None,
             blast: None,
+            flying_general: false,
         }
     }
 

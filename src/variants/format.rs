@@ -60,6 +60,9 @@ pub struct VariantFile {
     /// Exploding captures.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub blast: Option<BlastSpec>,
+    /// Royal pieces may not face each other on an open file (Xiangqi).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flying_general: Option<bool>,
     /// Whether moves that give check are illegal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checks_forbidden: Option<bool>,
@@ -118,9 +121,25 @@ pub struct PieceSpec {
     /// The rook of castling.
     #[serde(default, skip_serializing_if = "is_false")]
     pub castling_partner: bool,
+    /// A region (by name) it may never leave, e.g. the palace.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confined: Option<String>,
+    /// Different movement inside a region, e.g. a soldier across the river.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub region_moves: Option<RegionMoves>,
     /// A glyph or image name for display.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub glyph: Option<String>,
+}
+
+/// Movement that replaces a type's own inside a region.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RegionMoves {
+    /// Region name.
+    pub region: String,
+    /// Movement there, in Betza notation.
+    pub betza: String,
 }
 
 fn is_false(b: &bool) -> bool {

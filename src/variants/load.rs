@@ -115,6 +115,7 @@ fn merge(parent: VariantFile, child: VariantFile) -> VariantFile {
         mandatory_capture: child.mandatory_capture.or(parent.mandatory_capture),
         drops: child.drops.or(parent.drops),
         blast: child.blast.or(parent.blast),
+        flying_general: child.flying_general.or(parent.flying_general),
         checks_forbidden: child.checks_forbidden.or(parent.checks_forbidden),
         end: child.end.or(parent.end),
         presets: child.presets.or(parent.presets),
@@ -309,6 +310,7 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
             ck.add("board.walls", "walls are not supported by the engine yet");
         }
     }
+    let regions = file.regions.clone().unwrap_or_default();
     // Piece types.
     let specs = file.pieces.clone().unwrap_or_default();
     if specs.is_empty() {
@@ -331,7 +333,18 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
         {
             ck.add(format!("{path}.initial_ranks"), format!("rank {r} is not between 1 and {}", geometry.ranks));
         }
-        if let Some(def) = piece_def(p, &format!("{path}.betza"), &mut ck) {
+        if let Some(mut def) = piece_def(p, &format!("{path}.betza"), &mut ck) {
+            if let Some(region) = &p.confined {
+                def.zones.confinement = Some(region_squares(region, &regions, geometry, &mut ck, 0));
+            }
+            if let Some(rm) = &p.region_moves {
+                match parse_betza(&rm.betza) {
+                    Ok(atoms) => def.zones.region_atoms = Some((region_squares(&rm.region, &regions, geometry, &mut ck, 0), atoms)),
+                    Err(e) => {
+                        ck.add(format!("{path}.region_moves.betza"), format!("'{}' at character {}: {}", rm.betza, e.position, e.message))
+                    }
+                }
+            }
             defs.push(def);
         }
     }
@@ -391,7 +404,6 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
         ck.add("promotion.choices", "empty; list the letters a piece may promote to");
     }
     // End conditions.
-    let regions = file.regions.clone().unwrap_or_default();
     for name in regions.keys() {
         region_squares(name, &regions, geometry, &mut ck, 0);
     }
@@ -491,6 +503,7 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
         checks_forbidden: file.checks_forbidden.unwrap_or(false),
         drops,
         blast,
+        flying_general: file.flying_general.unwrap_or(false),
     };
     match &file.start {
         None => ck.add("start", "missing; give the start position as FEN"),

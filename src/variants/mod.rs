@@ -5,7 +5,8 @@ mod format;
 mod load;
 
 pub use format::{
-    BoardSpec, CastlingSpec, DropsSpec, EndSpec, PieceSpec, PresetUse, PromotionSpec, RegionSpec, Scope, ShuffleSpec, VariantFile,
+    BoardSpec, CastlingSpec, DropsSpec, EndSpec, PieceSpec, PresetUse, PromotionSpec, RegionMoves, RegionSpec, Scope, ShuffleSpec,
+    VariantFile,
 };
 pub use load::{LoadError, Problem, compile, load_path, parse_variant_file, resolve, write_variant_file};
 
@@ -39,6 +40,8 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("jesonmor", include_str!("../../presets/jesonmor.ron")),
     ("crazyhouse", include_str!("../../presets/crazyhouse.ron")),
     ("atomic", include_str!("../../presets/atomic.ron")),
+    ("xiangqi", include_str!("../../presets/xiangqi.ron")),
+    ("manchu", include_str!("../../presets/manchu.ron")),
 ];
 
 /// The ids of the built-in variants.
