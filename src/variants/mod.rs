@@ -42,6 +42,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("atomic", include_str!("../../presets/atomic.ron")),
     ("xiangqi", include_str!("../../presets/xiangqi.ron")),
     ("manchu", include_str!("../../presets/manchu.ron")),
+    ("minixiangqi", include_str!("../../presets/minixiangqi.ron")),
 ];
 
 /// The ids of the built-in variants.
