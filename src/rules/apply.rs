@@ -387,10 +387,7 @@ pub fn mutate_position(pending: Res<PendingMove>, mut state: ResMut<GameState>, 
         st.castling.rooks[side.index()] = [None, None];
     }
     for s in Side::BOTH {
-        let back = match s {
-            Side::White => 0,
-            Side::Black => g.ranks - 1,
-        };
+        let back = rules.castling.as_ref().map(|c| c.rank_of(s, g.ranks)).unwrap_or(0);
         for w in Wing::BOTH {
             if let Some(f) = st.castling.get(s, w) {
                 let sq = Square(back * g.files + f);
@@ -443,7 +440,7 @@ pub fn explode(pending: Res<PendingMove>, rules: Res<Rules>, mut state: ResMut<G
             state.castling.rooks[c.side().index()] = [None, None];
         }
         for s in Side::BOTH {
-            let back = if s == Side::White { 0 } else { g.ranks - 1 };
+            let back = rules.castling.as_ref().map(|c| c.rank_of(s, g.ranks)).unwrap_or(0);
             for w in Wing::BOTH {
                 if state.castling.get(s, w).is_some_and(|f| Square(back * g.files + f) == sq) {
                     state.castling.rooks[s.index()][w.index()] = None;

@@ -313,7 +313,7 @@ impl RulesWorld for World {
             write_placement(g, &rules.registry, &board.cells, &promoted),
             pocket,
             if state.turn == Side::White { "w" } else { "b" },
-            write_castling(g, &rules.registry, &board.cells, &state.castling),
+            write_castling(g, &rules.registry, rules.castling.as_ref(), &board.cells, &state.castling),
             ep_legal.map(|s| g.name(s)).unwrap_or_else(|| "-".into()),
             counters,
             state.halfmove_clock,

@@ -7,7 +7,7 @@ use super::moves::Wing;
 use super::piece::{Cell, PieceType};
 use super::registry::PieceTypeRegistry;
 use super::state::CastlingRights;
-use super::variant::Variant;
+use super::variant::{CastlingRule, Variant};
 
 /// The FEN field a problem is in.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -134,7 +134,7 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
     };
     let castling = match fields.next() {
         None => CastlingRights::default(),
-        Some(text) => parse_castling(g, reg, &pieces, text)?,
+        Some(text) => parse_castling(g, reg, variant.castling.as_ref(), &pieces, text)?,
     };
     let ep_square = match fields.next() {
         None | Some("-") => None,
@@ -239,6 +239,7 @@ fn parse_placement(g: Geometry, reg: &PieceTypeRegistry, text: &str) -> Result<(
 fn parse_castling(
     g: Geometry,
     reg: &PieceTypeRegistry,
+    rule: Option<&CastlingRule>,
     pieces: &[(Square, PieceType, Side)],
     text: &str,
 ) -> Result<CastlingRights, FenError> {
@@ -248,10 +249,7 @@ fn parse_castling(
     }
     for c in text.chars() {
         let side = if c.is_ascii_uppercase() { Side::White } else { Side::Black };
-        let back = match side {
-            Side::White => 0,
-            Side::Black => g.ranks - 1,
-        };
+        let back = rule.map(|r| r.rank_of(side, g.ranks)).unwrap_or(if side == Side::White { 0 } else { g.ranks - 1 });
         let king = pieces
             .iter()
             .find(|(sq, k, s)| *s == side && reg.def(*k).castles && g.rank(*sq) == back)
@@ -262,9 +260,10 @@ fn parse_castling(
             .filter(|(sq, k, s)| *s == side && reg.def(*k).castling_partner && g.rank(*sq) == back)
             .map(|(sq, _, _)| g.file(*sq))
             .collect();
+        let preferred = |wing: Wing| rule.and_then(|r| r.rook_start).map(|s| s[wing.index()]).filter(|f| rooks.contains(f));
         let (wing, file) = match c.to_ascii_uppercase() {
-            'K' => (Wing::King, rooks.iter().copied().filter(|&f| f > king).max()),
-            'Q' => (Wing::Queen, rooks.iter().copied().filter(|&f| f < king).min()),
+            'K' => (Wing::King, preferred(Wing::King).or(rooks.iter().copied().filter(|&f| f > king).max())),
+            'Q' => (Wing::Queen, preferred(Wing::Queen).or(rooks.iter().copied().filter(|&f| f < king).min())),
             l @ 'A'..='P' => {
                 let f = l as u8 - b'A';
                 let wing = if f > king { Wing::King } else { Wing::Queen };
@@ -311,23 +310,28 @@ pub fn write_placement(g: Geometry, reg: &PieceTypeRegistry, cells: &[Cell], pro
 
 /// Writes castling rights as X-FEN: `K`/`Q` when the right belongs to the outermost rook on
 /// that wing, the rook's file letter otherwise; `-` when there are none.
-pub fn write_castling(g: Geometry, reg: &PieceTypeRegistry, cells: &[Cell], rights: &CastlingRights) -> String {
+pub fn write_castling(
+    g: Geometry,
+    reg: &PieceTypeRegistry,
+    rule: Option<&CastlingRule>,
+    cells: &[Cell],
+    rights: &CastlingRights,
+) -> String {
     let mut out = String::new();
     for side in Side::BOTH {
-        let back = match side {
-            Side::White => 0,
-            Side::Black => g.ranks - 1,
-        };
+        let back = rule.map(|r| r.rank_of(side, g.ranks)).unwrap_or(if side == Side::White { 0 } else { g.ranks - 1 });
         for wing in Wing::BOTH {
             let Some(file) = rights.get(side, wing) else { continue };
             let rook_files = (0..g.files).filter(|&f| {
                 let c = cells[(back * g.files + f) as usize];
                 c.is_piece() && c.side() == side && reg.def(c.kind()).castling_partner
             });
-            let outermost = match wing {
-                Wing::King => rook_files.max(),
-                Wing::Queen => rook_files.min(),
-            };
+            let rook_files: Vec<u8> = rook_files.collect();
+            let preferred = rule.and_then(|r| r.rook_start).map(|s| s[wing.index()]).filter(|f| rook_files.contains(f));
+            let outermost = preferred.or(match wing {
+                Wing::King => rook_files.iter().copied().max(),
+                Wing::Queen => rook_files.iter().copied().min(),
+            });
             let letter = if outermost == Some(file) { if wing == Wing::King { 'K' } else { 'Q' } } else { (b'A' + file) as char };
             out.push(if side == Side::White { letter } else { letter.to_ascii_lowercase() });
         }

@@ -328,7 +328,7 @@ pub fn synthesize_special_moves(mut query: ResMut<MoveQuery>, board: Res<Board>,
     if let Some(rule) = &rules.castling {
         let side = q.side;
         for slot in q.pieces.iter().filter(|s| s.overridden_by.is_none() && reg.def(s.kind).castles) {
-            if g.relative_rank(slot.square, side) != 0 || (q.in_check && q.royals.contains(&slot.square)) {
+            if g.relative_rank(slot.square, side) != rule.rank || (q.in_check && q.royals.contains(&slot.square)) {
                 continue;
             }
             let rank = g.rank(slot.square) as i32;

@@ -15,6 +15,21 @@ pub struct CastlingRule {
     pub king_files: [u8; 2],
     /// The rook's destination file, `[king side, queen side]` (f and d in chess).
     pub rook_files: [u8; 2],
+    /// The relative rank (0 = own back rank) on which king and rook castle.
+    pub rank: u8,
+    /// The files `[king side, queen side]` where FEN's `K` and `Q` look for the castling rook
+    /// first (Fairy-Stockfish's convention for Shako); otherwise they mean the outermost rook.
+    pub rook_start: Option<[u8; 2]>,
+}
+
+impl CastlingRule {
+    /// The absolute rank on which `side` castles.
+    pub fn rank_of(&self, side: super::geometry::Side, ranks: u8) -> u8 {
+        match side {
+            super::geometry::Side::White => self.rank,
+            super::geometry::Side::Black => ranks - 1 - self.rank,
+        }
+    }
 }
 
 /// Promotion.
@@ -192,7 +207,7 @@ impl Variant {
             geometry,
             registry,
             start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
-            castling: Some(CastlingRule { king_files: [6, 2], rook_files: [5, 3] }),
+            castling: Some(CastlingRule { king_files: [6, 2], rook_files: [5, 3], rank: 0, rook_start: None }),
             promotion: PromotionRule { rank: 7, choices },
             chess960: false,
             shuffle: None,

@@ -181,6 +181,13 @@ pub enum CastlingSpec {
         /// Castling is written king-takes-rook in UCI (Chess960).
         #[serde(default, skip_serializing_if = "is_false")]
         king_takes_rook: bool,
+        /// The rank (1 = own back rank) king and rook castle on; default 1.
+        #[serde(default = "one", skip_serializing_if = "is_one")]
+        rank: u8,
+        /// Files where FEN's `K` and `Q` find the castling rook first, `(king side, queen side)`;
+        /// without it they mean the outermost rook (X-FEN).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rook_start: Option<(char, char)>,
     },
 }
 

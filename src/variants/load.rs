@@ -365,7 +365,7 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
     // Castling.
     let castling = match &file.castling {
         None | Some(CastlingSpec::Off) => None,
-        Some(CastlingSpec::On { king, rook, .. }) => {
+        Some(CastlingSpec::On { king, rook, rank, rook_start, .. }) => {
             let files = [king.0, king.1, rook.0, rook.1].map(|c| file_of(c, geometry));
             if files.iter().any(Option::is_none) {
                 ck.add("castling", format!("a landing file is not on a board with {} files", geometry.files));
@@ -374,7 +374,11 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
                 ck.add("castling", "castling needs a piece type with `castles: true` and one with `castling_partner: true`");
             }
             let f = files.map(|x| x.unwrap_or(0));
-            Some(CastlingRule { king_files: [f[0], f[1]], rook_files: [f[2], f[3]] })
+            if *rank == 0 || *rank > geometry.ranks {
+                ck.add("castling.rank", format!("rank {rank} is not between 1 and {}", geometry.ranks));
+            }
+            let rook_start = rook_start.map(|(a, b)| [file_of(a, geometry).unwrap_or(0), file_of(b, geometry).unwrap_or(0)]);
+            Some(CastlingRule { king_files: [f[0], f[1]], rook_files: [f[2], f[3]], rank: rank.saturating_sub(1), rook_start })
         }
     };
     let chess960 = matches!(file.castling, Some(CastlingSpec::On { king_takes_rook: true, .. }));

@@ -43,6 +43,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("xiangqi", include_str!("../../presets/xiangqi.ron")),
     ("manchu", include_str!("../../presets/manchu.ron")),
     ("minixiangqi", include_str!("../../presets/minixiangqi.ron")),
+    ("shako", include_str!("../../presets/shako.ron")),
 ];
 
 /// The ids of the built-in variants.
