@@ -378,3 +378,25 @@ fn atomic_captures_explode() {
     let moves: Vec<String> = e.legal_moves().iter().map(|m| e.to_uci(m)).collect();
     assert!(!moves.contains(&"e1d2".to_string()), "{moves:?}");
 }
+
+#[test]
+fn grand_promotes_only_to_lost_pieces() {
+    let v = || variants::builtin("grand").unwrap();
+    let from = |e: &mut Engine, sq: &str| -> Vec<String> {
+        let mut m: Vec<String> = e.legal_moves().iter().map(|m| e.to_uci(m)).filter(|u| u.starts_with(sq)).collect();
+        m.sort();
+        m
+    };
+    // Nothing lost: all six promotions on the tenth rank.
+    let mut e = Engine::from_fen(v(), "k9/4P5/10/10/10/10/10/10/10/K9 w - - 0 1").unwrap();
+    assert_eq!(from(&mut e, "e9"), ["e9e10a", "e9e10b", "e9e10c", "e9e10n", "e9e10q", "e9e10r"]);
+    // Everything still on the board: no promotion is open, so the pawn cannot reach rank 10,
+    // while on rank 8 it may still step without promoting.
+    let full = "7k2/4P5/10/4P5/10/10/10/10/1NBQKCABN1/R8R w - - 0 1";
+    let mut e = Engine::from_fen(v(), full).unwrap();
+    assert!(from(&mut e, "e9").is_empty());
+    assert_eq!(from(&mut e, "e7"), ["e7e8"]);
+    // With the queen gone, the rank-8 step may also promote to a queen.
+    let mut e = Engine::from_fen(v(), &full.replace("1NBQKCABN1", "1NB1KCABN1")).unwrap();
+    assert_eq!(from(&mut e, "e7"), ["e7e8", "e7e8q"]);
+}

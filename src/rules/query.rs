@@ -275,26 +275,32 @@ pub fn synthesize_special_moves(mut query: ResMut<MoveQuery>, board: Res<Board>,
     let q = &mut *query;
     let reg = &rules.registry;
     let g = board.geometry;
-    // Promotion: a promoting piece reaching the promotion rank becomes one move per choice.
+    // Promotion: a promoting piece reaching the promotion zone becomes one move per open
+    // choice (plus the plain move where promotion is optional; none if no choice is open).
     let promo = &rules.promotion;
-    let needs_promotion = |m: &Move, cells: &[Cell]| {
+    let side = q.side;
+    let zone = |m: &Move, cells: &[Cell]| -> Option<bool> {
         let c = cells[m.from.index()];
-        m.promotion.is_none()
-            && !m.is_castle()
-            && m.dropped().is_none()
-            && c.is_piece()
-            && reg.def(c.kind()).promotes
-            && g.relative_rank(m.to, q.side) == promo.rank
+        if m.promotion.is_some() || m.is_castle() || m.dropped().is_some() || !c.is_piece() || !reg.def(c.kind()).promotes {
+            return None;
+        }
+        promo.zone(g.relative_rank(m.to, side))
     };
-    if !promo.choices.is_empty() && q.moves.iter().any(|m| needs_promotion(m, &board.cells)) {
+    let count = |t: PieceType| board.find(side, 1u64 << t.0).count() as u8;
+    let expand = |m: Move, plain: bool, out: &mut Vec<Move>| {
+        if plain {
+            out.push(m);
+        }
+        out.extend(promo.open_choices(count).map(|t| Move { promotion: Some(t), ..m }));
+    };
+    if !promo.choices.is_empty() && q.moves.iter().any(|m| zone(m, &board.cells).is_some()) {
         let mut out = std::mem::take(&mut q.scratch_moves);
         out.clear();
         for &m in &q.moves {
             let overridden = q.any_override && q.pieces.iter().any(|s| s.square == m.from && s.overridden_by.is_some());
-            if !overridden && needs_promotion(&m, &board.cells) {
-                out.extend(promo.choices.iter().map(|&t| Move { promotion: Some(t), ..m }));
-            } else {
-                out.push(m);
+            match zone(&m, &board.cells) {
+                Some(plain) if !overridden => expand(m, plain, &mut out),
+                _ => out.push(m),
             }
         }
         std::mem::swap(&mut q.moves, &mut out);
@@ -315,10 +321,9 @@ pub fn synthesize_special_moves(mut query: ResMut<MoveQuery>, board: Res<Board>,
                     && board.cell(ep).is_empty()
                 {
                     let m = Move { from: slot.square, to: ep, kind: MoveKind::EnPassant, capture: true, promotion: None };
-                    if needs_promotion(&m, &board.cells) {
-                        q.moves.extend(promo.choices.iter().map(|&t| Move { promotion: Some(t), ..m }));
-                    } else {
-                        q.moves.push(m);
+                    match zone(&m, &board.cells) {
+                        Some(plain) if !promo.choices.is_empty() => expand(m, plain, &mut q.moves),
+                        _ => q.moves.push(m),
                     }
                 }
             }

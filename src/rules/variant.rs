@@ -35,10 +35,34 @@ impl CastlingRule {
 /// Promotion.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PromotionRule {
-    /// The relative rank (0 = own back rank) on which promoting pieces promote.
+    /// The relative rank (0 = own back rank) on which promoting pieces must promote.
     pub rank: u8,
     /// The types a piece may promote to, in the order offered.
     pub choices: Vec<PieceType>,
+    /// From this relative rank up to `rank`, promotion is optional (Grand chess: 8 and 9).
+    pub optional_from: Option<u8>,
+    /// At most this many pieces of a type on the board for a promotion to it (Grand chess:
+    /// only to a piece that has been captured).
+    pub limits: Vec<(PieceType, u8)>,
+}
+
+impl PromotionRule {
+    /// Whether a promoting piece of `side` arriving on relative rank `rel` promotes: `None`
+    /// outside the zone; otherwise whether the plain move is allowed too.
+    pub fn zone(&self, rel: u8) -> Option<bool> {
+        if rel == self.rank {
+            Some(false)
+        } else if self.optional_from.is_some_and(|f| f <= rel && rel < self.rank) {
+            Some(true)
+        } else {
+            None
+        }
+    }
+
+    /// The choices open to `side` now, given how many pieces of each type it has (`count`).
+    pub fn open_choices<'a>(&'a self, count: impl Fn(PieceType) -> u8 + 'a) -> impl Iterator<Item = PieceType> + 'a {
+        self.choices.iter().copied().filter(move |&t| self.limits.iter().find(|(k, _)| *k == t).is_none_or(|&(_, max)| count(t) < max))
+    }
 }
 
 /// How a game-end condition scores for the side it applies to.
@@ -208,7 +232,7 @@ impl Variant {
             registry,
             start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
             castling: Some(CastlingRule { king_files: [6, 2], rook_files: [5, 3], rank: 0, rook_start: None }),
-            promotion: PromotionRule { rank: 7, choices },
+            promotion: PromotionRule { rank: 7, choices, optional_from: None, limits: Vec::new() },
             chess960: false,
             shuffle: None,
             end: fide_end_conditions(),

@@ -215,10 +215,16 @@ pub struct BlastSpec {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PromotionSpec {
-    /// The rank (1 = own back rank) on which promoting pieces promote.
+    /// The rank (1 = own back rank) on which promoting pieces must promote.
     pub rank: u8,
     /// Letters of the types offered, in order.
     pub choices: String,
+    /// From this rank on (up to `rank`) promotion is optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub optional_from: Option<u8>,
+    /// At most this many pieces of a letter on the board for a promotion to it.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub limits: BTreeMap<char, u8>,
 }
 
 /// A region: a set of squares, possibly different for each side.

@@ -395,13 +395,25 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
                     None => ck.add("promotion.choices", format!("'{c}' is not the letter of a piece type")),
                 }
             }
-            PromotionRule { rank: p.rank.saturating_sub(1), choices }
+            let mut limits = Vec::new();
+            for (c, max) in &p.limits {
+                match letter(*c) {
+                    Some(t) => limits.push((t, *max)),
+                    None => ck.add(format!("promotion.limits.{c}"), format!("'{c}' is not the letter of a piece type")),
+                }
+            }
+            if let Some(from) = p.optional_from
+                && (from == 0 || from > p.rank)
+            {
+                ck.add("promotion.optional_from", format!("rank {from} is not between 1 and the promotion rank {}", p.rank));
+            }
+            PromotionRule { rank: p.rank.saturating_sub(1), choices, optional_from: p.optional_from.map(|r| r.saturating_sub(1)), limits }
         }
         None => {
             if specs.iter().any(|p| p.promotes) {
                 ck.add("promotion", "a piece type promotes but there is no promotion rule; add promotion: (rank: 8, choices: \"QRBN\")");
             }
-            PromotionRule { rank: geometry.ranks - 1, choices: Vec::new() }
+            PromotionRule { rank: geometry.ranks - 1, choices: Vec::new(), optional_from: None, limits: Vec::new() }
         }
     };
     if specs.iter().any(|p| p.promotes) && promotion.choices.is_empty() && file.promotion.is_some() {

@@ -44,6 +44,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("manchu", include_str!("../../presets/manchu.ron")),
     ("minixiangqi", include_str!("../../presets/minixiangqi.ron")),
     ("shako", include_str!("../../presets/shako.ron")),
+    ("grand", include_str!("../../presets/grand.ron")),
 ];
 
 /// The ids of the built-in variants.
