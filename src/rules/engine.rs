@@ -62,9 +62,19 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
         }
     }
     if reg.royal_mask != 0 {
+        // A side keeps the royalty it has in the start position: Horde's white has no king,
+        // and may not get one.
+        let start = parse_fen(&variant, &variant.start_fen).ok();
+        let mates = variant.end.iter().any(|e| matches!(e, EndCondition::Checkmate | EndCondition::Checkmated(_)));
         for side in Side::BOTH {
-            if probe.find(side, reg.royal_mask).next().is_none() && !variant.royalty_optional() {
+            let royal_at_start =
+                start.as_ref().is_none_or(|s| s.pieces.iter().any(|&(_, k, s)| s == side && reg.royal_mask & (1u64 << k.0) != 0));
+            let has_royal = probe.find(side, reg.royal_mask).next().is_some();
+            if royal_at_start && !has_royal && mates {
                 return Err(bad(format!("{side} has no king")));
+            }
+            if !royal_at_start && has_royal {
+                return Err(bad(format!("{side} may not have a king in this variant")));
             }
         }
         let waiting = setup.turn.opponent();

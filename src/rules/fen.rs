@@ -156,7 +156,7 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
         // Counters may stand before the clocks (`3+3`) or after them (`+0+0`).
         if let Some(i) = rest.iter().position(|t| t.contains('+')) {
             let t = rest.remove(i);
-            checks = Some(parse_checks(t, limit).ok_or_else(|| {
+            checks = Some(parse_checks(t, limit).filter(|c| c[0] <= limit && c[1] <= limit).ok_or_else(|| {
                 err(FenField::Position, format!("check counters '{t}'; expected remaining checks like 3+3, or checks given like +0+0"))
             })?);
         }

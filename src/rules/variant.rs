@@ -266,11 +266,6 @@ impl Variant {
         })
     }
 
-    /// Whether some end condition lets a side play without royal pieces.
-    pub fn royalty_optional(&self) -> bool {
-        self.end.iter().any(|e| matches!(e, EndCondition::Extinction { .. }))
-    }
-
     /// Recompiles the registry after the types were changed.
     ///
     /// # Errors

@@ -1,0 +1,64 @@
+//! Fairy-Stockfish's rule tests for the variants in the catalogue: legal-move sets after
+//! given moves, whether the side to move is in check, and FENs that must be rejected.
+
+use chimera::rules::Engine;
+use chimera::variants;
+
+fn rows(text: &str) -> impl Iterator<Item = Vec<&str>> {
+    text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).map(|l| l.split('\t').collect())
+}
+
+fn engine_after(variant: &str, fen: &str, moves: &str) -> Engine {
+    let v = variants::builtin(variant).unwrap_or_else(|e| panic!("{variant}: {e}"));
+    let mut e = Engine::from_fen(v, fen).unwrap_or_else(|err| panic!("{variant} {fen}: {err}"));
+    for m in moves.split_whitespace() {
+        e.play_uci(m).unwrap_or_else(|err| panic!("{variant} {fen}: {m}: {err}"));
+    }
+    e
+}
+
+#[test]
+fn legal_move_sets() {
+    let mut n = 0;
+    for r in rows(include_str!("data/fs-legal_moves.tsv")) {
+        let (variant, fen, played, assertion, expected) = (r[0], r[1], r[2], r[3], r[4]);
+        let mut e = engine_after(variant, fen, played);
+        let mut legal: Vec<String> = e.legal_moves().iter().map(|m| e.to_uci(m)).collect();
+        legal.sort();
+        let mut want: Vec<String> = expected.split_whitespace().map(String::from).collect();
+        want.sort();
+        let context = format!("{variant} {fen} after '{played}': {assertion} {expected}\nlegal: {legal:?}");
+        match assertion {
+            "equal" | "set_equal" => assert_eq!(legal, want, "{context}"),
+            "contains" => assert!(want.iter().all(|m| legal.contains(m)), "{context}"),
+            "not_contains" => assert!(want.iter().all(|m| !legal.contains(m)), "{context}"),
+            other => panic!("unknown assertion {other}"),
+        }
+        n += 1;
+    }
+    assert!(n >= 12, "{n}");
+}
+
+#[test]
+fn gives_check() {
+    let mut n = 0;
+    for r in rows(include_str!("data/fs-gives_check.tsv")) {
+        let (variant, fen, played, expected) = (r[0], r[1], r[2], r[3] == "true");
+        let mut e = engine_after(variant, fen, played);
+        assert_eq!(e.is_check(), expected, "{variant} {fen} after '{played}'");
+        n += 1;
+    }
+    assert!(n >= 9, "{n}");
+}
+
+#[test]
+fn invalid_fens_are_rejected() {
+    let mut n = 0;
+    for r in rows(include_str!("data/fs-invalid_fens.tsv")) {
+        let (variant, fen) = (r[0], r[1]);
+        let v = variants::builtin(variant).unwrap();
+        assert!(Engine::from_fen(v, fen).is_err(), "{variant}: accepted {fen}");
+        n += 1;
+    }
+    assert!(n >= 24, "{n}");
+}
