@@ -62,3 +62,25 @@ fn invalid_fens_are_rejected() {
     }
     assert!(n >= 24, "{n}");
 }
+
+#[test]
+fn game_ends() {
+    let mut n = 0;
+    for r in rows(include_str!("data/fs-game_end.tsv")) {
+        let (variant, fen, played, ended, result) = (r[1], r[2], r[3], r[4] == "true", r[5]);
+        let mut e = engine_after(variant, fen, played);
+        let outcome = e.outcome();
+        assert_eq!(outcome.is_some(), ended, "{variant} {fen} after '{played}': {outcome:?}");
+        if let Some(o) = outcome {
+            let to_move = e.state().turn;
+            let got = match o.winner {
+                None => "draw",
+                Some(s) if s == to_move => "win",
+                Some(_) => "loss",
+            };
+            assert_eq!(got, result, "{variant} {fen} after '{played}': {o}");
+        }
+        n += 1;
+    }
+    assert!(n >= 6, "{n}");
+}
