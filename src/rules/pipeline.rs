@@ -97,16 +97,7 @@ impl Needs {
             checks_forbidden: v.checks_forbidden,
             mandatory_capture: v.mandatory_capture,
             count_checks: v.check_limit().is_some(),
-            immediate_results: v.end.iter().any(|e| {
-                matches!(
-                    e,
-                    EndCondition::RegionReached { .. }
-                        | EndCondition::RegionHeld { .. }
-                        | EndCondition::BareKing(_)
-                        | EndCondition::Extinction { .. }
-                        | EndCondition::NCheck(_)
-                )
-            }),
+            immediate_results: v.end.iter().any(EndCondition::is_immediate),
             flag_reply: v.end.iter().any(|e| matches!(e, EndCondition::RegionReached { reply: true, .. })),
             drops: v.drops.is_some(),
             blast: v.blast.is_some(),

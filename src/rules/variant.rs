@@ -132,6 +132,21 @@ pub enum EndCondition {
     InsufficientMaterial,
 }
 
+impl EndCondition {
+    /// Whether it is judged right after each move (in the game-result step), rather than when
+    /// the side to move has no legal move or a counter runs out.
+    pub fn is_immediate(&self) -> bool {
+        matches!(
+            self,
+            EndCondition::RegionReached { .. }
+                | EndCondition::RegionHeld { .. }
+                | EndCondition::BareKing(_)
+                | EndCondition::Extinction { .. }
+                | EndCondition::NCheck(_)
+        )
+    }
+}
+
 /// The FIDE end conditions.
 pub fn fide_end_conditions() -> Vec<EndCondition> {
     vec![

@@ -460,17 +460,7 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
         });
     }
     let has_royal = specs.iter().any(|p| p.royal);
-    let other_win = end.iter().any(|e| {
-        matches!(
-            e,
-            EndCondition::RegionReached { .. }
-                | EndCondition::RegionHeld { .. }
-                | EndCondition::BareKing(_)
-                | EndCondition::Extinction { .. }
-                | EndCondition::NCheck(_)
-                | EndCondition::Checkmated(_)
-        )
-    });
+    let other_win = end.iter().any(|e| e.is_immediate() || matches!(e, EndCondition::Checkmated(_)));
     if !has_royal && !other_win {
         ck.add("end", "no piece type is royal and no other condition wins the game; mark the king `royal: true` or add a win condition");
     }
