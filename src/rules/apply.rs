@@ -397,6 +397,27 @@ pub fn mutate_position(pending: Res<PendingMove>, mut state: ResMut<GameState>, 
             }
         }
     }
+    // Gating: a piece from the hand onto the square just vacated; the files of back-rank
+    // squares that were left or captured on lose their gate.
+    if let Some(gate) = m.gate
+        && let Some(e) = writer.board().in_hand(side, gate.kind)
+    {
+        writer.relocate(e, Location::Board(gate.square));
+    }
+    if st.gates != [0, 0] {
+        for s in Side::BOTH {
+            let back = if s == Side::White { 0 } else { g.ranks - 1 };
+            for sq in [m.from, m.to] {
+                if g.rank(sq) == back {
+                    st.gates[s.index()] &= !(1u16 << g.file(sq));
+                }
+            }
+            if m.is_castle() && s == side {
+                st.gates[s.index()] &= !(1u16 << g.file(m.from));
+                st.gates[s.index()] &= !(1u16 << g.file(m.to));
+            }
+        }
+    }
     // En passant: only when an enemy piece could take it, so equal positions hash equally.
     st.ep_square = None;
     if m.kind == MoveKind::DoubleStep {

@@ -126,6 +126,7 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
         castling: setup.castling,
         ep_square,
         checks: setup.checks.unwrap_or_default(),
+        gates: setup.gates,
     };
     let hash = board.hash ^ state.hash();
     // A position may already be decided by a rule that is judged after moves (a third check
@@ -317,13 +318,13 @@ impl RulesWorld for World {
             Some(n) => format!(" {}+{}", n.saturating_sub(state.checks[0]), n.saturating_sub(state.checks[1])),
             None => String::new(),
         };
-        let pocket = if rules.drops.is_some() { write_pocket(&rules.registry, &board.hand_counts) } else { String::new() };
+        let pocket = if rules.drops.is_some() || rules.gating { write_pocket(&rules.registry, &board.hand_counts) } else { String::new() };
         format!(
             "{}{} {} {} {}{} {} {}",
             write_placement(g, &rules.registry, &board.cells, &promoted),
             pocket,
             if state.turn == Side::White { "w" } else { "b" },
-            write_castling(g, &rules.registry, rules.castling.as_ref(), &board.cells, &state.castling),
+            write_castling(g, &rules.registry, rules.castling.as_ref(), &board.cells, &state.castling, state.gates),
             ep_legal.map(|s| g.name(s)).unwrap_or_else(|| "-".into()),
             counters,
             state.halfmove_clock,

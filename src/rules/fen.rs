@@ -85,6 +85,8 @@ pub struct Setup {
     /// Squares of promoted pieces (written `~` after the letter), with the type they were
     /// promoted from.
     pub promoted: Vec<(Square, PieceType)>,
+    /// Gating files per side (Seirawan).
+    pub gates: [u16; 2],
 }
 
 /// Reads check counters: `r+r` as checks remaining of `limit` (Fairy-Stockfish, X-FEN), or
@@ -112,7 +114,7 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
     let (pieces, promoted_squares) = parse_placement(g, reg, placement)?;
     let mut hand = Vec::new();
     if let Some(pocket) = pocket {
-        if variant.drops.is_none() {
+        if variant.drops.is_none() && !variant.gating {
             return Err(err(FenField::Board, "this variant has no hands, but the FEN has a pocket"));
         }
         for c in pocket.chars() {
@@ -132,9 +134,9 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
         Some("b") => Side::Black,
         Some(other) => return Err(err(FenField::Turn, format!("'{other}'; expected 'w' or 'b'"))),
     };
-    let castling = match fields.next() {
-        None => CastlingRights::default(),
-        Some(text) => parse_castling(g, reg, variant.castling.as_ref(), &pieces, text)?,
+    let (castling, gates) = match fields.next() {
+        None => (CastlingRights::default(), [0, 0]),
+        Some(text) => parse_castling(g, reg, variant.castling.as_ref(), variant.gating, &pieces, text)?,
     };
     let ep_square = match fields.next() {
         None | Some("-") => None,
@@ -167,7 +169,7 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
     if let Some(extra) = rest.next() {
         return Err(err(FenField::Fullmove, format!("unexpected text '{extra}' after the last field")));
     }
-    Ok(Setup { pieces, turn, castling, ep_square, halfmove_clock, fullmove, checks, hand, promoted })
+    Ok(Setup { pieces, turn, castling, ep_square, halfmove_clock, fullmove, checks, hand, promoted, gates })
 }
 
 /// Splits a pocket off the placement: `board[pocket]`, or one rank more than the board has.
@@ -240,26 +242,44 @@ fn parse_castling(
     g: Geometry,
     reg: &PieceTypeRegistry,
     rule: Option<&CastlingRule>,
+    gating: bool,
     pieces: &[(Square, PieceType, Side)],
     text: &str,
-) -> Result<CastlingRights, FenError> {
+) -> Result<(CastlingRights, [u16; 2]), FenError> {
     let mut rights = CastlingRights::default();
+    let mut gates = [0u16; 2];
     if text == "-" {
-        return Ok(rights);
+        return Ok((rights, gates));
     }
     for c in text.chars() {
         let side = if c.is_ascii_uppercase() { Side::White } else { Side::Black };
         let back = rule.map(|r| r.rank_of(side, g.ranks)).unwrap_or(if side == Side::White { 0 } else { g.ranks - 1 });
-        let king = pieces
-            .iter()
-            .find(|(sq, k, s)| *s == side && reg.def(*k).castles && g.rank(*sq) == back)
-            .map(|(sq, _, _)| g.file(*sq))
-            .ok_or_else(|| err(FenField::Castling, format!("'{c}' but {side} has no king on its back rank")))?;
+        let king = pieces.iter().find(|(sq, k, s)| *s == side && reg.def(*k).castles && g.rank(*sq) == back).map(|(sq, _, _)| g.file(*sq));
         let rooks: Vec<u8> = pieces
             .iter()
             .filter(|(sq, k, s)| *s == side && reg.def(*k).castling_partner && g.rank(*sq) == back)
             .map(|(sq, _, _)| g.file(*sq))
             .collect();
+        // Seirawan: a file letter without a castling rook there is a gate only.
+        if gating
+            && let l @ 'A'..='P' = c.to_ascii_uppercase()
+            && l != 'K'
+            && l != 'Q'
+        {
+            let f = l as u8 - b'A';
+            if f >= g.files {
+                return Err(err(FenField::Castling, format!("'{c}' is not a file of this board")));
+            }
+            let occupied = pieces.iter().any(|(sq, _, s)| *s == side && g.rank(*sq) == back && g.file(*sq) == f);
+            if !occupied {
+                return Err(err(FenField::Castling, format!("gate '{c}' but {side} has no piece on that square to gate behind")));
+            }
+            gates[side.index()] |= 1 << f;
+            if !rooks.contains(&f) || king.is_none() {
+                continue;
+            }
+        }
+        let king = king.ok_or_else(|| err(FenField::Castling, format!("'{c}' but {side} has no king on its back rank")))?;
         let preferred = |wing: Wing| rule.and_then(|r| r.rook_start).map(|s| s[wing.index()]).filter(|f| rooks.contains(f));
         let (wing, file) = match c.to_ascii_uppercase() {
             'K' => (Wing::King, preferred(Wing::King).or(rooks.iter().copied().filter(|&f| f > king).max())),
@@ -273,8 +293,12 @@ fn parse_castling(
         };
         let file = file.ok_or_else(|| err(FenField::Castling, format!("'{c}' but {side} has no rook there to castle with")))?;
         rights.rooks[side.index()][wing.index()] = Some(file);
+        if gating {
+            // A castling right keeps the king's and that rook's squares open for gating.
+            gates[side.index()] |= 1 << file | 1 << king;
+        }
     }
-    Ok(rights)
+    Ok((rights, gates))
 }
 
 /// Writes the piece placement field; `promoted` squares get a `~`.
@@ -316,6 +340,7 @@ pub fn write_castling(
     rule: Option<&CastlingRule>,
     cells: &[Cell],
     rights: &CastlingRights,
+    gates: [u16; 2],
 ) -> String {
     let mut out = String::new();
     for side in Side::BOTH {
@@ -334,6 +359,25 @@ pub fn write_castling(
             });
             let letter = if outermost == Some(file) { if wing == Wing::King { 'K' } else { 'Q' } } else { (b'A' + file) as char };
             out.push(if side == Side::White { letter } else { letter.to_ascii_lowercase() });
+        }
+        // Gates not implied by a castling right (the king's file and the castling rooks').
+        let mut implied = 0u16;
+        if rights.rooks[side.index()].iter().any(Option::is_some) {
+            if let Some(k) = (0..g.files).find(|&f| {
+                let c = cells[(back * g.files + f) as usize];
+                c.is_piece() && c.side() == side && reg.def(c.kind()).castles
+            }) {
+                implied |= 1 << k;
+            }
+            for f in rights.rooks[side.index()].iter().flatten() {
+                implied |= 1 << f;
+            }
+        }
+        for f in 0..g.files {
+            if gates[side.index()] & !implied & (1 << f) != 0 {
+                let l = (b'A' + f) as char;
+                out.push(if side == Side::White { l } else { l.to_ascii_lowercase() });
+            }
         }
     }
     if out.is_empty() {

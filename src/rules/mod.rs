@@ -30,7 +30,7 @@ pub use engine::{Engine, RulesWorld, install_rules, perft, setup_position};
 pub use fen::{FenError, FenField, Setup, parse_fen};
 pub use geometry::{Geometry, MAX_FILES, MAX_RANKS, Side, Square};
 pub use movement::{Atom, Hop, Mode, MoveTable, Ray, RayKind, SquareBits, Zones, lame_path, symmetric, walk_ray};
-pub use moves::{Move, MoveKind, Wing};
+pub use moves::{Gate, Move, MoveKind, Wing};
 pub use notation::{MoveError, parse_san, parse_uci, san_body, to_uci};
 pub use outcome::{Outcome, Reason, cannot_mate, insufficient_material, repetitions};
 pub use piece::{Cell, Location, Owner, Piece, PieceType, Promoted, piece_bundle};

@@ -51,19 +51,30 @@ pub struct Move {
     pub capture: bool,
     /// The type a pawn promotes to.
     pub promotion: Option<PieceType>,
+    /// A piece from the hand placed on a square the move vacates (Seirawan gating).
+    pub gate: Option<Gate>,
+}
+
+/// A gating: which type from the hand goes onto which vacated square.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Gate {
+    /// The type placed.
+    pub kind: PieceType,
+    /// Where (the moving piece's start square, or the rook's when castling).
+    pub square: Square,
 }
 
 impl Move {
     /// A normal move.
     #[inline]
     pub fn normal(from: Square, to: Square, capture: bool) -> Move {
-        Move { from, to, kind: MoveKind::Normal, capture, promotion: None }
+        Move { from, to, kind: MoveKind::Normal, capture, promotion: None, gate: None }
     }
 
     /// A drop of `kind` onto `to`.
     #[inline]
     pub fn drop(kind: PieceType, to: Square) -> Move {
-        Move { from: to, to, kind: MoveKind::Drop(kind), capture: false, promotion: None }
+        Move { from: to, to, kind: MoveKind::Drop(kind), capture: false, promotion: None, gate: None }
     }
 
     /// The type dropped, for a drop.

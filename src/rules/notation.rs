@@ -76,10 +76,18 @@ pub fn to_uci(variant: &Variant, m: &Move) -> String {
         MoveKind::Castle(wing) if !variant.chess960 => castle_king_square(variant, m, wing),
         _ => m.to,
     };
-    let mut s = g.name(m.from);
+    // Gating onto the rook's square when castling is written rook-to-king (Seirawan).
+    let (from, to) = match (m.kind, m.gate) {
+        (MoveKind::Castle(_), Some(gate)) if gate.square == m.to => (m.to, m.from),
+        _ => (m.from, to),
+    };
+    let mut s = g.name(from);
     s.push_str(&g.name(to));
     if let Some(p) = m.promotion {
         s.push(variant.registry.def(p).letter.to_ascii_lowercase());
+    }
+    if let Some(gate) = m.gate {
+        s.push(variant.registry.def(gate.kind).letter.to_ascii_lowercase());
     }
     s
 }
@@ -121,6 +129,9 @@ pub fn parse_uci(variant: &Variant, cells: &[Cell], legal: &[Move], text: &str) 
     if let Some((piece, square)) = text.split_once('@') {
         return parse_drop(variant, legal, text, piece, square);
     }
+    if let Some(m) = legal.iter().find(|m| to_uci(variant, m) == text) {
+        return Ok(*m);
+    }
     if !text.is_ascii() || text.len() < 4 {
         return Err(MoveError::Unparsable {
             text: text.into(),
@@ -139,6 +150,7 @@ pub fn parse_uci(variant: &Variant, cells: &[Cell], legal: &[Move], text: &str) 
     };
     let found = legal.iter().find(|m| {
         m.from == from
+            && m.gate.is_none()
             && m.promotion == promotion
             && match m.kind {
                 MoveKind::Castle(wing) => m.to == to || castle_king_square(variant, m, wing) == to && !variant.chess960,
@@ -194,7 +206,11 @@ pub fn san_body(variant: &Variant, cells: &[Cell], legal: &[Move], m: &Move) -> 
     let g = variant.geometry;
     let reg = &variant.registry;
     if let MoveKind::Castle(wing) = m.kind {
-        return if wing == Wing::King { "O-O".into() } else { "O-O-O".into() };
+        let mut s: String = if wing == Wing::King { "O-O".into() } else { "O-O-O".into() };
+        if let Some(gate) = m.gate {
+            s.push_str(&format!("/{}{}", reg.def(gate.kind).letter, g.name(gate.square)));
+        }
+        return s;
     }
     if let MoveKind::Drop(kind) = m.kind {
         return format!("{}@{}", reg.def(kind).letter, g.name(m.to));
@@ -229,6 +245,10 @@ pub fn san_body(variant: &Variant, cells: &[Cell], legal: &[Move], m: &Move) -> 
     if let Some(p) = m.promotion {
         s.push('=');
         s.push(reg.def(p).letter);
+    }
+    if let Some(gate) = m.gate {
+        s.push('/');
+        s.push(reg.def(gate.kind).letter);
     }
     s
 }

@@ -88,6 +88,7 @@ struct Needs {
     flag_reply: bool,
     drops: bool,
     blast: bool,
+    gating: bool,
 }
 
 impl Needs {
@@ -101,6 +102,7 @@ impl Needs {
             flag_reply: v.end.iter().any(|e| matches!(e, EndCondition::RegionReached { reply: true, .. })),
             drops: v.drops.is_some(),
             blast: v.blast.is_some(),
+            gating: v.gating,
         }
     }
 }
@@ -111,6 +113,9 @@ fn query_defaults(step: QuerySystems, needs: Needs) -> (Vec<ScheduleConfigs<Sche
         Q::Royalty => (vec![query::begin_query.into_configs()], vec![query::resolve_royalty.into_configs()]),
         Q::Generate if needs.drops => (vec![query::generate_piece_moves.into_configs(), query::generate_drops.into_configs()], vec![]),
         Q::Generate => (vec![query::generate_piece_moves.into_configs()], vec![]),
+        Q::Synthesize if needs.gating => {
+            (vec![query::synthesize_special_moves.into_configs(), query::synthesize_gating.into_configs()], vec![])
+        }
         Q::Synthesize => (vec![query::synthesize_special_moves.into_configs()], vec![]),
         Q::SelfCheck => (vec![query::filter_self_check.into_configs()], vec![]),
         Q::LegalFilter => {

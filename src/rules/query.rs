@@ -173,7 +173,7 @@ pub fn generate_from_tables(ctx: &GenContext, slot: &PieceSlot, out: &mut Vec<Mo
     for ray in table.rays(ctx.geometry.len(), slot.side, slot.square) {
         walk_ray(table, ray, ctx.cells, slot.side, |to, capture, double| {
             let kind = if double { MoveKind::DoubleStep } else { MoveKind::Normal };
-            out.push(Move { from: slot.square, to, kind, capture, promotion: None });
+            out.push(Move { from: slot.square, to, kind, capture, promotion: None, gate: None });
         });
     }
 }
@@ -320,7 +320,7 @@ pub fn synthesize_special_moves(mut query: ResMut<MoveQuery>, board: Res<Board>,
                     && table.ray_squares(ray)[0] == ep
                     && board.cell(ep).is_empty()
                 {
-                    let m = Move { from: slot.square, to: ep, kind: MoveKind::EnPassant, capture: true, promotion: None };
+                    let m = Move { from: slot.square, to: ep, kind: MoveKind::EnPassant, capture: true, promotion: None, gate: None };
                     match zone(&m, &board.cells) {
                         Some(plain) if !promo.choices.is_empty() => expand(m, plain, &mut q.moves),
                         _ => q.moves.push(m),
@@ -377,7 +377,48 @@ pub fn synthesize_special_moves(mut query: ResMut<MoveQuery>, board: Res<Board>,
                         reg.square_attacked(scratch, sq, by) && !kings_touch(g, sq, &enemy_kings)
                     });
                 if !attacked {
-                    q.moves.push(Move { from: slot.square, to: rook_sq, kind: MoveKind::Castle(wing), capture: false, promotion: None });
+                    q.moves.push(Move {
+                        from: slot.square,
+                        to: rook_sq,
+                        kind: MoveKind::Castle(wing),
+                        capture: false,
+                        promotion: None,
+                        gate: None,
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// Step 2.3 (default, last), in gating variants: each move of a back-rank piece from a square
+/// that may still gate also comes with every piece type in the hand placed on the vacated
+/// square (for castling: on the king's or the rook's square).
+pub fn synthesize_gating(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>, state: Res<GameState>) {
+    if !rules.gating {
+        return;
+    }
+    let q = &mut *query;
+    let side = q.side;
+    let g = board.geometry;
+    let back = if side == Side::White { 0 } else { g.ranks - 1 };
+    let gates = state.gates[side.index()];
+    let in_hand: Vec<PieceType> = rules.registry.ids().filter(|t| board.hand_counts[side.index()][t.0 as usize] > 0).collect();
+    if gates == 0 || in_hand.is_empty() {
+        return;
+    }
+    let gateable = |sq: Square| g.rank(sq) == back && gates & (1u16 << g.file(sq)) != 0;
+    let n = q.moves.len();
+    for i in 0..n {
+        let m = q.moves[i];
+        if m.dropped().is_some() || q.is_overridden(m.from) {
+            continue;
+        }
+        let squares: &[Square] = if m.is_castle() { &[m.from, m.to] } else { &[m.from] };
+        for &sq in squares {
+            if gateable(sq) {
+                for &kind in &in_hand {
+                    q.moves.push(Move { gate: Some(super::moves::Gate { kind, square: sq }), ..m });
                 }
             }
         }
@@ -464,6 +505,9 @@ fn play_on(g: Geometry, rules: &Rules, cells: &mut [Cell], side: Side, m: &Move,
             touched.set(cells, m.from, Cell::EMPTY);
             touched.set(cells, m.to, landed);
         }
+    }
+    if let Some(gate) = m.gate {
+        touched.set(cells, gate.square, Cell::piece(gate.kind, side));
     }
     if m.capture
         && let Some(blast) = &rules.blast

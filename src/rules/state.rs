@@ -45,6 +45,9 @@ pub struct GameState {
     pub ep_square: Option<Square>,
     /// Checks given so far by each side (Three-check).
     pub checks: [u8; 2],
+    /// Per side, the files of back-rank squares whose piece has not moved yet, where a piece
+    /// from the hand may still be gated in (Seirawan).
+    pub gates: [u16; 2],
 }
 
 impl GameState {
@@ -60,6 +63,9 @@ impl GameState {
         }
         if let Some(ep) = self.ep_square {
             h ^= mix(0xE9_0000 | ep.0 as u64);
+        }
+        if self.gates != [0, 0] {
+            h ^= mix(0x6A7E_0000_0000 | (self.gates[0] as u64) << 16 | self.gates[1] as u64);
         }
         if self.checks != [0, 0] {
             h ^= mix(0xC4EC_0000 | (self.checks[0] as u64) << 8 | self.checks[1] as u64);

@@ -227,6 +227,9 @@ pub struct Variant {
     pub blast: Option<BlastRule>,
     /// Royal pieces may not face each other on an open file (Xiangqi's flying general).
     pub flying_general: bool,
+    /// Pieces in hand enter by gating: onto the square a back-rank piece leaves on its first
+    /// move (Seirawan).
+    pub gating: bool,
 }
 
 impl Variant {
@@ -256,6 +259,7 @@ impl Variant {
             drops: None,
             blast: None,
             flying_general: false,
+            gating: false,
         }
     }
 

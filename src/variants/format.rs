@@ -60,6 +60,10 @@ pub struct VariantFile {
     /// Exploding captures.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub blast: Option<BlastSpec>,
+    /// Pieces in hand enter by gating (Seirawan): onto the square a back-rank piece leaves on
+    /// its first move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gating: Option<bool>,
     /// Royal pieces may not face each other on an open file (Xiangqi).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flying_general: Option<bool>,

@@ -116,6 +116,7 @@ fn merge(parent: VariantFile, child: VariantFile) -> VariantFile {
         drops: child.drops.or(parent.drops),
         blast: child.blast.or(parent.blast),
         flying_general: child.flying_general.or(parent.flying_general),
+        gating: child.gating.or(parent.gating),
         checks_forbidden: child.checks_forbidden.or(parent.checks_forbidden),
         end: child.end.or(parent.end),
         presets: child.presets.or(parent.presets),
@@ -510,6 +511,7 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
         drops,
         blast,
         flying_general: file.flying_general.unwrap_or(false),
+        gating: file.gating.unwrap_or(false),
     };
     match &file.start {
         None => ck.add("start", "missing; give the start position as FEN"),

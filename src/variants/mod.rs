@@ -45,6 +45,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("minixiangqi", include_str!("../../presets/minixiangqi.ron")),
     ("shako", include_str!("../../presets/shako.ron")),
     ("grand", include_str!("../../presets/grand.ron")),
+    ("seirawan", include_str!("../../presets/seirawan.ron")),
 ];
 
 /// The ids of the built-in variants.
