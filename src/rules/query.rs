@@ -414,9 +414,17 @@ pub fn synthesize_gating(mut query: ResMut<MoveQuery>, board: Res<Board>, rules:
         if m.dropped().is_some() || q.is_overridden(m.from) {
             continue;
         }
+        // When castling, only a square that the king and rook both leave empty can take a gate.
+        let landing = match (m.kind, &rules.castling) {
+            (MoveKind::Castle(wing), Some(rule)) => {
+                let rank = g.rank(m.from);
+                [Some(Square(rank * g.files + rule.king_files[wing.index()])), Some(Square(rank * g.files + rule.rook_files[wing.index()]))]
+            }
+            _ => [None, None],
+        };
         let squares: &[Square] = if m.is_castle() { &[m.from, m.to] } else { &[m.from] };
         for &sq in squares {
-            if gateable(sq) {
+            if gateable(sq) && !landing.contains(&Some(sq)) {
                 for &kind in &in_hand {
                     q.moves.push(Move { gate: Some(super::moves::Gate { kind, square: sq }), ..m });
                 }
