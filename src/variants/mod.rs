@@ -46,6 +46,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("shako", include_str!("../../presets/shako.ron")),
     ("grand", include_str!("../../presets/grand.ron")),
     ("seirawan", include_str!("../../presets/seirawan.ron")),
+    ("extinction", include_str!("../../presets/extinction.ron")),
 ];
 
 /// The ids of the built-in variants.
