@@ -1,6 +1,33 @@
 //! The rules engine: pieces as entities, the two pipelines as schedules, notation and
 //! outcomes. It uses no rendering, no assets and no window; everything here runs on a bare
 //! [`World`](bevy::prelude::World).
+//!
+//! # Shape, and where it departs from the design sketch
+//!
+//! - **Facts.** Every piece is an entity with [`Piece`], [`PieceType`], [`Owner`],
+//!   [`Location`] and [`Promoted`]. Pieces are never despawned by the rules: a capture moves
+//!   the piece to [`Location::Captured`] (or into a hand), so undo restores the very same
+//!   entity. The [`Board`] resource is a square index (cell codes, entities, hands, an
+//!   incremental hash) that mirrors the components; only [`BoardWriter`] changes either, and
+//!   it writes the [`UndoLog`] as it goes. Game-level facts are the [`GameState`] resource.
+//! - **Pipelines.** [`LegalMoveQuery`] and [`MoveApplication`] are schedules with one chained
+//!   set enum each ([`QuerySystems`], [`ApplySystems`]), a variant per reference step. Hook
+//!   systems ([`Hook`]) are listed in activation order in [`Hooks`]; [`rebuild_pipelines`]
+//!   rebuilds both schedules from that list, giving every system its own chained slot, so the
+//!   order inside a step is exactly the list order. The default systems of a variant's own
+//!   rules (drops, gating, blasts, mandatory capture…) are added only when the variant has
+//!   them, so plain chess pays for none of them per node.
+//! - **Results.** A game-result hook decides by writing [`DecidedOutcome`] during
+//!   application; the default rules that need the opponent's legal moves (checkmate,
+//!   stalemate) are judged lazily by [`RulesWorld::outcome`], so search and perft never pay for
+//!   them. Once an outcome is decided, the legal-move query yields no moves.
+//! - **Movement.** Piece movement is data: Betza atoms compiled into per-side, per-square ray
+//!   tables; check detection uses one merged reverse table for simple sliders and leapers and
+//!   walks the rays of the rest (hoppers, lame leapers, confined pieces). The self-check filter
+//!   skips the make-and-test for moves of unpinned, non-royal pieces when every attacker is
+//!   simple.
+//! - **SAN** is computed by the checked path ([`Engine::apply`], [`RulesWorld::apply_move`]),
+//!   not inside the pipeline, because it needs the legal moves before and after the move.
 
 mod apply;
 mod betza;
