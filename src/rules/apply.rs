@@ -48,7 +48,7 @@ pub enum ApplySystems {
     AfterMove,
     /// Step 9, on-turn-start: scoped by the new side to move; skipped when the flip was vetoed.
     TurnStart,
-    /// Step 10, on-check-game-result: the first hook to decide ([`PendingMove::decide`]) wins;
+    /// Step 10, on-check-game-result: the first hook to decide ([`decide`] on [`DecidedOutcome`]) wins;
     /// otherwise the default rules decide when [`Engine::outcome`](super::Engine::outcome) asks.
     GameResult,
     /// Step 11, describe-move-effect: hooks add annotations; the move record is written.
