@@ -102,6 +102,8 @@ pub struct PendingMove {
     pub capture_consumed_by: Option<&'static str>,
     /// Whether the victim died of the capture damage.
     pub victim_died: bool,
+    /// Whether the victim survived the capture damage (a damage hook absorbed it).
+    pub victim_survived: bool,
     /// The hook that vetoed the turn flip.
     pub advance_vetoed_by: Option<&'static str>,
     /// Whether the turn flipped.
@@ -324,10 +326,25 @@ pub fn prepare_move(
     undo.entries.push(UndoEntry { state: *state, decided: decided.0.clone(), changes_start });
 }
 
-/// Step 3 (default): an unconsumed capture kills its victim, or sends it to the captor's hand
-/// (as what it was promoted from) in variants with drops.
+/// Step 3 (default, when damage hooks are active): an unconsumed capture deals one point of
+/// capture damage to its victim through the damage pipeline.
+pub fn damage_the_victim(world: &mut World) {
+    let p = world.resource::<PendingMove>();
+    let (Some(v), None) = (p.victim, p.capture_consumed_by) else { return };
+    let (victim_side, attacker) = (p.mover.opponent(), p.piece);
+    let died = super::damage::deal_damage(world, v.entity, victim_side, 1, super::damage::DamageKind::Capture, attacker);
+    let mut p = world.resource_mut::<PendingMove>();
+    p.victim_survived = !died;
+}
+
+/// Step 3 (default, last): an unconsumed capture whose victim died (without damage hooks,
+/// always) takes it off the board, or into the captor's hand (as what it was promoted from)
+/// in variants with drops.
 pub fn resolve_capture(mut pending: ResMut<PendingMove>, rules: Res<Rules>, mut writer: BoardWriter) {
     let p = &mut *pending;
+    if p.victim_survived {
+        return;
+    }
     if let (Some(v), None) = (p.victim, p.capture_consumed_by) {
         if rules.drops.as_ref().is_some_and(|d| d.captures_to_hand) {
             writer.reown(v.entity, p.mover);

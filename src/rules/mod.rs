@@ -32,6 +32,7 @@
 mod apply;
 mod betza;
 mod board;
+mod damage;
 mod engine;
 mod fen;
 mod geometry;
@@ -53,6 +54,7 @@ pub use apply::{
 };
 pub use betza::{BetzaError, Diagram, DiagramCell, diagram, parse_betza};
 pub use board::Board;
+pub use damage::{DamageKind, DamagePipeline, DamageRequest, DamageSystems, deal_damage};
 pub use engine::{Engine, RulesWorld, install_rules, perft, setup_position};
 pub use fen::{FenError, FenField, Setup, parse_fen};
 pub use geometry::{Geometry, MAX_FILES, MAX_RANKS, Side, Square};

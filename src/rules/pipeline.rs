@@ -9,6 +9,7 @@ use bevy::ecs::system::ScheduleSystem;
 use bevy::prelude::*;
 
 use super::apply::{self, ApplySystems, MoveApplication};
+use super::damage::{DamagePipeline, DamageRequest, DamageSystems};
 use super::query::{self, LegalMoveQuery, QuerySystems};
 use super::variant::{EndCondition, Rules, Variant};
 
@@ -19,6 +20,8 @@ pub enum Step {
     Query(QuerySystems),
     /// A step of move application.
     Apply(ApplySystems),
+    /// The damage pipeline (on-damage hooks).
+    Damage,
 }
 
 impl From<QuerySystems> for Step {
@@ -89,12 +92,15 @@ struct Needs {
     drops: bool,
     blast: bool,
     gating: bool,
+    damage_hooks: bool,
 }
 
 impl Needs {
-    fn of(variant: Option<&Variant>) -> Needs {
-        let Some(v) = variant else { return Needs::default() };
+    fn of(variant: Option<&Variant>, hooks: &[Hook]) -> Needs {
+        let damage_hooks = hooks.iter().any(|h| h.step == Step::Damage);
+        let Some(v) = variant else { return Needs { damage_hooks, ..Needs::default() } };
         Needs {
+            damage_hooks,
             checks_forbidden: v.checks_forbidden,
             mandatory_capture: v.mandatory_capture,
             count_checks: v.check_limit().is_some(),
@@ -136,6 +142,7 @@ fn apply_defaults(step: ApplySystems, needs: Needs) -> (Vec<ScheduleConfigs<Sche
     use ApplySystems as A;
     match step {
         A::BeforeMove => (vec![apply::prepare_move.into_configs()], vec![]),
+        A::Damage if needs.damage_hooks => (vec![], vec![apply::damage_the_victim.into_configs(), apply::resolve_capture.into_configs()]),
         A::Damage => (vec![], vec![apply::resolve_capture.into_configs()]),
         A::Mutate => {
             let mut before = vec![apply::mutate_position.into_configs()];
@@ -190,7 +197,7 @@ fn chain_sets<S: SystemSet + Copy>(schedule: &mut Schedule, sets: &[S]) {
 
 /// Builds the legal-move query schedule for `hooks` and the rules of `variant`.
 pub fn build_query_schedule(hooks: &[Hook], variant: Option<&Variant>) -> Schedule {
-    let needs = Needs::of(variant);
+    let needs = Needs::of(variant, hooks);
     let mut schedule = Schedule::new(LegalMoveQuery);
     schedule.set_executor(SingleThreadedExecutor::new());
     chain_sets(&mut schedule, &QuerySystems::ALL);
@@ -202,7 +209,7 @@ pub fn build_query_schedule(hooks: &[Hook], variant: Option<&Variant>) -> Schedu
 
 /// Builds the move-application schedule for `hooks` and the rules of `variant`.
 pub fn build_apply_schedule(hooks: &[Hook], variant: Option<&Variant>) -> Schedule {
-    let needs = Needs::of(variant);
+    let needs = Needs::of(variant, hooks);
     let mut schedule = Schedule::new(MoveApplication);
     schedule.set_executor(SingleThreadedExecutor::new());
     chain_sets(&mut schedule, &ApplySystems::ALL);
@@ -217,6 +224,30 @@ pub fn build_apply_schedule(hooks: &[Hook], variant: Option<&Variant>) -> Schedu
     schedule
 }
 
+fn damage_not_consumed(request: Res<DamageRequest>) -> bool {
+    request.consumed_by.is_none()
+}
+
+/// Builds the damage pipeline for `hooks`, or `None` when no hook takes damage.
+pub fn build_damage_schedule(hooks: &[Hook]) -> Option<Schedule> {
+    if !hooks.iter().any(|h| h.step == Step::Damage) {
+        return None;
+    }
+    let mut schedule = Schedule::new(DamagePipeline);
+    schedule.set_executor(SingleThreadedExecutor::new());
+    // First consumer wins: once a hook has consumed the damage, the rest are not consulted.
+    let gated: Vec<Hook> = hooks
+        .iter()
+        .filter(|h| h.step == Step::Damage)
+        .map(|h| {
+            let make = h.make.clone();
+            Hook { owner: h.owner, step: h.step, make: std::sync::Arc::new(move || make().run_if(damage_not_consumed)) }
+        })
+        .collect();
+    add_step(&mut schedule, Step::Damage, DamageSystems::OnDamage, &gated, (vec![], vec![]));
+    Some(schedule)
+}
+
 /// (Re)builds both pipelines from the world's [`Hooks`] and [`Rules`] and stores them in its
 /// schedules. Call it again whenever either changes.
 pub fn rebuild_pipelines(world: &mut World) {
@@ -227,7 +258,19 @@ pub fn rebuild_pipelines(world: &mut World) {
     // Initialise now, so that a bad system configuration fails here and not mid-game.
     query.initialize(world).unwrap_or_else(|e| panic!("legal-move query does not build: {e:?}"));
     apply.initialize(world).unwrap_or_else(|e| panic!("move application does not build: {e:?}"));
+    let damage = build_damage_schedule(&hooks).map(|mut d| {
+        d.initialize(world).unwrap_or_else(|e| panic!("damage pipeline does not build: {e:?}"));
+        d
+    });
     let mut schedules = world.get_resource_or_init::<Schedules>();
     schedules.insert(query);
     schedules.insert(apply);
+    match damage {
+        Some(d) => {
+            schedules.insert(d);
+        }
+        None => {
+            schedules.remove(DamagePipeline);
+        }
+    }
 }

@@ -1,0 +1,62 @@
+//! `piece-hp`: every piece has hit points; a capture deals one point of damage, and only a
+//! piece brought to zero is removed (the capturing piece then stays where it was).
+
+use bevy::prelude::*;
+
+use super::{Activation, PresetDef};
+use crate::rules::{DamageRequest, Hook, Location, Piece, QuerySystems, Step};
+
+/// Hit points of a piece.
+#[derive(Component, Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Hp(pub i32);
+
+/// The preset.
+pub const PIECE_HP: PresetDef = PresetDef {
+    id: "piece-hp",
+    name: "Hit points",
+    description: "Every piece starts with hit points (2 unless set). A capture deals one point of damage instead of removing the piece; a piece at zero is removed. Kings can take hits too, so check does not restrict moves.",
+    incompatible_with: &[],
+    requires: &[],
+    piece_attributes: &["Hp"],
+    hooks,
+    on_activate,
+    on_deactivate,
+};
+
+fn hooks(a: &Activation) -> Vec<Hook> {
+    let scope = a.scope;
+    vec![
+        Hook::new("piece-hp", Step::Damage, move |mut req: ResMut<DamageRequest>, mut hp: Query<&mut Hp>| {
+            if !scope.covers(req.target_side) {
+                return;
+            }
+            let Some(target) = req.target else { return };
+            let Ok(mut hp) = hp.get_mut(target) else { return };
+            hp.0 -= req.amount;
+            let died = hp.0 <= 0;
+            req.consume("piece-hp", died);
+        }),
+        // With hit points a king in check only takes damage: moves are not filtered.
+        Hook::new("piece-hp", QuerySystems::SelfCheckPoll, |mut q: ResMut<crate::rules::MoveQuery>| q.filter_self_check = false),
+    ]
+}
+
+fn on_activate(world: &mut World, a: &Activation) {
+    let hp = a.param("hp", 2.0) as i32;
+    let pieces: Vec<Entity> = world
+        .query_filtered::<(Entity, &Location), With<Piece>>()
+        .iter(world)
+        .filter(|(_, l)| l.square().is_some())
+        .map(|(e, _)| e)
+        .collect();
+    for e in pieces {
+        world.entity_mut(e).insert(Hp(hp));
+    }
+}
+
+fn on_deactivate(world: &mut World, _a: &Activation) {
+    let pieces: Vec<Entity> = world.query_filtered::<Entity, With<Hp>>().iter(world).collect();
+    for e in pieces {
+        world.entity_mut(e).remove::<Hp>();
+    }
+}

@@ -1,0 +1,63 @@
+//! `piece-shield`: every piece carries one shield that absorbs the first hit. Activate it
+//! before `piece-hp` so that shields are spent before hit points.
+
+use bevy::prelude::*;
+
+use super::{Activation, PresetDef};
+use crate::rules::{DamageRequest, Hook, Location, Piece, Step};
+
+/// Shield points of a piece.
+#[derive(Component, Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Shield(pub i32);
+
+/// The preset.
+pub const PIECE_SHIELD: PresetDef = PresetDef {
+    id: "piece-shield",
+    name: "Shields",
+    description: "Every piece has a shield that absorbs one hit. A hit on a shielded piece breaks the shield; the next hit is dealt normally.",
+    incompatible_with: &[],
+    requires: &[],
+    piece_attributes: &["Shield"],
+    hooks,
+    on_activate,
+    on_deactivate,
+};
+
+fn hooks(a: &Activation) -> Vec<Hook> {
+    let scope = a.scope;
+    vec![Hook::new("piece-shield", Step::Damage, move |mut req: ResMut<DamageRequest>, mut shields: Query<&mut Shield>| {
+        if !scope.covers(req.target_side) {
+            return;
+        }
+        let Some(target) = req.target else { return };
+        let Ok(mut shield) = shields.get_mut(target) else { return };
+        if shield.0 <= 0 {
+            return;
+        }
+        shield.0 -= 1;
+        // The shield takes one point; a bigger hit goes on to the next absorber.
+        if req.amount - 1 <= 0 {
+            req.consume("piece-shield", false);
+        }
+    })]
+}
+
+fn on_activate(world: &mut World, a: &Activation) {
+    let shield = a.param("shield", 1.0) as i32;
+    let pieces: Vec<Entity> = world
+        .query_filtered::<(Entity, &Location), With<Piece>>()
+        .iter(world)
+        .filter(|(_, l)| l.square().is_some())
+        .map(|(e, _)| e)
+        .collect();
+    for e in pieces {
+        world.entity_mut(e).insert(Shield(shield));
+    }
+}
+
+fn on_deactivate(world: &mut World, _a: &Activation) {
+    let pieces: Vec<Entity> = world.query_filtered::<Entity, With<Shield>>().iter(world).collect();
+    for e in pieces {
+        world.entity_mut(e).remove::<Shield>();
+    }
+}

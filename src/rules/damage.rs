@@ -1,0 +1,78 @@
+//! The one damage path: every source of damage (a capture, an explosion, poison) asks
+//! [`deal_damage`], which runs the damage pipeline. Damage hooks run in activation order and
+//! the first to consume the damage decides whether the target died; with none, it dies.
+//! What death means (off the board, into a hand) is up to the caller.
+
+use bevy::ecs::schedule::ScheduleLabel;
+use bevy::prelude::*;
+
+use super::geometry::Side;
+
+/// The damage pipeline, run once per damage event by [`deal_damage`].
+#[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DamagePipeline;
+
+/// The single step of the damage pipeline: on-damage hooks, scoped by the target's side,
+/// in activation order; the first to [`DamageRequest::consume`] wins.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DamageSystems {
+    /// on-damage.
+    OnDamage,
+}
+
+/// What kind of damage, for hooks and annotations.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum DamageKind {
+    /// A capture.
+    #[default]
+    Capture,
+    /// An explosion.
+    Explosion,
+    /// Poison.
+    Poison,
+    /// Anything else a preset names.
+    Other(String),
+}
+
+/// The damage being dealt, visible to on-damage hooks.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct DamageRequest {
+    /// The piece hit.
+    pub target: Option<Entity>,
+    /// Its side (hooks are scoped by it).
+    pub target_side: Side,
+    /// How much.
+    pub amount: i32,
+    /// What kind.
+    pub kind: DamageKind,
+    /// Who dealt it, if a piece did.
+    pub attacker: Option<Entity>,
+    /// The hook that consumed it.
+    pub consumed_by: Option<&'static str>,
+    /// Whether the target died (set by the consumer).
+    pub died: bool,
+}
+
+impl DamageRequest {
+    /// `preset` takes this damage and says whether the target died; returns false if an
+    /// earlier hook already consumed it (first wins).
+    pub fn consume(&mut self, preset: &'static str, died: bool) -> bool {
+        if self.consumed_by.is_some() {
+            return false;
+        }
+        self.consumed_by = Some(preset);
+        self.died = died;
+        true
+    }
+}
+
+/// Deals `amount` of `kind` damage to `target`; returns whether it died. Without a damage
+/// pipeline (no damage hooks) or with no hook consuming it, the target dies.
+pub fn deal_damage(world: &mut World, target: Entity, target_side: Side, amount: i32, kind: DamageKind, attacker: Option<Entity>) -> bool {
+    world.insert_resource(DamageRequest { target: Some(target), target_side, amount, kind, attacker, consumed_by: None, died: false });
+    if world.try_run_schedule(DamagePipeline).is_err() {
+        return true;
+    }
+    let request = world.resource::<DamageRequest>();
+    request.consumed_by.is_none() || request.died
+}

@@ -1,0 +1,79 @@
+//! Presets: activation rules, the damage pipeline and its composition, ordered by activation.
+
+use chimera::presets::{Activation, Hp, PresetError, Scope, Shield, set_active_presets};
+use chimera::rules::{Board, Engine, Side, Variant};
+
+fn engine(fen: &str) -> Engine {
+    Engine::from_fen(Variant::chess(), fen).unwrap()
+}
+
+fn piece_on(e: &Engine, sq: &str) -> bevy::prelude::Entity {
+    let sq = e.variant().geometry.parse_square(sq).unwrap();
+    e.world().resource::<Board>().entity(sq).expect("a piece there")
+}
+
+const CAPTURE: &str = "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1";
+
+#[test]
+fn unknown_and_duplicate_presets_are_refused_and_nothing_changes() {
+    let mut e = engine(CAPTURE);
+    let err = set_active_presets(e.world_mut(), vec![Activation::of("no-such-thing")]).unwrap_err();
+    assert_eq!(err, PresetError::Unknown("no-such-thing".into()));
+    let err = set_active_presets(e.world_mut(), vec![Activation::of("piece-hp"), Activation::of("piece-hp")]).unwrap_err();
+    assert_eq!(err.to_string(), "'piece-hp' is listed twice");
+    assert!(e.world().get::<Hp>(piece_on(&e, "e4")).is_none());
+}
+
+#[test]
+fn hit_points_absorb_a_capture_and_the_attacker_stays() {
+    let mut e = engine(CAPTURE);
+    set_active_presets(e.world_mut(), vec![Activation::of("piece-hp")]).unwrap();
+    let victim = piece_on(&e, "d5");
+    e.play_uci("e4d5").unwrap();
+    assert_eq!(e.world().get::<Hp>(victim), Some(&Hp(1)));
+    assert!(e.fen().starts_with("4k3/8/8/3p4/4P3/8/8/4K3 b"), "{}", e.fen());
+    e.play_uci("e8e7").unwrap();
+    e.play_uci("e4d5").unwrap();
+    assert!(e.fen().starts_with("8/4k3/8/3P4/8/8/8/4K3 b"), "the second hit kills: {}", e.fen());
+}
+
+#[test]
+fn first_activated_absorber_wins_and_reversing_the_order_reverses_it() {
+    // Shield then HP: the shield takes the hit.
+    let mut e = engine(CAPTURE);
+    set_active_presets(e.world_mut(), vec![Activation::of("piece-shield"), Activation::of("piece-hp")]).unwrap();
+    let victim = piece_on(&e, "d5");
+    e.play_uci("e4d5").unwrap();
+    assert_eq!(e.world().get::<Shield>(victim), Some(&Shield(0)));
+    assert_eq!(e.world().get::<Hp>(victim), Some(&Hp(2)));
+    // HP then shield: hit points take it and the shield is never reached.
+    let mut e = engine(CAPTURE);
+    set_active_presets(e.world_mut(), vec![Activation::of("piece-hp"), Activation::of("piece-shield")]).unwrap();
+    let victim = piece_on(&e, "d5");
+    e.play_uci("e4d5").unwrap();
+    assert_eq!(e.world().get::<Shield>(victim), Some(&Shield(1)));
+    assert_eq!(e.world().get::<Hp>(victim), Some(&Hp(1)));
+}
+
+#[test]
+fn damage_hooks_are_scoped_by_the_target_side() {
+    // Hit points for white only: a black piece captured dies at once.
+    let mut e = engine(CAPTURE);
+    let hp_white = Activation { scope: Scope::White, ..Activation::of("piece-hp") };
+    set_active_presets(e.world_mut(), vec![hp_white]).unwrap();
+    e.play_uci("e4d5").unwrap();
+    assert!(e.fen().starts_with("4k3/8/8/3P4/8/8/8/4K3 b"), "{}", e.fen());
+    assert!(Scope::White.covers(Side::White) && !Scope::White.covers(Side::Black));
+}
+
+#[test]
+fn deactivating_removes_the_facts() {
+    let mut e = engine(CAPTURE);
+    set_active_presets(e.world_mut(), vec![Activation::of("piece-hp")]).unwrap();
+    let p = piece_on(&e, "e4");
+    assert!(e.world().get::<Hp>(p).is_some());
+    set_active_presets(e.world_mut(), vec![]).unwrap();
+    assert!(e.world().get::<Hp>(p).is_none());
+    e.play_uci("e4d5").unwrap();
+    assert!(e.fen().starts_with("4k3/8/8/3P4/8/8/8/4K3 b"), "plain chess again: {}", e.fen());
+}
