@@ -35,6 +35,28 @@ fn hit_points_absorb_a_capture_and_the_attacker_stays() {
     e.play_uci("e8e7").unwrap();
     e.play_uci("e4d5").unwrap();
     assert!(e.fen().starts_with("8/4k3/8/3P4/8/8/8/4K3 b"), "the second hit kills: {}", e.fen());
+    // Undo puts the piece back with the hit points it had.
+    e.undo();
+    assert_eq!(e.world().get::<Hp>(victim), Some(&Hp(1)));
+    e.undo();
+    e.undo();
+    assert_eq!(e.world().get::<Hp>(victim), Some(&Hp(2)));
+    assert!(e.fen().starts_with("4k3/8/8/3p4/4P3/8/8/4K3 w"), "{}", e.fen());
+}
+
+#[test]
+fn undo_restores_shields_and_hit_points() {
+    let mut e = engine(CAPTURE);
+    set_active_presets(e.world_mut(), vec![Activation::of("piece-shield"), Activation::of("piece-hp")]).unwrap();
+    let victim = piece_on(&e, "d5");
+    e.play_uci("e4d5").unwrap();
+    e.play_uci("e8e7").unwrap();
+    e.play_uci("e4d5").unwrap();
+    assert_eq!((e.world().get::<Shield>(victim), e.world().get::<Hp>(victim)), (Some(&Shield(0)), Some(&Hp(1))));
+    for _ in 0..3 {
+        e.undo();
+    }
+    assert_eq!((e.world().get::<Shield>(victim), e.world().get::<Hp>(victim)), (Some(&Shield(1)), Some(&Hp(2))));
 }
 
 #[test]

@@ -3,10 +3,11 @@
 //! damage pipeline); [`set_active_presets`] validates a set, runs the lifecycle hooks and
 //! rebuilds the schedules so that the order inside every step is the activation order.
 //!
+//! Preset facts changed during a move (hit points, shields) are recorded in the undo log
+//! through [`UndoLog::record_fact`](crate::rules::UndoLog::record_fact), so undo restores them.
+//!
 //! Still to come (issue 4): durations and their expiry, per-preset state, on-piece-spawn and
-//! on-piece-retract, the remaining canonical presets, and undo of preset facts — hit points
-//! and shields changed by a move are not yet in the undo log, so taking such a move back does
-//! not restore them.
+//! on-piece-retract, and the remaining canonical presets.
 
 mod piece_hp;
 mod piece_shield;

@@ -4,11 +4,20 @@
 use bevy::prelude::*;
 
 use super::{Activation, PresetDef};
-use crate::rules::{DamageRequest, Hook, Location, Piece, QuerySystems, Step};
+use crate::rules::{DamageRequest, Hook, IntFact, Location, Piece, QuerySystems, Step, UndoLog};
 
 /// Hit points of a piece.
 #[derive(Component, Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Hp(pub i32);
+
+impl IntFact for Hp {
+    fn value(&self) -> i32 {
+        self.0
+    }
+    fn with_value(v: i32) -> Hp {
+        Hp(v)
+    }
+}
 
 /// The preset.
 pub const PIECE_HP: PresetDef = PresetDef {
@@ -26,12 +35,13 @@ pub const PIECE_HP: PresetDef = PresetDef {
 fn hooks(a: &Activation) -> Vec<Hook> {
     let scope = a.scope;
     vec![
-        Hook::new("piece-hp", Step::Damage, move |mut req: ResMut<DamageRequest>, mut hp: Query<&mut Hp>| {
+        Hook::new("piece-hp", Step::Damage, move |mut req: ResMut<DamageRequest>, mut hp: Query<&mut Hp>, mut undo: ResMut<UndoLog>| {
             if !scope.covers(req.target_side) {
                 return;
             }
             let Some(target) = req.target else { return };
             let Ok(mut hp) = hp.get_mut(target) else { return };
+            undo.record_fact::<Hp>(target, Some(hp.0));
             hp.0 -= req.amount;
             let died = hp.0 <= 0;
             req.consume("piece-hp", died);

@@ -4,11 +4,20 @@
 use bevy::prelude::*;
 
 use super::{Activation, PresetDef};
-use crate::rules::{DamageRequest, Hook, Location, Piece, Step};
+use crate::rules::{DamageRequest, Hook, IntFact, Location, Piece, Step, UndoLog};
 
 /// Shield points of a piece.
 #[derive(Component, Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Shield(pub i32);
+
+impl IntFact for Shield {
+    fn value(&self) -> i32 {
+        self.0
+    }
+    fn with_value(v: i32) -> Shield {
+        Shield(v)
+    }
+}
 
 /// The preset.
 pub const PIECE_SHIELD: PresetDef = PresetDef {
@@ -25,21 +34,26 @@ pub const PIECE_SHIELD: PresetDef = PresetDef {
 
 fn hooks(a: &Activation) -> Vec<Hook> {
     let scope = a.scope;
-    vec![Hook::new("piece-shield", Step::Damage, move |mut req: ResMut<DamageRequest>, mut shields: Query<&mut Shield>| {
-        if !scope.covers(req.target_side) {
-            return;
-        }
-        let Some(target) = req.target else { return };
-        let Ok(mut shield) = shields.get_mut(target) else { return };
-        if shield.0 <= 0 {
-            return;
-        }
-        shield.0 -= 1;
-        // The shield takes one point; a bigger hit goes on to the next absorber.
-        if req.amount - 1 <= 0 {
-            req.consume("piece-shield", false);
-        }
-    })]
+    vec![Hook::new(
+        "piece-shield",
+        Step::Damage,
+        move |mut req: ResMut<DamageRequest>, mut shields: Query<&mut Shield>, mut undo: ResMut<UndoLog>| {
+            if !scope.covers(req.target_side) {
+                return;
+            }
+            let Some(target) = req.target else { return };
+            let Ok(mut shield) = shields.get_mut(target) else { return };
+            if shield.0 <= 0 {
+                return;
+            }
+            undo.record_fact::<Shield>(target, Some(shield.0));
+            shield.0 -= 1;
+            // The shield takes one point; a bigger hit goes on to the next absorber.
+            if req.amount - 1 <= 0 {
+                req.consume("piece-shield", false);
+            }
+        },
+    )]
 }
 
 fn on_activate(world: &mut World, a: &Activation) {

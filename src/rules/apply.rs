@@ -191,6 +191,39 @@ pub enum Change {
     Promoted { entity: Entity, from: Option<PieceType> },
     /// The piece was created by this move.
     Spawned { entity: Entity },
+    /// A numeric piece fact owned by a preset (hit points, shields…) was `old` before
+    /// (`None`: absent); `restore` puts it back.
+    Fact { entity: Entity, old: Option<i32>, restore: fn(&mut World, Entity, Option<i32>) },
+}
+
+/// A numeric piece fact that presets own and the undo log can restore.
+pub trait IntFact: Component<Mutability = bevy::ecs::component::Mutable> + Copy {
+    /// The number.
+    fn value(&self) -> i32;
+    /// The fact with this number.
+    fn with_value(v: i32) -> Self;
+}
+
+/// Puts a numeric fact back as it was (`None`: removes it).
+pub fn restore_fact<C: IntFact>(world: &mut World, entity: Entity, old: Option<i32>) {
+    let Ok(mut e) = world.get_entity_mut(entity) else { return };
+    match old {
+        Some(v) => {
+            e.insert(C::with_value(v));
+        }
+        None => {
+            e.remove::<C>();
+        }
+    }
+}
+
+impl UndoLog {
+    /// Records that `entity`'s fact `C` was `old` before the change about to be made.
+    pub fn record_fact<C: IntFact>(&mut self, entity: Entity, old: Option<i32>) {
+        if !self.entries.is_empty() {
+            self.changes.push(Change::Fact { entity, old, restore: restore_fact::<C> });
+        }
+    }
 }
 
 /// What undo needs to restore one move.
@@ -713,6 +746,7 @@ pub fn revert_changes(world: &mut World, changes: &[Change]) {
                 set_component(world, entity, Owner(from));
             }
             Change::Promoted { entity, from } => set_component(world, entity, Promoted(from)),
+            Change::Fact { entity, old, restore } => restore(world, entity, old),
             Change::Spawned { entity } => {
                 let (kind, owner, now) = piece_facts(world, entity);
                 unplace(&mut world.resource_mut::<Board>(), now, kind, owner, entity);

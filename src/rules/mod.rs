@@ -49,8 +49,8 @@ mod state;
 mod variant;
 
 pub use apply::{
-    ApplySystems, BoardWriter, Change, DecidedOutcome, History, MoveApplication, MoveLog, MoveRecord, PendingMove, UndoEntry, UndoLog,
-    Victim, decide,
+    ApplySystems, BoardWriter, Change, DecidedOutcome, History, IntFact, MoveApplication, MoveLog, MoveRecord, PendingMove, UndoEntry,
+    UndoLog, Victim, decide, restore_fact,
 };
 pub use betza::{BetzaError, Diagram, DiagramCell, diagram, parse_betza};
 pub use board::Board;
