@@ -15,6 +15,7 @@ usage:
                                   count leaf nodes through the rules pipelines
   chimera check <file.ron>...     validate variant files, reporting every problem
   chimera list variants           print the built-in variant ids
+  chimera list presets            print the preset ids and names
   chimera help                    this text";
 
 /// A parsed command line.
@@ -42,6 +43,8 @@ pub enum Command {
     },
     /// List variant ids.
     ListVariants,
+    /// List preset ids with their names.
+    ListPresets,
     /// Validate variant files.
     Check(Vec<String>),
     /// Print usage.
@@ -93,7 +96,8 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         }
         "list" => match args.get(1).map(String::as_str) {
             Some("variants") => Ok(Command::ListVariants),
-            other => Err(format!("list what? expected 'list variants', got {other:?}")),
+            Some("presets") => Ok(Command::ListPresets),
+            other => Err(format!("list what? expected 'list variants' or 'list presets', got {other:?}")),
         },
         "check" => {
             if args.len() < 2 {

@@ -24,6 +24,12 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Command::ListPresets => {
+            for p in chimera::presets::ALL {
+                println!("{}\t{}", p.id, p.name);
+            }
+            ExitCode::SUCCESS
+        }
         Command::Check(files) => {
             if run_check(&files, &mut std::io::stdout().lock()) {
                 ExitCode::SUCCESS

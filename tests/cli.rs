@@ -44,3 +44,10 @@ fn list_variants() {
     assert!(ok);
     assert!(out.lines().any(|l| l == "chess"));
 }
+
+#[test]
+fn list_presets() {
+    let (ok, out, _) = chimera(&["list", "presets"]);
+    assert!(ok);
+    assert!(out.lines().any(|l| l == "piece-hp\tHit points"));
+}

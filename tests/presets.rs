@@ -99,3 +99,60 @@ fn deactivating_removes_the_facts() {
     e.play_uci("e4d5").unwrap();
     assert!(e.fen().starts_with("4k3/8/8/3P4/8/8/8/4K3 b"), "plain chess again: {}", e.fen());
 }
+
+#[test]
+fn capture_to_win_ends_the_game_on_the_first_capture() {
+    let mut plain = engine(CAPTURE);
+    plain.play_uci("e4d5").unwrap();
+    assert_eq!(plain.outcome(), None);
+    let mut e = engine(CAPTURE);
+    set_active_presets(e.world_mut(), vec![Activation::of("capture-to-win")]).unwrap();
+    e.play_uci("e4d5").unwrap();
+    assert_eq!(e.outcome().and_then(|o| o.winner), Some(Side::White));
+    assert!(e.legal_moves().is_empty());
+}
+
+#[test]
+fn immune_knights_cannot_be_taken() {
+    let fen = "4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1";
+    let mut plain = engine(fen);
+    assert!(plain.parse_uci("e4d5").is_ok());
+    let mut e = engine(fen);
+    set_active_presets(e.world_mut(), vec![Activation::of("knight-immunity")]).unwrap();
+    assert!(e.parse_uci("e4d5").is_err());
+    // Scoped to white's knights, black's knight can be taken again.
+    let white_only = Activation { scope: Scope::White, ..Activation::of("knight-immunity") };
+    set_active_presets(e.world_mut(), vec![white_only]).unwrap();
+    assert!(e.parse_uci("e4d5").is_ok());
+}
+
+#[test]
+fn suicide_chess_forces_captures_and_ignores_check() {
+    // White is in check from the rook; in plain chess the pawn may not take d5.
+    let fen = "4r2k/8/8/3p4/4P3/8/8/4K3 w - - 0 1";
+    let mut plain = engine(fen);
+    assert!(plain.parse_uci("e4d5").is_err());
+    let mut e = engine(fen);
+    set_active_presets(e.world_mut(), vec![Activation::of("suicide-chess")]).unwrap();
+    let moves: Vec<String> = e.legal_moves().iter().map(|m| e.to_uci(m)).collect();
+    assert_eq!(moves, ["e4d5"], "the only capture is compulsory, check does not matter");
+}
+
+#[test]
+fn double_move_and_monster_rules() {
+    let mut e = engine("startpos");
+    set_active_presets(e.world_mut(), vec![Activation::of("monster-rules")]).unwrap();
+    e.play_uci("e2e4").unwrap();
+    assert_eq!(e.state().turn, Side::White);
+    e.play_uci("d2d4").unwrap();
+    e.play_uci("e7e5").unwrap();
+    assert_eq!(e.state().turn, Side::White, "black plays one move");
+    let err = set_active_presets(e.world_mut(), vec![Activation::of("monster-rules"), Activation::of("double-move")]).unwrap_err();
+    assert_eq!(err, PresetError::Incompatible("monster-rules".into(), "double-move".into()));
+    let mut e = engine("startpos");
+    set_active_presets(e.world_mut(), vec![Activation::of("double-move")]).unwrap();
+    for m in ["e2e4", "d2d4", "e7e5"] {
+        e.play_uci(m).unwrap();
+    }
+    assert_eq!(e.state().turn, Side::Black, "black plays two moves too");
+}

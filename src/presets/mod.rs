@@ -9,8 +9,12 @@
 //! Still to come (issue 4): durations and their expiry, per-preset state, on-piece-spawn and
 //! on-piece-retract, and the remaining canonical presets.
 
+mod capture_to_win;
+mod double_move;
+mod knight_immunity;
 mod piece_hp;
 mod piece_shield;
+mod suicide_chess;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -19,8 +23,12 @@ use bevy::prelude::*;
 
 use crate::rules::{Hook, Hooks, Side, rebuild_pipelines};
 
+pub use capture_to_win::CAPTURE_TO_WIN;
+pub use double_move::{DOUBLE_MOVE, MONSTER_RULES};
+pub use knight_immunity::KNIGHT_IMMUNITY;
 pub use piece_hp::{Hp, PIECE_HP};
 pub use piece_shield::{PIECE_SHIELD, Shield};
+pub use suicide_chess::SUICIDE_CHESS;
 
 /// Which sides a preset applies to.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
@@ -99,7 +107,10 @@ impl fmt::Debug for PresetDef {
 }
 
 /// Every preset this build knows.
-pub const ALL: &[&PresetDef] = &[&PIECE_HP, &PIECE_SHIELD];
+pub const ALL: &[&PresetDef] = &[&PIECE_HP, &PIECE_SHIELD, &CAPTURE_TO_WIN, &KNIGHT_IMMUNITY, &SUICIDE_CHESS, &DOUBLE_MOVE, &MONSTER_RULES];
+
+/// Lifecycle hook for presets that keep no state.
+pub fn no_state(_world: &mut World, _a: &Activation) {}
 
 /// The preset with this id.
 pub fn by_id(id: &str) -> Option<&'static PresetDef> {

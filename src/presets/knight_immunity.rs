@@ -1,0 +1,33 @@
+//! `knight-immunity`: knights cannot be captured.
+
+use bevy::prelude::*;
+
+use super::{Activation, PresetDef, no_state};
+use crate::rules::{Board, Hook, MoveKind, MoveQuery, QuerySystems, Rules};
+
+/// The preset.
+pub const KNIGHT_IMMUNITY: PresetDef = PresetDef {
+    id: "knight-immunity",
+    name: "Immune knights",
+    description: "Knights cannot be captured (within the preset's scope: only that side's knights are immune).",
+    incompatible_with: &[],
+    requires: &[],
+    piece_attributes: &[],
+    hooks,
+    on_activate: no_state,
+    on_deactivate: no_state,
+};
+
+fn hooks(a: &Activation) -> Vec<Hook> {
+    let scope = a.scope;
+    vec![Hook::new("knight-immunity", QuerySystems::PieceFilter, move |mut q: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>| {
+        let Some(knight) = rules.registry.by_name("knight") else { return };
+        q.moves.retain(|m| {
+            if !m.capture || m.kind == MoveKind::EnPassant {
+                return true;
+            }
+            let c = board.cell(m.to);
+            !(c.is_piece() && c.kind() == knight && scope.covers(c.side()))
+        });
+    })]
+}
