@@ -2,7 +2,6 @@
 
 use std::io::Write;
 
-use crate::rules::Engine;
 use crate::variants;
 
 /// Usage text.
@@ -116,7 +115,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
 /// An unknown variant or a bad FEN, as a message.
 pub fn run_perft(variant: &str, fen: &str, depth: u32, divide: bool, out: &mut impl Write) -> Result<u64, String> {
     let variant = variants::find(variant).map_err(|e| format!("variant '{variant}': {e}"))?;
-    let mut engine = Engine::from_fen(variant, fen).map_err(|e| e.to_string())?;
+    let mut engine = crate::presets::new_game(variant, fen)?;
     let nodes = if divide && depth > 0 {
         let split = engine.divide(depth);
         for (uci, n) in &split {

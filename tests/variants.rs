@@ -292,7 +292,7 @@ fn every_semantic_problem_is_reported_with_its_key_path() {
         promotion: (rank: 8, choices: "QRBNS"),
         regions: { "far": Rect("a1", "k9") },
         end: [Checkmate, RegionReached(pieces: "KW", region: "near")],
-        presets: [(id: "piece-hp")],
+        presets: [(id: "no-such-preset")],
     )"#;
     let p = problems(text);
     let expect = [
@@ -301,7 +301,7 @@ fn every_semantic_problem_is_reported_with_its_key_path() {
         "regions.far: Rect",
         "end[1].pieces: 'W'",
         "regions.near: no region named 'near'",
-        "presets[0].id: no preset 'piece-hp'",
+        "presets[0].id: no preset 'no-such-preset'",
     ];
     for e in expect {
         assert!(p.iter().any(|x| x.starts_with(e)), "missing '{e}' in {p:#?}");
@@ -418,4 +418,26 @@ fn seirawan_gates_hawk_and_elephant() {
         e.parse_uci("f3g1h"),
         Err(chimera::rules::MoveError::Illegal { .. }) | Err(chimera::rules::MoveError::Unparsable { .. })
     ));
+}
+
+#[test]
+fn variant_files_switch_presets_on() {
+    let text = r#"(
+        id: "tough",
+        extends: "chess",
+        name: "Tough chess",
+        presets: [(id: "piece-hp", params: {"hp": 3}), (id: "capture-to-win", scope: White)],
+    )"#;
+    let v = compile(&resolve(parse_variant_file(text).unwrap(), &variants::builtin_file).unwrap()).unwrap();
+    assert_eq!(v.presets.len(), 2);
+    let e = chimera::presets::new_game(v, "startpos").unwrap();
+    let e2 = e.variant().geometry.parse_square("e2").unwrap();
+    let pawn = e.world().resource::<chimera::rules::Board>().entity(e2).unwrap();
+    assert_eq!(e.world().get::<chimera::presets::Hp>(pawn), Some(&chimera::presets::Hp(3)));
+    let active: Vec<&str> = e.world().resource::<chimera::presets::ActivePresets>().0.iter().map(|a| a.id).collect();
+    assert_eq!(active, ["piece-hp", "capture-to-win"]);
+    // A set that cannot be active together is a problem of the file.
+    let bad = text.replace(r#"(id: "capture-to-win", scope: White)"#, r#"(id: "double-move"), (id: "monster-rules")"#);
+    let p = problems(&bad);
+    assert!(p.iter().any(|x| x == "presets: 'double-move' and 'monster-rules' cannot be active together"), "{p:#?}");
 }

@@ -52,7 +52,12 @@ pub fn run(options: GameOptions) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let requests = crate::presets::requested_by(&variant);
     if let Err(e) = install_rules(app.world_mut(), Arc::new(variant)) {
+        eprintln!("chimera: {e}");
+        return ExitCode::FAILURE;
+    }
+    if let Err(e) = crate::presets::set_active_presets(app.world_mut(), requests) {
         eprintln!("chimera: {e}");
         return ExitCode::FAILURE;
     }

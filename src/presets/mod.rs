@@ -203,3 +203,34 @@ pub fn set_active_presets(world: &mut World, set: Vec<Activation>) -> Result<(),
     rebuild_pipelines(world);
     Ok(())
 }
+
+/// The activations a variant asks for (unknown ids, already rejected when the variant was
+/// loaded, are skipped).
+pub fn requested_by(variant: &crate::rules::Variant) -> Vec<Activation> {
+    variant
+        .presets
+        .iter()
+        .filter_map(|r| {
+            let def = by_id(&r.id)?;
+            let scope = match r.sides {
+                [true, false] => Scope::White,
+                [false, true] => Scope::Black,
+                _ => Scope::Both,
+            };
+            Some(Activation { id: def.id, params: r.params.clone(), scope, turns_left: r.turns })
+        })
+        .collect()
+}
+
+/// A game of `variant` from `fen` (or `startpos`) with the variant's presets switched on.
+///
+/// # Errors
+/// A bad FEN, or (for a variant built in code) an invalid preset set.
+pub fn new_game(variant: crate::rules::Variant, fen: &str) -> Result<crate::rules::Engine, String> {
+    let requests = requested_by(&variant);
+    let mut engine = crate::rules::Engine::from_fen(variant, fen).map_err(|e| e.to_string())?;
+    if !requests.is_empty() {
+        set_active_presets(engine.world_mut(), requests).map_err(|e| e.to_string())?;
+    }
+    Ok(engine)
+}

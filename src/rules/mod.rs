@@ -68,4 +68,6 @@ pub use query::{GenContext, LegalMoveQuery, MoveQuery, PieceSlot, QuerySystems, 
 pub use registry::{AttackProbe, MoveGenerator, PieceTypeDef, PieceTypeRegistry, RegistryError};
 pub use shuffle::{chess960_back_rank, chess960_fen};
 pub use state::{CastlingRights, GameState};
-pub use variant::{BlastRule, CastlingRule, DropRule, EndCondition, PromotionRule, Rules, Shuffle, Variant, Verdict, fide_end_conditions};
+pub use variant::{
+    BlastRule, CastlingRule, DropRule, EndCondition, PresetRequest, PromotionRule, Rules, Shuffle, Variant, Verdict, fide_end_conditions,
+};

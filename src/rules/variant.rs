@@ -230,6 +230,21 @@ pub struct Variant {
     /// Pieces in hand enter by gating: onto the square a back-rank piece leaves on its first
     /// move (Seirawan).
     pub gating: bool,
+    /// Presets a game of this variant starts with, in activation order.
+    pub presets: Vec<PresetRequest>,
+}
+
+/// A preset a variant switches on (validated against the preset registry when loaded).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct PresetRequest {
+    /// Preset id.
+    pub id: String,
+    /// Parameters by name.
+    pub params: std::collections::BTreeMap<String, f64>,
+    /// `[white, black]`: the sides it applies to.
+    pub sides: [bool; 2],
+    /// Turns it lasts; `None` for the whole game.
+    pub turns: Option<u32>,
 }
 
 impl Variant {
@@ -260,6 +275,7 @@ impl Variant {
             blast: None,
             flying_general: false,
             gating: false,
+            presets: Vec::new(),
         }
     }
 

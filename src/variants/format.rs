@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::presets::Scope;
 use crate::rules::{Shuffle, Verdict};
 
 /// A variant file as written.
@@ -318,15 +319,4 @@ pub struct PresetUse {
     /// How many turns it lasts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration: Option<u32>,
-}
-
-/// The side a preset applies to.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Scope {
-    /// White only.
-    White,
-    /// Black only.
-    Black,
-    /// Both sides.
-    Both,
 }

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use crate::rules::{
     BlastRule, CastlingRule, DropRule, EndCondition, Geometry, MAX_FILES, MAX_RANKS, PieceType, PieceTypeDef, PieceTypeRegistry,
-    PromotionRule, Square, Variant, parse_betza, parse_fen,
+    PresetRequest, PromotionRule, Square, Variant, parse_betza, parse_fen,
 };
 
 use super::format::{CastlingSpec, EndSpec, PieceSpec, RegionSpec, ShuffleSpec, VariantFile};
@@ -465,9 +465,29 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
     if !has_royal && !other_win {
         ck.add("end", "no piece type is royal and no other condition wins the game; mark the king `royal: true` or add a win condition");
     }
-    // Presets and profile: none are known to this build yet.
+    // Presets: known ids, and a set that can be active together.
+    let mut presets = Vec::new();
+    let mut activations = Vec::new();
     for (i, p) in file.presets.iter().flatten().enumerate() {
-        ck.add(format!("presets[{i}].id"), format!("no preset '{}' in this build", p.id));
+        match crate::presets::by_id(&p.id) {
+            Some(def) => {
+                let scope = p.scope.unwrap_or_default();
+                presets.push(PresetRequest {
+                    id: p.id.clone(),
+                    params: p.params.clone(),
+                    sides: [scope.covers(crate::rules::Side::White), scope.covers(crate::rules::Side::Black)],
+                    turns: p.duration,
+                });
+                activations.push(crate::presets::Activation { id: def.id, params: p.params.clone(), scope, turns_left: p.duration });
+            }
+            None => {
+                let known: Vec<&str> = crate::presets::ALL.iter().map(|d| d.id).collect();
+                ck.add(format!("presets[{i}].id"), format!("no preset '{}'; known: {}", p.id, known.join(", ")));
+            }
+        }
+    }
+    if let Err(e) = crate::presets::validate(&activations) {
+        ck.add("presets", e.to_string());
     }
     if let Some(profile) = &file.profile {
         ck.add("profile", format!("no modifier profile '{profile}' in this build"));
@@ -512,6 +532,7 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
         blast,
         flying_general: file.flying_general.unwrap_or(false),
         gating: file.gating.unwrap_or(false),
+        presets,
     };
     match &file.start {
         None => ck.add("start", "missing; give the start position as FEN"),
