@@ -156,3 +156,51 @@ fn double_move_and_monster_rules() {
     }
     assert_eq!(e.state().turn, Side::Black, "black plays two moves too");
 }
+
+#[test]
+fn coregal_makes_the_queen_royal() {
+    // The bishop on b4 attacks the queen on d2: with coregal, white is in check.
+    let fen = "4k3/8/8/8/1b6/8/3Q4/4K3 w - - 0 1";
+    let mut plain = engine(fen);
+    assert!(!plain.is_check());
+    let mut e = engine(fen);
+    set_active_presets(e.world_mut(), vec![Activation::of("coregal")]).unwrap();
+    assert!(e.is_check());
+    assert!(e.legal_moves().iter().all(|m| e.to_uci(m).starts_with("d2")));
+}
+
+#[test]
+fn knightmate_rules_move_royalty_to_the_knights() {
+    // The rook gives check to the king, which no longer matters; the knight is royal.
+    let fen = "4k3/8/8/8/8/8/8/r3K1N1 w - - 0 1";
+    let mut e = engine(fen);
+    set_active_presets(e.world_mut(), vec![Activation::of("knightmate-rules")]).unwrap();
+    assert!(!e.is_check());
+    assert!(e.parse_uci("g1f3").is_ok());
+    let mut plain = engine(fen);
+    assert!(plain.parse_uci("g1f3").is_err(), "in chess the king must answer the check");
+}
+
+#[test]
+fn capture_all_wins_by_taking_everything() {
+    // Black's king is attacked by the rook: in chess it must leave the h-file.
+    let fen = "7k/8/8/8/8/8/8/4K2R b - - 0 1";
+    let mut plain = engine(fen);
+    assert!(plain.parse_uci("h8h7").is_err());
+    let mut e = engine(fen);
+    set_active_presets(e.world_mut(), vec![Activation::of("capture-all")]).unwrap();
+    e.play_uci("h8h7").unwrap();
+    e.play_uci("h1h7").unwrap();
+    assert_eq!(e.outcome().and_then(|o| o.winner), Some(Side::White));
+}
+
+#[test]
+fn knights_leap_twice_adds_double_leaps() {
+    let fen = "4k3/8/8/8/8/8/8/4K1N1 w - - 0 1";
+    let mut plain = engine(fen);
+    assert!(plain.parse_uci("g1g5").is_err());
+    let mut e = engine(fen);
+    set_active_presets(e.world_mut(), vec![Activation::of("knights-leap-twice")]).unwrap();
+    assert!(e.parse_uci("g1g5").is_ok(), "g1-f3-g5 or g1-h3-g5");
+    assert!(e.parse_uci("g1f3").is_ok());
+}

@@ -12,8 +12,10 @@
 mod capture_to_win;
 mod double_move;
 mod knight_immunity;
+mod knights_leap_twice;
 mod piece_hp;
 mod piece_shield;
+mod royalty;
 mod suicide_chess;
 
 use std::collections::BTreeMap;
@@ -26,8 +28,10 @@ use crate::rules::{Hook, Hooks, Side, rebuild_pipelines};
 pub use capture_to_win::CAPTURE_TO_WIN;
 pub use double_move::{DOUBLE_MOVE, MONSTER_RULES};
 pub use knight_immunity::KNIGHT_IMMUNITY;
+pub use knights_leap_twice::KNIGHTS_LEAP_TWICE;
 pub use piece_hp::{Hp, PIECE_HP};
 pub use piece_shield::{PIECE_SHIELD, Shield};
+pub use royalty::{CAPTURE_ALL, COREGAL, KNIGHTMATE_RULES};
 pub use suicide_chess::SUICIDE_CHESS;
 
 /// Which sides a preset applies to.
@@ -107,7 +111,19 @@ impl fmt::Debug for PresetDef {
 }
 
 /// Every preset this build knows.
-pub const ALL: &[&PresetDef] = &[&PIECE_HP, &PIECE_SHIELD, &CAPTURE_TO_WIN, &KNIGHT_IMMUNITY, &SUICIDE_CHESS, &DOUBLE_MOVE, &MONSTER_RULES];
+pub const ALL: &[&PresetDef] = &[
+    &PIECE_HP,
+    &PIECE_SHIELD,
+    &CAPTURE_TO_WIN,
+    &KNIGHT_IMMUNITY,
+    &KNIGHTS_LEAP_TWICE,
+    &SUICIDE_CHESS,
+    &CAPTURE_ALL,
+    &COREGAL,
+    &KNIGHTMATE_RULES,
+    &DOUBLE_MOVE,
+    &MONSTER_RULES,
+];
 
 /// Lifecycle hook for presets that keep no state.
 pub fn no_state(_world: &mut World, _a: &Activation) {}
