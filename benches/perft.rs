@@ -41,6 +41,16 @@ fn main() {
         assert_eq!(nodes, p.nodes, "{} perft {} is wrong", p.name, p.depth);
         println!("{:<16} depth {}: {:>10} nodes in {:>7.3} s = {:>6.2} M nodes/s", p.name, p.depth, nodes, secs, nodes as f64 / secs / 1e6);
     }
+    // The cost of an active preset per node, on Kiwipete: hit points (every capture goes
+    // through the damage pipeline, and moves are no longer filtered for check, so the tree
+    // differs) and knight immunity (one more per-piece filter system; it also removes the
+    // captures of knights). The node counts differ from chess; the rate is the figure.
+    for preset in ["piece-hp", "knight-immunity"] {
+        let mut engine = Engine::from_fen(Variant::chess(), POSITIONS[1].fen).expect("benchmark FEN reads");
+        chimera::presets::set_active_presets(engine.world_mut(), vec![chimera::presets::Activation::of(preset)]).expect("preset activates");
+        let (secs, nodes) = best_of(3, || engine.perft(4));
+        println!("Kiwipete + {preset:<15} depth 4: {nodes:>10} nodes in {secs:>7.3} s = {:>6.2} M nodes/s", nodes as f64 / secs / 1e6);
+    }
     println!("variant start positions (from presets/*.ron)");
     for (id, depth, expected) in [
         ("chess", 5, 4_865_609),
