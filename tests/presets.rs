@@ -204,3 +204,20 @@ fn knights_leap_twice_adds_double_leaps() {
     assert!(e.parse_uci("g1g5").is_ok(), "g1-f3-g5 or g1-h3-g5");
     assert!(e.parse_uci("g1f3").is_ok());
 }
+
+#[test]
+fn berolina_pawns_move_diagonally_and_capture_straight() {
+    let fen = "4k3/8/8/8/4p3/8/3P4/4K3 w - - 0 1";
+    let mut e = engine(fen);
+    set_active_presets(e.world_mut(), vec![Activation::of("berolina-pawns")]).unwrap();
+    let mut moves: Vec<String> = e.legal_moves().iter().map(|m| e.to_uci(m)).filter(|u| u.starts_with("d2")).collect();
+    moves.sort();
+    assert_eq!(moves, ["d2b4", "d2c3", "d2e3", "d2f4"]);
+    // Straight ahead onto an enemy piece is a capture; a promotion is still offered.
+    let mut e = engine("k2n4/3P4/8/8/8/8/8/4K3 w - - 0 1");
+    set_active_presets(e.world_mut(), vec![Activation::of("berolina-pawns")]).unwrap();
+    let mut moves: Vec<String> = e.legal_moves().iter().map(|m| e.to_uci(m)).filter(|u| u.starts_with("d7")).collect();
+    moves.sort();
+    assert_eq!(moves.len(), 12, "{moves:?}");
+    assert!(moves.contains(&"d7d8q".to_string()) && moves.contains(&"d7c8n".to_string()));
+}

@@ -9,6 +9,7 @@
 //! Still to come (issue 4): durations and their expiry, per-preset state, on-piece-spawn and
 //! on-piece-retract, and the remaining canonical presets.
 
+mod berolina_pawns;
 mod capture_to_win;
 mod double_move;
 mod knight_immunity;
@@ -25,6 +26,7 @@ use bevy::prelude::*;
 
 use crate::rules::{Hook, Hooks, Side, rebuild_pipelines};
 
+pub use berolina_pawns::BEROLINA_PAWNS;
 pub use capture_to_win::CAPTURE_TO_WIN;
 pub use double_move::{DOUBLE_MOVE, MONSTER_RULES};
 pub use knight_immunity::KNIGHT_IMMUNITY;
@@ -117,6 +119,7 @@ pub const ALL: &[&PresetDef] = &[
     &CAPTURE_TO_WIN,
     &KNIGHT_IMMUNITY,
     &KNIGHTS_LEAP_TWICE,
+    &BEROLINA_PAWNS,
     &SUICIDE_CHESS,
     &CAPTURE_ALL,
     &COREGAL,
