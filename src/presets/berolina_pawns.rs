@@ -34,7 +34,7 @@ fn hooks(a: &Activation) -> Vec<Hook> {
         for from in pawns {
             let (f, r) = (g.file(from) as i32, g.rank(from) as i32);
             let mut moves = Vec::new();
-            let mut push = |to, capture: bool, moves: &mut Vec<Move>| {
+            let push = |to, capture: bool, moves: &mut Vec<Move>| {
                 if g.relative_rank(to, side) == promo.rank && !promo.choices.is_empty() {
                     moves.extend(promo.choices.iter().map(|&t| Move { promotion: Some(t), ..Move::normal(from, to, capture) }));
                 } else {
