@@ -24,7 +24,7 @@ use std::fmt;
 
 use bevy::prelude::*;
 
-use crate::rules::{Hook, Hooks, Side, rebuild_pipelines};
+use crate::rules::{Hook, Hooks, Location, Piece, Side, rebuild_pipelines};
 
 pub use berolina_pawns::BEROLINA_PAWNS;
 pub use capture_to_win::CAPTURE_TO_WIN;
@@ -130,6 +130,27 @@ pub const ALL: &[&PresetDef] = &[
 
 /// Lifecycle hook for presets that keep no state.
 pub fn no_state(_world: &mut World, _a: &Activation) {}
+
+/// Gives every piece on the board the fact `value` (on-activate of attribute presets).
+pub fn give_every_piece<C: Component + Copy>(world: &mut World, value: C) {
+    let pieces: Vec<Entity> = world
+        .query_filtered::<(Entity, &Location), With<Piece>>()
+        .iter(world)
+        .filter(|(_, l)| l.square().is_some())
+        .map(|(e, _)| e)
+        .collect();
+    for e in pieces {
+        world.entity_mut(e).insert(value);
+    }
+}
+
+/// Removes the fact `C` from every piece (on-deactivate of attribute presets).
+pub fn take_from_every_piece<C: Component>(world: &mut World) {
+    let pieces: Vec<Entity> = world.query_filtered::<Entity, With<C>>().iter(world).collect();
+    for e in pieces {
+        world.entity_mut(e).remove::<C>();
+    }
+}
 
 /// The preset with this id.
 pub fn by_id(id: &str) -> Option<&'static PresetDef> {

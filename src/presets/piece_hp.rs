@@ -3,8 +3,8 @@
 
 use bevy::prelude::*;
 
-use super::{Activation, PresetDef};
-use crate::rules::{DamageRequest, Hook, IntFact, Location, Piece, QuerySystems, Step, UndoLog};
+use super::{Activation, PresetDef, give_every_piece, take_from_every_piece};
+use crate::rules::{DamageRequest, Hook, IntFact, QuerySystems, Step, UndoLog};
 
 /// Hit points of a piece.
 #[derive(Component, Copy, Clone, Debug, PartialEq, Eq)]
@@ -52,21 +52,9 @@ fn hooks(a: &Activation) -> Vec<Hook> {
 }
 
 fn on_activate(world: &mut World, a: &Activation) {
-    let hp = a.param("hp", 2.0) as i32;
-    let pieces: Vec<Entity> = world
-        .query_filtered::<(Entity, &Location), With<Piece>>()
-        .iter(world)
-        .filter(|(_, l)| l.square().is_some())
-        .map(|(e, _)| e)
-        .collect();
-    for e in pieces {
-        world.entity_mut(e).insert(Hp(hp));
-    }
+    give_every_piece(world, Hp(a.param("hp", 2.0) as i32));
 }
 
 fn on_deactivate(world: &mut World, _a: &Activation) {
-    let pieces: Vec<Entity> = world.query_filtered::<Entity, With<Hp>>().iter(world).collect();
-    for e in pieces {
-        world.entity_mut(e).remove::<Hp>();
-    }
+    take_from_every_piece::<Hp>(world);
 }

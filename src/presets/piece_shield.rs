@@ -3,8 +3,8 @@
 
 use bevy::prelude::*;
 
-use super::{Activation, PresetDef};
-use crate::rules::{DamageRequest, Hook, IntFact, Location, Piece, Step, UndoLog};
+use super::{Activation, PresetDef, give_every_piece, take_from_every_piece};
+use crate::rules::{DamageRequest, Hook, IntFact, Step, UndoLog};
 
 /// Shield points of a piece.
 #[derive(Component, Copy, Clone, Debug, PartialEq, Eq)]
@@ -57,21 +57,9 @@ fn hooks(a: &Activation) -> Vec<Hook> {
 }
 
 fn on_activate(world: &mut World, a: &Activation) {
-    let shield = a.param("shield", 1.0) as i32;
-    let pieces: Vec<Entity> = world
-        .query_filtered::<(Entity, &Location), With<Piece>>()
-        .iter(world)
-        .filter(|(_, l)| l.square().is_some())
-        .map(|(e, _)| e)
-        .collect();
-    for e in pieces {
-        world.entity_mut(e).insert(Shield(shield));
-    }
+    give_every_piece(world, Shield(a.param("shield", 1.0) as i32));
 }
 
 fn on_deactivate(world: &mut World, _a: &Activation) {
-    let pieces: Vec<Entity> = world.query_filtered::<Entity, With<Shield>>().iter(world).collect();
-    for e in pieces {
-        world.entity_mut(e).remove::<Shield>();
-    }
+    take_from_every_piece::<Shield>(world);
 }
