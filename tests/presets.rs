@@ -221,3 +221,25 @@ fn berolina_pawns_move_diagonally_and_capture_straight() {
     assert_eq!(moves.len(), 12, "{moves:?}");
     assert!(moves.contains(&"d7d8q".to_string()) && moves.contains(&"d7c8n".to_string()));
 }
+
+#[test]
+fn exploding_rooks_blow_up_the_neighbourhood() {
+    // Rxd5: the knight on d5 and the bishop on e6 go, the pawn on c4 of white too; the king on
+    // e8 is two squares away; the rook itself is destroyed.
+    let fen = "4k3/8/4b3/3n4/2P5/8/8/3RK3 w - - 0 1";
+    let mut e = engine(fen);
+    set_active_presets(e.world_mut(), vec![Activation::of("explosive-rook")]).unwrap();
+    let before = e.fen();
+    e.play_uci("d1d5").unwrap();
+    assert_eq!(e.fen(), "4k3/8/8/8/8/8/8/4K3 b - - 0 1");
+    e.undo();
+    assert_eq!(e.fen(), before);
+    // With hit points the blast only wounds: the neighbours keep one hit point, and the rook
+    // is destroyed all the same.
+    let mut e = engine(fen);
+    set_active_presets(e.world_mut(), vec![Activation::of("explosive-rook"), Activation::of("piece-hp")]).unwrap();
+    e.play_uci("d1d5").unwrap();
+    assert_eq!(e.fen(), "4k3/8/4b3/3n4/2P5/8/8/4K3 b - - 0 1");
+    let knight = piece_on(&e, "d5");
+    assert_eq!(e.world().get::<Hp>(knight), Some(&Hp(1)));
+}

@@ -12,6 +12,7 @@
 mod berolina_pawns;
 mod capture_to_win;
 mod double_move;
+mod explosive_rook;
 mod knight_immunity;
 mod knights_leap_twice;
 mod piece_hp;
@@ -29,6 +30,7 @@ use crate::rules::{Hook, Hooks, Location, Piece, Side, rebuild_pipelines};
 pub use berolina_pawns::BEROLINA_PAWNS;
 pub use capture_to_win::CAPTURE_TO_WIN;
 pub use double_move::{DOUBLE_MOVE, MONSTER_RULES};
+pub use explosive_rook::EXPLOSIVE_ROOK;
 pub use knight_immunity::KNIGHT_IMMUNITY;
 pub use knights_leap_twice::KNIGHTS_LEAP_TWICE;
 pub use piece_hp::{Hp, PIECE_HP};
@@ -120,6 +122,7 @@ pub const ALL: &[&PresetDef] = &[
     &KNIGHT_IMMUNITY,
     &KNIGHTS_LEAP_TWICE,
     &BEROLINA_PAWNS,
+    &EXPLOSIVE_ROOK,
     &SUICIDE_CHESS,
     &CAPTURE_ALL,
     &COREGAL,

@@ -419,8 +419,10 @@ pub fn mutate_position(pending: Res<PendingMove>, mut state: ResMut<GameState>, 
         }
         MoveKind::Drop(_) => writer.relocate(piece, Location::Board(m.to)),
         _ => {
+            // The piece moves if it is still on its square (a hook may have destroyed it) and the
+            // target is free (a victim that survived its damage keeps its square).
             let target_free = writer.board().cell(m.to).is_empty();
-            if target_free {
+            if target_free && writer.board().entity(m.from) == Some(piece) {
                 writer.relocate(piece, Location::Board(m.to));
                 if let Some(p) = m.promotion {
                     writer.retype(piece, p);
@@ -718,6 +720,19 @@ pub fn undo_last(world: &mut World) -> Option<Move> {
     world.resource_mut::<DecidedOutcome>().0 = entry.decided;
     world.resource_mut::<History>().0.pop();
     world.resource_mut::<MoveLog>().0.pop().map(|r| r.mv)
+}
+
+/// Takes a piece off the board for good, from an exclusive system or a service (explosions,
+/// destroyed attackers), recording the change for undo.
+pub fn retract_piece(world: &mut World, entity: Entity) {
+    let Some(loc) = world.get::<Location>(entity).copied() else { return };
+    if loc == Location::Captured {
+        return;
+    }
+    let (kind, owner, _) = piece_facts(world, entity);
+    unplace(&mut world.resource_mut::<Board>(), loc, kind, owner, entity);
+    set_component(world, entity, Location::Captured);
+    world.resource_mut::<UndoLog>().changes.push(Change::Relocated { entity, from: loc });
 }
 
 /// Reverts `changes` (newest last) on the world.

@@ -50,7 +50,7 @@ mod variant;
 
 pub use apply::{
     ApplySystems, BoardWriter, Change, DecidedOutcome, History, IntFact, MoveApplication, MoveLog, MoveRecord, PendingMove, UndoEntry,
-    UndoLog, Victim, decide, restore_fact,
+    UndoLog, Victim, decide, restore_fact, retract_piece,
 };
 pub use betza::{BetzaError, Diagram, DiagramCell, diagram, parse_betza};
 pub use board::Board;
