@@ -118,12 +118,6 @@ impl Board {
         self.hand[side.index()].iter().rev().find(|(k, _)| *k == kind).map(|&(_, e)| e)
     }
 
-    /// Walls a square off (a hole in the board).
-    pub fn set_wall(&mut self, sq: Square) {
-        self.cells[sq.index()] = Cell::WALL;
-        self.entities[sq.index()] = None;
-    }
-
     /// The squares of `side`'s pieces of types in `mask`.
     pub fn find(&self, side: Side, mask: u64) -> impl Iterator<Item = Square> + '_ {
         self.cells
