@@ -4,10 +4,13 @@
 //! rebuilds the schedules so that the order inside every step is the activation order.
 //!
 //! Preset facts changed during a move (hit points, shields) are recorded in the undo log
-//! through [`UndoLog::record_fact`](crate::rules::UndoLog::record_fact), so undo restores them.
+//! through [`UndoLog::record_fact`](crate::rules::UndoLog::record_fact), and per-preset state
+//! ([`PresetStore`]) and the active set itself through restore records, so undo restores them.
 //!
-//! Still to come (issue 4): durations and their expiry, per-preset state, on-piece-spawn and
-//! on-piece-retract, and the remaining canonical presets.
+//! A timed activation (`turns_left`) counts down each time the turn passes (step 7 of move
+//! application); at zero its on-deactivate runs, its state is cleared, and its hooks stop
+//! running at once (they are gated on the preset still being active) and leave the schedules
+//! when they are rebuilt after the move.
 
 mod berolina_pawns;
 mod capture_to_win;
@@ -25,7 +28,10 @@ use std::fmt;
 
 use bevy::prelude::*;
 
-use crate::rules::{Hook, Hooks, Location, Piece, Side, rebuild_pipelines};
+use bevy::ecs::system::SystemParam;
+
+use crate::rules::SystemFactory;
+use crate::rules::{ApplySystems, Hook, Hooks, IntFact, Location, PendingMove, Piece, Side, UndoLog, rebuild_pipelines};
 
 pub use berolina_pawns::BEROLINA_PAWNS;
 pub use capture_to_win::CAPTURE_TO_WIN;
@@ -134,25 +140,120 @@ pub const ALL: &[&PresetDef] = &[
 /// Lifecycle hook for presets that keep no state.
 pub fn no_state(_world: &mut World, _a: &Activation) {}
 
-/// Gives every piece on the board the fact `value` (on-activate of attribute presets).
-pub fn give_every_piece<C: Component + Copy>(world: &mut World, value: C) {
-    let pieces: Vec<Entity> = world
-        .query_filtered::<(Entity, &Location), With<Piece>>()
+/// Gives every piece on the board the fact `value` (on-activate of attribute presets),
+/// recorded for undo when it happens during a move.
+pub fn give_every_piece<C: IntFact>(world: &mut World, value: C) {
+    let pieces: Vec<(Entity, Option<i32>)> = world
+        .query_filtered::<(Entity, &Location, Option<&C>), With<Piece>>()
         .iter(world)
-        .filter(|(_, l)| l.square().is_some())
-        .map(|(e, _)| e)
+        .filter(|(_, l, _)| l.square().is_some())
+        .map(|(e, _, c)| (e, c.map(|c| c.value())))
         .collect();
-    for e in pieces {
+    for (e, old) in pieces {
+        world.resource_mut::<UndoLog>().record_fact::<C>(e, old);
         world.entity_mut(e).insert(value);
     }
 }
 
-/// Removes the fact `C` from every piece (on-deactivate of attribute presets).
-pub fn take_from_every_piece<C: Component>(world: &mut World) {
-    let pieces: Vec<Entity> = world.query_filtered::<Entity, With<C>>().iter(world).collect();
-    for e in pieces {
+/// Removes the fact `C` from every piece (on-deactivate of attribute presets), recorded for
+/// undo when it happens during a move (an expiry).
+pub fn take_from_every_piece<C: IntFact>(world: &mut World) {
+    let pieces: Vec<(Entity, i32)> = world.query::<(Entity, &C)>().iter(world).map(|(e, c)| (e, c.value())).collect();
+    for (e, old) in pieces {
+        world.resource_mut::<UndoLog>().record_fact::<C>(e, Some(old));
         world.entity_mut(e).remove::<C>();
     }
+}
+
+/// Per-preset state: named integers per preset id. Saved with the game (it serialises),
+/// restored by undo, and cleared when its preset is deactivated.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct PresetState(pub BTreeMap<String, BTreeMap<String, i64>>);
+
+impl PresetState {
+    /// A value of `preset`'s state.
+    pub fn get(&self, preset: &str, key: &str) -> Option<i64> {
+        self.0.get(preset).and_then(|bag| bag.get(key)).copied()
+    }
+
+    /// Every value of `preset`'s state.
+    pub fn all(&self, preset: &str) -> impl Iterator<Item = (&str, i64)> {
+        self.0.get(preset).into_iter().flat_map(|bag| bag.iter().map(|(k, v)| (k.as_str(), *v)))
+    }
+}
+
+fn record_bag(undo: &mut UndoLog, state: &PresetState, preset: &str) {
+    if undo.entries.is_empty() {
+        return;
+    }
+    let (preset, old) = (preset.to_string(), state.0.get(preset).cloned());
+    undo.record_restore(move |world| {
+        let mut state = world.resource_mut::<PresetState>();
+        match &old {
+            Some(bag) => state.0.insert(preset.clone(), bag.clone()),
+            None => state.0.remove(&preset),
+        };
+    });
+}
+
+/// Reads and writes per-preset state from hook systems; every write is recorded for undo.
+#[derive(SystemParam)]
+pub struct PresetStore<'w> {
+    state: ResMut<'w, PresetState>,
+    undo: ResMut<'w, UndoLog>,
+}
+
+impl PresetStore<'_> {
+    /// A value of `preset`'s state.
+    pub fn get(&self, preset: &str, key: &str) -> Option<i64> {
+        self.state.get(preset, key)
+    }
+
+    /// Sets (`Some`) or deletes (`None`) a value of `preset`'s state.
+    pub fn set(&mut self, preset: &str, key: &str, value: Option<i64>) {
+        if self.state.get(preset, key) == value {
+            return;
+        }
+        record_bag(&mut self.undo, &self.state, preset);
+        match value {
+            Some(v) => {
+                self.state.0.entry(preset.to_string()).or_default().insert(key.to_string(), v);
+            }
+            None => {
+                if let Some(bag) = self.state.0.get_mut(preset) {
+                    bag.remove(key);
+                    if bag.is_empty() {
+                        self.state.0.remove(preset);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every value of `preset`'s state.
+    pub fn all(&self, preset: &str) -> Vec<(String, i64)> {
+        self.state.all(preset).map(|(k, v)| (k.to_string(), v)).collect()
+    }
+}
+
+/// Sets a value of `preset`'s state from exclusive code (recorded for undo).
+pub fn set_preset_state(world: &mut World, preset: &str, key: &str, value: Option<i64>) {
+    world.init_resource::<PresetState>();
+    let _ = world.run_system_cached_with(
+        |In((preset, key, value)): In<(String, String, Option<i64>)>, mut store: PresetStore| store.set(&preset, &key, value),
+        (preset.to_string(), key.to_string(), value),
+    );
+}
+
+/// Clears `preset`'s state (after its on-deactivate), recorded for undo.
+fn clear_state(world: &mut World, preset: &str) {
+    world.init_resource::<PresetState>();
+    world.resource_scope(|world, mut state: Mut<PresetState>| {
+        if state.0.contains_key(preset) {
+            record_bag(&mut world.resource_mut::<UndoLog>(), &state, preset);
+            state.0.remove(preset);
+        }
+    });
 }
 
 /// The preset with this id.
@@ -229,22 +330,89 @@ pub fn validate(set: &[Activation]) -> Result<(), PresetError> {
 /// See [`validate`].
 pub fn set_active_presets(world: &mut World, set: Vec<Activation>) -> Result<(), PresetError> {
     validate(&set)?;
+    world.init_resource::<PresetState>();
     let old = world.get_resource::<ActivePresets>().map(|a| a.0.clone()).unwrap_or_default();
     for a in old.iter().filter(|a| !set.iter().any(|b| b.id == a.id)) {
         if let Some(def) = by_id(a.id) {
             (def.on_deactivate)(world, a);
+            clear_state(world, a.id);
         }
     }
+    // The set is in place before on-activate runs, so that pieces an on-activate spawns
+    // are seen by the spawn hooks of the presets activated before it.
+    world.insert_resource(ActivePresets(set.clone()));
+    let hooks = hooks_of(&set);
+    world.insert_resource(Hooks(hooks));
+    rebuild_pipelines(world);
     for a in set.iter().filter(|a| !old.iter().any(|b| b.id == a.id)) {
         if let Some(def) = by_id(a.id) {
             (def.on_activate)(world, a);
         }
     }
-    let hooks: Vec<Hook> = set.iter().filter_map(|a| by_id(a.id).map(|def| (def.hooks)(a))).flatten().collect();
-    world.insert_resource(Hooks(hooks));
-    world.insert_resource(ActivePresets(set));
-    rebuild_pipelines(world);
     Ok(())
+}
+
+/// The hook systems of an active set, in activation order. A timed preset's hooks are gated
+/// on it still being active, and the duration tick is added when any preset is timed.
+fn hooks_of(set: &[Activation]) -> Vec<Hook> {
+    let mut hooks = Vec::new();
+    for a in set {
+        let Some(def) = by_id(a.id) else { continue };
+        for h in (def.hooks)(a) {
+            if a.turns_left.is_some() {
+                let (id, make) = (a.id, h.make.clone());
+                let gated: SystemFactory =
+                    std::sync::Arc::new(move || make().run_if(move |active: Res<ActivePresets>| active.0.iter().any(|x| x.id == id)));
+                hooks.push(Hook { make: gated, ..h });
+            } else {
+                hooks.push(h);
+            }
+        }
+    }
+    if set.iter().any(|a| a.turns_left.is_some()) {
+        hooks.push(Hook::new("preset-durations", ApplySystems::DurationTick, tick_durations));
+    }
+    hooks
+}
+
+/// Step 7: when the turn has passed, every timed preset has one turn less; those at zero
+/// run on-deactivate, lose their state and leave the active set. Undo restores all of it.
+fn tick_durations(world: &mut World) {
+    if !world.resource::<PendingMove>().turn_advanced {
+        return;
+    }
+    let active = world.resource::<ActivePresets>().0.clone();
+    let old_hooks = world.resource::<Hooks>().0.clone();
+    let mut next = active.clone();
+    let mut expired = Vec::new();
+    for a in &mut next {
+        if let Some(n) = a.turns_left.as_mut() {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                expired.push(a.clone());
+            }
+        }
+    }
+    let rebuild = !expired.is_empty();
+    world.resource_mut::<UndoLog>().record_restore(move |world| {
+        world.insert_resource(ActivePresets(active.clone()));
+        if rebuild {
+            world.insert_resource(Hooks(old_hooks.clone()));
+            rebuild_pipelines(world);
+        }
+    });
+    next.retain(|a| a.turns_left != Some(0));
+    world.insert_resource(ActivePresets(next));
+    for a in &expired {
+        if let Some(def) = by_id(a.id) {
+            (def.on_deactivate)(world, a);
+        }
+        clear_state(world, a.id);
+    }
+    if rebuild {
+        world.resource_mut::<Hooks>().0.retain(|h| !expired.iter().any(|a| a.id == h.owner));
+        world.resource_mut::<PendingMove>().rebuild_pipelines = true;
+    }
 }
 
 /// The activations a variant asks for (unknown ids, already rejected when the variant was

@@ -8,6 +8,7 @@ use bevy::prelude::*;
 
 use super::board::Board;
 use super::geometry::{Side, Square};
+use super::lifecycle::PieceEvent;
 use super::moves::{Move, MoveKind, Wing};
 use super::outcome::{Outcome, Reason};
 use super::piece::{Location, Owner, Piece, PieceType, Promoted};
@@ -108,6 +109,9 @@ pub struct PendingMove {
     pub advance_vetoed_by: Option<&'static str>,
     /// Whether the turn flipped.
     pub turn_advanced: bool,
+    /// Set by a hook that changed the active presets (an expiry): the pipelines are rebuilt
+    /// once the move is applied (a schedule cannot be rebuilt while it runs).
+    pub rebuild_pipelines: bool,
     /// Annotations from describe-move-effect hooks.
     pub effects: Vec<String>,
 }
@@ -178,8 +182,18 @@ pub struct MoveLog(pub Vec<MoveRecord>);
 #[derive(Resource, Clone, Debug, Default)]
 pub struct History(pub Vec<u64>);
 
-/// One reversible change to a piece.
-#[derive(Copy, Clone, Debug)]
+/// Puts something back as it was before a move (preset state, the active preset set).
+#[derive(Clone)]
+pub struct Restore(pub std::sync::Arc<dyn Fn(&mut World) + Send + Sync>);
+
+impl std::fmt::Debug for Restore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Restore(..)")
+    }
+}
+
+/// One reversible change.
+#[derive(Clone, Debug)]
 pub enum Change {
     /// The piece was at `from` before.
     Relocated { entity: Entity, from: Location },
@@ -194,6 +208,8 @@ pub enum Change {
     /// A numeric piece fact owned by a preset (hit points, shields…) was `old` before
     /// (`None`: absent); `restore` puts it back.
     Fact { entity: Entity, old: Option<i32>, restore: fn(&mut World, Entity, Option<i32>) },
+    /// Anything else: the closure restores it.
+    Restore(Restore),
 }
 
 /// A numeric piece fact that presets own and the undo log can restore.
@@ -220,9 +236,19 @@ pub fn restore_fact<C: IntFact>(world: &mut World, entity: Entity, old: Option<i
 impl UndoLog {
     /// Records that `entity`'s fact `C` was `old` before the change about to be made.
     pub fn record_fact<C: IntFact>(&mut self, entity: Entity, old: Option<i32>) {
+        self.record(Change::Fact { entity, old, restore: restore_fact::<C> });
+    }
+
+    /// Records a change made during a move (outside a move there is nothing to undo).
+    pub fn record(&mut self, change: Change) {
         if !self.entries.is_empty() {
-            self.changes.push(Change::Fact { entity, old, restore: restore_fact::<C> });
+            self.changes.push(change);
         }
+    }
+
+    /// Records how to put something back if the current move is undone.
+    pub fn record_restore(&mut self, restore: impl Fn(&mut World) + Send + Sync + 'static) {
+        self.record(Change::Restore(Restore(std::sync::Arc::new(restore))));
     }
 }
 
@@ -244,6 +270,9 @@ pub struct UndoLog {
     pub entries: Vec<UndoEntry>,
     /// All changes.
     pub changes: Vec<Change>,
+    /// Pieces that left the board during the current move and were not yet announced to the
+    /// retract hooks ([`announce_retractions`](super::lifecycle::announce_retractions)).
+    pub retracted: Vec<PieceEvent>,
 }
 
 /// Removes a piece from the square index or hand at `loc`.
@@ -285,6 +314,9 @@ impl BoardWriter<'_, '_> {
     pub fn relocate(&mut self, entity: Entity, to: Location) {
         let Ok((mut loc, kind, owner, _)) = self.pieces.get_mut(entity) else { return };
         let from = *loc;
+        if let (Location::Board(square), false) = (from, matches!(to, Location::Board(_))) {
+            self.undo.retracted.push(PieceEvent { entity, square, kind: *kind, side: owner.0 });
+        }
         unplace(&mut self.board, from, *kind, owner.0, entity);
         place(&mut self.board, to, *kind, owner.0, entity);
         *loc = to;
@@ -356,6 +388,7 @@ pub fn prepare_move(
         }
     }
     let changes_start = undo.changes.len();
+    undo.retracted.clear();
     undo.entries.push(UndoEntry { state: *state, decided: decided.0.clone(), changes_start });
 }
 
@@ -380,12 +413,14 @@ pub fn resolve_capture(mut pending: ResMut<PendingMove>, rules: Res<Rules>, mut 
     }
     if let (Some(v), None) = (p.victim, p.capture_consumed_by) {
         if rules.drops.as_ref().is_some_and(|d| d.captures_to_hand) {
+            // Off the board first, so the retraction is announced with the victim's own side
+            // and type; then it changes hands and loses its promotion.
+            writer.relocate(v.entity, Location::Hand);
             writer.reown(v.entity, p.mover);
             if let Some(base) = writer.promoted_from(v.entity) {
                 writer.retype(v.entity, base);
                 writer.set_promoted(v.entity, None);
             }
-            writer.relocate(v.entity, Location::Hand);
         } else {
             writer.relocate(v.entity, Location::Captured);
         }
@@ -494,12 +529,19 @@ pub fn mutate_position(pending: Res<PendingMove>, mut state: ResMut<GameState>, 
 /// Step 4 (default, after the move), in variants with exploding captures: the capturing piece
 /// and every non-immune piece next to the capture square are removed; rooks blown off their
 /// squares lose their castling rights.
-pub fn explode(pending: Res<PendingMove>, rules: Res<Rules>, mut state: ResMut<GameState>, mut writer: BoardWriter) {
+pub fn explode(
+    pending: Res<PendingMove>,
+    rules: Res<Rules>,
+    mut state: ResMut<GameState>,
+    mut writer: BoardWriter,
+    mut effects: super::effects::Effects,
+) {
     let Some(blast) = &rules.blast else { return };
     let m = pending.mv();
     if pending.victim.is_none() || pending.capture_consumed_by.is_some() {
         return;
     }
+    effects.emit(super::effects::Effect::new(super::effects::EffectKind::Explosion, m.to, "rules").side(pending.mover));
     let g = writer.board().geometry;
     for sq in super::query::blast_squares(g, m.to) {
         let c = writer.board().cell(sq);
@@ -732,13 +774,17 @@ pub fn retract_piece(world: &mut World, entity: Entity) {
     let (kind, owner, _) = piece_facts(world, entity);
     unplace(&mut world.resource_mut::<Board>(), loc, kind, owner, entity);
     set_component(world, entity, Location::Captured);
-    world.resource_mut::<UndoLog>().changes.push(Change::Relocated { entity, from: loc });
+    let mut undo = world.resource_mut::<UndoLog>();
+    undo.changes.push(Change::Relocated { entity, from: loc });
+    if let Location::Board(square) = loc {
+        undo.retracted.push(PieceEvent { entity, square, kind, side: owner });
+    }
 }
 
 /// Reverts `changes` (newest last) on the world.
 pub fn revert_changes(world: &mut World, changes: &[Change]) {
     for change in changes.iter().rev() {
-        match *change {
+        match change.clone() {
             Change::Relocated { entity, from } => {
                 let (kind, owner, now) = piece_facts(world, entity);
                 let mut board = world.resource_mut::<Board>();
@@ -762,6 +808,7 @@ pub fn revert_changes(world: &mut World, changes: &[Change]) {
             }
             Change::Promoted { entity, from } => set_component(world, entity, Promoted(from)),
             Change::Fact { entity, old, restore } => restore(world, entity, old),
+            Change::Restore(r) => (r.0)(world),
             Change::Spawned { entity } => {
                 let (kind, owner, now) = piece_facts(world, entity);
                 unplace(&mut world.resource_mut::<Board>(), now, kind, owner, entity);

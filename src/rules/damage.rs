@@ -6,7 +6,9 @@
 use bevy::ecs::schedule::ScheduleLabel;
 use bevy::prelude::*;
 
+use super::effects::{Effect, EffectKind, emit_effect};
 use super::geometry::Side;
+use super::piece::Location;
 
 /// The damage pipeline, run once per damage event by [`deal_damage`].
 #[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
@@ -70,9 +72,13 @@ impl DamageRequest {
 /// pipeline (no damage hooks) or with no hook consuming it, the target dies.
 pub fn deal_damage(world: &mut World, target: Entity, target_side: Side, amount: i32, kind: DamageKind, attacker: Option<Entity>) -> bool {
     world.insert_resource(DamageRequest { target: Some(target), target_side, amount, kind, attacker, consumed_by: None, died: false });
-    if world.try_run_schedule(DamagePipeline).is_err() {
-        return true;
+    let died = world.try_run_schedule(DamagePipeline).is_err() || {
+        let request = world.resource::<DamageRequest>();
+        request.consumed_by.is_none() || request.died
+    };
+    if let Some(square) = world.get::<Location>(target).and_then(|l| l.square()) {
+        let shown = if died { EffectKind::Death } else { EffectKind::Damage };
+        emit_effect(world, Effect::new(shown, square, "rules").amount(amount).side(target_side));
     }
-    let request = world.resource::<DamageRequest>();
-    request.consumed_by.is_none() || request.died
+    died
 }

@@ -205,6 +205,9 @@ impl RulesWorld for World {
             p.effects.clear();
         }
         self.run_schedule(MoveApplication);
+        if std::mem::take(&mut self.resource_mut::<PendingMove>().rebuild_pipelines) {
+            rebuild_pipelines(self);
+        }
         let cancelled = self.resource_mut::<PendingMove>().cancelled.take();
         if let Some((preset, reason)) = cancelled {
             let entry = self.resource_mut::<UndoLog>().entries.pop();

@@ -33,9 +33,11 @@ mod apply;
 mod betza;
 mod board;
 mod damage;
+mod effects;
 mod engine;
 mod fen;
 mod geometry;
+mod lifecycle;
 mod movement;
 mod moves;
 mod notation;
@@ -49,21 +51,23 @@ mod state;
 mod variant;
 
 pub use apply::{
-    ApplySystems, BoardWriter, Change, DecidedOutcome, History, IntFact, MoveApplication, MoveLog, MoveRecord, PendingMove, UndoEntry,
-    UndoLog, Victim, decide, restore_fact, retract_piece,
+    ApplySystems, BoardWriter, Change, DecidedOutcome, History, IntFact, MoveApplication, MoveLog, MoveRecord, PendingMove, Restore,
+    UndoEntry, UndoLog, Victim, decide, restore_fact, retract_piece,
 };
 pub use betza::{BetzaError, Diagram, DiagramCell, diagram, parse_betza};
 pub use board::Board;
 pub use damage::{DamageKind, DamagePipeline, DamageRequest, DamageSystems, deal_damage};
+pub use effects::{Effect, EffectKind, Effects, emit_effect, subscribe_effects, take_effects};
 pub use engine::{Engine, RulesWorld, install_rules, perft, setup_position};
 pub use fen::{FenError, FenField, Setup, parse_fen};
 pub use geometry::{Geometry, MAX_FILES, MAX_RANKS, Side, Square};
+pub use lifecycle::{LifecycleSystems, PieceEvent, RetractPipeline, SpawnError, SpawnPipeline, announce_retractions, spawn_piece};
 pub use movement::{Atom, Hop, Mode, MoveTable, Ray, RayKind, SquareBits, Zones, lame_path, symmetric, walk_ray};
 pub use moves::{Gate, Move, MoveKind, Wing};
 pub use notation::{MoveError, parse_san, parse_uci, san_body, to_uci};
 pub use outcome::{Outcome, Reason, cannot_mate, insufficient_material, repetitions};
 pub use piece::{Cell, Location, Owner, Piece, PieceType, Promoted, piece_bundle};
-pub use pipeline::{Hook, Hooks, Step, rebuild_pipelines};
+pub use pipeline::{Hook, Hooks, Step, SystemFactory, rebuild_pipelines};
 pub use query::{GenContext, LegalMoveQuery, MoveQuery, PieceSlot, QuerySystems, generate_from_tables};
 pub use registry::{AttackProbe, MoveGenerator, PieceTypeDef, PieceTypeRegistry, RegistryError};
 pub use shuffle::{chess960_back_rank, chess960_fen};

@@ -4,12 +4,13 @@
 
 use std::sync::Arc;
 
-use bevy::ecs::schedule::{ScheduleConfigs, SingleThreadedExecutor};
+use bevy::ecs::schedule::{ScheduleConfigs, ScheduleLabel, SingleThreadedExecutor};
 use bevy::ecs::system::ScheduleSystem;
 use bevy::prelude::*;
 
 use super::apply::{self, ApplySystems, MoveApplication};
 use super::damage::{DamagePipeline, DamageRequest, DamageSystems};
+use super::lifecycle::{LifecycleSystems, RetractPipeline, SpawnPipeline};
 use super::query::{self, LegalMoveQuery, QuerySystems};
 use super::variant::{EndCondition, Rules, Variant};
 
@@ -22,6 +23,10 @@ pub enum Step {
     Apply(ApplySystems),
     /// The damage pipeline (on-damage hooks).
     Damage,
+    /// on-piece-spawn, run by [`spawn_piece`](super::spawn_piece).
+    Spawn,
+    /// on-piece-retract, run for every piece that leaves the board.
+    Retract,
 }
 
 impl From<QuerySystems> for Step {
@@ -93,14 +98,17 @@ struct Needs {
     blast: bool,
     gating: bool,
     damage_hooks: bool,
+    retract_hooks: bool,
 }
 
 impl Needs {
     fn of(variant: Option<&Variant>, hooks: &[Hook]) -> Needs {
         let damage_hooks = hooks.iter().any(|h| h.step == Step::Damage);
-        let Some(v) = variant else { return Needs { damage_hooks, ..Needs::default() } };
+        let retract_hooks = hooks.iter().any(|h| h.step == Step::Retract);
+        let Some(v) = variant else { return Needs { damage_hooks, retract_hooks, ..Needs::default() } };
         Needs {
             damage_hooks,
+            retract_hooks,
             checks_forbidden: v.checks_forbidden,
             mandatory_capture: v.mandatory_capture,
             count_checks: v.check_limit().is_some(),
@@ -139,6 +147,16 @@ fn query_defaults(step: QuerySystems, needs: Needs) -> (Vec<ScheduleConfigs<Sche
 }
 
 fn apply_defaults(step: ApplySystems, needs: Needs) -> (Vec<ScheduleConfigs<ScheduleSystem>>, Vec<ScheduleConfigs<ScheduleSystem>>) {
+    use ApplySystems as A;
+    let (before, mut after) = apply_rule_defaults(step, needs);
+    // Pieces that left the board in a step are announced to the retract hooks at its end.
+    if needs.retract_hooks && matches!(step, A::Damage | A::Mutate | A::AfterMove | A::TurnStart) {
+        after.push(super::lifecycle::announce_retractions.into_configs());
+    }
+    (before, after)
+}
+
+fn apply_rule_defaults(step: ApplySystems, needs: Needs) -> (Vec<ScheduleConfigs<ScheduleSystem>>, Vec<ScheduleConfigs<ScheduleSystem>>) {
     use ApplySystems as A;
     match step {
         A::BeforeMove => (vec![apply::prepare_move.into_configs()], vec![]),
@@ -224,6 +242,20 @@ pub fn build_apply_schedule(hooks: &[Hook], variant: Option<&Variant>) -> Schedu
     schedule
 }
 
+/// Builds the spawn or retract pipeline for `hooks`, or `None` when no hook is in that step.
+fn build_lifecycle_schedule(hooks: &[Hook], step: Step) -> Option<Schedule> {
+    if !hooks.iter().any(|h| h.step == step) {
+        return None;
+    }
+    let (mut schedule, set) = match step {
+        Step::Spawn => (Schedule::new(SpawnPipeline), LifecycleSystems::OnSpawn),
+        _ => (Schedule::new(RetractPipeline), LifecycleSystems::OnRetract),
+    };
+    schedule.set_executor(SingleThreadedExecutor::new());
+    add_step(&mut schedule, step, set, hooks, (vec![], vec![]));
+    Some(schedule)
+}
+
 fn damage_not_consumed(request: Res<DamageRequest>) -> bool {
     request.consumed_by.is_none()
 }
@@ -258,19 +290,25 @@ pub fn rebuild_pipelines(world: &mut World) {
     // Initialise now, so that a bad system configuration fails here and not mid-game.
     query.initialize(world).unwrap_or_else(|e| panic!("legal-move query does not build: {e:?}"));
     apply.initialize(world).unwrap_or_else(|e| panic!("move application does not build: {e:?}"));
-    let damage = build_damage_schedule(&hooks).map(|mut d| {
-        d.initialize(world).unwrap_or_else(|e| panic!("damage pipeline does not build: {e:?}"));
-        d
-    });
+    let mut optional = |schedule: Option<Schedule>, label: &dyn Fn() -> bevy::ecs::intern::Interned<dyn ScheduleLabel>| {
+        let built = schedule.map(|mut s| {
+            s.initialize(world).unwrap_or_else(|e| panic!("{:?} does not build: {e:?}", label()));
+            s
+        });
+        let mut schedules = world.get_resource_or_init::<Schedules>();
+        match built {
+            Some(s) => {
+                schedules.insert(s);
+            }
+            None => {
+                schedules.remove(label());
+            }
+        }
+    };
+    optional(build_damage_schedule(&hooks), &|| DamagePipeline.intern());
+    optional(build_lifecycle_schedule(&hooks, Step::Spawn), &|| SpawnPipeline.intern());
+    optional(build_lifecycle_schedule(&hooks, Step::Retract), &|| RetractPipeline.intern());
     let mut schedules = world.get_resource_or_init::<Schedules>();
     schedules.insert(query);
     schedules.insert(apply);
-    match damage {
-        Some(d) => {
-            schedules.insert(d);
-        }
-        None => {
-            schedules.remove(DamagePipeline);
-        }
-    }
 }

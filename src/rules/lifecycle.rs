@@ -1,0 +1,101 @@
+//! Pieces appearing and leaving: the spawn service with its on-piece-spawn hooks, and
+//! on-piece-retract, fired whenever a piece leaves the board for any reason (captured, taken
+//! into a hand, exploded, killed by damage, retracted by a preset).
+//!
+//! Retractions are collected where they happen ([`BoardWriter::relocate`](super::BoardWriter),
+//! [`retract_piece`](super::retract_piece)) and announced to the retract hooks at the end of
+//! the steps that move pieces (damage, mutations, after-move, turn start), one piece at a
+//! time, in the order they left. Both schedules exist only while some hook needs them.
+
+use bevy::ecs::schedule::ScheduleLabel;
+use bevy::prelude::*;
+
+use super::apply::{Change, UndoLog};
+use super::board::Board;
+use super::effects::{Effect, EffectKind, emit_effect};
+use super::geometry::{Side, Square};
+use super::piece::{Location, PieceType, piece_bundle};
+
+/// The on-piece-spawn pipeline, run once per spawned piece.
+#[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SpawnPipeline;
+
+/// The on-piece-retract pipeline, run once per piece that left the board.
+#[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RetractPipeline;
+
+/// The single step of the spawn and retract pipelines: every active preset's hook, in
+/// activation order.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LifecycleSystems {
+    /// on-piece-spawn.
+    OnSpawn,
+    /// on-piece-retract.
+    OnRetract,
+}
+
+/// A piece that appeared or left, as the lifecycle hooks see it.
+#[derive(Resource, Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PieceEvent {
+    /// The piece.
+    pub entity: Entity,
+    /// Where it appeared, or the square it left.
+    pub square: Square,
+    /// Its type at that moment.
+    pub kind: PieceType,
+    /// Its side at that moment.
+    pub side: Side,
+}
+
+/// Why [`spawn_piece`] could not place a piece.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SpawnError {
+    /// The square is occupied (or a wall).
+    Occupied(Square),
+}
+
+impl std::fmt::Display for SpawnError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SpawnError::Occupied(sq) => write!(f, "square {} is not empty", sq.0),
+        }
+    }
+}
+
+impl std::error::Error for SpawnError {}
+
+/// Creates a piece of `kind` and `side` on the empty `square`, records it for undo (inside a
+/// move), runs every on-piece-spawn hook for it, and emits a spawn effect.
+///
+/// # Errors
+/// The square is not empty; nothing changes then.
+pub fn spawn_piece(world: &mut World, kind: PieceType, side: Side, square: Square) -> Result<Entity, SpawnError> {
+    if !world.resource::<Board>().cell(square).is_empty() {
+        return Err(SpawnError::Occupied(square));
+    }
+    let entity = world.spawn(piece_bundle(kind, side, Location::Board(square))).id();
+    world.resource_mut::<Board>().put(square, kind, side, entity);
+    let mut undo = world.resource_mut::<UndoLog>();
+    if !undo.entries.is_empty() {
+        undo.changes.push(Change::Spawned { entity });
+    }
+    world.insert_resource(PieceEvent { entity, square, kind, side });
+    let _ = world.try_run_schedule(SpawnPipeline);
+    emit_effect(world, Effect::new(EffectKind::Spawn, square, "rules").side(side));
+    Ok(entity)
+}
+
+/// Announces every piece that left the board since the last call to the retract hooks
+/// (exclusive system placed after the steps that move pieces, when retract hooks exist).
+/// Hooks may retract more pieces; those are announced too.
+pub fn announce_retractions(world: &mut World) {
+    loop {
+        let next = {
+            let mut undo = world.resource_mut::<UndoLog>();
+            if undo.retracted.is_empty() { None } else { Some(undo.retracted.remove(0)) }
+        };
+        let Some(event) = next else { break };
+        world.insert_resource(event);
+        let _ = world.try_run_schedule(RetractPipeline);
+    }
+}
