@@ -13,15 +13,23 @@
 //! when they are rebuilt after the move.
 
 mod berolina_pawns;
+mod berserker;
 mod capture_to_win;
 mod double_move;
+mod dual_king;
 mod explosive_rook;
+mod king_heals;
 mod knight_immunity;
 mod knights_leap_twice;
+mod last_piece_standing;
 mod piece_hp;
 mod piece_shield;
+mod poisoned_squares;
+mod queen_splits;
 mod royalty;
+mod stamina;
 mod suicide_chess;
+mod wrap_board;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -34,15 +42,23 @@ use crate::rules::SystemFactory;
 use crate::rules::{ApplySystems, Hook, Hooks, IntFact, Location, PendingMove, Piece, Side, UndoLog, rebuild_pipelines};
 
 pub use berolina_pawns::BEROLINA_PAWNS;
+pub use berserker::BERSERKER;
 pub use capture_to_win::CAPTURE_TO_WIN;
 pub use double_move::{DOUBLE_MOVE, MONSTER_RULES};
+pub use dual_king::{DUAL_KING, WEAK_DUAL_KING};
 pub use explosive_rook::EXPLOSIVE_ROOK;
+pub use king_heals::KING_HEALS;
 pub use knight_immunity::KNIGHT_IMMUNITY;
 pub use knights_leap_twice::KNIGHTS_LEAP_TWICE;
+pub use last_piece_standing::LAST_PIECE_STANDING;
 pub use piece_hp::{Hp, PIECE_HP};
 pub use piece_shield::{PIECE_SHIELD, Shield};
+pub use poisoned_squares::{POISONED_SQUARES, centre_squares, is_poisoned};
+pub use queen_splits::QUEEN_SPLITS;
 pub use royalty::{CAPTURE_ALL, COREGAL, KNIGHTMATE_RULES};
+pub use stamina::{STAMINA, Stamina};
 pub use suicide_chess::SUICIDE_CHESS;
+pub use wrap_board::{WRAP_BOARD, attacked_across_edge};
 
 /// Which sides a preset applies to.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
@@ -135,6 +151,15 @@ pub const ALL: &[&PresetDef] = &[
     &KNIGHTMATE_RULES,
     &DOUBLE_MOVE,
     &MONSTER_RULES,
+    &KING_HEALS,
+    &QUEEN_SPLITS,
+    &POISONED_SQUARES,
+    &WRAP_BOARD,
+    &LAST_PIECE_STANDING,
+    &DUAL_KING,
+    &WEAK_DUAL_KING,
+    &STAMINA,
+    &BERSERKER,
 ];
 
 /// Lifecycle hook for presets that keep no state.

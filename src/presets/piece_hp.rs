@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 
 use super::{Activation, PresetDef, give_every_piece, take_from_every_piece};
-use crate::rules::{DamageRequest, Hook, IntFact, QuerySystems, Step, UndoLog};
+use crate::rules::{DamageRequest, Hook, IntFact, PieceEvent, QuerySystems, Step, UndoLog};
 
 /// Hit points of a piece.
 #[derive(Component, Copy, Clone, Debug, PartialEq, Eq)]
@@ -34,6 +34,7 @@ pub const PIECE_HP: PresetDef = PresetDef {
 
 fn hooks(a: &Activation) -> Vec<Hook> {
     let scope = a.scope;
+    let start = a.param("hp", 2.0) as i32;
     vec![
         Hook::new("piece-hp", Step::Damage, move |mut req: ResMut<DamageRequest>, mut hp: Query<&mut Hp>, mut undo: ResMut<UndoLog>| {
             if !scope.covers(req.target_side) {
@@ -45,6 +46,12 @@ fn hooks(a: &Activation) -> Vec<Hook> {
             hp.0 -= req.amount;
             let died = hp.0 <= 0;
             req.consume("piece-hp", died);
+        }),
+        // A piece that appears mid-game (a split queen's halves) gets full hit points.
+        Hook::new("piece-hp", Step::Spawn, move |event: Res<PieceEvent>, mut commands: Commands| {
+            if scope.covers(event.side) {
+                commands.entity(event.entity).insert(Hp(start));
+            }
         }),
         // With hit points a king in check only takes damage: moves are not filtered.
         Hook::new("piece-hp", QuerySystems::SelfCheckPoll, |mut q: ResMut<crate::rules::MoveQuery>| q.filter_self_check = false),

@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 
 use super::{Activation, PresetDef, give_every_piece, take_from_every_piece};
-use crate::rules::{DamageRequest, Hook, IntFact, Step, UndoLog};
+use crate::rules::{DamageRequest, Effect, EffectKind, Effects, Hook, IntFact, Location, PieceEvent, Step, UndoLog};
 
 /// Shield points of a piece.
 #[derive(Component, Copy, Clone, Debug, PartialEq, Eq)]
@@ -34,26 +34,42 @@ pub const PIECE_SHIELD: PresetDef = PresetDef {
 
 fn hooks(a: &Activation) -> Vec<Hook> {
     let scope = a.scope;
-    vec![Hook::new(
-        "piece-shield",
-        Step::Damage,
-        move |mut req: ResMut<DamageRequest>, mut shields: Query<&mut Shield>, mut undo: ResMut<UndoLog>| {
-            if !scope.covers(req.target_side) {
-                return;
+    let start = a.param("shield", 1.0) as i32;
+    vec![
+        Hook::new(
+            "piece-shield",
+            Step::Damage,
+            move |mut req: ResMut<DamageRequest>,
+                  mut shields: Query<(&mut Shield, &Location)>,
+                  mut undo: ResMut<UndoLog>,
+                  mut effects: Effects| {
+                if !scope.covers(req.target_side) {
+                    return;
+                }
+                let Some(target) = req.target else { return };
+                let Ok((mut shield, loc)) = shields.get_mut(target) else { return };
+                if shield.0 <= 0 {
+                    return;
+                }
+                undo.record_fact::<Shield>(target, Some(shield.0));
+                shield.0 -= 1;
+                if let Some(sq) = loc.square() {
+                    effects.emit(Effect::new(EffectKind::ShieldBroken, sq, "piece-shield").side(req.target_side));
+                }
+                // The shield takes one point; the rest of a bigger hit goes on to the next
+                // absorber (hit points) or, with none, kills.
+                req.amount -= 1;
+                if req.amount <= 0 {
+                    req.consume("piece-shield", false);
+                }
+            },
+        ),
+        Hook::new("piece-shield", Step::Spawn, move |event: Res<PieceEvent>, mut commands: Commands| {
+            if scope.covers(event.side) {
+                commands.entity(event.entity).insert(Shield(start));
             }
-            let Some(target) = req.target else { return };
-            let Ok(mut shield) = shields.get_mut(target) else { return };
-            if shield.0 <= 0 {
-                return;
-            }
-            undo.record_fact::<Shield>(target, Some(shield.0));
-            shield.0 -= 1;
-            // The shield takes one point; a bigger hit goes on to the next absorber.
-            if req.amount - 1 <= 0 {
-                req.consume("piece-shield", false);
-            }
-        },
-    )]
+        }),
+    ]
 }
 
 fn on_activate(world: &mut World, a: &Activation) {

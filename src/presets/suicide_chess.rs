@@ -10,7 +10,7 @@ pub const SUICIDE_CHESS: PresetDef = PresetDef {
     id: "suicide-chess",
     name: "Suicide chess",
     description: "Captures are compulsory and the king is an ordinary piece (no check, no mate). The first player to lose all their pieces wins.",
-    incompatible_with: &[],
+    incompatible_with: &["capture-all", "last-piece-standing"],
     requires: &[],
     piece_attributes: &[],
     hooks,

@@ -32,6 +32,7 @@
 mod apply;
 mod betza;
 mod board;
+mod code_pieces;
 mod damage;
 mod effects;
 mod engine;
@@ -56,6 +57,7 @@ pub use apply::{
 };
 pub use betza::{BetzaError, Diagram, DiagramCell, diagram, parse_betza};
 pub use board::Board;
+pub use code_pieces::{CODE_PIECES, code_piece};
 pub use damage::{DamageKind, DamagePipeline, DamageRequest, DamageSystems, deal_damage};
 pub use effects::{Effect, EffectKind, Effects, emit_effect, subscribe_effects, take_effects};
 pub use engine::{Engine, RulesWorld, install_rules, perft, setup_position};
@@ -68,7 +70,7 @@ pub use notation::{MoveError, parse_san, parse_uci, san_body, to_uci};
 pub use outcome::{Outcome, Reason, cannot_mate, insufficient_material, repetitions};
 pub use piece::{Cell, Location, Owner, Piece, PieceType, Promoted, piece_bundle};
 pub use pipeline::{Hook, Hooks, Step, SystemFactory, rebuild_pipelines};
-pub use query::{GenContext, LegalMoveQuery, MoveQuery, PieceSlot, QuerySystems, generate_from_tables};
+pub use query::{GenContext, LegalMoveQuery, MoveQuery, PieceSlot, QuerySystems, en_passant_victim, generate_from_tables};
 pub use registry::{AttackProbe, MoveGenerator, PieceTypeDef, PieceTypeRegistry, RegistryError};
 pub use shuffle::{chess960_back_rank, chess960_fen};
 pub use state::{CastlingRights, GameState};

@@ -135,6 +135,10 @@ pub struct PieceSpec {
     /// A glyph or image name for display.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub glyph: Option<String>,
+    /// Movement written in code (a registered generator and attack probe, e.g. `cannon`);
+    /// `betza` then only draws its diagram.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
 }
 
 /// Movement that replaces a type's own inside a region.

@@ -5,8 +5,8 @@ use std::fmt;
 use std::path::Path;
 
 use crate::rules::{
-    BlastRule, CastlingRule, DropRule, EndCondition, Geometry, MAX_FILES, MAX_RANKS, PieceType, PieceTypeDef, PieceTypeRegistry,
-    PresetRequest, PromotionRule, Square, Variant, parse_betza, parse_fen,
+    BlastRule, CODE_PIECES, CastlingRule, DropRule, EndCondition, Geometry, MAX_FILES, MAX_RANKS, PieceType, PieceTypeDef,
+    PieceTypeRegistry, PresetRequest, PromotionRule, Square, Variant, code_piece, parse_betza, parse_fen,
 };
 
 use super::format::{CastlingSpec, EndSpec, PieceSpec, RegionSpec, ShuffleSpec, VariantFile};
@@ -335,6 +335,16 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
             ck.add(format!("{path}.initial_ranks"), format!("rank {r} is not between 1 and {}", geometry.ranks));
         }
         if let Some(mut def) = piece_def(p, &format!("{path}.betza"), &mut ck) {
+            if let Some(name) = &p.code {
+                match code_piece(name) {
+                    Some((generator, probe)) if p.confined.is_none() && p.region_moves.is_none() => {
+                        def.generator = generator;
+                        def.attack_probe = probe;
+                    }
+                    Some(_) => ck.add(format!("{path}.code"), "a code piece cannot be confined or have region moves".to_string()),
+                    None => ck.add(format!("{path}.code"), format!("no code piece '{name}' (there are: {})", CODE_PIECES.join(", "))),
+                }
+            }
             if let Some(region) = &p.confined {
                 def.zones.confinement = Some(region_squares(region, &regions, geometry, &mut ck, 0));
             }

@@ -1,0 +1,61 @@
+//! `berserker`: a piece that captures may go on capturing.
+
+use bevy::prelude::*;
+
+use super::{Activation, PresetDef, PresetState, PresetStore, no_state};
+use crate::rules::{ApplySystems, Board, Hook, LegalMoveQuery, MoveQuery, PendingMove, QuerySystems};
+
+/// The preset's state key: the square of the piece in its berserk half-move.
+const RAGING: &str = "raging-on";
+
+/// The preset.
+pub const BERSERKER: PresetDef = PresetDef {
+    id: "berserker",
+    name: "Berserkers",
+    description: "A piece that captures goes berserk: if it can capture again from where it landed, its side moves again at once, and that extra move must be a capture by the same piece. One extra capture per turn.",
+    incompatible_with: &[],
+    requires: &[],
+    piece_attributes: &[],
+    hooks,
+    on_activate: no_state,
+    on_deactivate: no_state,
+};
+
+fn hooks(a: &Activation) -> Vec<Hook> {
+    let scope = a.scope;
+    vec![
+        // The berserk half-move: only captures by the raging piece.
+        Hook::new("berserker", QuerySystems::LegalFilter, |mut q: ResMut<MoveQuery>, state: Res<PresetState>| {
+            if let Some(sq) = state.get("berserker", RAGING) {
+                q.moves.retain(|m| m.capture && i64::from(m.from.0) == sq);
+            }
+        }),
+        // Should the turn pass? Not if the capturer can capture again (first veto wins).
+        Hook::new("berserker", ApplySystems::AdvanceTurn, move |world: &mut World| {
+            let p = world.resource::<PendingMove>();
+            let (piece, mover, died, to) = (p.piece, p.mover, p.victim_died, p.mv().to);
+            let raging = world.resource::<PresetState>().get("berserker", RAGING).is_some();
+            if raging {
+                // The extra capture was made: the rage is spent.
+                world.run_system_cached(|mut s: PresetStore| s.set("berserker", RAGING, None)).ok();
+                return;
+            }
+            if !scope.covers(mover) || !died || piece.is_none() || world.resource::<Board>().entity(to) != piece {
+                return;
+            }
+            let sq = i64::from(to.0);
+            world.run_system_cached_with(|In(sq): In<i64>, mut s: PresetStore| s.set("berserker", RAGING, Some(sq)), sq).ok();
+            world.run_schedule(LegalMoveQuery);
+            if world.resource::<MoveQuery>().moves.is_empty() {
+                world.run_system_cached(|mut s: PresetStore| s.set("berserker", RAGING, None)).ok();
+            } else {
+                world.resource_mut::<PendingMove>().veto_turn_advance("berserker");
+            }
+        }),
+        Hook::new("berserker", ApplySystems::Describe, |mut p: ResMut<PendingMove>| {
+            if p.advance_vetoed_by == Some("berserker") {
+                p.effects.push("berserk: the capturer strikes again".into());
+            }
+        }),
+    ]
+}

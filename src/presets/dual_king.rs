@@ -1,0 +1,111 @@
+//! `dual-king` and `weak-dual-king`: each side's queen becomes a second king.
+
+use bevy::prelude::*;
+
+use super::{Activation, PresetDef, PresetState, set_preset_state};
+use crate::rules::{
+    ApplySystems, Board, BoardWriter, DecidedOutcome, Hook, Location, MoveQuery, Outcome, Owner, PendingMove, PieceType, QuerySystems,
+    Reason, Rules, Side,
+};
+
+/// Two kings, both royal.
+pub const DUAL_KING: PresetDef = PresetDef {
+    id: "dual-king",
+    name: "Two kings",
+    description: "Each side's queen is replaced by a second king. Both kings are royal: neither may be left attacked, and a side that cannot protect both is checkmated. Switching the preset off turns the second kings back into queens.",
+    incompatible_with: &["weak-dual-king", "coregal", "knightmate-rules", "capture-all", "last-piece-standing"],
+    requires: &[],
+    piece_attributes: &[],
+    hooks: dual_hooks,
+    on_activate,
+    on_deactivate,
+};
+
+/// Two kings; only the last one is royal.
+pub const WEAK_DUAL_KING: PresetDef = PresetDef {
+    id: "weak-dual-king",
+    name: "Two kings (weak)",
+    description: "Each side's queen is replaced by a second king. While a side has two kings neither is royal: a king may be left attacked and captured. The last king left is royal as usual, and checkmating it wins.",
+    incompatible_with: &["dual-king", "coregal", "knightmate-rules", "capture-all", "last-piece-standing"],
+    requires: &[],
+    piece_attributes: &[],
+    hooks: weak_hooks,
+    on_activate,
+    on_deactivate,
+};
+
+fn kings_of(pieces: &Query<(Entity, &PieceType, &Owner, &Location)>, king: PieceType, side: Side) -> Vec<(Entity, Square)> {
+    let mut out: Vec<(Entity, Square)> =
+        pieces.iter().filter_map(|(e, k, o, l)| (*k == king && o.0 == side).then_some((e, l.square()?))).collect();
+    out.sort_by_key(|k| k.1);
+    out
+}
+
+use crate::rules::Square;
+
+fn dual_hooks(_a: &Activation) -> Vec<Hook> {
+    vec![Hook::new(
+        "dual-king",
+        QuerySystems::Royalty,
+        |mut q: ResMut<MoveQuery>, rules: Res<Rules>, pieces: Query<(Entity, &PieceType, &Owner, &Location)>| {
+            let Some(king) = rules.registry.by_name("king") else { return };
+            let side = q.side;
+            q.contribute_royals(kings_of(&pieces, king, side).into_iter().map(|k| k.0));
+        },
+    )]
+}
+
+fn weak_hooks(_a: &Activation) -> Vec<Hook> {
+    vec![
+        Hook::new(
+            "weak-dual-king",
+            QuerySystems::Royalty,
+            |mut q: ResMut<MoveQuery>, rules: Res<Rules>, pieces: Query<(Entity, &PieceType, &Owner, &Location)>| {
+                let Some(king) = rules.registry.by_name("king") else { return };
+                let side = q.side;
+                let kings = kings_of(&pieces, king, side);
+                // Two or more kings: none is royal (an empty contribution); one: it is.
+                q.contribute_royals(if kings.len() == 1 { vec![kings[0].0] } else { vec![] });
+            },
+        ),
+        // A side whose kings are all gone (both taken in one blow) has lost.
+        Hook::new(
+            "weak-dual-king",
+            ApplySystems::GameResult,
+            |p: Res<PendingMove>, board: Res<Board>, rules: Res<Rules>, mut d: ResMut<DecidedOutcome>| {
+                let Some(king) = rules.registry.by_name("king") else { return };
+                let victim = p.mover.opponent();
+                if d.0.is_none() && board.find(victim, 1u64 << king.0).next().is_none() {
+                    d.0 = Some(Outcome::win(p.mover, Reason::Rule("both kings captured".into())));
+                }
+            },
+        ),
+    ]
+}
+
+fn on_activate(world: &mut World, a: &Activation) {
+    let reg = &world.resource::<Rules>().0.registry;
+    let (Some(queen), Some(king)) = (reg.by_name("queen"), reg.by_name("king")) else { return };
+    let queens: Vec<(Entity, Square)> = world
+        .query::<(Entity, &PieceType, &Location)>()
+        .iter(world)
+        .filter_map(|(e, k, l)| (*k == queen).then_some((e, l.square()?)))
+        .collect();
+    for (e, sq) in queens {
+        world.run_system_cached_with(|In((e, king)): In<(Entity, PieceType)>, mut w: BoardWriter| w.retype(e, king), (e, king)).ok();
+        let g = world.resource::<Rules>().0.geometry;
+        set_preset_state(world, a.id, &g.name(sq), Some(e.to_bits() as i64));
+    }
+}
+
+fn on_deactivate(world: &mut World, a: &Activation) {
+    let reg = &world.resource::<Rules>().0.registry;
+    let Some(queen) = reg.by_name("queen") else { return };
+    let crowned: Vec<Entity> =
+        world.resource::<PresetState>().all(a.id).filter_map(|(_, bits)| Entity::try_from_bits(bits as u64)).collect();
+    for e in crowned {
+        if world.get_entity(e).is_ok() {
+            world.run_system_cached_with(|In((e, queen)): In<(Entity, PieceType)>, mut w: BoardWriter| w.retype(e, queen), (e, queen)).ok();
+        }
+    }
+}

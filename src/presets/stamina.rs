@@ -1,0 +1,99 @@
+//! `stamina`: moving tires a piece; pieces recover a little every turn.
+
+use bevy::prelude::*;
+
+use super::{Activation, PresetDef, give_every_piece, take_from_every_piece};
+use crate::rules::{
+    ApplySystems, Effect, EffectKind, Effects, GameState, Hook, IntFact, Location, Owner, PendingMove, PieceEvent, Rules, Step, UndoLog,
+};
+
+/// How rested a piece is.
+#[derive(Component, Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Stamina(pub i32);
+
+impl IntFact for Stamina {
+    fn value(&self) -> i32 {
+        self.0
+    }
+    fn with_value(v: i32) -> Stamina {
+        Stamina(v)
+    }
+}
+
+/// Stamina a move costs.
+pub const MOVE_COST: i32 = 2;
+
+/// The preset.
+pub const STAMINA: PresetDef = PresetDef {
+    id: "stamina",
+    name: "Stamina",
+    description: "Every piece has 3 stamina (or the `max` parameter). A move costs 2; a piece with less is too tired and the move is refused. At the start of your turn each of your pieces regains 1, so a piece can move two turns running and then needs a turn's rest. Kings never tire.",
+    incompatible_with: &[],
+    requires: &[],
+    piece_attributes: &["Stamina"],
+    hooks,
+    on_activate,
+    on_deactivate,
+};
+
+fn hooks(a: &Activation) -> Vec<Hook> {
+    let scope = a.scope;
+    let max = a.param("max", 3.0) as i32;
+    vec![
+        // Scoped by the mover: a tired piece's move is cancelled with a reason.
+        Hook::new(
+            "stamina",
+            ApplySystems::BeforeMove,
+            move |mut p: ResMut<PendingMove>,
+                  rules: Res<Rules>,
+                  mut pieces: Query<(&mut Stamina, &Location)>,
+                  mut undo: ResMut<UndoLog>,
+                  mut effects: Effects| {
+                let (Some(piece), Some(kind)) = (p.piece, p.piece_type) else { return };
+                if !scope.covers(p.mover) || rules.registry.def(kind).royal {
+                    return;
+                }
+                let Ok((mut stamina, loc)) = pieces.get_mut(piece) else { return };
+                if stamina.0 < MOVE_COST {
+                    let left = stamina.0;
+                    if let Some(sq) = loc.square() {
+                        effects.emit(Effect::new(EffectKind::Tired, sq, "stamina").amount(left).side(p.mover));
+                    }
+                    p.cancel("stamina", format!("that piece is too tired to move (stamina {left} of {MOVE_COST} needed)"));
+                    return;
+                }
+                undo.record_fact::<Stamina>(piece, Some(stamina.0));
+                stamina.0 -= MOVE_COST;
+            },
+        ),
+        // Scoped by the new side to move: its pieces regain one point.
+        Hook::new(
+            "stamina",
+            ApplySystems::TurnStart,
+            move |state: Res<GameState>, mut pieces: Query<(Entity, &Owner, &Location, &mut Stamina)>, mut undo: ResMut<UndoLog>| {
+                let side = state.turn;
+                if !scope.covers(side) {
+                    return;
+                }
+                for (e, owner, loc, mut stamina) in &mut pieces {
+                    if owner.0 == side && loc.square().is_some() && stamina.0 < max {
+                        undo.record_fact::<Stamina>(e, Some(stamina.0));
+                        stamina.0 += 1;
+                    }
+                }
+            },
+        ),
+        // New pieces arrive rested.
+        Hook::new("stamina", Step::Spawn, move |event: Res<PieceEvent>, mut commands: Commands| {
+            commands.entity(event.entity).insert(Stamina(max));
+        }),
+    ]
+}
+
+fn on_activate(world: &mut World, a: &Activation) {
+    give_every_piece(world, Stamina(a.param("max", 3.0) as i32));
+}
+
+fn on_deactivate(world: &mut World, _a: &Activation) {
+    take_from_every_piece::<Stamina>(world);
+}
