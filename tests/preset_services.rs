@@ -238,3 +238,30 @@ fn incompatibilities_are_mutual_and_requirements_exist() {
     assert_eq!(err.to_string(), "'dual-king' and 'coregal' cannot be active together");
     assert_eq!(e.fen().split(' ').next(), Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"), "nothing changed");
 }
+
+#[test]
+fn a_piece_leaving_the_board_keeps_only_its_starting_facts() {
+    // Crazyhouse with hit points: a pawn killed by two hits goes to the hand, and comes back
+    // with full hit points when dropped.
+    let mut e = Engine::from_fen(builtin("crazyhouse").unwrap(), "4k3/8/8/3p4/4P3/8/8/4K3[] w - - 0 1").unwrap();
+    set_active_presets(e.world_mut(), vec![Activation::of("piece-shield"), Activation::of("piece-hp")]).unwrap();
+    assert_eq!(chimera::presets::effective_piece_attributes(e.world()), ["Shield", "Hp"]);
+    let pawn = piece_on(&e, "d5");
+    for m in ["e4d5", "e8e7", "e4d5", "e7e8", "e4d5"] {
+        e.play_uci(m).unwrap();
+    }
+    assert!(e.fen().starts_with("4k3/8/8/3P4/8/8/8/4K3[P] b"), "{}", e.fen());
+    assert_eq!(
+        (e.world().get::<Hp>(pawn), e.world().get::<chimera::presets::Shield>(pawn)),
+        (Some(&Hp(2)), Some(&chimera::presets::Shield(1)))
+    );
+    e.play_uci("e8d8").unwrap();
+    e.play_uci("P@a3").unwrap();
+    let dropped = piece_on(&e, "a3");
+    assert_eq!(e.world().get::<Hp>(dropped), Some(&Hp(2)));
+    // Undo of the killing blow restores the facts it had when it died.
+    e.undo();
+    e.undo();
+    e.undo();
+    assert_eq!(e.world().get::<Hp>(pawn), Some(&Hp(1)));
+}

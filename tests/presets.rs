@@ -223,6 +223,21 @@ fn berolina_pawns_move_diagonally_and_capture_straight() {
 }
 
 #[test]
+fn overrides_are_scoped_by_the_piece_owner() {
+    // Berolina pawns for black only: white's pawn still moves straight.
+    let fen = "4k3/3p4/8/8/8/8/3P4/4K3 w - - 0 1";
+    let mut e = engine(fen);
+    set_active_presets(e.world_mut(), vec![Activation { scope: Scope::Black, ..Activation::of("berolina-pawns") }]).unwrap();
+    let mut white: Vec<String> = e.legal_moves().iter().map(|m| e.to_uci(m)).filter(|u| u.starts_with("d2")).collect();
+    white.sort();
+    assert_eq!(white, ["d2d3", "d2d4"]);
+    e.play_uci("e1e2").unwrap();
+    let mut black: Vec<String> = e.legal_moves().iter().map(|m| e.to_uci(m)).filter(|u| u.starts_with("d7")).collect();
+    black.sort();
+    assert_eq!(black, ["d7b5", "d7c6", "d7e6", "d7f5"]);
+}
+
+#[test]
 fn exploding_rooks_blow_up_the_neighbourhood() {
     // Rxd5: the knight on d5 and the bishop on e6 go, the pawn on c4 of white too; the king on
     // e8 is two squares away; the rook itself is destroyed.

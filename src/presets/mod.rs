@@ -190,6 +190,41 @@ pub fn take_from_every_piece<C: IntFact>(world: &mut World) {
     }
 }
 
+/// The engine's effective piece attributes: the union of the piece facts the active presets
+/// declare, in activation order (what a save writes per piece and what the game displays).
+pub fn effective_piece_attributes(world: &World) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for a in world.get_resource::<ActivePresets>().map(|a| a.0.as_slice()).unwrap_or_default() {
+        for attr in by_id(a.id).map(|d| d.piece_attributes).unwrap_or_default() {
+            if !out.contains(attr) {
+                out.push(attr);
+            }
+        }
+    }
+    out
+}
+
+/// A retract hook for an attribute preset: a piece that leaves the board (for any reason)
+/// loses what happened to its fact and keeps only the starting `value`, so a piece captured
+/// into a hand comes back fresh when dropped. Recorded for undo.
+pub fn reset_on_retract<C: IntFact>(owner: &'static str, scope: Scope, value: i32) -> Hook {
+    Hook::new(
+        owner,
+        crate::rules::Step::Retract,
+        move |event: Res<crate::rules::PieceEvent>, mut facts: Query<&mut C>, mut undo: ResMut<UndoLog>| {
+            if !scope.covers(event.side) {
+                return;
+            }
+            if let Ok(mut fact) = facts.get_mut(event.entity)
+                && fact.value() != value
+            {
+                undo.record_fact::<C>(event.entity, Some(fact.value()));
+                *fact = C::with_value(value);
+            }
+        },
+    )
+}
+
 /// Per-preset state: named integers per preset id. Saved with the game (it serialises),
 /// restored by undo, and cleared when its preset is deactivated.
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

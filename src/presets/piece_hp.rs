@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 
-use super::{Activation, PresetDef, give_every_piece, take_from_every_piece};
+use super::{Activation, PresetDef, give_every_piece, reset_on_retract, take_from_every_piece};
 use crate::rules::{DamageRequest, Hook, IntFact, PieceEvent, QuerySystems, Step, UndoLog};
 
 /// Hit points of a piece.
@@ -55,6 +55,7 @@ fn hooks(a: &Activation) -> Vec<Hook> {
         }),
         // With hit points a king in check only takes damage: moves are not filtered.
         Hook::new("piece-hp", QuerySystems::SelfCheckPoll, |mut q: ResMut<crate::rules::MoveQuery>| q.filter_self_check = false),
+        reset_on_retract::<Hp>("piece-hp", scope, start),
     ]
 }
 

@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 
-use super::{Activation, PresetDef, give_every_piece, take_from_every_piece};
+use super::{Activation, PresetDef, give_every_piece, reset_on_retract, take_from_every_piece};
 use crate::rules::{DamageRequest, Effect, EffectKind, Effects, Hook, IntFact, Location, PieceEvent, Step, UndoLog};
 
 /// Shield points of a piece.
@@ -69,6 +69,7 @@ fn hooks(a: &Activation) -> Vec<Hook> {
                 commands.entity(event.entity).insert(Shield(start));
             }
         }),
+        reset_on_retract::<Shield>("piece-shield", scope, start),
     ]
 }
 

@@ -2,7 +2,7 @@
 
 use bevy::prelude::*;
 
-use super::{Activation, PresetDef, give_every_piece, take_from_every_piece};
+use super::{Activation, PresetDef, give_every_piece, reset_on_retract, take_from_every_piece};
 use crate::rules::{
     ApplySystems, Effect, EffectKind, Effects, GameState, Hook, IntFact, Location, Owner, PendingMove, PieceEvent, Rules, Step, UndoLog,
 };
@@ -87,6 +87,7 @@ fn hooks(a: &Activation) -> Vec<Hook> {
         Hook::new("stamina", Step::Spawn, move |event: Res<PieceEvent>, mut commands: Commands| {
             commands.entity(event.entity).insert(Stamina(max));
         }),
+        reset_on_retract::<Stamina>("stamina", scope, max),
     ]
 }
 
