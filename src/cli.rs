@@ -7,9 +7,10 @@ use crate::variants;
 /// Usage text.
 pub const USAGE: &str = "\
 usage:
-  chimera [--variant <id|file.ron>] [--moves '<uci> <uci> ...'] [--screenshot <file.png>]
-                                  start the game window; play the moves first; save a
-                                  screenshot once drawn and exit
+  chimera [--variant <id|file.ron>] [--presets a,b] [--moves '<uci> <uci> ...'] [--screenshot <file.png>]
+                                  start the game window with the variant and presets;
+                                  play the moves through the board; save a screenshot
+                                  once drawn and exit
   chimera perft --variant <id|file.ron> --fen <FEN|startpos> --depth <N> [--divide]
                                   count leaf nodes through the rules pipelines
   chimera check <file.ron>...     validate variant files, reporting every problem
@@ -24,6 +25,8 @@ pub enum Command {
     Game {
         /// Variant id or `.ron` path.
         variant: Option<String>,
+        /// Presets to switch on, by id.
+        presets: Vec<String>,
         /// UCI moves to play first.
         moves: Vec<String>,
         /// Save a screenshot to this file once drawn, then exit.
@@ -55,21 +58,26 @@ pub enum Command {
 /// # Errors
 /// A message naming the bad argument, followed by the usage.
 pub fn parse_args(args: &[String]) -> Result<Command, String> {
-    let Some(first) = args.first() else { return Ok(Command::Game { variant: None, moves: Vec::new(), screenshot: None }) };
+    let Some(first) = args.first() else {
+        return Ok(Command::Game { variant: None, presets: Vec::new(), moves: Vec::new(), screenshot: None });
+    };
     match first.as_str() {
         a if a.starts_with("--") && a != "--help" => {
-            let (mut variant, mut moves, mut screenshot) = (None, Vec::new(), None);
+            let (mut variant, mut presets, mut moves, mut screenshot) = (None, Vec::new(), Vec::new(), None);
             let mut it = args.iter();
             while let Some(a) = it.next() {
                 let mut value = |name: &str| it.next().cloned().ok_or_else(|| format!("{name} needs a value"));
                 match a.as_str() {
                     "--variant" => variant = Some(value("--variant")?),
+                    "--presets" => {
+                        presets = value("--presets")?.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
+                    }
                     "--moves" => moves = value("--moves")?.split_whitespace().map(String::from).collect(),
                     "--screenshot" => screenshot = Some(value("--screenshot")?),
                     other => return Err(format!("unknown option '{other}'")),
                 }
             }
-            Ok(Command::Game { variant, moves, screenshot })
+            Ok(Command::Game { variant, presets, moves, screenshot })
         }
         "perft" => {
             let mut variant = "chess".to_string();

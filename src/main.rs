@@ -47,17 +47,17 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Game { variant, moves, screenshot } => run_game(variant, moves, screenshot),
+        Command::Game { variant, presets, moves, screenshot } => run_game(variant, presets, moves, screenshot),
     }
 }
 
 #[cfg(feature = "gui")]
-fn run_game(variant: Option<String>, moves: Vec<String>, screenshot: Option<String>) -> ExitCode {
-    chimera::game::run(chimera::game::GameOptions { variant, moves, screenshot })
+fn run_game(variant: Option<String>, presets: Vec<String>, moves: Vec<String>, screenshot: Option<String>) -> ExitCode {
+    chimera::game::run(chimera::game::GameOptions { variant, presets, moves, screenshot })
 }
 
 #[cfg(not(feature = "gui"))]
-fn run_game(_variant: Option<String>, _moves: Vec<String>, _screenshot: Option<String>) -> ExitCode {
+fn run_game(_variant: Option<String>, _presets: Vec<String>, _moves: Vec<String>, _screenshot: Option<String>) -> ExitCode {
     eprintln!("chimera: this build has no game window (built without the `gui` feature)");
     ExitCode::FAILURE
 }

@@ -1,88 +1,330 @@
-//! The board: squares, coordinates, and a sprite for every piece entity of the rules,
-//! placed from its `Location` component.
+//! The board view: squares in the chosen theme, coordinates, tinted regions (palaces, hills,
+//! goals), a sprite for every piece entity of the rules placed from its `Location`, pockets,
+//! highlights (last move, check, selection, legal targets as dots and capture rings), flip, and
+//! the mouse: presses and releases become [`BoardInput`]s, and a pressed piece follows the
+//! cursor until it is released.
 
+use bevy::asset::RenderAssetUsages;
 use bevy::prelude::*;
+use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
+use bevy::window::PrimaryWindow;
 
-use crate::rules::{Board, Location, Owner, Piece, PieceType, Rules, Side, Square};
+use super::pieces::{PieceImages, image_name};
+use super::play::{BoardInput, Origin, PendingChoice, PositionVersion, Selection};
+use crate::rules::{Board, EndCondition, Geometry, Location, MoveLog, Owner, Piece, PieceType, Rules, RulesWorld, Side, Square};
 
 /// Side length of one square in world units.
-const SQUARE: f32 = 96.0;
+pub const SQUARE: f32 = 96.0;
+/// Width of the side panel in logical pixels (the board's viewport is what is left).
+pub const PANEL_WIDTH: f32 = 340.0;
+
+/// How the board is seen.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardView {
+    /// The side at the bottom.
+    pub bottom: Side,
+}
+
+impl Default for BoardView {
+    fn default() -> Self {
+        BoardView { bottom: Side::White }
+    }
+}
+
+/// Bumped when the board must be laid out again (flip, new variant).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LayoutVersion(pub u64);
+
+/// Everything drawn for the layout (squares, coordinates, tints); despawned on re-layout.
+#[derive(Component)]
+struct Decor;
+
+/// Highlights and target marks; redrawn when the position or the selection changes.
+#[derive(Component)]
+struct Mark;
+
+/// A piece drawn in a pocket; pressing it selects that piece type for a drop.
+#[derive(Component)]
+struct PocketSlot {
+    kind: PieceType,
+    side: Side,
+}
+
+/// A piece's sprite is drawn for this type and side (to redraw on promotion or capture).
+#[derive(Component, PartialEq, Eq)]
+struct Drawn(PieceType, Side);
+
+/// Generated images: target dot, capture ring, check glow.
+#[derive(Resource, Default)]
+struct MarkImages {
+    dot: Handle<Image>,
+    ring: Handle<Image>,
+    glow: Handle<Image>,
+    disc: Handle<Image>,
+}
 
 pub(super) fn plugin(app: &mut App) {
-    app.insert_resource(ClearColor(Color::srgb(0.16, 0.15, 0.14)));
-    app.add_systems(Startup, spawn_board);
-    app.add_systems(Update, (dress_new_pieces, place_pieces).chain());
+    app.insert_resource(ClearColor(Color::srgb(0.19, 0.18, 0.17)));
+    app.init_resource::<BoardView>();
+    app.init_resource::<LayoutVersion>();
+    app.init_resource::<PieceImages>();
+    app.init_resource::<MarkImages>();
+    app.add_systems(Startup, (super::pieces::load_piece_images, make_mark_images, spawn_camera));
+    app.add_systems(
+        Update,
+        (
+            fit_camera,
+            mouse_to_inputs,
+            layout_board.run_if(resource_changed::<LayoutVersion>.or_else(resource_changed::<BoardView>)),
+            dress_pieces,
+            place_pieces,
+            draw_pockets,
+            draw_marks,
+            follow_cursor,
+        )
+            .chain(),
+    );
 }
 
 /// Where the centre of `sq` is drawn.
-fn square_centre(board: &Board, sq: Square) -> Vec2 {
-    let g = board.geometry;
+pub fn square_centre(g: Geometry, view: BoardView, sq: Square) -> Vec2 {
     let (w, h) = (g.files as f32, g.ranks as f32);
-    Vec2::new((g.file(sq) as f32 - (w - 1.0) / 2.0) * SQUARE, (g.rank(sq) as f32 - (h - 1.0) / 2.0) * SQUARE)
+    let (mut f, mut r) = (g.file(sq) as f32, g.rank(sq) as f32);
+    if view.bottom == Side::Black {
+        f = w - 1.0 - f;
+        r = h - 1.0 - r;
+    }
+    Vec2::new((f - (w - 1.0) / 2.0) * SQUARE, (r - (h - 1.0) / 2.0) * SQUARE)
 }
 
-fn spawn_board(mut commands: Commands, board: Res<Board>) {
-    // The camera keeps the whole board and its coordinates in view at any window size.
+/// The square under a world position.
+pub fn square_at(g: Geometry, view: BoardView, at: Vec2) -> Option<Square> {
+    let (w, h) = (g.files as f32, g.ranks as f32);
+    let f = (at.x / SQUARE + w / 2.0).floor();
+    let r = (at.y / SQUARE + h / 2.0).floor();
+    if f < 0.0 || r < 0.0 || f >= w || r >= h {
+        return None;
+    }
+    let (mut f, mut r) = (f as i32, r as i32);
+    if view.bottom == Side::Black {
+        f = g.files as i32 - 1 - f;
+        r = g.ranks as i32 - 1 - r;
+    }
+    g.square(f, r)
+}
+
+fn pocket_centre(g: Geometry, view: BoardView, side: Side, index: usize) -> Vec2 {
+    let below = side == view.bottom;
+    let y = (g.ranks as f32 / 2.0 + 0.75) * SQUARE * if below { -1.0 } else { 1.0 };
+    let x = (index as f32 - (g.files as f32 - 1.0) / 2.0) * SQUARE * 0.8;
+    Vec2::new(x, y)
+}
+
+fn rgba_image(size: u32, pixel: impl Fn(f32, f32) -> [u8; 4]) -> Image {
+    let mut data = Vec::with_capacity((size * size * 4) as usize);
+    for y in 0..size {
+        for x in 0..size {
+            let (dx, dy) = (x as f32 + 0.5 - size as f32 / 2.0, y as f32 + 0.5 - size as f32 / 2.0);
+            data.extend_from_slice(&pixel((dx * dx + dy * dy).sqrt() / (size as f32 / 2.0), 0.0));
+        }
+    }
+    Image::new(
+        Extent3d { width: size, height: size, depth_or_array_layers: 1 },
+        TextureDimension::D2,
+        data,
+        TextureFormat::Rgba8UnormSrgb,
+        RenderAssetUsages::default(),
+    )
+}
+
+/// Anti-aliased coverage of a band between radii `inner` and `outer` (fractions of the half size).
+fn band(d: f32, inner: f32, outer: f32) -> f32 {
+    let px = 1.0 / 64.0;
+    ((outer - d) / px).clamp(0.0, 1.0) * ((d - inner) / px).clamp(0.0, 1.0)
+}
+
+fn make_mark_images(mut images: ResMut<Assets<Image>>, mut marks: ResMut<MarkImages>) {
+    let grey = |a: f32| [20, 85, 30, (a * 255.0) as u8];
+    marks.dot = images.add(rgba_image(128, |d, _| grey(band(d, -1.0, 0.28) * 0.5)));
+    marks.ring = images.add(rgba_image(128, |d, _| grey(band(d, 0.8, 1.0) * 0.5)));
+    marks.glow = images.add(rgba_image(128, |d, _| {
+        let a = (1.0 - d).clamp(0.0, 1.0);
+        [255, 0, 0, (a * a * 230.0) as u8]
+    }));
+    marks.disc = images.add(rgba_image(128, |d, _| [255, 255, 255, (band(d, -1.0, 0.82) * 255.0) as u8]));
+}
+
+fn spawn_camera(mut commands: Commands) {
+    commands.spawn((Camera2d, Projection::Orthographic(OrthographicProjection::default_2d())));
+}
+
+/// Keeps the board, its coordinates and pockets in view left of the side panel, at any window
+/// size: the camera spans the whole window (the panel draws over its right part), is scaled so
+/// the board fits the rest, and is shifted so the board is centred in it.
+fn fit_camera(
+    windows: Query<&Window, With<PrimaryWindow>>,
+    board: Res<Board>,
+    rules: Res<Rules>,
+    mut cameras: Query<(&mut Projection, &mut Transform), With<Camera2d>>,
+) {
+    let Ok(window) = windows.single() else { return };
+    let Ok((mut projection, mut transform)) = cameras.single_mut() else { return };
     let g = board.geometry;
-    let (w, h) = ((g.files as f32 + 1.0) * SQUARE, (g.ranks as f32 + 1.0) * SQUARE);
-    commands.spawn((
-        Camera2d,
-        Projection::Orthographic(OrthographicProjection {
-            scaling_mode: bevy::camera::ScalingMode::AutoMin { min_width: w, min_height: h },
-            ..OrthographicProjection::default_2d()
-        }),
-    ));
-    let light = Color::srgb(0.94, 0.85, 0.71);
-    let dark = Color::srgb(0.71, 0.53, 0.39);
+    let pockets = if rules.0.drops.is_some() || rules.0.gating { 2.0 } else { 0.0 };
+    let (need_w, need_h) = ((g.files as f32 + 0.6) * SQUARE, (g.ranks as f32 + 0.6 + pockets) * SQUARE);
+    let (avail_w, avail_h) = ((window.width() - PANEL_WIDTH).max(50.0), window.height().max(50.0));
+    let scale = (need_w / avail_w).max(need_h / avail_h);
+    if let Projection::Orthographic(o) = &mut *projection {
+        if !matches!(o.scaling_mode, bevy::camera::ScalingMode::WindowSize) {
+            o.scaling_mode = bevy::camera::ScalingMode::WindowSize;
+        }
+        if o.scale != scale {
+            o.scale = scale;
+        }
+    }
+    let x = PANEL_WIDTH / 2.0 * scale;
+    if transform.translation.x != x {
+        transform.translation.x = x;
+    }
+}
+
+/// Squares, coordinates (lichess style: inside the edge squares) and region tints.
+fn layout_board(
+    mut commands: Commands,
+    board: Res<Board>,
+    rules: Res<Rules>,
+    view: Res<BoardView>,
+    old: Query<Entity, With<Decor>>,
+    mut pieces: Query<&mut Location, With<Piece>>,
+) {
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    // Every piece is placed again in the new layout.
+    for mut loc in &mut pieces {
+        loc.set_changed();
+    }
+    let g = board.geometry;
+    let view = *view;
+    let light = Color::srgb_u8(240, 217, 181);
+    let dark = Color::srgb_u8(181, 136, 99);
+    let tinted = region_squares(&rules.0);
     for sq in g.squares() {
-        let colour = if (g.file(sq) + g.rank(sq)).is_multiple_of(2) { dark } else { light };
-        let at = square_centre(&board, sq);
-        commands.spawn((Sprite::from_color(colour, Vec2::splat(SQUARE)), Transform::from_xyz(at.x, at.y, 0.0)));
-    }
-    let label = |text: String, at: Vec2| {
-        (
-            Text2d::new(text),
-            TextFont { font_size: FontSize::Px(20.0), ..default() },
-            TextColor(Color::srgb(0.85, 0.82, 0.78)),
-            Transform::from_xyz(at.x, at.y, 1.0),
-        )
-    };
-    for f in 0..g.files {
-        let at = square_centre(&board, Square(f)) - Vec2::new(0.0, SQUARE * 0.7);
-        commands.spawn(label(((b'a' + f) as char).to_string(), at));
-    }
-    for r in 0..g.ranks {
-        let at = square_centre(&board, Square(r * g.files)) - Vec2::new(SQUARE * 0.7, 0.0);
-        commands.spawn(label((r + 1).to_string(), at));
-    }
-}
-
-/// Gives every new rules piece its look: a disc in its side's colour with its letter.
-fn dress_new_pieces(mut commands: Commands, rules: Res<Rules>, pieces: Query<(Entity, &PieceType, &Owner), Added<Piece>>) {
-    for (entity, kind, owner) in &pieces {
-        let (fill, ink) = match owner.0 {
-            Side::White => (Color::srgb(0.97, 0.97, 0.95), Color::srgb(0.1, 0.1, 0.1)),
-            Side::Black => (Color::srgb(0.12, 0.12, 0.13), Color::srgb(0.95, 0.95, 0.95)),
+        let is_dark = (g.file(sq) + g.rank(sq)).is_multiple_of(2);
+        let mut colour = if is_dark { dark } else { light };
+        if tinted.contains(&sq) {
+            colour = colour.mix(&Color::srgb_u8(120, 160, 190), 0.35);
+        }
+        let at = square_centre(g, view, sq);
+        commands.spawn((Decor, Sprite::from_color(colour, Vec2::splat(SQUARE)), Transform::from_xyz(at.x, at.y, 0.0)));
+        // Coordinates on the bottom rank and the left file as seen, in the other square colour.
+        let ink = if is_dark { light } else { dark };
+        let (seen_f, seen_r) = {
+            let c = (at / SQUARE) + Vec2::new(g.files as f32, g.ranks as f32) / 2.0 - 0.5;
+            (c.x.round() as i32, c.y.round() as i32)
         };
-        let letter = rules.registry.def(*kind).letter.to_string();
-        commands
-            .entity(entity)
-            .insert((Sprite::from_color(fill, Vec2::splat(SQUARE * 0.72)), Transform::default(), Visibility::Hidden))
-            .with_child((
-                Text2d::new(letter),
-                TextFont { font_size: FontSize::Px(52.0), ..default() },
+        let label = |text: String, offset: Vec2, anchor: bevy::sprite::Anchor| {
+            (
+                Decor,
+                Text2d::new(text),
+                TextFont { font_size: FontSize::Px(SQUARE * 0.2), ..default() },
                 TextColor(ink),
-                Transform::from_xyz(0.0, 0.0, 0.1),
-            ));
+                anchor,
+                Transform::from_xyz(at.x + offset.x, at.y + offset.y, 0.5),
+            )
+        };
+        if seen_r == 0 {
+            let file = (b'a' + g.file(sq)) as char;
+            commands.spawn(label(file.to_string(), Vec2::new(SQUARE * 0.45, -SQUARE * 0.47), bevy::sprite::Anchor::BOTTOM_RIGHT));
+        }
+        if seen_f == 0 {
+            let rank = g.rank(sq) + 1;
+            commands.spawn(label(rank.to_string(), Vec2::new(-SQUARE * 0.45, SQUARE * 0.47), bevy::sprite::Anchor::TOP_LEFT));
+        }
     }
 }
 
-/// Puts each piece where its `Location` says; captured and pocketed pieces are hidden.
-fn place_pieces(board: Res<Board>, mut pieces: Query<(&Location, &mut Transform, &mut Visibility), (With<Piece>, Changed<Location>)>) {
-    for (loc, mut transform, mut visibility) in &mut pieces {
+/// Squares worth tinting: where pieces are confined (palaces) and the regions that win.
+fn region_squares(v: &crate::rules::Variant) -> Vec<Square> {
+    let g = v.geometry;
+    let bit = |set: &[u64; 4], sq: Square| set[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0;
+    let mut sets: Vec<[u64; 4]> = Vec::new();
+    for kind in v.registry.ids() {
+        if let Some(c) = &v.registry.def(kind).zones.confinement {
+            let whole = g.squares().all(|sq| bit(&c[0], sq) || bit(&c[1], sq));
+            if !whole {
+                sets.extend_from_slice(c);
+            }
+        }
+    }
+    for e in &v.end {
+        if let EndCondition::RegionReached { regions, .. } | EndCondition::RegionHeld { regions, .. } = e {
+            sets.extend_from_slice(regions);
+        }
+    }
+    // A confinement to a whole half (Xiangqi's elephants) would tint half the board: leave those.
+    let half = (g.files as usize * g.ranks as usize) / 2;
+    g.squares().filter(|&sq| sets.iter().any(|s| bit(s, sq) && g.squares().filter(|&t| bit(s, t)).count() < half)).collect()
+}
+
+/// Gives a piece the sprite of its type and side, and redraws it when either changes.
+fn dress_pieces(
+    mut commands: Commands,
+    rules: Res<Rules>,
+    images: Res<PieceImages>,
+    marks: Res<MarkImages>,
+    pieces: Query<(Entity, &PieceType, &Owner, Option<&Drawn>), With<Piece>>,
+) {
+    for (entity, kind, owner, drawn) in &pieces {
+        if drawn == Some(&Drawn(*kind, owner.0)) {
+            continue;
+        }
+        let def = rules.registry.def(*kind);
+        let mut e = commands.entity(entity);
+        e.despawn_related::<Children>();
+        match image_name(def).and_then(|n| images.get(n, owner.0)) {
+            Some(image) => {
+                e.insert(Sprite { image, custom_size: Some(Vec2::splat(SQUARE * 0.92)), ..default() });
+            }
+            None => {
+                // A designer's piece without an image: a disc with its letter.
+                let (fill, ink) = match owner.0 {
+                    Side::White => (Color::srgb(0.98, 0.98, 0.96), Color::srgb(0.1, 0.1, 0.1)),
+                    Side::Black => (Color::srgb(0.15, 0.14, 0.13), Color::srgb(0.95, 0.95, 0.95)),
+                };
+                e.insert(Sprite { image: marks.disc.clone(), color: fill, custom_size: Some(Vec2::splat(SQUARE * 0.86)), ..default() });
+                e.with_child((
+                    Text2d::new(def.letter.to_string()),
+                    TextFont { font_size: FontSize::Px(SQUARE * 0.5), ..default() },
+                    TextColor(ink),
+                    Transform::from_xyz(0.0, 0.0, 0.1),
+                ));
+            }
+        }
+        e.insert((Drawn(*kind, owner.0), Transform::default(), Visibility::Hidden));
+        e.insert(LocationRedraw);
+    }
+}
+
+/// Marks a piece whose placement must be recomputed.
+#[derive(Component)]
+struct LocationRedraw;
+
+/// Puts each piece where its `Location` says; pieces in a hand or captured are hidden.
+fn place_pieces(
+    mut commands: Commands,
+    board: Res<Board>,
+    view: Res<BoardView>,
+    mut pieces: Query<
+        (Entity, &Location, &mut Transform, &mut Visibility),
+        (With<Piece>, With<Drawn>, Or<(Changed<Location>, With<LocationRedraw>)>),
+    >,
+) {
+    for (entity, loc, mut transform, mut visibility) in &mut pieces {
+        commands.entity(entity).remove::<LocationRedraw>();
         match loc.square() {
             Some(sq) => {
-                let at = square_centre(&board, sq);
+                let at = square_centre(board.geometry, *view, sq);
                 transform.translation = Vec3::new(at.x, at.y, 2.0);
                 *visibility = Visibility::Visible;
             }
@@ -90,3 +332,200 @@ fn place_pieces(board: Res<Board>, mut pieces: Query<(&Location, &mut Transform,
         }
     }
 }
+
+/// Pockets (Crazyhouse, Seirawan's gates): one sprite per type in hand with its count.
+fn draw_pockets(
+    mut commands: Commands,
+    version: Res<PositionVersion>,
+    layout: Res<LayoutVersion>,
+    view: Res<BoardView>,
+    board: Res<Board>,
+    rules: Res<Rules>,
+    images: Res<PieceImages>,
+    old: Query<Entity, With<PocketSlot>>,
+    mut drawn: Local<Option<(u64, u64, Side)>>,
+) {
+    let key = (version.0, layout.0, view.bottom);
+    if *drawn == Some(key) || (rules.0.drops.is_none() && !rules.0.gating) {
+        return;
+    }
+    *drawn = Some(key);
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let g = board.geometry;
+    for side in Side::BOTH {
+        let mut index = 0;
+        for kind in rules.registry.ids() {
+            let count = board.hand_counts[side.index()][kind.0 as usize];
+            if count == 0 {
+                continue;
+            }
+            let at = pocket_centre(g, *view, side, index);
+            index += 1;
+            let def = rules.registry.def(kind);
+            let sprite = match image_name(def).and_then(|n| images.get(n, side)) {
+                Some(image) => Sprite { image, custom_size: Some(Vec2::splat(SQUARE * 0.7)), ..default() },
+                None => Sprite::from_color(Color::srgb(0.5, 0.5, 0.5), Vec2::splat(SQUARE * 0.5)),
+            };
+            commands.spawn((PocketSlot { kind, side }, sprite, Transform::from_xyz(at.x, at.y, 2.0))).with_child((
+                Text2d::new(format!("{count}")),
+                TextFont { font_size: FontSize::Px(SQUARE * 0.22), ..default() },
+                TextColor(Color::srgb(0.95, 0.9, 0.5)),
+                Transform::from_xyz(SQUARE * 0.3, -SQUARE * 0.3, 0.1),
+            ));
+        }
+    }
+}
+
+/// Last move, check, selection, targets.
+#[allow(clippy::too_many_arguments)]
+fn draw_marks(
+    mut commands: Commands,
+    version: Res<PositionVersion>,
+    layout: Res<LayoutVersion>,
+    view: Res<BoardView>,
+    selection: Res<Selection>,
+    board: Res<Board>,
+    log: Res<MoveLog>,
+    check: Res<super::CheckSquares>,
+    images: Res<MarkImages>,
+    old: Query<Entity, With<Mark>>,
+) {
+    if !(version.is_changed() || layout.is_changed() || view.is_changed() || selection.is_changed() || check.is_changed()) {
+        return;
+    }
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let g = board.geometry;
+    let view = *view;
+    let mut tint = |sq: Square, colour: Color, z: f32| {
+        let at = square_centre(g, view, sq);
+        commands.spawn((Mark, Sprite::from_color(colour, Vec2::splat(SQUARE)), Transform::from_xyz(at.x, at.y, z)));
+    };
+    if let Some(last) = log.0.last() {
+        let colour = Color::srgba_u8(155, 199, 0, 105);
+        if last.mv.dropped().is_none() {
+            tint(last.mv.from, colour, 0.2);
+        }
+        tint(last.mv.to, colour, 0.2);
+    }
+    if let Some(Origin::Square(sq)) = selection.origin {
+        tint(sq, Color::srgba_u8(20, 85, 30, 128), 0.3);
+    }
+    for &sq in &check.0 {
+        let at = square_centre(g, view, sq);
+        commands.spawn((
+            Mark,
+            Sprite { image: images.glow.clone(), custom_size: Some(Vec2::splat(SQUARE)), ..default() },
+            Transform::from_xyz(at.x, at.y, 0.4),
+        ));
+    }
+    let mut shown: Vec<Square> = Vec::new();
+    for m in &selection.moves {
+        if shown.contains(&m.to) {
+            continue;
+        }
+        shown.push(m.to);
+        let at = square_centre(g, view, m.to);
+        let image = if m.capture { images.ring.clone() } else { images.dot.clone() };
+        commands.spawn((Mark, Sprite { image, custom_size: Some(Vec2::splat(SQUARE)), ..default() }, Transform::from_xyz(at.x, at.y, 3.0)));
+    }
+}
+
+fn cursor_world(windows: &Query<&Window, With<PrimaryWindow>>, cameras: &Query<(&Camera, &GlobalTransform)>) -> Option<Vec2> {
+    let window = windows.single().ok()?;
+    let (camera, transform) = cameras.single().ok()?;
+    camera.viewport_to_world_2d(transform, window.cursor_position()?).ok()
+}
+
+/// Mouse presses and releases on the board and pockets become board inputs.
+#[allow(clippy::too_many_arguments)]
+fn mouse_to_inputs(
+    buttons: Res<ButtonInput<MouseButton>>,
+    windows: Query<&Window, With<PrimaryWindow>>,
+    cameras: Query<(&Camera, &GlobalTransform)>,
+    board: Res<Board>,
+    view: Res<BoardView>,
+    pockets: Query<(&PocketSlot, &Transform)>,
+    pending: Res<PendingChoice>,
+    state: Res<crate::rules::GameState>,
+    mut inputs: MessageWriter<BoardInput>,
+) {
+    let pressed = buttons.just_pressed(MouseButton::Left);
+    let released = buttons.just_released(MouseButton::Left);
+    if !(pressed || released) || !pending.0.is_empty() {
+        return;
+    }
+    let Some(at) = cursor_world(&windows, &cameras) else { return };
+    // The side panel is outside the board's viewport: presses there are the panel's.
+    let over_panel = windows.single().ok().and_then(|w| w.cursor_position()).is_some_and(|p| {
+        let w = windows.single().map(|w| w.width()).unwrap_or(0.0);
+        p.x > w - PANEL_WIDTH
+    });
+    if over_panel {
+        return;
+    }
+    let square = square_at(board.geometry, *view, at);
+    if pressed {
+        if let Some(sq) = square {
+            inputs.write(BoardInput::Press(sq));
+        } else if let Some((slot, _)) =
+            pockets.iter().find(|(s, t)| s.side == state.turn && t.translation.truncate().distance(at) < SQUARE * 0.4)
+        {
+            inputs.write(BoardInput::PressPocket(slot.kind));
+        }
+    }
+    if released {
+        inputs.write(square.map(BoardInput::Release).unwrap_or(BoardInput::ReleaseOff));
+    }
+}
+
+/// A piece being dragged follows the cursor, above everything else.
+fn follow_cursor(
+    mut commands: Commands,
+    selection: Res<Selection>,
+    board: Res<Board>,
+    windows: Query<&Window, With<PrimaryWindow>>,
+    cameras: Query<(&Camera, &GlobalTransform)>,
+    mut pieces: Query<&mut Transform, With<Piece>>,
+    mut last_dragged: Local<Option<Entity>>,
+) {
+    let dragged = match (selection.dragging, selection.origin) {
+        (true, Some(Origin::Square(sq))) => board.entity(sq),
+        _ => None,
+    };
+    if *last_dragged != dragged {
+        // Put a released piece back on its square (its Location did not change).
+        if let Some(e) = last_dragged.take()
+            && pieces.contains(e)
+        {
+            commands.entity(e).insert(LocationRedraw);
+        }
+        *last_dragged = dragged;
+    }
+    let (Some(e), Some(at)) = (dragged, cursor_world(&windows, &cameras)) else { return };
+    if let Ok(mut t) = pieces.get_mut(e) {
+        t.translation = Vec3::new(at.x, at.y, 10.0);
+    }
+}
+
+/// The world's check state, read after each change of position: royal squares in check.
+pub(super) fn update_check(world: &mut World) {
+    let version = world.resource::<PositionVersion>().0;
+    let mut last = world.get_resource_or_insert_with(|| CheckCache(u64::MAX));
+    if last.0 == version {
+        return;
+    }
+    last.0 = version;
+    let in_check = world.is_check();
+    let royals = world.resource::<crate::rules::MoveQuery>().royals.clone();
+    let squares = if in_check { royals } else { Vec::new() };
+    if world.resource::<super::CheckSquares>().0 != squares {
+        world.resource_mut::<super::CheckSquares>().0 = squares;
+    }
+}
+
+#[derive(Resource)]
+struct CheckCache(u64);

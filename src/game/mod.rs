@@ -1,16 +1,22 @@
-//! The game window. For now a board that renders the engine's piece entities; the full game
-//! (screens, input, effects, sound) is built on this.
+//! The game window: the board ([`board`]), input ([`play`]), the side panel ([`ui`]), and the
+//! automation used by tests and people to check the screen without clicking (`--moves`,
+//! `--screenshot`).
 
 mod board;
+mod pieces;
+pub mod play;
 mod screenshot;
+mod ui;
 
+use std::collections::VecDeque;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
 
-use crate::rules::{Board, Rules, RulesWorld, install_rules, parse_uci};
+use crate::presets::{Activation, by_id, requested_by, set_active_presets};
+use crate::rules::{Board, Rules, RulesWorld, Square, install_rules, parse_uci};
 use crate::variants;
 
 /// Options of the game window.
@@ -18,23 +24,66 @@ use crate::variants;
 pub struct GameOptions {
     /// Variant id or path of a `.ron` file; the default is chess.
     pub variant: Option<String>,
-    /// UCI moves to play before the board is shown.
+    /// Presets to switch on after the variant's own, by id.
+    pub presets: Vec<String>,
+    /// UCI moves to play through the board's input path before the screenshot.
     pub moves: Vec<String>,
-    /// Save a screenshot here once the board is drawn, then exit.
+    /// Save a screenshot here once the moves are played and drawn, then exit.
     pub screenshot: Option<String>,
 }
 
-/// Plays `moves` (UCI) on the rules installed in `world`.
+/// The game being played: its variant and the presets it started with.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct GameSetup {
+    /// Variant id or path.
+    pub variant_id: String,
+    /// Presets switched on at the start, in order.
+    pub presets: Vec<Activation>,
+}
+
+/// Start a new game: another variant, other presets, or the same again (a rematch).
+#[derive(Message, Clone, Debug, Default)]
+pub struct NewGame {
+    /// Variant id or path; `None` keeps the current one.
+    pub variant: Option<String>,
+    /// Preset ids; `None` keeps the current ones.
+    pub presets: Option<Vec<&'static str>>,
+}
+
+/// Royal squares of the side to move that are attacked (drawn with a red glow).
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct CheckSquares(pub Vec<Square>);
+
+/// UCI moves still to play through the input path (`--moves`).
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Script(pub VecDeque<String>);
+
+fn activations(variant: &crate::rules::Variant, extra: &[String]) -> Result<Vec<Activation>, String> {
+    let mut set = requested_by(variant);
+    for id in extra {
+        let def = by_id(id).ok_or_else(|| format!("no preset '{id}' (see `chimera list presets`)"))?;
+        if !set.iter().any(|a| a.id == def.id) {
+            set.push(Activation::of(def.id));
+        }
+    }
+    Ok(set)
+}
+
+/// Sets up a game of `variant_id` with `presets` in `world`: the old presets are switched off
+/// on the old pieces, the rules and start position installed, the new presets switched on.
 ///
 /// # Errors
-/// The first move that does not read or is not legal, with the reason.
-fn play_moves(world: &mut World, moves: &[String]) -> Result<(), String> {
-    for (i, text) in moves.iter().enumerate() {
-        let legal = world.legal_moves().to_vec();
-        let rules = world.resource::<Rules>().0.clone();
-        let m = parse_uci(&rules, &world.resource::<Board>().cells, &legal, text).map_err(|e| format!("move {}: {e}", i + 1))?;
-        world.apply_move(m).map_err(|e| format!("move {}: {e}", i + 1))?;
+/// An unknown variant, a bad variant file, or a preset set that cannot be active.
+pub fn start_game(world: &mut World, variant_id: &str, presets: &[String]) -> Result<(), String> {
+    let variant = variants::find(variant_id).map_err(|e| format!("variant: {e}"))?;
+    let set = activations(&variant, presets)?;
+    crate::presets::validate(&set).map_err(|e| e.to_string())?;
+    if world.contains_resource::<Rules>() {
+        set_active_presets(world, vec![]).map_err(|e| e.to_string())?;
     }
+    install_rules(world, Arc::new(variant)).map_err(|e| e.to_string())?;
+    set_active_presets(world, set.clone()).map_err(|e| e.to_string())?;
+    world.insert_resource(GameSetup { variant_id: variant_id.to_string(), presets: set });
     Ok(())
 }
 
@@ -42,33 +91,89 @@ fn play_moves(world: &mut World, moves: &[String]) -> Result<(), String> {
 pub fn run(options: GameOptions) -> ExitCode {
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
-        primary_window: Some(Window { title: "Chimera".into(), resolution: WindowResolution::new(900, 900), ..default() }),
+        primary_window: Some(Window { title: "Chimera".into(), resolution: WindowResolution::new(1240, 880), ..default() }),
         ..default()
     }));
-    let variant = match variants::find(options.variant.as_deref().unwrap_or("chess")) {
-        Ok(v) => v,
-        Err(e) => {
-            eprintln!("chimera: variant: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let requests = crate::presets::requested_by(&variant);
-    if let Err(e) = install_rules(app.world_mut(), Arc::new(variant)) {
+    app.add_plugins(bevy_egui::EguiPlugin::default());
+    if let Err(e) = start_game(app.world_mut(), options.variant.as_deref().unwrap_or("chess"), &options.presets) {
         eprintln!("chimera: {e}");
         return ExitCode::FAILURE;
     }
-    if let Err(e) = crate::presets::set_active_presets(app.world_mut(), requests) {
-        eprintln!("chimera: {e}");
-        return ExitCode::FAILURE;
-    }
-    if let Err(e) = play_moves(app.world_mut(), &options.moves) {
-        eprintln!("chimera: {e}");
-        return ExitCode::FAILURE;
-    }
+    app.insert_resource(Script(options.moves.iter().cloned().collect()));
     app.insert_resource(options);
-    app.add_plugins((board::plugin, screenshot::plugin));
+    app.init_resource::<CheckSquares>();
+    app.add_message::<NewGame>();
+    app.add_plugins((play::plugin, board::plugin, ui::plugin, screenshot::plugin));
+    app.add_systems(Update, (run_script, keyboard, new_game, board::update_check).chain().before(play::handle_input));
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(code) => ExitCode::from(code.get()),
+    }
+}
+
+/// Plays the next `--moves` move through the same inputs a player makes; an illegal or refused
+/// move ends the program with its reason.
+fn run_script(world: &mut World) {
+    if !world.resource::<play::PendingChoice>().0.is_empty() {
+        return;
+    }
+    let Some(text) = world.resource_mut::<Script>().0.pop_front() else { return };
+    let played_before = world.resource::<crate::rules::MoveLog>().0.len();
+    let legal = world.legal_moves().to_vec();
+    let rules = world.resource::<Rules>().0.clone();
+    let parsed = parse_uci(&rules, &world.resource::<Board>().cells, &legal, &text);
+    let failure = match parsed {
+        Err(e) => Some(format!("move '{text}': {e}")),
+        Ok(m) => {
+            for input in play::inputs_for(&m, &legal) {
+                play::handle(world, input);
+            }
+            let played = world.resource::<crate::rules::MoveLog>().0.len() > played_before;
+            let notice = world.resource::<play::Notice>().0.clone().map(|n| n.0);
+            (!played).then(|| format!("move '{text}': {}", notice.unwrap_or_else(|| "not played".into())))
+        }
+    };
+    if let Some(reason) = failure {
+        eprintln!("chimera: {reason}");
+        world.write_message(AppExit::from_code(2));
+    }
+}
+
+/// U / ← take back, R / → redo, F flip, Esc cancel a selection or choice.
+fn keyboard(keys: Res<ButtonInput<KeyCode>>, mut inputs: MessageWriter<play::BoardInput>, mut view: ResMut<board::BoardView>) {
+    if keys.just_pressed(KeyCode::KeyU) || keys.just_pressed(KeyCode::ArrowLeft) {
+        inputs.write(play::BoardInput::Takeback);
+    }
+    if keys.just_pressed(KeyCode::KeyR) || keys.just_pressed(KeyCode::ArrowRight) {
+        inputs.write(play::BoardInput::Redo);
+    }
+    if keys.just_pressed(KeyCode::KeyF) {
+        view.bottom = view.bottom.opponent();
+    }
+    if keys.just_pressed(KeyCode::Escape) {
+        inputs.write(play::BoardInput::Cancel);
+    }
+}
+
+/// Starts the game a [`NewGame`] asks for; a failure is shown as a notice and changes nothing.
+fn new_game(world: &mut World) {
+    let requests: Vec<NewGame> = world.resource_mut::<Messages<NewGame>>().drain().collect();
+    let Some(request) = requests.into_iter().last() else { return };
+    let setup = world.resource::<GameSetup>().clone();
+    let variant_id = request.variant.unwrap_or(setup.variant_id.clone());
+    let presets: Vec<String> = match request.presets {
+        Some(ids) => ids.iter().map(|s| s.to_string()).collect(),
+        None if variant_id == setup.variant_id => setup.presets.iter().map(|a| a.id.to_string()).collect(),
+        None => Vec::new(),
+    };
+    match start_game(world, &variant_id, &presets) {
+        Ok(()) => {
+            world.resource_mut::<board::LayoutVersion>().0 += 1;
+            world.resource_mut::<play::PositionVersion>().0 += 1;
+            *world.resource_mut::<play::Selection>() = play::Selection::default();
+            world.resource_mut::<play::RedoStack>().0.clear();
+            world.resource_mut::<play::PendingChoice>().0.clear();
+        }
+        Err(e) => world.resource_mut::<play::Notice>().0 = Some((e, 5.0)),
     }
 }

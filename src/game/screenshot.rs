@@ -1,19 +1,23 @@
-//! `--screenshot <file>`: save the window to a PNG once it has been drawn, then exit.
+//! `--screenshot <file>`: once the `--moves` are played and the board has settled, save the
+//! window to a PNG and exit.
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 
-use super::GameOptions;
+use super::{GameOptions, Script};
 
-/// Frames to wait before capturing, so that the window and text are fully laid out.
-const SETTLE_FRAMES: u32 = 10;
+/// Frames to wait after the last move, so that the window, text and marks are laid out.
+const SETTLE_FRAMES: u32 = 12;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, capture_when_settled);
 }
 
-fn capture_when_settled(mut commands: Commands, options: Res<GameOptions>, mut frames: Local<u32>) {
+fn capture_when_settled(mut commands: Commands, options: Res<GameOptions>, script: Res<Script>, mut frames: Local<u32>) {
     let Some(path) = options.screenshot.clone() else { return };
+    if !script.0.is_empty() {
+        return;
+    }
     *frames += 1;
     if *frames != SETTLE_FRAMES {
         return;

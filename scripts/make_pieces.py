@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Draws Chimera's piece images from the chess symbols of Noto Sans Symbols 2 (SIL Open Font
+License 1.1): assets/pieces/<name>-w.png and -b.png, 128x128 RGBA.
+
+White pieces are the white glyph's outline on a white fill; black pieces are a dark fill with
+the black glyph's inner lines drawn light. Xiangqi pieces are red or black ink on a cream disc.
+
+Needs Pillow and the font (Debian: fonts-noto-core). Run from the repository root:
+    python3 scripts/make_pieces.py
+"""
+
+import os
+import sys
+
+from PIL import Image, ImageChops, ImageDraw, ImageFont
+
+FONT = "/usr/share/fonts/truetype/noto/NotoSansSymbols2-Regular.ttf"
+SIZE = 128
+OUT = "assets/pieces"
+
+# name: (white glyph, black glyph, style)
+PIECES = {
+    "king": (0x2654, 0x265A, "chess"),
+    "queen": (0x2655, 0x265B, "chess"),
+    "rook": (0x2656, 0x265C, "chess"),
+    "bishop": (0x2657, 0x265D, "chess"),
+    "knight": (0x2658, 0x265E, "chess"),
+    "pawn": (0x2659, 0x265F, "chess"),
+    "knight-queen": (0x1FA4E, 0x1FA51, "chess"),
+    "knight-rook": (0x1FA4F, 0x1FA52, "chess"),
+    "knight-bishop": (0x1FA50, 0x1FA53, "chess"),
+    "turned-king": (0x1FA1E, 0x1FA24, "chess"),
+    "turned-queen": (0x1FA1F, 0x1FA25, "chess"),
+    "turned-rook": (0x1FA20, 0x1FA26, "chess"),
+    "turned-bishop": (0x1FA21, 0x1FA27, "chess"),
+    "turned-knight": (0x1FA22, 0x1FA28, "chess"),
+    "turned-pawn": (0x1FA23, 0x1FA29, "chess"),
+    "knight-45": (0x1FA06, 0x1FA07, "chess"),
+    "knight-90": (0x1FA0D, 0x1FA13, "chess"),
+    "king-90": (0x1FA09, 0x1FA0F, "chess"),
+    "queen-90": (0x1FA0A, 0x1FA10, "chess"),
+    "rook-90": (0x1FA0B, 0x1FA11, "chess"),
+    "bishop-90": (0x1FA0C, 0x1FA12, "chess"),
+    "equihopper": (0x1FA48, 0x1FA49, "chess"),
+    "xq-general": (0x1FA60, 0x1FA67, "xiangqi"),
+    "xq-advisor": (0x1FA61, 0x1FA68, "xiangqi"),
+    "xq-elephant": (0x1FA62, 0x1FA69, "xiangqi"),
+    "xq-horse": (0x1FA63, 0x1FA6A, "xiangqi"),
+    "xq-chariot": (0x1FA64, 0x1FA6B, "xiangqi"),
+    "xq-cannon": (0x1FA65, 0x1FA6C, "xiangqi"),
+    "xq-soldier": (0x1FA66, 0x1FA6D, "xiangqi"),
+}
+
+WHITE_FILL = (250, 250, 250, 255)
+WHITE_INK = (20, 20, 20, 255)
+BLACK_FILL = (38, 36, 33, 255)
+BLACK_LINES = (200, 200, 200, 255)
+CREAM = (243, 227, 195, 255)
+RED = (178, 34, 34, 255)
+XQ_BLACK = (25, 25, 25, 255)
+
+
+def glyph_mask(font, cp):
+    """The glyph as an 8-bit coverage mask, centred on the canvas."""
+    ch = chr(cp)
+    left, top, right, bottom = font.getbbox(ch)
+    mask = Image.new("L", (SIZE, SIZE), 0)
+    x = (SIZE - (right - left)) / 2 - left
+    y = (SIZE - (bottom - top)) / 2 - top
+    ImageDraw.Draw(mask).text((x, y), ch, font=font, fill=255)
+    return mask
+
+
+def inside(outline):
+    """Everything the outline encloses (and the outline itself): the complement of what a flood
+    fill from the corner reaches."""
+    work = outline.point(lambda v: 255 if v > 96 else 0)
+    ImageDraw.floodfill(work, (0, 0), 128)
+    return work.point(lambda v: 0 if v == 128 else 255)
+
+
+def paint(colour, mask):
+    layer = Image.new("RGBA", (SIZE, SIZE), colour)
+    layer.putalpha(mask)
+    return layer
+
+
+def chess_pair(font, white_cp, black_cp):
+    outline = glyph_mask(font, white_cp)
+    solid = glyph_mask(font, black_cp)
+    fill = inside(outline)
+    white = Image.alpha_composite(paint(WHITE_FILL, fill), paint(WHITE_INK, outline))
+    # Black: a dark body; where the black glyph has its inner lines (holes inside the body),
+    # draw them light.
+    lines = ImageChops.subtract(fill, inside(solid).point(lambda v: v) if False else solid)
+    lines = ImageChops.multiply(lines, fill)
+    black = Image.alpha_composite(paint(BLACK_FILL, fill), paint(BLACK_LINES, lines))
+    black = Image.alpha_composite(black, paint(BLACK_FILL, ImageChops.subtract(outline, solid)))
+    return white, black
+
+
+def xiangqi_pair(font, red_cp, black_cp):
+    red_glyph = glyph_mask(font, red_cp)
+    black_glyph = glyph_mask(font, black_cp)
+    disc = inside(red_glyph)
+    red = Image.alpha_composite(paint(CREAM, disc), paint(RED, red_glyph))
+    black = Image.alpha_composite(paint(CREAM, inside(black_glyph)), paint(XQ_BLACK, black_glyph))
+    return red, black
+
+
+def main():
+    if not os.path.exists(FONT):
+        sys.exit(f"missing {FONT} (apt-get install fonts-noto-core)")
+    font = ImageFont.truetype(FONT, 104)
+    os.makedirs(OUT, exist_ok=True)
+    for name, (w, b, style) in PIECES.items():
+        white, black = (chess_pair if style == "chess" else xiangqi_pair)(font, w, b)
+        white.save(os.path.join(OUT, f"{name}-w.png"), optimize=True)
+        black.save(os.path.join(OUT, f"{name}-b.png"), optimize=True)
+    print(f"{len(PIECES) * 2} images in {OUT}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,173 @@
+//! Piece images: drawn from the chess symbols of Noto Sans Symbols 2 by
+//! `scripts/make_pieces.py`, embedded in the binary (the game finds them wherever it runs),
+//! and chosen per piece type by name and movement. A type without an image (a designer's new
+//! piece) is drawn as a disc with its letter, never as a missing glyph.
+
+use bevy::asset::RenderAssetUsages;
+use bevy::image::{CompressedImageFormats, ImageSampler, ImageType};
+use bevy::prelude::*;
+
+use crate::rules::{PieceTypeDef, Side};
+
+macro_rules! images {
+    ($($name:literal),* $(,)?) => {
+        &[$(($name,
+            include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/pieces/", $name, "-w.png")).as_slice(),
+            include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/pieces/", $name, "-b.png")).as_slice())),*]
+    };
+}
+
+/// Every image: name, white PNG, black PNG.
+const IMAGES: &[(&str, &[u8], &[u8])] = images![
+    "king",
+    "queen",
+    "rook",
+    "bishop",
+    "knight",
+    "pawn",
+    "knight-queen",
+    "knight-rook",
+    "knight-bishop",
+    "turned-king",
+    "turned-queen",
+    "turned-rook",
+    "turned-bishop",
+    "turned-knight",
+    "turned-pawn",
+    "knight-45",
+    "knight-90",
+    "king-90",
+    "queen-90",
+    "rook-90",
+    "bishop-90",
+    "equihopper",
+    "xq-general",
+    "xq-advisor",
+    "xq-elephant",
+    "xq-horse",
+    "xq-chariot",
+    "xq-cannon",
+    "xq-soldier",
+];
+
+/// The image a piece type is drawn with, or `None` for a letter disc.
+pub fn image_name(def: &PieceTypeDef) -> Option<&'static str> {
+    let betza = def.betza.as_str();
+    let by_name = match def.name.as_str() {
+        // Knightmate's royal piece is called king but leaps as a knight.
+        "king" if betza == "N" => "knight",
+        "king" => "king",
+        "queen" => "queen",
+        "rook" => "rook",
+        "bishop" => "bishop",
+        "knight" => "knight",
+        "pawn" => "pawn",
+        "amazon" => "knight-queen",
+        "archbishop" | "cardinal" | "hawk" => "knight-bishop",
+        "chancellor" | "marshal" => "knight-rook",
+        "elephant" if betza == "RN" => "knight-rook",
+        "elephant" => "xq-elephant",
+        "general" => "xq-general",
+        "advisor" => "xq-advisor",
+        "horse" => "xq-horse",
+        "chariot" => "xq-chariot",
+        // Manchu's banner (chariot, horse and cannon in one) stands apart from the chariots.
+        "banner" => "knight-rook",
+        "cannon" => "xq-cannon",
+        "soldier" => "xq-soldier",
+        "commoner" | "mann" => "turned-king",
+        "ferz" | "grasshopper" => "turned-queen",
+        "met" => "queen",
+        "khon" => "bishop",
+        "alfil" => "turned-bishop",
+        "schleich" => "turned-rook",
+        "nightrider" => "knight-90",
+        "knibis" => "knight-45",
+        "biskni" => "bishop-90",
+        _ => "",
+    };
+    if !by_name.is_empty() {
+        return Some(by_name);
+    }
+    // A designer's piece: by what it moves like.
+    match betza {
+        "K" => Some("turned-king"),
+        "Q" => Some("queen"),
+        "R" => Some("rook"),
+        "B" => Some("bishop"),
+        "N" => Some("knight"),
+        "BN" | "NB" => Some("knight-bishop"),
+        "RN" | "NR" => Some("knight-rook"),
+        "QN" | "NQ" => Some("knight-queen"),
+        _ => None,
+    }
+}
+
+/// The decoded images, by name, for both sides.
+#[derive(Resource, Default)]
+pub struct PieceImages(pub Vec<(&'static str, Handle<Image>, Handle<Image>)>);
+
+impl PieceImages {
+    /// The image of `name` for `side`.
+    pub fn get(&self, name: &str, side: Side) -> Option<Handle<Image>> {
+        self.0.iter().find(|(n, _, _)| *n == name).map(|(_, w, b)| if side == Side::White { w.clone() } else { b.clone() })
+    }
+}
+
+fn decode(bytes: &[u8]) -> Image {
+    Image::from_buffer(
+        bytes,
+        ImageType::Extension("png"),
+        CompressedImageFormats::NONE,
+        true,
+        ImageSampler::linear(),
+        RenderAssetUsages::default(),
+    )
+    .expect("embedded piece images are valid PNGs")
+}
+
+/// Decodes the embedded images into the image assets.
+pub fn load_piece_images(mut images: ResMut<Assets<Image>>, mut out: ResMut<PieceImages>) {
+    for &(name, white, black) in IMAGES {
+        let (w, b) = (images.add(decode(white)), images.add(decode(black)));
+        out.0.push((name, w, b));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_catalogue_piece_has_an_image() {
+        for id in crate::variants::builtin_ids() {
+            let v = crate::variants::builtin(id).unwrap();
+            for kind in v.registry.ids() {
+                let def = v.registry.def(kind);
+                let name = image_name(def).unwrap_or_else(|| panic!("{id}: no image for {}", def.name));
+                assert!(IMAGES.iter().any(|(n, _, _)| *n == name), "{id}: image {name} is not embedded");
+            }
+        }
+    }
+
+    #[test]
+    fn no_two_types_of_a_variant_look_alike() {
+        for id in crate::variants::builtin_ids() {
+            let v = crate::variants::builtin(id).unwrap();
+            let names: Vec<&str> = v.registry.ids().filter_map(|k| image_name(v.registry.def(k))).collect();
+            for (i, n) in names.iter().enumerate() {
+                assert!(!names[..i].contains(n), "{id}: two piece types drawn as {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn images_decode() {
+        for &(name, w, b) in IMAGES {
+            for bytes in [w, b] {
+                let img = decode(bytes);
+                assert_eq!((img.width(), img.height()), (128, 128), "{name}");
+            }
+        }
+    }
+}

@@ -1,0 +1,379 @@
+//! Playing moves through the board: the input state machine shared by the mouse, the
+//! keyboard shortcuts and the `--moves` script. It needs no window, so it is tested headless.
+//!
+//! Inputs arrive as [`BoardInput`] messages. Pressing on one of the mover's pieces selects it
+//! (and starts a drag); releasing on another square, or pressing a highlighted target, tries
+//! the move from the selection to that square. One candidate is played at once; several (a
+//! promotion, a gating choice) wait in [`PendingChoice`] for [`BoardInput::Choose`]. An
+//! illegal target leaves the position untouched and just drops the selection (the piece snaps
+//! back). A move a preset cancels leaves the position untouched and shows its reason.
+
+use bevy::prelude::*;
+
+use crate::rules::{Board, Move, MoveError, PieceType, Rules, RulesWorld, Side, Square};
+
+/// What the player did on the board.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub enum BoardInput {
+    /// Mouse button down on a square.
+    Press(Square),
+    /// Mouse button down on a piece in the mover's pocket.
+    PressPocket(PieceType),
+    /// Mouse button up on a square.
+    Release(Square),
+    /// Mouse button up off the board: a drag is abandoned.
+    ReleaseOff,
+    /// One of the pending choices (promotion piece, gate).
+    Choose(usize),
+    /// Drop the selection and any pending choice.
+    Cancel,
+    /// Take back the last move.
+    Takeback,
+    /// Replay a move taken back.
+    Redo,
+}
+
+/// Where the selected piece comes from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// A piece on the board.
+    Square(Square),
+    /// A piece in the mover's pocket.
+    Pocket(PieceType),
+}
+
+/// The selected piece and its legal moves.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Selection {
+    /// The selected piece.
+    pub origin: Option<Origin>,
+    /// Its legal moves.
+    pub moves: Vec<Move>,
+    /// Whether the mouse is down on it (a drag in progress).
+    pub dragging: bool,
+}
+
+impl Selection {
+    /// Whether `sq` is a target of the selected piece.
+    pub fn targets(&self, sq: Square) -> bool {
+        self.moves.iter().any(|m| m.to == sq)
+    }
+}
+
+/// Moves that differ only in a choice the player still has to make.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct PendingChoice(pub Vec<Move>);
+
+/// Moves taken back, newest last, for redo.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct RedoStack(pub Vec<Move>);
+
+/// A message for the player (a refused move and why), with its time left on screen.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Notice(pub Option<(String, f32)>);
+
+/// Bumped whenever the position changes, so views redraw only then.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PositionVersion(pub u64);
+
+/// The play plugin: the input messages and their state machine.
+pub fn plugin(app: &mut App) {
+    app.add_message::<BoardInput>();
+    app.init_resource::<Selection>();
+    app.init_resource::<PendingChoice>();
+    app.init_resource::<RedoStack>();
+    app.init_resource::<Notice>();
+    app.init_resource::<PositionVersion>();
+    app.add_systems(Update, handle_input);
+}
+
+fn mover_piece_at(world: &World, sq: Square) -> bool {
+    let c = world.resource::<Board>().cell(sq);
+    let turn = world.resource::<crate::rules::GameState>().turn;
+    c.is_piece() && c.side() == turn
+}
+
+fn select(world: &mut World, origin: Origin) {
+    let moves: Vec<Move> = world
+        .legal_moves()
+        .iter()
+        .filter(|m| match origin {
+            Origin::Square(sq) => m.from == sq && m.dropped().is_none(),
+            Origin::Pocket(kind) => m.dropped() == Some(kind),
+        })
+        .copied()
+        .collect();
+    *world.resource_mut::<Selection>() = Selection { origin: Some(origin), moves, dragging: true };
+}
+
+fn clear_selection(world: &mut World) {
+    *world.resource_mut::<Selection>() = Selection::default();
+}
+
+/// Plays `m` through the checked path; a refusal becomes a notice. Returns whether it was played.
+pub fn play(world: &mut World, m: Move) -> bool {
+    clear_selection(world);
+    world.resource_mut::<PendingChoice>().0.clear();
+    match world.apply_move(m) {
+        Ok(()) => {
+            world.resource_mut::<RedoStack>().0.clear();
+            world.resource_mut::<PositionVersion>().0 += 1;
+            world.resource_mut::<Notice>().0 = None;
+            true
+        }
+        Err(e) => {
+            let text = match e {
+                MoveError::Cancelled { reason, .. } => format!("Move refused: {reason}"),
+                other => other.to_string(),
+            };
+            world.resource_mut::<Notice>().0 = Some((text, 4.0));
+            false
+        }
+    }
+}
+
+/// Tries the move from the selection to `to`.
+fn try_target(world: &mut World, to: Square) {
+    let candidates: Vec<Move> = world.resource::<Selection>().moves.iter().filter(|m| m.to == to).copied().collect();
+    match candidates.len() {
+        0 => {
+            // Not a target: pressing another of the mover's pieces selects it; anything else
+            // drops the selection (a dragged piece snaps back).
+            if mover_piece_at(world, to) && world.resource::<Selection>().origin != Some(Origin::Square(to)) {
+                select(world, Origin::Square(to));
+                world.resource_mut::<Selection>().dragging = false;
+            } else {
+                clear_selection(world);
+            }
+        }
+        1 => {
+            play(world, candidates[0]);
+        }
+        _ => {
+            world.resource_mut::<PendingChoice>().0 = candidates;
+            world.resource_mut::<Selection>().dragging = false;
+        }
+    }
+}
+
+/// Handles one input.
+pub fn handle(world: &mut World, input: BoardInput) {
+    let pending = !world.resource::<PendingChoice>().0.is_empty();
+    match input {
+        BoardInput::Choose(i) => {
+            let m = world.resource::<PendingChoice>().0.get(i).copied();
+            if let Some(m) = m {
+                play(world, m);
+            }
+        }
+        BoardInput::Cancel => {
+            world.resource_mut::<PendingChoice>().0.clear();
+            clear_selection(world);
+        }
+        _ if pending => {
+            // A choice is open: the board waits for it (pressing elsewhere cancels it).
+            if matches!(input, BoardInput::Press(_) | BoardInput::PressPocket(_)) {
+                world.resource_mut::<PendingChoice>().0.clear();
+                clear_selection(world);
+            }
+        }
+        BoardInput::Press(sq) => {
+            let selection = world.resource::<Selection>().clone();
+            if selection.origin.is_some() && selection.targets(sq) {
+                try_target(world, sq);
+            } else if mover_piece_at(world, sq) {
+                select(world, Origin::Square(sq));
+            } else {
+                clear_selection(world);
+            }
+        }
+        BoardInput::PressPocket(kind) => {
+            let turn = world.resource::<crate::rules::GameState>().turn;
+            if world.resource::<Board>().in_hand(turn, kind).is_some() {
+                select(world, Origin::Pocket(kind));
+            }
+        }
+        BoardInput::Release(sq) => {
+            let selection = world.resource::<Selection>().clone();
+            if !selection.dragging {
+                return;
+            }
+            world.resource_mut::<Selection>().dragging = false;
+            if selection.origin != Some(Origin::Square(sq)) {
+                try_target(world, sq);
+            }
+        }
+        BoardInput::ReleaseOff => {
+            if world.resource::<Selection>().dragging {
+                clear_selection(world);
+            }
+        }
+        BoardInput::Takeback => {
+            clear_selection(world);
+            if let Some(m) = world.undo_move() {
+                world.resource_mut::<RedoStack>().0.push(m);
+                world.resource_mut::<PositionVersion>().0 += 1;
+            }
+        }
+        BoardInput::Redo => {
+            clear_selection(world);
+            if let Some(m) = world.resource_mut::<RedoStack>().0.pop() {
+                let redo = std::mem::take(&mut world.resource_mut::<RedoStack>().0);
+                if play(world, m) {
+                    world.resource_mut::<RedoStack>().0 = redo;
+                }
+            }
+        }
+    }
+}
+
+/// Feeds this frame's inputs to the state machine.
+pub fn handle_input(world: &mut World) {
+    let inputs: Vec<BoardInput> = world.resource_mut::<Messages<BoardInput>>().drain().collect();
+    for input in inputs {
+        handle(world, input);
+    }
+}
+
+/// The inputs that play `m` as a player would: press the piece (or the pocket), release on the
+/// target, and pick the choice if one is asked for. `candidates` are the legal moves.
+pub fn inputs_for(m: &Move, legal: &[Move]) -> Vec<BoardInput> {
+    let mut out = match m.dropped() {
+        Some(kind) => vec![BoardInput::PressPocket(kind), BoardInput::Release(m.to)],
+        None => vec![BoardInput::Press(m.from), BoardInput::Release(m.to)],
+    };
+    let same: Vec<&Move> = legal.iter().filter(|c| c.from == m.from && c.to == m.to && c.dropped() == m.dropped()).collect();
+    if same.len() > 1
+        && let Some(i) = same.iter().position(|c| *c == m)
+    {
+        out.push(BoardInput::Choose(i));
+    }
+    out
+}
+
+/// The side to move.
+pub fn turn(world: &World) -> Side {
+    world.resource::<crate::rules::GameState>().turn
+}
+
+/// The variant being played.
+pub fn variant(world: &World) -> std::sync::Arc<crate::rules::Variant> {
+    world.resource::<Rules>().0.clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Engine, Variant, install_rules};
+
+    fn app(fen: &str) -> App {
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins);
+        let variant = Variant::chess();
+        install_rules(app.world_mut(), std::sync::Arc::new(variant)).unwrap();
+        if fen != "startpos" {
+            let setup = crate::rules::parse_fen(&Variant::chess(), fen).unwrap();
+            crate::rules::setup_position(app.world_mut(), &setup).unwrap();
+        }
+        app.add_plugins(plugin);
+        app
+    }
+
+    fn sq(name: &str) -> Square {
+        Variant::chess().geometry.parse_square(name).unwrap()
+    }
+
+    fn send(app: &mut App, inputs: &[BoardInput]) {
+        for i in inputs {
+            app.world_mut().write_message(i.clone());
+        }
+        app.update();
+    }
+
+    #[test]
+    fn click_click_plays_the_engine_move() {
+        let mut app = app("startpos");
+        send(&mut app, &[BoardInput::Press(sq("g1")), BoardInput::Release(sq("g1"))]);
+        let targets: Vec<Square> = app.world().resource::<Selection>().moves.iter().map(|m| m.to).collect();
+        assert_eq!(targets.len(), 2, "g1 knight: f3 and h3");
+        send(&mut app, &[BoardInput::Press(sq("f3"))]);
+        assert!(app.world_mut().fen().starts_with("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b"));
+        assert_eq!(app.world().resource::<crate::rules::MoveLog>().0[0].san.as_deref(), Some("Nf3"));
+        assert!(app.world().resource::<Selection>().origin.is_none());
+    }
+
+    #[test]
+    fn dragging_plays_and_an_illegal_drop_changes_nothing() {
+        let mut app = app("startpos");
+        let before = app.world_mut().fen();
+        // Drag the e2 pawn to e5: not legal; it snaps back.
+        send(&mut app, &[BoardInput::Press(sq("e2")), BoardInput::Release(sq("e5"))]);
+        assert_eq!(app.world_mut().fen(), before);
+        assert!(app.world().resource::<Selection>().origin.is_none());
+        // Dragging a black piece on white's turn selects nothing.
+        send(&mut app, &[BoardInput::Press(sq("e7")), BoardInput::Release(sq("e5"))]);
+        assert_eq!(app.world_mut().fen(), before);
+        // A legal drag plays.
+        send(&mut app, &[BoardInput::Press(sq("e2")), BoardInput::Release(sq("e4"))]);
+        assert!(app.world_mut().fen().starts_with("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b"));
+    }
+
+    #[test]
+    fn promotion_waits_for_the_choice() {
+        let mut app = app("k7/4P3/8/8/8/8/8/4K3 w - - 0 1");
+        send(&mut app, &[BoardInput::Press(sq("e7")), BoardInput::Release(sq("e8"))]);
+        let choices = app.world().resource::<PendingChoice>().0.clone();
+        assert_eq!(choices.len(), 4, "queen, rook, bishop, knight");
+        let knight =
+            choices.iter().position(|m| m.promotion.map(|p| Variant::chess().registry.def(p).name.clone()) == Some("knight".into()));
+        send(&mut app, &[BoardInput::Choose(knight.unwrap())]);
+        assert!(app.world_mut().fen().starts_with("k3N3/8/8/8/8/8/8/4K3 b"), "{}", app.world_mut().fen());
+    }
+
+    #[test]
+    fn takeback_restores_the_position_exactly_and_redo_replays() {
+        let mut app = app("startpos");
+        let mut reference = Engine::new(Variant::chess());
+        let start = app.world_mut().fen();
+        for (from, to) in [("e2", "e4"), ("d7", "d5"), ("e4", "d5")] {
+            send(&mut app, &[BoardInput::Press(sq(from)), BoardInput::Release(sq(to))]);
+            reference.play_uci(&format!("{from}{to}")).unwrap();
+        }
+        assert_eq!(app.world_mut().fen(), reference.fen());
+        let after_two = {
+            reference.undo();
+            reference.fen()
+        };
+        send(&mut app, &[BoardInput::Takeback]);
+        assert_eq!(app.world_mut().fen(), after_two);
+        send(&mut app, &[BoardInput::Takeback, BoardInput::Takeback]);
+        assert_eq!(app.world_mut().fen(), start);
+        assert_eq!(app.world().resource::<RedoStack>().0.len(), 3);
+        send(&mut app, &[BoardInput::Redo, BoardInput::Redo, BoardInput::Redo]);
+        reference.play_uci("e4d5").unwrap();
+        assert_eq!(app.world_mut().fen(), reference.fen());
+    }
+
+    #[test]
+    fn a_cancelled_move_shows_its_reason_and_changes_nothing() {
+        let mut app = app("startpos");
+        crate::presets::set_active_presets(app.world_mut(), vec![crate::presets::Activation::of("stamina")]).unwrap();
+        for (from, to) in [("g1", "f3"), ("b8", "c6"), ("f3", "g5"), ("c6", "b8")] {
+            send(&mut app, &[BoardInput::Press(sq(from)), BoardInput::Release(sq(to))]);
+        }
+        let before = app.world_mut().fen();
+        send(&mut app, &[BoardInput::Press(sq("g5")), BoardInput::Release(sq("f3"))]);
+        assert_eq!(app.world_mut().fen(), before);
+        let notice = app.world().resource::<Notice>().0.clone().expect("a notice").0;
+        assert!(notice.contains("too tired"), "{notice}");
+    }
+
+    #[test]
+    fn scripted_moves_use_the_same_inputs() {
+        let mut app = app("startpos");
+        let legal = app.world_mut().legal_moves().to_vec();
+        let m = *legal.iter().find(|m| m.from == sq("b1") && m.to == sq("c3")).unwrap();
+        send(&mut app, &inputs_for(&m, &legal));
+        assert!(app.world_mut().fen().starts_with("rnbqkbnr/pppppppp/8/8/8/2N5/PPPPPPPP/R1BQKBNR b"));
+    }
+}

@@ -1,0 +1,211 @@
+//! The side panel (bevy_egui): the game's status and result, the move list in SAN with preset
+//! annotations, takeback / redo / flip / new game, the variant and preset pickers, the rules in
+//! plain words, the promotion (or gating) chooser, and notices for refused moves.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+
+use super::board::{BoardView, PANEL_WIDTH};
+use super::play::{BoardInput, Notice, PendingChoice};
+use super::{GameSetup, NewGame};
+use crate::presets::{ALL, ActivePresets, by_id};
+use crate::rules::{DecidedOutcome, GameState, MoveLog, Rules, RulesWorld, Side};
+
+/// What the panel needs from the world each frame, gathered by an exclusive system.
+#[derive(Resource, Default)]
+pub struct PanelData {
+    /// The game's result, if it is over.
+    pub outcome: Option<String>,
+    /// Whether the side to move is in check.
+    pub in_check: bool,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<PanelData>();
+    app.init_resource::<PresetPicks>();
+    app.add_systems(Update, gather_panel_data);
+    app.add_systems(bevy_egui::EguiPrimaryContextPass, panel);
+}
+
+/// The presets ticked for the next game.
+#[derive(Resource, Default)]
+struct PresetPicks(Option<Vec<&'static str>>);
+
+fn gather_panel_data(world: &mut World) {
+    let version = world.resource::<super::play::PositionVersion>().0;
+    let mut seen = world.get_resource_or_insert_with(|| PanelVersion(u64::MAX));
+    if seen.0 == version {
+        return;
+    }
+    seen.0 = version;
+    let outcome = world.outcome().map(|o| o.to_string());
+    let in_check = world.is_check();
+    *world.resource_mut::<PanelData>() = PanelData { outcome, in_check };
+}
+
+#[derive(Resource)]
+struct PanelVersion(u64);
+
+#[allow(clippy::too_many_arguments)]
+fn panel(
+    mut contexts: EguiContexts,
+    rules: Res<Rules>,
+    state: Res<GameState>,
+    log: Res<MoveLog>,
+    data: Res<PanelData>,
+    active: Res<ActivePresets>,
+    setup: Res<GameSetup>,
+    pending: Res<PendingChoice>,
+    mut notice: ResMut<Notice>,
+    mut view: ResMut<BoardView>,
+    mut picks: ResMut<PresetPicks>,
+    mut inputs: MessageWriter<BoardInput>,
+    mut new_game: MessageWriter<NewGame>,
+    time: Res<Time>,
+    decided: Res<DecidedOutcome>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let v = &rules.0;
+    let picks_now = picks.0.get_or_insert_with(|| active.0.iter().map(|a| a.id).collect()).clone();
+    let mut root = egui::Ui::new(
+        ctx.clone(),
+        "root".into(),
+        egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
+    );
+    egui::Panel::right("game").exact_size(PANEL_WIDTH).resizable(false).show(&mut root, |ui| {
+        ui.heading(&v.name);
+        ui.label(egui::RichText::new(&v.description).italics());
+        ui.separator();
+        // Status.
+        let to_move = if state.turn == Side::White { "White" } else { "Black" };
+        match &data.outcome {
+            Some(result) => {
+                ui.label(
+                    egui::RichText::new(format!("Game over — {result}")).strong().size(18.0).color(egui::Color32::from_rgb(230, 180, 60)),
+                );
+            }
+            None => {
+                let check = if data.in_check { " — check!" } else { "" };
+                let extra = if state.half_moves_this_turn > 0 { " (again)" } else { "" };
+                ui.label(egui::RichText::new(format!("{to_move} to move{extra}{check}")).strong().size(16.0));
+            }
+        }
+        let _ = &decided;
+        ui.horizontal(|ui| {
+            if ui.button("⟲ Takeback").clicked() {
+                inputs.write(BoardInput::Takeback);
+            }
+            if ui.button("Redo ⟳").clicked() {
+                inputs.write(BoardInput::Redo);
+            }
+            if ui.button("Flip").clicked() {
+                view.bottom = view.bottom.opponent();
+            }
+        });
+        ui.separator();
+        // The move list.
+        ui.label(egui::RichText::new("Moves").strong());
+        egui::ScrollArea::vertical().max_height(240.0).stick_to_bottom(true).show(ui, |ui| {
+            egui::Grid::new("moves").num_columns(3).striped(true).show(ui, |ui| {
+                let mut number = 1;
+                let mut column = 0;
+                for (i, record) in log.0.iter().enumerate() {
+                    if column == 0 {
+                        ui.label(format!("{number}."));
+                        if record.mover == Side::Black {
+                            ui.label("…");
+                            column = 1;
+                        }
+                    }
+                    let san = record.san.clone().unwrap_or_else(|| "?".into());
+                    let text = if record.effects.is_empty() { san } else { format!("{san} *") };
+                    let label = ui.label(text);
+                    if !record.effects.is_empty() {
+                        label.on_hover_text(record.effects.join("\n"));
+                    }
+                    column += 1;
+                    let next_is_same_side = log.0.get(i + 1).is_some_and(|n| n.mover == record.mover);
+                    if column == 2 || next_is_same_side {
+                        ui.end_row();
+                        column = 0;
+                        if record.mover == Side::Black || next_is_same_side {
+                            number += 1;
+                        }
+                    }
+                }
+            });
+        });
+        ui.separator();
+        // New game: variant and presets.
+        ui.label(egui::RichText::new("New game").strong());
+        let mut chosen = setup.variant_id.clone();
+        egui::ComboBox::from_id_salt("variant").selected_text(&chosen).width(200.0).show_ui(ui, |ui| {
+            for id in crate::variants::builtin_ids() {
+                ui.selectable_value(&mut chosen, id.to_string(), id);
+            }
+        });
+        if chosen != setup.variant_id {
+            new_game.write(NewGame { variant: Some(chosen), presets: None });
+        }
+        egui::CollapsingHeader::new("Presets").default_open(false).show(ui, |ui| {
+            let mut list = picks_now.clone();
+            for p in ALL {
+                let mut on = list.contains(&p.id);
+                if ui.checkbox(&mut on, p.name).on_hover_text(p.description).changed() {
+                    if on {
+                        list.push(p.id);
+                    } else {
+                        list.retain(|id| *id != p.id);
+                    }
+                }
+            }
+            picks.0 = Some(list);
+        });
+        if ui.button("Start new game").clicked() {
+            new_game.write(NewGame { variant: None, presets: picks.0.clone() });
+        }
+        ui.separator();
+        egui::CollapsingHeader::new("Rules").default_open(false).show(ui, |ui| {
+            ui.label(&v.rules_summary);
+            for a in &active.0 {
+                if let Some(def) = by_id(a.id) {
+                    ui.label(egui::RichText::new(def.name).strong());
+                    ui.label(def.description);
+                }
+            }
+        });
+    });
+    if !pending.0.is_empty() {
+        egui::Window::new("Choose")
+            .collapsible(false)
+            .resizable(false)
+            .anchor(egui::Align2::CENTER_CENTER, [-(PANEL_WIDTH / 2.0), 0.0])
+            .show(ctx, |ui| {
+                ui.horizontal(|ui| {
+                    for (i, m) in pending.0.iter().enumerate() {
+                        let name = match (m.promotion, m.gate) {
+                            (Some(p), _) => v.registry.def(p).name.clone(),
+                            (None, Some(g)) => format!("gate {}", v.registry.def(g.kind).name),
+                            (None, None) => "no promotion".into(),
+                        };
+                        if ui.button(egui::RichText::new(name).size(18.0)).clicked() {
+                            inputs.write(BoardInput::Choose(i));
+                        }
+                    }
+                    if ui.button("Cancel").clicked() {
+                        inputs.write(BoardInput::Cancel);
+                    }
+                });
+            });
+    }
+    if let Some((text, left)) = notice.0.clone() {
+        egui::Area::new(egui::Id::new("notice")).anchor(egui::Align2::CENTER_TOP, [-(PANEL_WIDTH / 2.0), 16.0]).show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.label(egui::RichText::new(&text).size(16.0).color(egui::Color32::from_rgb(240, 120, 90)));
+            });
+        });
+        let left = left - time.delta_secs();
+        notice.0 = (left > 0.0).then_some((text, left));
+    }
+    Ok(())
+}
