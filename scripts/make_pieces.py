@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Draws Chimera's piece images from the chess symbols of Noto Sans Symbols 2 (SIL Open Font
-License 1.1): assets/pieces/<name>-w.png and -b.png, 128x128 RGBA.
+License 1.1): assets/pieces/<name>-w.png and -b.png, 128x128 RGBA. Compound pieces (knight +
+queen, rook or bishop) are two pieces side by side.
 
 White pieces are the white glyph's outline on a white fill; black pieces are a dark fill with
 the black glyph's inner lines drawn light. Xiangqi pieces are red or black ink on a cream disc.
@@ -26,9 +27,6 @@ PIECES = {
     "bishop": (0x2657, 0x265D, "chess"),
     "knight": (0x2658, 0x265E, "chess"),
     "pawn": (0x2659, 0x265F, "chess"),
-    "knight-queen": (0x1FA4E, 0x1FA51, "chess"),
-    "knight-rook": (0x1FA4F, 0x1FA52, "chess"),
-    "knight-bishop": (0x1FA50, 0x1FA53, "chess"),
     "turned-king": (0x1FA1E, 0x1FA24, "chess"),
     "turned-queen": (0x1FA1F, 0x1FA25, "chess"),
     "turned-rook": (0x1FA20, 0x1FA26, "chess"),
@@ -92,7 +90,7 @@ def chess_pair(font, white_cp, black_cp):
     white = Image.alpha_composite(paint(WHITE_FILL, fill), paint(WHITE_INK, outline))
     # Black: a dark body; where the black glyph has its inner lines (holes inside the body),
     # draw them light.
-    lines = ImageChops.subtract(fill, inside(solid).point(lambda v: v) if False else solid)
+    lines = ImageChops.subtract(fill, solid)
     lines = ImageChops.multiply(lines, fill)
     black = Image.alpha_composite(paint(BLACK_FILL, fill), paint(BLACK_LINES, lines))
     black = Image.alpha_composite(black, paint(BLACK_FILL, ImageChops.subtract(outline, solid)))
@@ -108,16 +106,40 @@ def xiangqi_pair(font, red_cp, black_cp):
     return red, black
 
 
+# Compound pieces: two standard pieces side by side, the knight in front. (Unicode's
+# knight-queen, knight-rook and knight-bishop glyphs read as plain knights at board size.)
+COMPOUNDS = {
+    "knight-queen": ("queen", "knight"),
+    "knight-rook": ("rook", "knight"),
+    "knight-bishop": ("bishop", "knight"),
+}
+
+
+def compound(back, front):
+    out = Image.new("RGBA", (SIZE, SIZE), (0, 0, 0, 0))
+    small = int(SIZE * 0.74)
+    for image, dx in ((back, -SIZE * 0.15), (front, SIZE * 0.15)):
+        part = image.resize((small, small), Image.LANCZOS)
+        layer = Image.new("RGBA", (SIZE, SIZE), (0, 0, 0, 0))
+        layer.paste(part, (int((SIZE - small) / 2 + dx), int(SIZE - small - SIZE * 0.08)))
+        out = Image.alpha_composite(out, layer)
+    return out
+
+
 def main():
     if not os.path.exists(FONT):
         sys.exit(f"missing {FONT} (apt-get install fonts-noto-core)")
     font = ImageFont.truetype(FONT, 104)
     os.makedirs(OUT, exist_ok=True)
+    drawn = {}
     for name, (w, b, style) in PIECES.items():
-        white, black = (chess_pair if style == "chess" else xiangqi_pair)(font, w, b)
+        drawn[name] = (chess_pair if style == "chess" else xiangqi_pair)(font, w, b)
+    for name, (back, front) in COMPOUNDS.items():
+        drawn[name] = tuple(compound(drawn[back][i], drawn[front][i]) for i in range(2))
+    for name, (white, black) in drawn.items():
         white.save(os.path.join(OUT, f"{name}-w.png"), optimize=True)
         black.save(os.path.join(OUT, f"{name}-b.png"), optimize=True)
-    print(f"{len(PIECES) * 2} images in {OUT}")
+    print(f"{len(drawn) * 2} images in {OUT}")
 
 
 if __name__ == "__main__":

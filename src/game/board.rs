@@ -115,7 +115,7 @@ pub fn square_at(g: Geometry, view: BoardView, at: Vec2) -> Option<Square> {
 
 fn pocket_centre(g: Geometry, view: BoardView, side: Side, index: usize) -> Vec2 {
     let below = side == view.bottom;
-    let y = (g.ranks as f32 / 2.0 + 0.75) * SQUARE * if below { -1.0 } else { 1.0 };
+    let y = (g.ranks as f32 / 2.0 + 0.62) * SQUARE * if below { -1.0 } else { 1.0 };
     let x = (index as f32 - (g.files as f32 - 1.0) / 2.0) * SQUARE * 0.8;
     Vec2::new(x, y)
 }
@@ -170,7 +170,7 @@ fn fit_camera(
     let Ok(window) = windows.single() else { return };
     let Ok((mut projection, mut transform)) = cameras.single_mut() else { return };
     let g = board.geometry;
-    let pockets = if rules.0.drops.is_some() || rules.0.gating { 2.0 } else { 0.0 };
+    let pockets = if rules.0.drops.is_some() || rules.0.gating { 2.1 } else { 0.0 };
     let (need_w, need_h) = ((g.files as f32 + 0.6) * SQUARE, (g.ranks as f32 + 0.6 + pockets) * SQUARE);
     let (avail_w, avail_h) = ((window.width() - PANEL_WIDTH).max(50.0), window.height().max(50.0));
     let scale = (need_w / avail_w).max(need_h / avail_h);
