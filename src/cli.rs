@@ -11,6 +11,8 @@ usage:
                                   start the game window with the variant and presets;
                                   play the moves through the board; save a screenshot
                                   once drawn and exit
+      [--screenshot-after <frames>]  capture that many frames after the last move,
+                                  while its effects still play
   chimera perft --variant <id|file.ron> --fen <FEN|startpos> --depth <N> [--divide]
                                   count leaf nodes through the rules pipelines
   chimera check <file.ron>...     validate variant files, reporting every problem
@@ -18,20 +20,26 @@ usage:
   chimera list presets            print the preset ids and names
   chimera help                    this text";
 
+/// The game window's options from the command line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameArgs {
+    /// Variant id or `.ron` path.
+    pub variant: Option<String>,
+    /// Presets to switch on, by id.
+    pub presets: Vec<String>,
+    /// UCI moves to play first.
+    pub moves: Vec<String>,
+    /// Save a screenshot here.
+    pub screenshot: Option<String>,
+    /// Capture this many frames after the last move.
+    pub screenshot_after: Option<u32>,
+}
+
 /// A parsed command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
     /// Start the game window.
-    Game {
-        /// Variant id or `.ron` path.
-        variant: Option<String>,
-        /// Presets to switch on, by id.
-        presets: Vec<String>,
-        /// UCI moves to play first.
-        moves: Vec<String>,
-        /// Save a screenshot to this file once drawn, then exit.
-        screenshot: Option<String>,
-    },
+    Game(GameArgs),
     /// Perft.
     Perft {
         /// Variant id.
@@ -59,11 +67,11 @@ pub enum Command {
 /// A message naming the bad argument, followed by the usage.
 pub fn parse_args(args: &[String]) -> Result<Command, String> {
     let Some(first) = args.first() else {
-        return Ok(Command::Game { variant: None, presets: Vec::new(), moves: Vec::new(), screenshot: None });
+        return Ok(Command::Game(GameArgs::default()));
     };
     match first.as_str() {
         a if a.starts_with("--") && a != "--help" => {
-            let (mut variant, mut presets, mut moves, mut screenshot) = (None, Vec::new(), Vec::new(), None);
+            let (mut variant, mut presets, mut moves, mut screenshot, mut screenshot_after) = (None, Vec::new(), Vec::new(), None, None);
             let mut it = args.iter();
             while let Some(a) = it.next() {
                 let mut value = |name: &str| it.next().cloned().ok_or_else(|| format!("{name} needs a value"));
@@ -74,10 +82,14 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
                     }
                     "--moves" => moves = value("--moves")?.split_whitespace().map(String::from).collect(),
                     "--screenshot" => screenshot = Some(value("--screenshot")?),
+                    "--screenshot-after" => {
+                        let v = value("--screenshot-after")?;
+                        screenshot_after = Some(v.parse().map_err(|_| format!("--screenshot-after needs a number of frames, got '{v}'"))?);
+                    }
                     other => return Err(format!("unknown option '{other}'")),
                 }
             }
-            Ok(Command::Game { variant, presets, moves, screenshot })
+            Ok(Command::Game(GameArgs { variant, presets, moves, screenshot, screenshot_after }))
         }
         "perft" => {
             let mut variant = "chess".to_string();

@@ -47,17 +47,23 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Game { variant, presets, moves, screenshot } => run_game(variant, presets, moves, screenshot),
+        Command::Game(args) => run_game(args),
     }
 }
 
 #[cfg(feature = "gui")]
-fn run_game(variant: Option<String>, presets: Vec<String>, moves: Vec<String>, screenshot: Option<String>) -> ExitCode {
-    chimera::game::run(chimera::game::GameOptions { variant, presets, moves, screenshot })
+fn run_game(a: chimera::cli::GameArgs) -> ExitCode {
+    chimera::game::run(chimera::game::GameOptions {
+        variant: a.variant,
+        presets: a.presets,
+        moves: a.moves,
+        screenshot: a.screenshot,
+        screenshot_after: a.screenshot_after,
+    })
 }
 
 #[cfg(not(feature = "gui"))]
-fn run_game(_variant: Option<String>, _presets: Vec<String>, _moves: Vec<String>, _screenshot: Option<String>) -> ExitCode {
+fn run_game(_args: chimera::cli::GameArgs) -> ExitCode {
     eprintln!("chimera: this build has no game window (built without the `gui` feature)");
     ExitCode::FAILURE
 }

@@ -78,6 +78,7 @@ pub(super) fn plugin(app: &mut App) {
             layout_board.run_if(resource_changed::<LayoutVersion>.or_else(resource_changed::<BoardView>)),
             dress_pieces,
             place_pieces,
+            glide,
             draw_pockets,
             draw_marks,
             follow_cursor,
@@ -143,7 +144,7 @@ fn band(d: f32, inner: f32, outer: f32) -> f32 {
     ((outer - d) / px).clamp(0.0, 1.0) * ((d - inner) / px).clamp(0.0, 1.0)
 }
 
-fn make_mark_images(mut images: ResMut<Assets<Image>>, mut marks: ResMut<MarkImages>) {
+fn make_mark_images(mut images: ResMut<Assets<Image>>, mut marks: ResMut<MarkImages>, mut particle: ResMut<super::effects::ParticleImage>) {
     let grey = |a: f32| [20, 85, 30, (a * 255.0) as u8];
     marks.dot = images.add(rgba_image(128, |d, _| grey(band(d, -1.0, 0.28) * 0.5)));
     marks.ring = images.add(rgba_image(128, |d, _| grey(band(d, 0.8, 1.0) * 0.5)));
@@ -152,6 +153,7 @@ fn make_mark_images(mut images: ResMut<Assets<Image>>, mut marks: ResMut<MarkIma
         [255, 0, 0, (a * a * 230.0) as u8]
     }));
     marks.disc = images.add(rgba_image(128, |d, _| [255, 255, 255, (band(d, -1.0, 0.82) * 255.0) as u8]));
+    particle.0 = Some(images.add(rgba_image(32, |d, _| [255, 255, 255, (band(d * 1.1, -1.0, 0.9) * 255.0) as u8])));
 }
 
 fn spawn_camera(mut commands: Commands) {
@@ -310,25 +312,72 @@ fn dress_pieces(
 #[derive(Component)]
 struct LocationRedraw;
 
-/// Puts each piece where its `Location` says; pieces in a hand or captured are hidden.
+/// A piece sliding to its new square.
+#[derive(Component)]
+pub(super) struct Glide {
+    from: Vec3,
+    to: Vec3,
+    elapsed: f32,
+}
+
+/// Seconds a move's glide takes.
+const GLIDE_SECS: f32 = 0.16;
+
+/// Puts each piece where its `Location` says: a move glides there, a new layout snaps; a piece
+/// that leaves the board fades out where it stood; pieces in a hand are hidden.
+#[allow(clippy::type_complexity)]
 fn place_pieces(
     mut commands: Commands,
     board: Res<Board>,
     view: Res<BoardView>,
+    level: Res<super::effects::EffectsLevel>,
     mut pieces: Query<
-        (Entity, &Location, &mut Transform, &mut Visibility),
+        (Entity, &Location, &mut Transform, &mut Visibility, &Sprite, Has<LocationRedraw>),
         (With<Piece>, With<Drawn>, Or<(Changed<Location>, With<LocationRedraw>)>),
     >,
 ) {
-    for (entity, loc, mut transform, mut visibility) in &mut pieces {
+    for (entity, loc, mut transform, mut visibility, sprite, snap) in &mut pieces {
         commands.entity(entity).remove::<LocationRedraw>();
+        let shown = *visibility == Visibility::Visible;
         match loc.square() {
             Some(sq) => {
                 let at = square_centre(board.geometry, *view, sq);
-                transform.translation = Vec3::new(at.x, at.y, 2.0);
+                let target = Vec3::new(at.x, at.y, 2.0);
+                if shown && !snap && *level != super::effects::EffectsLevel::Off && transform.translation.truncate() != at {
+                    let from = transform.translation;
+                    commands.entity(entity).insert(Glide { from: from.with_z(9.0), to: target, elapsed: 0.0 });
+                } else {
+                    transform.translation = target;
+                    commands.entity(entity).remove::<Glide>();
+                }
                 *visibility = Visibility::Visible;
             }
-            None => *visibility = Visibility::Hidden,
+            None => {
+                if shown && *level != super::effects::EffectsLevel::Off {
+                    // A ghost of the piece fades where it stood.
+                    let mut ghost = sprite.clone();
+                    ghost.color.set_alpha(0.9);
+                    commands.spawn((
+                        super::effects::Particle { velocity: Vec2::ZERO, gravity: 0.0, life: 0.35, max_life: 0.35, grow: SQUARE * 0.3 },
+                        ghost,
+                        Transform::from_translation(transform.translation.with_z(8.0)),
+                    ));
+                }
+                *visibility = Visibility::Hidden;
+            }
+        }
+    }
+}
+
+fn glide(mut commands: Commands, time: Res<Time>, mut pieces: Query<(Entity, &mut Glide, &mut Transform)>) {
+    for (e, mut g, mut t) in &mut pieces {
+        g.elapsed += time.delta_secs();
+        let k = (g.elapsed / GLIDE_SECS).clamp(0.0, 1.0);
+        let eased = 1.0 - (1.0 - k) * (1.0 - k);
+        t.translation = g.from.lerp(g.to, eased);
+        if k >= 1.0 {
+            t.translation = g.to;
+            commands.entity(e).remove::<Glide>();
         }
     }
 }

@@ -3,6 +3,7 @@
 //! `--screenshot`).
 
 mod board;
+pub mod effects;
 mod pieces;
 pub mod play;
 mod screenshot;
@@ -30,6 +31,8 @@ pub struct GameOptions {
     pub moves: Vec<String>,
     /// Save a screenshot here once the moves are played and drawn, then exit.
     pub screenshot: Option<String>,
+    /// Capture this many frames after the last move, while its effects still play.
+    pub screenshot_after: Option<u32>,
 }
 
 /// The game being played: its variant and the presets it started with.
@@ -103,7 +106,7 @@ pub fn run(options: GameOptions) -> ExitCode {
     app.insert_resource(options);
     app.init_resource::<CheckSquares>();
     app.add_message::<NewGame>();
-    app.add_plugins((play::plugin, board::plugin, ui::plugin, screenshot::plugin));
+    app.add_plugins((play::plugin, effects::plugin, board::plugin, ui::plugin, screenshot::plugin));
     app.add_systems(Update, (run_script, keyboard, new_game, board::update_check).chain().before(play::handle_input));
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,

@@ -1,5 +1,5 @@
-//! `--screenshot <file>`: once the `--moves` are played and the board has settled, save the
-//! window to a PNG and exit.
+//! `--screenshot <file>`: once the `--moves` are played, their effects have played out and the
+//! board has settled, save the window to a PNG and exit.
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
@@ -13,13 +13,22 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, capture_when_settled);
 }
 
-fn capture_when_settled(mut commands: Commands, options: Res<GameOptions>, script: Res<Script>, mut frames: Local<u32>) {
+fn capture_when_settled(
+    mut commands: Commands,
+    options: Res<GameOptions>,
+    script: Res<Script>,
+    animating: Query<(), Or<(With<super::effects::Particle>, With<super::board::Glide>)>>,
+    mut frames: Local<u32>,
+) {
     let Some(path) = options.screenshot.clone() else { return };
-    if !script.0.is_empty() {
+    // Wait for the moves, then for the effects of the last one to play out (or a set number
+    // of frames, to see them playing).
+    if !script.0.is_empty() || (options.screenshot_after.is_none() && !animating.is_empty()) {
+        *frames = 0;
         return;
     }
     *frames += 1;
-    if *frames != SETTLE_FRAMES {
+    if *frames != options.screenshot_after.unwrap_or(SETTLE_FRAMES) {
         return;
     }
     let mut save = save_to_disk(path);

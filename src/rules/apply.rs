@@ -681,7 +681,7 @@ pub fn decide_variant_results(
                 return;
             }
             EndCondition::Extinction { .. } => {
-                if let Some(result) = extinction_result(&board, &rules.end, [mover.opponent(), mover]) {
+                if let Some(result) = extinction_result(&rules, &board, &rules.end, [mover.opponent(), mover]) {
                     decide(&mut decided, result);
                     return;
                 }
@@ -721,15 +721,15 @@ pub fn decide_flag_reply(world: &mut World) {
 }
 
 /// The first extinction condition met by one of `sides` (in that order), as an outcome.
-pub fn extinction_result(board: &Board, end: &[EndCondition], sides: [Side; 2]) -> Option<Outcome> {
+pub fn extinction_result(variant: &super::variant::Variant, board: &Board, end: &[EndCondition], sides: [Side; 2]) -> Option<Outcome> {
     for condition in end {
         if let EndCondition::Extinction { types, per_type, fewer_than, verdict } = condition {
             let all = if *types == 0 { u64::MAX } else { *types };
             let groups: Vec<u64> = if *per_type { (0..64).map(|t| 1u64 << t).filter(|m| all & m != 0).collect() } else { vec![all] };
             for side in sides {
-                let extinct = groups.iter().any(|&mask| board.find(side, mask).take(*fewer_than as usize).count() < *fewer_than as usize);
-                if extinct {
-                    let reason = Reason::Rule("no pieces left".into());
+                let gone = groups.iter().find(|&&mask| board.find(side, mask).take(*fewer_than as usize).count() < *fewer_than as usize);
+                if let Some(&mask) = gone {
+                    let reason = Reason::Rule(extinction_reason(variant, mask, *types == 0));
                     return Some(match verdict {
                         Verdict::Draw => Outcome::draw(reason),
                         Verdict::Win => Outcome::win(side, reason),
@@ -740,6 +740,24 @@ pub fn extinction_result(board: &Board, end: &[EndCondition], sides: [Side; 2]) 
         }
     }
     None
+}
+
+/// Words for a side losing its last pieces of `mask`: "no pieces left", "king exploded",
+/// "king captured", "no knights left".
+fn extinction_reason(variant: &super::variant::Variant, mask: u64, any: bool) -> String {
+    if any {
+        return "no pieces left".into();
+    }
+    let reg = &variant.registry;
+    let kinds: Vec<PieceType> = reg.ids().filter(|k| mask & (1u64 << k.0) != 0).collect();
+    match kinds.as_slice() {
+        [one] if reg.def(*one).royal => {
+            let name = &reg.def(*one).name;
+            if variant.blast.is_some() { format!("{name} exploded") } else { format!("{name} captured") }
+        }
+        [one] => format!("no {}s left", reg.def(*one).name),
+        _ => format!("no {} left", kinds.iter().map(|k| reg.def(*k).name.as_str()).collect::<Vec<_>>().join(" or ")),
+    }
 }
 
 /// Run condition: the pending move was not cancelled.

@@ -156,7 +156,7 @@ fn already_decided(variant: &Variant, board: &Board, state: &GameState) -> Optio
                 }
             }
             EndCondition::Extinction { .. } => {
-                if let Some(o) = extinction_result(board, std::slice::from_ref(condition), [state.turn, state.turn.opponent()]) {
+                if let Some(o) = extinction_result(variant, board, std::slice::from_ref(condition), [state.turn, state.turn.opponent()]) {
                     return Some(o);
                 }
             }
@@ -288,7 +288,7 @@ impl RulesWorld for World {
                     .find(|s| state.checks[s.index()] >= *n)
                     .map(|s| Outcome::win(s, Reason::Rule(format!("{n} checks")))),
                 EndCondition::Extinction { .. } => {
-                    extinction_result(self.resource::<Board>(), std::slice::from_ref(condition), [turn, turn.opponent()])
+                    extinction_result(&rules, self.resource::<Board>(), std::slice::from_ref(condition), [turn, turn.opponent()])
                 }
                 EndCondition::RegionReached { .. } | EndCondition::RegionHeld { .. } | EndCondition::BareKing(_) => None,
             };
