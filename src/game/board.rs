@@ -11,6 +11,7 @@ use bevy::window::PrimaryWindow;
 
 use super::pieces::{PieceImages, image_name};
 use super::play::{BoardInput, Origin, PendingChoice, PositionVersion, Selection};
+use super::settings::{PieceSet, Settings};
 use crate::rules::{Board, EndCondition, Geometry, Location, MoveLog, Owner, Piece, PieceType, Rules, RulesWorld, Side, Square};
 
 /// Side length of one square in world units.
@@ -61,6 +62,7 @@ struct MarkImages {
     ring: Handle<Image>,
     glow: Handle<Image>,
     disc: Handle<Image>,
+    halo: Handle<Image>,
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -75,12 +77,15 @@ pub(super) fn plugin(app: &mut App) {
         (
             fit_camera,
             mouse_to_inputs,
-            layout_board.run_if(resource_changed::<LayoutVersion>.or_else(resource_changed::<BoardView>)),
+            layout_board
+                .run_if(resource_changed::<LayoutVersion>.or_else(resource_changed::<BoardView>).or_else(resource_changed::<Settings>)),
             dress_pieces,
             place_pieces,
             glide,
             draw_pockets,
             draw_marks,
+            draw_facts,
+            draw_poison,
             follow_cursor,
         )
             .chain(),
@@ -152,6 +157,7 @@ fn make_mark_images(mut images: ResMut<Assets<Image>>, mut marks: ResMut<MarkIma
         let a = (1.0 - d).clamp(0.0, 1.0);
         [255, 0, 0, (a * a * 230.0) as u8]
     }));
+    marks.halo = images.add(rgba_image(128, |d, _| [255, 255, 255, (band(d, 0.86, 0.96) * 255.0) as u8]));
     marks.disc = images.add(rgba_image(128, |d, _| [255, 255, 255, (band(d, -1.0, 0.82) * 255.0) as u8]));
     particle.0 = Some(images.add(rgba_image(32, |d, _| [255, 255, 255, (band(d * 1.1, -1.0, 0.9) * 255.0) as u8])));
 }
@@ -196,6 +202,7 @@ fn layout_board(
     board: Res<Board>,
     rules: Res<Rules>,
     view: Res<BoardView>,
+    settings: Res<Settings>,
     old: Query<Entity, With<Decor>>,
     mut pieces: Query<&mut Location, With<Piece>>,
 ) {
@@ -208,8 +215,7 @@ fn layout_board(
     }
     let g = board.geometry;
     let view = *view;
-    let light = Color::srgb_u8(240, 217, 181);
-    let dark = Color::srgb_u8(181, 136, 99);
+    let (light, dark) = settings.theme.colours();
     let tinted = region_squares(&rules.0);
     for sq in g.squares() {
         let is_dark = (g.file(sq) + g.rank(sq)).is_multiple_of(2);
@@ -235,11 +241,11 @@ fn layout_board(
                 Transform::from_xyz(at.x + offset.x, at.y + offset.y, 0.5),
             )
         };
-        if seen_r == 0 {
+        if seen_r == 0 && settings.coordinates {
             let file = (b'a' + g.file(sq)) as char;
             commands.spawn(label(file.to_string(), Vec2::new(SQUARE * 0.45, -SQUARE * 0.47), bevy::sprite::Anchor::BOTTOM_RIGHT));
         }
-        if seen_f == 0 {
+        if seen_f == 0 && settings.coordinates {
             let rank = g.rank(sq) + 1;
             commands.spawn(label(rank.to_string(), Vec2::new(-SQUARE * 0.45, SQUARE * 0.47), bevy::sprite::Anchor::TOP_LEFT));
         }
@@ -275,16 +281,19 @@ fn dress_pieces(
     rules: Res<Rules>,
     images: Res<PieceImages>,
     marks: Res<MarkImages>,
+    settings: Res<Settings>,
     pieces: Query<(Entity, &PieceType, &Owner, Option<&Drawn>), With<Piece>>,
 ) {
+    let redraw_all = settings.is_changed();
     for (entity, kind, owner, drawn) in &pieces {
-        if drawn == Some(&Drawn(*kind, owner.0)) {
+        if drawn == Some(&Drawn(*kind, owner.0)) && !redraw_all {
             continue;
         }
         let def = rules.registry.def(*kind);
         let mut e = commands.entity(entity);
         e.despawn_related::<Children>();
-        match image_name(def).and_then(|n| images.get(n, owner.0)) {
+        let image = if settings.pieces == PieceSet::Glyphs { image_name(def).and_then(|n| images.get(n, owner.0)) } else { None };
+        match image {
             Some(image) => {
                 e.insert(Sprite { image, custom_size: Some(Vec2::splat(SQUARE * 0.92)), ..default() });
             }
@@ -578,3 +587,113 @@ pub(super) fn update_check(world: &mut World) {
 
 #[derive(Resource)]
 struct CheckCache(u64);
+
+/// A badge on a piece showing one of its preset facts.
+#[derive(Component)]
+struct FactBadge;
+
+/// A poisoned square's tint.
+#[derive(Component)]
+struct PoisonTint;
+
+/// Hit points as red pips along the bottom of the piece, a shield as a blue ring, stamina as
+/// yellow pips along the top (a number when there are more than five).
+#[allow(clippy::type_complexity)]
+fn draw_facts(
+    mut commands: Commands,
+    version: Res<PositionVersion>,
+    layout: Res<LayoutVersion>,
+    badges: Query<Entity, With<FactBadge>>,
+    pieces: Query<
+        (Entity, &Location, Option<&crate::presets::Hp>, Option<&crate::presets::Shield>, Option<&crate::presets::Stamina>),
+        With<Piece>,
+    >,
+    marks: Res<MarkImages>,
+    mut drawn: Local<Option<(u64, u64)>>,
+) {
+    if *drawn == Some((version.0, layout.0)) {
+        return;
+    }
+    *drawn = Some((version.0, layout.0));
+    for e in &badges {
+        commands.entity(e).despawn();
+    }
+    let pip = |colour: Color, x: f32, y: f32| {
+        (
+            FactBadge,
+            Sprite { image: marks.disc.clone(), color: colour, custom_size: Some(Vec2::splat(SQUARE * 0.13)), ..default() },
+            Transform::from_xyz(x, y, 0.2),
+        )
+    };
+    let row = |n: i32, y: f32, colour: Color, commands: &mut Commands, parent: Entity| {
+        if n > 5 {
+            commands.entity(parent).with_child((
+                FactBadge,
+                Text2d::new(format!("{n}")),
+                TextFont { font_size: FontSize::Px(SQUARE * 0.2), ..default() },
+                TextColor(colour),
+                Transform::from_xyz(0.0, y, 0.2),
+            ));
+            return;
+        }
+        for i in 0..n.max(0) {
+            let x = (i as f32 - (n as f32 - 1.0) / 2.0) * SQUARE * 0.15;
+            commands.entity(parent).with_child(pip(colour, x, y));
+        }
+    };
+    for (e, loc, hp, shield, stamina) in &pieces {
+        if loc.square().is_none() {
+            continue;
+        }
+        if let Some(hp) = hp {
+            row(hp.0, -SQUARE * 0.4, Color::srgb(0.9, 0.15, 0.15), &mut commands, e);
+        }
+        if let Some(st) = stamina {
+            row(st.0, SQUARE * 0.4, Color::srgb(0.95, 0.8, 0.2), &mut commands, e);
+        }
+        if shield.is_some_and(|s| s.0 > 0) {
+            commands.entity(e).with_child((
+                FactBadge,
+                Sprite {
+                    image: marks.halo.clone(),
+                    color: Color::srgba(0.25, 0.55, 1.0, 0.9),
+                    custom_size: Some(Vec2::splat(SQUARE)),
+                    ..default()
+                },
+                Transform::from_xyz(0.0, 0.0, -0.1),
+            ));
+        }
+    }
+}
+
+/// Poisoned squares (the `poisoned-squares` preset's state) are tinted green.
+fn draw_poison(
+    mut commands: Commands,
+    version: Res<PositionVersion>,
+    layout: Res<LayoutVersion>,
+    view: Res<BoardView>,
+    board: Res<Board>,
+    state: Option<Res<crate::presets::PresetState>>,
+    old: Query<Entity, With<PoisonTint>>,
+    mut drawn: Local<Option<(u64, u64, Side)>>,
+) {
+    let key = (version.0, layout.0, view.bottom);
+    if *drawn == Some(key) {
+        return;
+    }
+    *drawn = Some(key);
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let Some(state) = state else { return };
+    let g = board.geometry;
+    for (name, _) in state.all("poisoned-squares") {
+        let Some(sq) = g.parse_square(name) else { continue };
+        let at = square_centre(g, *view, sq);
+        commands.spawn((
+            PoisonTint,
+            Sprite::from_color(Color::srgba(0.3, 0.85, 0.2, 0.35), Vec2::splat(SQUARE)),
+            Transform::from_xyz(at.x, at.y, 0.25),
+        ));
+    }
+}

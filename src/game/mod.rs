@@ -7,6 +7,8 @@ pub mod effects;
 mod pieces;
 pub mod play;
 mod screenshot;
+pub mod settings;
+mod sound;
 mod ui;
 
 use std::collections::VecDeque;
@@ -106,7 +108,7 @@ pub fn run(options: GameOptions) -> ExitCode {
     app.insert_resource(options);
     app.init_resource::<CheckSquares>();
     app.add_message::<NewGame>();
-    app.add_plugins((play::plugin, effects::plugin, board::plugin, ui::plugin, screenshot::plugin));
+    app.add_plugins((settings::plugin, play::plugin, effects::plugin, board::plugin, ui::plugin, sound::plugin, screenshot::plugin));
     app.add_systems(Update, (run_script, keyboard, new_game, board::update_check).chain().before(play::handle_input));
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,

@@ -6,10 +6,12 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
 use super::board::{BoardView, PANEL_WIDTH};
+use super::effects::EffectsLevel;
 use super::play::{BoardInput, Notice, PendingChoice};
+use super::settings::{BoardTheme, PieceSet, Settings};
 use super::{GameSetup, NewGame};
 use crate::presets::{ALL, ActivePresets, by_id};
-use crate::rules::{DecidedOutcome, GameState, MoveLog, Rules, RulesWorld, Side};
+use crate::rules::{GameState, MoveLog, Rules, RulesWorld, Side};
 
 /// What the panel needs from the world each frame, gathered by an exclusive system.
 #[derive(Resource, Default)]
@@ -62,7 +64,7 @@ fn panel(
     mut inputs: MessageWriter<BoardInput>,
     mut new_game: MessageWriter<NewGame>,
     time: Res<Time>,
-    decided: Res<DecidedOutcome>,
+    mut settings: ResMut<Settings>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let v = &rules.0;
@@ -90,7 +92,6 @@ fn panel(
                 ui.label(egui::RichText::new(format!("{to_move} to move{extra}{check}")).strong().size(16.0));
             }
         }
-        let _ = &decided;
         ui.horizontal(|ui| {
             if ui.button("⟲ Takeback").clicked() {
                 inputs.write(BoardInput::Takeback);
@@ -165,6 +166,29 @@ fn panel(
             new_game.write(NewGame { variant: None, presets: picks.0.clone() });
         }
         ui.separator();
+        egui::CollapsingHeader::new("Settings").default_open(false).show(ui, |ui| {
+            let mut s = settings.clone();
+            egui::ComboBox::from_label("Board").selected_text(format!("{:?}", s.theme)).show_ui(ui, |ui| {
+                for t in BoardTheme::ALL {
+                    ui.selectable_value(&mut s.theme, t, format!("{t:?}"));
+                }
+            });
+            egui::ComboBox::from_label("Pieces").selected_text(format!("{:?}", s.pieces)).show_ui(ui, |ui| {
+                ui.selectable_value(&mut s.pieces, PieceSet::Glyphs, "Glyphs");
+                ui.selectable_value(&mut s.pieces, PieceSet::Letters, "Letters");
+            });
+            egui::ComboBox::from_label("Effects").selected_text(format!("{:?}", s.effects)).show_ui(ui, |ui| {
+                for level in [EffectsLevel::Off, EffectsLevel::Normal, EffectsLevel::Arcade] {
+                    ui.selectable_value(&mut s.effects, level, format!("{level:?}"));
+                }
+            });
+            ui.add(egui::Slider::new(&mut s.volume, 0.0..=1.0).text("Volume"));
+            ui.checkbox(&mut s.muted, "Mute");
+            ui.checkbox(&mut s.coordinates, "Coordinates");
+            if s != *settings {
+                *settings = s;
+            }
+        });
         egui::CollapsingHeader::new("Rules").default_open(false).show(ui, |ui| {
             ui.label(&v.rules_summary);
             for a in &active.0 {

@@ -1,0 +1,177 @@
+//! Settings that persist between runs: board theme, piece set, effects level, sound volume and
+//! mute, coordinates. Saved as RON in the platform's config directory, written atomically (a
+//! temporary file renamed over the old one); a missing or unreadable file gives the defaults.
+
+use std::path::{Path, PathBuf};
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::effects::EffectsLevel;
+
+/// The board's colours.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BoardTheme {
+    /// Light and dark wood.
+    #[default]
+    Brown,
+    /// Blue and white.
+    Blue,
+    /// Green and cream.
+    Green,
+}
+
+impl BoardTheme {
+    /// Every theme.
+    pub const ALL: [BoardTheme; 3] = [BoardTheme::Brown, BoardTheme::Blue, BoardTheme::Green];
+
+    /// Light and dark square colours.
+    pub fn colours(self) -> (Color, Color) {
+        match self {
+            BoardTheme::Brown => (Color::srgb_u8(240, 217, 181), Color::srgb_u8(181, 136, 99)),
+            BoardTheme::Blue => (Color::srgb_u8(222, 227, 230), Color::srgb_u8(140, 162, 173)),
+            BoardTheme::Green => (Color::srgb_u8(238, 238, 210), Color::srgb_u8(118, 150, 86)),
+        }
+    }
+}
+
+/// How pieces are drawn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PieceSet {
+    /// Drawn images (Noto Sans Symbols 2 glyphs).
+    #[default]
+    Glyphs,
+    /// Discs with the piece letter, as in diagrams of variant notation.
+    Letters,
+}
+
+/// Everything the player can set.
+#[derive(Resource, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Board colours.
+    pub theme: BoardTheme,
+    /// Piece drawing.
+    pub pieces: PieceSet,
+    /// Effects level.
+    pub effects: EffectsLevel,
+    /// Volume from 0 to 1.
+    pub volume: f32,
+    /// Sound off.
+    pub muted: bool,
+    /// Coordinates on the board's edge squares.
+    pub coordinates: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            theme: BoardTheme::Brown,
+            pieces: PieceSet::Glyphs,
+            effects: EffectsLevel::Normal,
+            volume: 0.7,
+            muted: false,
+            coordinates: true,
+        }
+    }
+}
+
+/// The platform's config directory for Chimera: `$XDG_CONFIG_HOME/chimera` or
+/// `~/.config/chimera` on Linux and BSD, `~/Library/Application Support/chimera` on macOS,
+/// `%APPDATA%\chimera` on Windows.
+pub fn config_dir() -> Option<PathBuf> {
+    if cfg!(target_os = "windows") {
+        return std::env::var_os("APPDATA").map(|d| PathBuf::from(d).join("chimera"));
+    }
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    if cfg!(target_os = "macos") {
+        return home.map(|h| h.join("Library/Application Support/chimera"));
+    }
+    match std::env::var_os("XDG_CONFIG_HOME").filter(|d| !d.is_empty()) {
+        Some(d) => Some(PathBuf::from(d).join("chimera")),
+        None => home.map(|h| h.join(".config/chimera")),
+    }
+}
+
+/// Where the settings live.
+pub fn settings_path() -> Option<PathBuf> {
+    config_dir().map(|d| d.join("settings.ron"))
+}
+
+/// Reads settings from `path`; anything missing or unreadable gives the defaults (and says why).
+pub fn load(path: &Path) -> Settings {
+    match std::fs::read_to_string(path) {
+        Ok(text) => ron::from_str(&text).unwrap_or_else(|e| {
+            warn!("settings in {} do not read ({e}); using the defaults", path.display());
+            Settings::default()
+        }),
+        Err(_) => Settings::default(),
+    }
+}
+
+/// Writes `settings` to `path` atomically: a temporary file beside it, then a rename.
+///
+/// # Errors
+/// The directory cannot be made or the file written.
+pub fn save(settings: &Settings, path: &Path) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let text = ron::ser::to_string_pretty(settings, ron::ser::PrettyConfig::default()).map_err(std::io::Error::other)?;
+    let tmp = path.with_extension("ron.tmp");
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path)
+}
+
+/// Loads the settings at startup and saves them whenever they change.
+pub fn plugin(app: &mut App) {
+    let settings = settings_path().map(|p| load(&p)).unwrap_or_default();
+    app.insert_resource(settings.effects);
+    app.insert_resource(settings);
+    app.add_systems(Update, apply_and_save.run_if(resource_changed::<Settings>));
+}
+
+fn apply_and_save(settings: Res<Settings>, mut level: ResMut<EffectsLevel>, mut first: Local<bool>) {
+    if *level != settings.effects {
+        *level = settings.effects;
+    }
+    // The first run of this system is the load itself: nothing to save.
+    if !*first {
+        *first = true;
+        return;
+    }
+    if let Some(path) = settings_path()
+        && let Err(e) = save(&settings, &path)
+    {
+        warn!("could not save settings to {}: {e}", path.display());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_round_trip_through_the_file() {
+        let dir = std::env::temp_dir().join(format!("chimera-settings-{}", std::process::id()));
+        let path = dir.join("settings.ron");
+        let settings = Settings {
+            theme: BoardTheme::Green,
+            pieces: PieceSet::Letters,
+            effects: EffectsLevel::Arcade,
+            volume: 0.25,
+            muted: true,
+            coordinates: false,
+        };
+        save(&settings, &path).unwrap();
+        assert_eq!(load(&path), settings);
+        assert!(!path.with_extension("ron.tmp").exists(), "the temporary file was renamed");
+        // A damaged file gives the defaults, and a file from an older version (missing keys)
+        // keeps what it has.
+        std::fs::write(&path, "(theme: Blue, volume: ").unwrap();
+        assert_eq!(load(&path), Settings::default());
+        std::fs::write(&path, "(theme: Blue)").unwrap();
+        assert_eq!(load(&path), Settings { theme: BoardTheme::Blue, ..Settings::default() });
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
