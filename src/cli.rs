@@ -13,6 +13,8 @@ usage:
                                   once drawn and exit
       [--screenshot-after <frames>]  capture that many frames after the last move,
                                   while its effects still play
+      [--bench-frames <N>]        print median and 99th-percentile frame times of N
+                                  frames of the position, then N with explosions
   chimera perft --variant <id|file.ron> --fen <FEN|startpos> --depth <N> [--divide]
                                   count leaf nodes through the rules pipelines
   chimera check <file.ron>...     validate variant files, reporting every problem
@@ -33,6 +35,8 @@ pub struct GameArgs {
     pub screenshot: Option<String>,
     /// Capture this many frames after the last move.
     pub screenshot_after: Option<u32>,
+    /// Measure this many frames and exit.
+    pub bench_frames: Option<u32>,
 }
 
 /// A parsed command line.
@@ -71,25 +75,30 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
     };
     match first.as_str() {
         a if a.starts_with("--") && a != "--help" => {
-            let (mut variant, mut presets, mut moves, mut screenshot, mut screenshot_after) = (None, Vec::new(), Vec::new(), None, None);
+            let mut game = GameArgs::default();
             let mut it = args.iter();
             while let Some(a) = it.next() {
                 let mut value = |name: &str| it.next().cloned().ok_or_else(|| format!("{name} needs a value"));
                 match a.as_str() {
-                    "--variant" => variant = Some(value("--variant")?),
+                    "--variant" => game.variant = Some(value("--variant")?),
                     "--presets" => {
-                        presets = value("--presets")?.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
+                        game.presets = value("--presets")?.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
                     }
-                    "--moves" => moves = value("--moves")?.split_whitespace().map(String::from).collect(),
-                    "--screenshot" => screenshot = Some(value("--screenshot")?),
+                    "--moves" => game.moves = value("--moves")?.split_whitespace().map(String::from).collect(),
+                    "--screenshot" => game.screenshot = Some(value("--screenshot")?),
                     "--screenshot-after" => {
                         let v = value("--screenshot-after")?;
-                        screenshot_after = Some(v.parse().map_err(|_| format!("--screenshot-after needs a number of frames, got '{v}'"))?);
+                        game.screenshot_after =
+                            Some(v.parse().map_err(|_| format!("--screenshot-after needs a number of frames, got '{v}'"))?);
+                    }
+                    "--bench-frames" => {
+                        let v = value("--bench-frames")?;
+                        game.bench_frames = Some(v.parse().map_err(|_| format!("--bench-frames needs a number of frames, got '{v}'"))?);
                     }
                     other => return Err(format!("unknown option '{other}'")),
                 }
             }
-            Ok(Command::Game(GameArgs { variant, presets, moves, screenshot, screenshot_after }))
+            Ok(Command::Game(game))
         }
         "perft" => {
             let mut variant = "chess".to_string();

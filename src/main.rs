@@ -59,6 +59,7 @@ fn run_game(a: chimera::cli::GameArgs) -> ExitCode {
         moves: a.moves,
         screenshot: a.screenshot,
         screenshot_after: a.screenshot_after,
+        bench_frames: a.bench_frames,
     })
 }
 

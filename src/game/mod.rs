@@ -2,6 +2,7 @@
 //! automation used by tests and people to check the screen without clicking (`--moves`,
 //! `--screenshot`).
 
+mod bench;
 mod board;
 pub mod effects;
 mod pieces;
@@ -35,6 +36,8 @@ pub struct GameOptions {
     pub screenshot: Option<String>,
     /// Capture this many frames after the last move, while its effects still play.
     pub screenshot_after: Option<u32>,
+    /// Measure this many frames (quiet, then with explosions), print the figures, exit.
+    pub bench_frames: Option<u32>,
 }
 
 /// The game being played: its variant and the presets it started with.
@@ -108,7 +111,16 @@ pub fn run(options: GameOptions) -> ExitCode {
     app.insert_resource(options);
     app.init_resource::<CheckSquares>();
     app.add_message::<NewGame>();
-    app.add_plugins((settings::plugin, play::plugin, effects::plugin, board::plugin, ui::plugin, sound::plugin, screenshot::plugin));
+    app.add_plugins((
+        settings::plugin,
+        play::plugin,
+        effects::plugin,
+        board::plugin,
+        ui::plugin,
+        sound::plugin,
+        screenshot::plugin,
+        bench::plugin,
+    ));
     app.add_systems(Update, (run_script, keyboard, new_game, board::update_check).chain().before(play::handle_input));
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,

@@ -66,6 +66,8 @@ pub fn image_name(def: &PieceTypeDef) -> Option<&'static str> {
         "archbishop" | "cardinal" | "hawk" => "knight-bishop",
         "chancellor" | "marshal" => "knight-rook",
         "elephant" if betza == "RN" => "knight-rook",
+        // The old chess elephant (alfil) leaps two squares diagonally.
+        "elephant" if betza == "A" => "turned-bishop",
         "elephant" => "xq-elephant",
         "general" => "xq-general",
         "advisor" => "xq-advisor",
