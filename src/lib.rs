@@ -14,6 +14,7 @@
 //! ```
 
 pub mod cli;
+pub mod pgn;
 pub mod presets;
 pub mod rules;
 pub mod variants;

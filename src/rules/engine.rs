@@ -376,6 +376,12 @@ pub struct Engine {
     world: World,
 }
 
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine").field("variant", &self.variant().id).finish_non_exhaustive()
+    }
+}
+
 impl Engine {
     /// A game of `variant` at its start position.
     ///

@@ -1,0 +1,246 @@
+//! Games as PGN: written with the standard seven tags plus `Variant`, `Presets` (Chimera's
+//! own) and `FEN`/`SetUp` when the game did not start from the variant's usual position; preset
+//! annotations become comments. Read back by playing every SAN token through the rules, so a
+//! file that does not replay is refused with the move and the reason, and nothing is changed.
+
+use crate::presets::{Activation, by_id, new_game, set_active_presets};
+use crate::rules::{Engine, MoveLog, Outcome, RulesWorld, Side};
+
+/// A game read from PGN.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct PgnGame {
+    /// Tag pairs in file order.
+    pub tags: Vec<(String, String)>,
+    /// SAN moves in order.
+    pub moves: Vec<String>,
+}
+
+impl PgnGame {
+    /// A tag's value.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+}
+
+/// The PGN result token of an outcome.
+pub fn result_token(outcome: Option<&Outcome>) -> &'static str {
+    match outcome {
+        None => "*",
+        Some(o) => match o.winner {
+            Some(Side::White) => "1-0",
+            Some(Side::Black) => "0-1",
+            None => "1/2-1/2",
+        },
+    }
+}
+
+fn escape(v: &str) -> String {
+    v.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// Writes the game in `world` (a variant `variant_id` with `presets`, started from `start_fen`)
+/// as PGN. `date` is `YYYY.MM.DD`.
+pub fn write_pgn(world: &mut bevy::prelude::World, variant_id: &str, presets: &[Activation], start_fen: &str, date: &str) -> String {
+    let outcome = world.outcome();
+    let result = result_token(outcome.as_ref());
+    let variant = world.resource::<crate::rules::Rules>().0.clone();
+    let usual = Engine::from_fen((*variant).clone(), "startpos").map(|mut e| e.fen()).unwrap_or_default();
+    let mut out = String::new();
+    let mut tag = |k: &str, v: &str| out.push_str(&format!("[{k} \"{}\"]\n", escape(v)));
+    tag("Event", "Chimera game");
+    tag("Site", "Chimera");
+    tag("Date", date);
+    tag("Round", "-");
+    tag("White", "White");
+    tag("Black", "Black");
+    tag("Result", result);
+    tag("Variant", variant_id);
+    if !presets.is_empty() {
+        tag("Presets", &presets.iter().map(|a| a.id).collect::<Vec<_>>().join(","));
+    }
+    if start_fen != usual {
+        tag("SetUp", "1");
+        tag("FEN", start_fen);
+    }
+    if let Some(o) = &outcome {
+        tag("Termination", &o.to_string());
+    }
+    out.push('\n');
+    let log = world.resource::<MoveLog>().0.clone();
+    let first_fullmove: u32 = start_fen.split_whitespace().nth(5).and_then(|n| n.parse().ok()).unwrap_or(1);
+    let mut number = first_fullmove;
+    let mut line = String::new();
+    let mut previous: Option<Side> = None;
+    for (i, record) in log.iter().enumerate() {
+        let san = record.san.clone().unwrap_or_else(|| "?".into());
+        // A white move always carries its number (a second one in a double-move turn too); a
+        // black move only when it does not follow a white move.
+        let mut piece = match (record.mover, previous) {
+            (Side::White, _) => format!("{number}. {san}"),
+            (Side::Black, Some(Side::White)) => san,
+            (Side::Black, _) => format!("{number}... {san}"),
+        };
+        for note in &record.effects {
+            piece.push_str(&format!(" {{{}}}", note.replace('}', ")")));
+        }
+        if line.len() + piece.len() > 78 {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line.clear();
+        }
+        line.push_str(&piece);
+        line.push(' ');
+        if record.mover == Side::Black && log.get(i + 1).is_none_or(|n| n.mover == Side::White) {
+            number += 1;
+        }
+        previous = Some(record.mover);
+    }
+    line.push_str(result);
+    out.push_str(line.trim_end());
+    out.push('\n');
+    out
+}
+
+/// Reads one game of PGN: tags, then movetext (numbers, comments `{}` and `;`, variations `()`,
+/// NAGs `$n` and the result are skipped).
+///
+/// # Errors
+/// An unterminated tag, comment or variation, naming the line.
+pub fn parse_pgn(text: &str) -> Result<PgnGame, String> {
+    let mut game = PgnGame::default();
+    let mut movetext = String::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.starts_with('[') {
+            let inner = t.strip_prefix('[').and_then(|s| s.strip_suffix(']')).ok_or_else(|| format!("line {}: a tag without its ']'", i + 1))?;
+            let (key, rest) = inner.split_once(' ').ok_or_else(|| format!("line {}: a tag without a value", i + 1))?;
+            let value = rest.trim().strip_prefix('"').and_then(|s| s.strip_suffix('"')).ok_or_else(|| format!("line {}: a tag value must be quoted", i + 1))?;
+            game.tags.push((key.to_string(), value.replace("\\\"", "\"").replace("\\\\", "\\")));
+        } else if !t.starts_with('%') {
+            movetext.push_str(line);
+            movetext.push('\n');
+        }
+    }
+    let mut depth = 0usize;
+    let mut comment = false;
+    let mut line_comment = false;
+    let mut clean = String::new();
+    for c in movetext.chars() {
+        match c {
+            '\n' if line_comment => line_comment = false,
+            _ if line_comment => {}
+            '}' if comment => comment = false,
+            _ if comment => {}
+            '{' => comment = true,
+            ';' => line_comment = true,
+            '(' => depth += 1,
+            ')' => depth = depth.checked_sub(1).ok_or("a ')' without its '('")?,
+            _ if depth > 0 => {}
+            _ => clean.push(c),
+        }
+    }
+    if comment {
+        return Err("a comment '{' is never closed (the file may be cut short)".into());
+    }
+    if depth > 0 {
+        return Err("a variation '(' is never closed (the file may be cut short)".into());
+    }
+    for token in clean.split_whitespace() {
+        if matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*") {
+            continue;
+        }
+        // Move numbers ("12.", "12...", "12.e4"); castling written with zeros stays.
+        let token = if token.contains('.') { token.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches('.') } else { token };
+        if token.is_empty() || token.starts_with('$') {
+            continue;
+        }
+        game.moves.push(token.to_string());
+    }
+    Ok(game)
+}
+
+/// Replays a PGN game in a fresh engine: its variant (the `Variant` tag, `chess` without one),
+/// presets, start position and moves.
+///
+/// # Errors
+/// An unknown variant or preset, a bad FEN, or the first move that is not legal, with why.
+pub fn replay(game: &PgnGame) -> Result<(Engine, String, Vec<Activation>), String> {
+    let id = game.tag("Variant").map(|v| normalise_variant(v)).unwrap_or_else(|| "chess".into());
+    let variant = crate::variants::find(&id).map_err(|e| format!("variant '{id}': {e}"))?;
+    let fen = game.tag("FEN").unwrap_or("startpos");
+    let mut engine = new_game(variant, fen)?;
+    let mut set = crate::presets::requested_by(engine.variant());
+    for p in game.tag("Presets").unwrap_or("").split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let def = by_id(p).ok_or_else(|| format!("no preset '{p}'"))?;
+        if !set.iter().any(|a| a.id == def.id) {
+            set.push(Activation::of(def.id));
+        }
+    }
+    set_active_presets(engine.world_mut(), set.clone()).map_err(|e| e.to_string())?;
+    for (i, san) in game.moves.iter().enumerate() {
+        engine.play_san(san).map_err(|e| format!("move {} ({san}): {e}", i + 1))?;
+    }
+    Ok((engine, id, set))
+}
+
+/// Lichess writes variant names ("King of the Hill", "Three-check"); Chimera's ids are
+/// Fairy-Stockfish's. Both are accepted.
+fn normalise_variant(name: &str) -> String {
+    let squashed: String = name.chars().filter(|c| c.is_ascii_alphanumeric()).collect::<String>().to_ascii_lowercase();
+    match squashed.as_str() {
+        "standard" | "chess" => "chess".into(),
+        "threecheck" => "3check".into(),
+        "fromposition" => "chess".into(),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+
+    #[test]
+    fn a_game_round_trips_through_pgn() {
+        let mut e = new_game(crate::variants::builtin("crazyhouse").unwrap(), "startpos").unwrap();
+        for m in ["e4", "d5", "exd5", "Qxd5", "Nc3", "Qa5", "P@d5"] {
+            e.play_san(m).unwrap();
+        }
+        let start = Engine::from_fen(e.variant().clone(), "startpos").unwrap().fen();
+        let text = write_pgn(e.world_mut(), "crazyhouse", &[], &start, "2026.11.22");
+        assert!(text.contains("[Variant \"crazyhouse\"]") && text.contains("4. P@d5 *"), "{text}");
+        let game = parse_pgn(&text).unwrap();
+        let (mut back, id, _) = replay(&game).unwrap();
+        assert_eq!(id, "crazyhouse");
+        assert_eq!(back.fen(), e.fen());
+    }
+
+    #[test]
+    fn presets_annotations_and_a_custom_start_survive() {
+        let fen = "4k3/8/8/3p4/8/8/8/3QK3 w - - 0 1";
+        let mut e = Engine::from_fen(Variant::chess(), fen).unwrap();
+        set_active_presets(e.world_mut(), vec![Activation::of("queen-splits")]).unwrap();
+        e.play_san("Qxd5").unwrap();
+        let text = write_pgn(e.world_mut(), "chess", &[Activation::of("queen-splits")], fen, "2026.11.22");
+        assert!(text.contains("[Presets \"queen-splits\"]") && text.contains("[FEN \"4k3/8/8/3p4/8/8/8/3QK3 w - - 0 1\"]"), "{text}");
+        assert!(text.contains("1. Qxd5 {white queen split into a rook and a bishop}"), "{text}");
+        let (mut back, _, presets) = replay(&parse_pgn(&text).unwrap()).unwrap();
+        assert_eq!(presets.len(), 1);
+        assert_eq!(back.fen(), e.fen());
+    }
+
+    #[test]
+    fn bad_files_are_refused_with_a_reason() {
+        assert!(parse_pgn("[Event \"x\"\n1. e4").unwrap_err().contains("line 1"));
+        assert!(parse_pgn("1. e4 {a comment that never ends").unwrap_err().contains("never closed"));
+        let err = replay(&parse_pgn("1. e4 e5 2. Ke3").unwrap()).unwrap_err();
+        assert!(err.starts_with("move 3 (Ke3)"), "{err}");
+        let err = replay(&parse_pgn("[Variant \"nonsense\"]\n1. e4").unwrap()).unwrap_err();
+        assert!(err.contains("nonsense"), "{err}");
+        // Lichess-style names, variations, NAGs and results are understood.
+        let game = parse_pgn("[Variant \"King of the Hill\"]\n1. e4 $1 (1. d4 d5) e5 2.Ke2 Ke7 1/2-1/2").unwrap();
+        assert_eq!(game.moves, ["e4", "e5", "Ke2", "Ke7"]);
+        assert_eq!(parse_pgn("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. 0-0").unwrap().moves.last().map(String::as_str), Some("0-0"));
+        assert_eq!(replay(&game).unwrap().1, "kingofthehill");
+    }
+}
