@@ -112,9 +112,14 @@ pub fn parse_pgn(text: &str) -> Result<PgnGame, String> {
     for (i, line) in text.lines().enumerate() {
         let t = line.trim();
         if t.starts_with('[') {
-            let inner = t.strip_prefix('[').and_then(|s| s.strip_suffix(']')).ok_or_else(|| format!("line {}: a tag without its ']'", i + 1))?;
+            let inner =
+                t.strip_prefix('[').and_then(|s| s.strip_suffix(']')).ok_or_else(|| format!("line {}: a tag without its ']'", i + 1))?;
             let (key, rest) = inner.split_once(' ').ok_or_else(|| format!("line {}: a tag without a value", i + 1))?;
-            let value = rest.trim().strip_prefix('"').and_then(|s| s.strip_suffix('"')).ok_or_else(|| format!("line {}: a tag value must be quoted", i + 1))?;
+            let value = rest
+                .trim()
+                .strip_prefix('"')
+                .and_then(|s| s.strip_suffix('"'))
+                .ok_or_else(|| format!("line {}: a tag value must be quoted", i + 1))?;
             game.tags.push((key.to_string(), value.replace("\\\"", "\"").replace("\\\\", "\\")));
         } else if !t.starts_with('%') {
             movetext.push_str(line);
@@ -150,7 +155,8 @@ pub fn parse_pgn(text: &str) -> Result<PgnGame, String> {
             continue;
         }
         // Move numbers ("12.", "12...", "12.e4"); castling written with zeros stays.
-        let token = if token.contains('.') { token.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches('.') } else { token };
+        let token =
+            if token.contains('.') { token.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches('.') } else { token };
         if token.is_empty() || token.starts_with('$') {
             continue;
         }
@@ -165,7 +171,7 @@ pub fn parse_pgn(text: &str) -> Result<PgnGame, String> {
 /// # Errors
 /// An unknown variant or preset, a bad FEN, or the first move that is not legal, with why.
 pub fn replay(game: &PgnGame) -> Result<(Engine, String, Vec<Activation>), String> {
-    let id = game.tag("Variant").map(|v| normalise_variant(v)).unwrap_or_else(|| "chess".into());
+    let id = game.tag("Variant").map(normalise_variant).unwrap_or_else(|| "chess".into());
     let variant = crate::variants::find(&id).map_err(|e| format!("variant '{id}': {e}"))?;
     let fen = game.tag("FEN").unwrap_or("startpos");
     let mut engine = new_game(variant, fen)?;

@@ -5,6 +5,7 @@
 mod bench;
 mod board;
 pub mod effects;
+pub mod files;
 mod pieces;
 pub mod play;
 mod screenshot;
@@ -47,6 +48,8 @@ pub struct GameSetup {
     pub variant_id: String,
     /// Presets switched on at the start, in order.
     pub presets: Vec<Activation>,
+    /// The position the game started from (FEN).
+    pub start_fen: String,
 }
 
 /// Start a new game: another variant, other presets, or the same again (a rematch).
@@ -91,7 +94,8 @@ pub fn start_game(world: &mut World, variant_id: &str, presets: &[String]) -> Re
     }
     install_rules(world, Arc::new(variant)).map_err(|e| e.to_string())?;
     set_active_presets(world, set.clone()).map_err(|e| e.to_string())?;
-    world.insert_resource(GameSetup { variant_id: variant_id.to_string(), presets: set });
+    let start_fen = world.fen();
+    world.insert_resource(GameSetup { variant_id: variant_id.to_string(), presets: set, start_fen });
     Ok(())
 }
 
@@ -120,6 +124,7 @@ pub fn run(options: GameOptions) -> ExitCode {
         sound::plugin,
         screenshot::plugin,
         bench::plugin,
+        files::plugin,
     ));
     app.add_systems(Update, (run_script, keyboard, new_game, board::update_check).chain().before(play::handle_input));
     match app.run() {

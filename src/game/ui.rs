@@ -7,6 +7,7 @@ use bevy_egui::{EguiContexts, egui};
 
 use super::board::{BoardView, PANEL_WIDTH};
 use super::effects::EffectsLevel;
+use super::files::{ClipboardOut, GameAction, saved_games};
 use super::play::{BoardInput, Notice, PendingChoice};
 use super::settings::{BoardTheme, PieceSet, Settings};
 use super::{GameSetup, NewGame};
@@ -48,6 +49,21 @@ fn gather_panel_data(world: &mut World) {
 #[derive(Resource)]
 struct PanelVersion(u64);
 
+/// What the panel sends.
+#[derive(bevy::ecs::system::SystemParam)]
+struct PanelOut<'w> {
+    inputs: MessageWriter<'w, BoardInput>,
+    new_game: MessageWriter<'w, NewGame>,
+    actions: MessageWriter<'w, GameAction>,
+}
+
+/// The panel's own state: the paste box and the list of saved games (with when it was read).
+#[derive(Default)]
+struct PanelLocal {
+    paste: String,
+    saved: Option<(f32, Vec<std::path::PathBuf>)>,
+}
+
 #[allow(clippy::too_many_arguments)]
 fn panel(
     mut contexts: EguiContexts,
@@ -61,12 +77,18 @@ fn panel(
     mut notice: ResMut<Notice>,
     mut view: ResMut<BoardView>,
     mut picks: ResMut<PresetPicks>,
-    mut inputs: MessageWriter<BoardInput>,
-    mut new_game: MessageWriter<NewGame>,
+    mut out: PanelOut,
     time: Res<Time>,
     mut settings: ResMut<Settings>,
+    mut clipboard: ResMut<ClipboardOut>,
+    mut local: Local<PanelLocal>,
 ) -> Result {
+    let PanelOut { inputs, new_game, actions } = &mut out;
+    let PanelLocal { paste, saved } = &mut *local;
     let ctx = contexts.ctx_mut()?;
+    if let Some(text) = clipboard.0.take() {
+        ctx.copy_text(text);
+    }
     let v = &rules.0;
     let picks_now = picks.0.get_or_insert_with(|| active.0.iter().map(|a| a.id).collect()).clone();
     let mut root = egui::Ui::new(
@@ -120,7 +142,12 @@ fn panel(
                     }
                     let san = record.san.clone().unwrap_or_else(|| "?".into());
                     let text = if record.effects.is_empty() { san } else { format!("{san} *") };
-                    let label = ui.label(text);
+                    // Clicking a move shows the position after it (Redo or the last move comes back).
+                    let current = i + 1 == log.0.len();
+                    let label = ui.selectable_label(current, text);
+                    if label.clicked() {
+                        actions.write(GameAction::GoTo(i + 1));
+                    }
                     if !record.effects.is_empty() {
                         label.on_hover_text(record.effects.join("\n"));
                     }
@@ -166,6 +193,42 @@ fn panel(
             new_game.write(NewGame { variant: None, presets: picks.0.clone() });
         }
         ui.separator();
+        egui::CollapsingHeader::new("Game").default_open(false).show(ui, |ui| {
+            ui.horizontal(|ui| {
+                if ui.button("Copy FEN").clicked() {
+                    actions.write(GameAction::CopyFen);
+                }
+                if ui.button("Copy PGN").clicked() {
+                    actions.write(GameAction::CopyPgn);
+                }
+                if ui.button("Save game").clicked() {
+                    actions.write(GameAction::Save);
+                    *saved = None;
+                }
+            });
+            ui.add(egui::TextEdit::multiline(paste).hint_text("Paste a FEN or a PGN game").desired_rows(3).desired_width(f32::INFINITY));
+            if ui.button("Load").clicked() {
+                actions.write(GameAction::LoadText(paste.clone()));
+            }
+            // Saved games, listed again every few seconds.
+            let now = time.elapsed_secs();
+            if saved.as_ref().is_none_or(|(at, _)| now - at > 3.0) {
+                *saved = Some((now, saved_games()));
+            }
+            if let Some((_, files)) = saved.as_ref()
+                && !files.is_empty()
+            {
+                ui.label("Saved games:");
+                egui::ScrollArea::vertical().id_salt("saved").max_height(90.0).show(ui, |ui| {
+                    for f in files.iter().take(30) {
+                        let name = f.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+                        if ui.link(name).clicked() {
+                            actions.write(GameAction::LoadFile(f.clone()));
+                        }
+                    }
+                });
+            }
+        });
         egui::CollapsingHeader::new("Settings").default_open(false).show(ui, |ui| {
             let mut s = settings.clone();
             egui::ComboBox::from_label("Board").selected_text(format!("{:?}", s.theme)).show_ui(ui, |ui| {
