@@ -8,6 +8,7 @@ pub mod effects;
 pub mod files;
 mod pieces;
 pub mod play;
+mod screens;
 mod screenshot;
 pub mod settings;
 mod sound;
@@ -125,7 +126,18 @@ pub fn run(options: GameOptions) -> ExitCode {
         screenshot::plugin,
         bench::plugin,
         files::plugin,
+        screens::plugin,
     ));
+    // Started plainly (no variant, moves or automation): show the start screen.
+    let plain = {
+        let o = app.world().resource::<GameOptions>();
+        o.variant.is_none() && o.moves.is_empty() && o.screenshot.is_none() && o.bench_frames.is_none()
+    };
+    if plain {
+        let mut screen = app.world_mut().resource_mut::<screens::StartScreen>();
+        screen.open = true;
+        screen.selected = Some("chess".into());
+    }
     app.add_systems(Update, (run_script, keyboard, new_game, board::update_check).chain().before(play::handle_input));
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,

@@ -9,9 +9,10 @@ use super::board::{BoardView, PANEL_WIDTH};
 use super::effects::EffectsLevel;
 use super::files::{ClipboardOut, GameAction, saved_games};
 use super::play::{BoardInput, Notice, PendingChoice};
+use super::screens::{PieceTextures, StartScreen, move_diagram};
 use super::settings::{BoardTheme, PieceSet, Settings};
 use super::{GameSetup, NewGame};
-use crate::presets::{ALL, ActivePresets, by_id};
+use crate::presets::{ActivePresets, by_id};
 use crate::rules::{GameState, MoveLog, Rules, RulesWorld, Side};
 
 /// What the panel needs from the world each frame, gathered by an exclusive system.
@@ -25,14 +26,9 @@ pub struct PanelData {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PanelData>();
-    app.init_resource::<PresetPicks>();
     app.add_systems(Update, gather_panel_data);
     app.add_systems(bevy_egui::EguiPrimaryContextPass, panel);
 }
-
-/// The presets ticked for the next game.
-#[derive(Resource, Default)]
-struct PresetPicks(Option<Vec<&'static str>>);
 
 fn gather_panel_data(world: &mut World) {
     let version = world.resource::<super::play::PositionVersion>().0;
@@ -55,6 +51,8 @@ struct PanelOut<'w> {
     inputs: MessageWriter<'w, BoardInput>,
     new_game: MessageWriter<'w, NewGame>,
     actions: MessageWriter<'w, GameAction>,
+    start: ResMut<'w, StartScreen>,
+    textures: Res<'w, PieceTextures>,
 }
 
 /// The panel's own state: the paste box and the list of saved games (with when it was read).
@@ -76,21 +74,19 @@ fn panel(
     pending: Res<PendingChoice>,
     mut notice: ResMut<Notice>,
     mut view: ResMut<BoardView>,
-    mut picks: ResMut<PresetPicks>,
     mut out: PanelOut,
     time: Res<Time>,
     mut settings: ResMut<Settings>,
     mut clipboard: ResMut<ClipboardOut>,
     mut local: Local<PanelLocal>,
 ) -> Result {
-    let PanelOut { inputs, new_game, actions } = &mut out;
+    let PanelOut { inputs, new_game, actions, start, textures } = &mut out;
     let PanelLocal { paste, saved } = &mut *local;
     let ctx = contexts.ctx_mut()?;
     if let Some(text) = clipboard.0.take() {
         ctx.copy_text(text);
     }
     let v = &rules.0;
-    let picks_now = picks.0.get_or_insert_with(|| active.0.iter().map(|a| a.id).collect()).clone();
     let mut root = egui::Ui::new(
         ctx.clone(),
         "root".into(),
@@ -164,34 +160,16 @@ fn panel(
             });
         });
         ui.separator();
-        // New game: variant and presets.
-        ui.label(egui::RichText::new("New game").strong());
-        let mut chosen = setup.variant_id.clone();
-        egui::ComboBox::from_id_salt("variant").selected_text(&chosen).width(200.0).show_ui(ui, |ui| {
-            for id in crate::variants::builtin_ids() {
-                ui.selectable_value(&mut chosen, id.to_string(), id);
+        ui.horizontal(|ui| {
+            if ui.button("New game…").clicked() {
+                start.open = true;
+                start.selected = Some(setup.variant_id.clone());
+                start.presets = active.0.iter().map(|a| a.id).collect();
+            }
+            if ui.button("Rematch").clicked() {
+                new_game.write(NewGame { variant: None, presets: None });
             }
         });
-        if chosen != setup.variant_id {
-            new_game.write(NewGame { variant: Some(chosen), presets: None });
-        }
-        egui::CollapsingHeader::new("Presets").default_open(false).show(ui, |ui| {
-            let mut list = picks_now.clone();
-            for p in ALL {
-                let mut on = list.contains(&p.id);
-                if ui.checkbox(&mut on, p.name).on_hover_text(p.description).changed() {
-                    if on {
-                        list.push(p.id);
-                    } else {
-                        list.retain(|id| *id != p.id);
-                    }
-                }
-            }
-            picks.0 = Some(list);
-        });
-        if ui.button("Start new game").clicked() {
-            new_game.write(NewGame { variant: None, presets: picks.0.clone() });
-        }
         ui.separator();
         egui::CollapsingHeader::new("Game").default_open(false).show(ui, |ui| {
             ui.horizontal(|ui| {
@@ -254,6 +232,18 @@ fn panel(
         });
         egui::CollapsingHeader::new("Rules").default_open(false).show(ui, |ui| {
             ui.label(&v.rules_summary);
+            ui.label(egui::RichText::new("Pieces (hover for moves)").strong());
+            for kind in v.registry.ids() {
+                let def = v.registry.def(kind);
+                let texture = textures.of(def, Side::White);
+                ui.horizontal(|ui| {
+                    if let Some(tex) = texture {
+                        ui.image(egui::load::SizedTexture::new(tex, [24.0, 24.0]));
+                    }
+                    let text = if def.betza.is_empty() { def.name.clone() } else { format!("{} ({})", def.name, def.betza) };
+                    ui.label(text).on_hover_ui(|ui| move_diagram(ui, def, texture));
+                });
+            }
             for a in &active.0 {
                 if let Some(def) = by_id(a.id) {
                     ui.label(egui::RichText::new(def.name).strong());
@@ -270,12 +260,20 @@ fn panel(
             .show(ctx, |ui| {
                 ui.horizontal(|ui| {
                     for (i, m) in pending.0.iter().enumerate() {
-                        let name = match (m.promotion, m.gate) {
-                            (Some(p), _) => v.registry.def(p).name.clone(),
-                            (None, Some(g)) => format!("gate {}", v.registry.def(g.kind).name),
-                            (None, None) => "no promotion".into(),
+                        let (name, kind) = match (m.promotion, m.gate) {
+                            (Some(p), _) => (v.registry.def(p).name.clone(), Some(p)),
+                            (None, Some(g)) => (format!("gate {}", v.registry.def(g.kind).name), Some(g.kind)),
+                            (None, None) if pending.0.iter().any(|c| c.gate.is_some()) => ("no gate".into(), None),
+                            (None, None) => ("no promotion".into(), None),
                         };
-                        if ui.button(egui::RichText::new(name).size(18.0)).clicked() {
+                        let texture = kind.and_then(|k| textures.of(v.registry.def(k), state.turn));
+                        let clicked = match texture {
+                            Some(tex) => {
+                                ui.add(egui::Button::image_and_text(egui::load::SizedTexture::new(tex, [56.0, 56.0]), name)).clicked()
+                            }
+                            None => ui.button(egui::RichText::new(name).size(18.0)).clicked(),
+                        };
+                        if clicked {
                             inputs.write(BoardInput::Choose(i));
                         }
                     }

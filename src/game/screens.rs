@@ -1,0 +1,245 @@
+//! The start screen (pick a variant by searching its name or description, see its start
+//! position, tick presets with their descriptions, choose sides: hot-seat now, the computer's
+//! place kept for later) and the picture helpers the panel shares: piece images as egui
+//! textures, board previews and move diagrams.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiTextureHandle, egui};
+
+use super::NewGame;
+use super::pieces::{PieceImages, image_name};
+use crate::presets::ALL;
+use crate::rules::{PieceTypeDef, Side, Variant, diagram, parse_fen};
+
+/// Piece images registered with egui, by image name: `(white, black)`.
+#[derive(Resource, Default)]
+pub struct PieceTextures(pub Vec<(&'static str, egui::TextureId, egui::TextureId)>);
+
+impl PieceTextures {
+    /// The texture of a piece type for a side, if it has an image.
+    pub fn of(&self, def: &PieceTypeDef, side: Side) -> Option<egui::TextureId> {
+        let name = image_name(def)?;
+        self.0.iter().find(|(n, _, _)| *n == name).map(|(_, w, b)| if side == Side::White { *w } else { *b })
+    }
+}
+
+/// Who plays the black pieces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Opponent {
+    /// Two players at one machine.
+    #[default]
+    HotSeat,
+    /// The computer (not yet available).
+    Computer,
+}
+
+/// The start screen's state.
+#[derive(Resource, Default)]
+pub struct StartScreen {
+    /// Shown.
+    pub open: bool,
+    /// The search text.
+    pub search: String,
+    /// The variant picked.
+    pub selected: Option<String>,
+    /// The presets ticked.
+    pub presets: Vec<&'static str>,
+    /// Hot-seat or computer.
+    pub opponent: Opponent,
+    /// Variants loaded for browsing: id, compiled variant.
+    catalogue: Vec<(String, Variant)>,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<PieceTextures>();
+    app.init_resource::<StartScreen>();
+    app.add_systems(Update, register_textures);
+    app.add_systems(bevy_egui::EguiPrimaryContextPass, start_screen);
+}
+
+fn register_textures(mut contexts: EguiContexts, images: Res<PieceImages>, mut textures: ResMut<PieceTextures>) {
+    if !textures.0.is_empty() || images.0.is_empty() {
+        return;
+    }
+    for (name, w, b) in &images.0 {
+        let (tw, tb) = (contexts.add_image(EguiTextureHandle::Strong(w.clone())), contexts.add_image(EguiTextureHandle::Strong(b.clone())));
+        textures.0.push((name, tw, tb));
+    }
+}
+
+/// Draws `variant`'s start position `size` points wide.
+pub fn board_preview(ui: &mut egui::Ui, variant: &Variant, textures: &PieceTextures, size: f32) {
+    let g = variant.geometry;
+    let cell = size / g.files.max(g.ranks) as f32;
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(cell * g.files as f32, cell * g.ranks as f32), egui::Sense::hover());
+    let painter = ui.painter_at(rect);
+    let light = egui::Color32::from_rgb(240, 217, 181);
+    let dark = egui::Color32::from_rgb(181, 136, 99);
+    let setup = parse_fen(variant, &variant.start_fen).ok();
+    for sq in g.squares() {
+        let (f, r) = (g.file(sq) as f32, g.rank(sq) as f32);
+        let min = rect.min + egui::vec2(f * cell, (g.ranks as f32 - 1.0 - r) * cell);
+        let square = egui::Rect::from_min_size(min, egui::vec2(cell, cell));
+        painter.rect_filled(square, 0.0, if (g.file(sq) + g.rank(sq)).is_multiple_of(2) { dark } else { light });
+        let Some(setup) = &setup else { continue };
+        if let Some(&(_, kind, side)) = setup.pieces.iter().find(|(s, _, _)| *s == sq) {
+            let def = variant.registry.def(kind);
+            match textures.of(def, side) {
+                Some(tex) => {
+                    painter.image(tex, square, egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)), egui::Color32::WHITE);
+                }
+                None => {
+                    let ink = if side == Side::White { egui::Color32::WHITE } else { egui::Color32::BLACK };
+                    painter.text(square.center(), egui::Align2::CENTER_CENTER, def.letter, egui::FontId::proportional(cell * 0.7), ink);
+                }
+            }
+        }
+    }
+}
+
+/// Draws a piece type's moves on a small grid: the piece in the middle, green dots where it
+/// moves, red rings where it captures, blue where it moves by hopping.
+pub fn move_diagram(ui: &mut egui::Ui, def: &PieceTypeDef, texture: Option<egui::TextureId>) {
+    let d = diagram(&def.atoms, 9);
+    let cell = 16.0;
+    let n = d.size as f32;
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(cell * n, cell * n), egui::Sense::hover());
+    let painter = ui.painter_at(rect);
+    for (y, row) in d.rows.iter().enumerate() {
+        for (x, c) in row.iter().enumerate() {
+            let min = rect.min + egui::vec2(x as f32 * cell, y as f32 * cell);
+            let square = egui::Rect::from_min_size(min, egui::vec2(cell, cell));
+            let shade = if (x + y) % 2 == 0 { egui::Color32::from_rgb(240, 217, 181) } else { egui::Color32::from_rgb(181, 136, 99) };
+            painter.rect_filled(square, 0.0, shade);
+            let centre = square.center();
+            if c.piece {
+                match texture {
+                    Some(tex) => {
+                        painter.image(
+                            tex,
+                            square,
+                            egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)),
+                            egui::Color32::WHITE,
+                        );
+                    }
+                    None => {
+                        painter.text(
+                            centre,
+                            egui::Align2::CENTER_CENTER,
+                            def.letter,
+                            egui::FontId::proportional(cell * 0.8),
+                            egui::Color32::BLACK,
+                        );
+                    }
+                }
+            }
+            if c.moves && c.captures {
+                painter.circle_filled(centre, cell * 0.28, egui::Color32::from_rgb(30, 120, 40));
+            } else if c.moves {
+                painter.circle_filled(centre, cell * 0.22, egui::Color32::from_rgb(60, 160, 70));
+            } else if c.captures {
+                painter.circle_stroke(centre, cell * 0.3, egui::Stroke::new(2.0, egui::Color32::from_rgb(200, 40, 40)));
+            }
+            if c.hops {
+                painter.circle_stroke(centre, cell * 0.3, egui::Stroke::new(2.0, egui::Color32::from_rgb(40, 90, 220)));
+            }
+        }
+    }
+}
+
+fn start_screen(
+    mut contexts: EguiContexts,
+    mut screen: ResMut<StartScreen>,
+    textures: Res<PieceTextures>,
+    mut new_game: MessageWriter<NewGame>,
+) -> Result {
+    if !screen.open {
+        return Ok(());
+    }
+    if screen.catalogue.is_empty() {
+        screen.catalogue =
+            crate::variants::builtin_ids().filter_map(|id| crate::variants::builtin(id).ok().map(|v| (id.to_string(), v))).collect();
+    }
+    let ctx = contexts.ctx_mut()?;
+    let screen = &mut *screen;
+    let mut open = true;
+    egui::Window::new("New game")
+        .collapsible(false)
+        .resizable(false)
+        .fixed_size([760.0, 560.0])
+        .anchor(egui::Align2::CENTER_CENTER, [-(super::board::PANEL_WIDTH / 2.0), 0.0])
+        .open(&mut open)
+        .show(ctx, |ui| {
+            ui.horizontal_top(|ui| {
+                // The variant list, searchable.
+                ui.vertical(|ui| {
+                    ui.set_width(230.0);
+                    ui.add(egui::TextEdit::singleline(&mut screen.search).hint_text("Search variants"));
+                    let needle = screen.search.to_lowercase();
+                    egui::ScrollArea::vertical().id_salt("variants").max_height(500.0).show(ui, |ui| {
+                        for (id, v) in &screen.catalogue {
+                            let hit = needle.is_empty()
+                                || id.contains(&needle)
+                                || v.name.to_lowercase().contains(&needle)
+                                || v.description.to_lowercase().contains(&needle);
+                            if hit && ui.selectable_label(screen.selected.as_deref() == Some(id), &v.name).clicked() {
+                                screen.selected = Some(id.clone());
+                            }
+                        }
+                    });
+                });
+                ui.separator();
+                // The variant picked: preview, description, presets, sides.
+                ui.vertical(|ui| {
+                    let Some(id) = screen.selected.clone() else {
+                        ui.label("Pick a variant on the left.");
+                        return;
+                    };
+                    let Some((_, v)) = screen.catalogue.iter().find(|(i, _)| *i == id) else { return };
+                    ui.heading(&v.name);
+                    ui.horizontal_top(|ui| {
+                        board_preview(ui, v, &textures, 200.0);
+                        ui.vertical(|ui| {
+                            ui.set_width(270.0);
+                            ui.label(egui::RichText::new(&v.description).italics());
+                            egui::ScrollArea::vertical().id_salt("summary").max_height(160.0).show(ui, |ui| {
+                                ui.label(&v.rules_summary);
+                            });
+                        });
+                    });
+                    ui.separator();
+                    ui.label(egui::RichText::new("Presets").strong());
+                    egui::ScrollArea::vertical().id_salt("presets").max_height(170.0).show(ui, |ui| {
+                        egui::Grid::new("preset-grid").num_columns(2).show(ui, |ui| {
+                            for (i, p) in ALL.iter().enumerate() {
+                                let mut on = screen.presets.contains(&p.id);
+                                if ui.checkbox(&mut on, p.name).on_hover_text(p.description).changed() {
+                                    if on {
+                                        screen.presets.push(p.id);
+                                    } else {
+                                        screen.presets.retain(|x| *x != p.id);
+                                    }
+                                }
+                                if i % 2 == 1 {
+                                    ui.end_row();
+                                }
+                            }
+                        });
+                    });
+                    ui.separator();
+                    ui.horizontal(|ui| {
+                        ui.radio_value(&mut screen.opponent, Opponent::HotSeat, "Two players (hot-seat)");
+                        ui.add_enabled(false, egui::RadioButton::new(screen.opponent == Opponent::Computer, "Computer (coming later)"));
+                    });
+                    if ui.button(egui::RichText::new("Play").size(18.0)).clicked() {
+                        new_game.write(NewGame { variant: Some(id), presets: Some(screen.presets.clone()) });
+                        screen.open = false;
+                    }
+                });
+            });
+        });
+    if !open {
+        screen.open = false;
+    }
+    Ok(())
+}
