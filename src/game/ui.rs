@@ -283,6 +283,32 @@ fn panel(
                 });
             });
     }
+    // The game-over banner over the board.
+    if let (Some(result), false) = (&data.outcome, start.open) {
+        egui::Area::new(egui::Id::new("game-over")).anchor(egui::Align2::CENTER_CENTER, [-(PANEL_WIDTH / 2.0), 0.0]).show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).inner_margin(egui::Margin::same(18)).show(ui, |ui| {
+                ui.vertical_centered(|ui| {
+                    let mut text = result.clone();
+                    if let Some(first) = text.get_mut(0..1) {
+                        first.make_ascii_uppercase();
+                    }
+                    ui.label(egui::RichText::new(text).size(26.0).strong().color(egui::Color32::from_rgb(240, 190, 70)));
+                    ui.horizontal(|ui| {
+                        if ui.button(egui::RichText::new("Rematch").size(16.0)).clicked() {
+                            new_game.write(NewGame { variant: None, presets: None });
+                        }
+                        if ui.button(egui::RichText::new("New game…").size(16.0)).clicked() {
+                            start.open = true;
+                            start.selected = Some(setup.variant_id.clone());
+                        }
+                        if ui.button(egui::RichText::new("Take back").size(16.0)).clicked() {
+                            inputs.write(BoardInput::Takeback);
+                        }
+                    });
+                });
+            });
+        });
+    }
     if let Some((text, left)) = notice.0.clone() {
         egui::Area::new(egui::Id::new("notice")).anchor(egui::Align2::CENTER_TOP, [-(PANEL_WIDTH / 2.0), 16.0]).show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
