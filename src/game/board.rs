@@ -536,7 +536,18 @@ fn mouse_to_inputs(
         }
     }
     if released {
-        inputs.write(square.map(BoardInput::Release).unwrap_or(BoardInput::ReleaseOff));
+        let over_pocket = pockets.iter().any(|(_, t)| t.translation.truncate().distance(at) < SQUARE * 0.4);
+        match square {
+            Some(sq) => {
+                inputs.write(BoardInput::Release(sq));
+            }
+            // Released on the pocket it was pressed on: a click; the piece stays selected for a
+            // click on the target square.
+            None if over_pocket => {}
+            None => {
+                inputs.write(BoardInput::ReleaseOff);
+            }
+        }
     }
 }
 

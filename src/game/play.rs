@@ -369,6 +369,26 @@ mod tests {
     }
 
     #[test]
+    fn a_pocket_piece_is_dropped_by_click_or_drag() {
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins);
+        let zh = crate::variants::builtin("crazyhouse").unwrap();
+        let setup = crate::rules::parse_fen(&zh, "4k3/8/8/8/8/8/8/4K3[Nn] w - - 0 1").unwrap();
+        install_rules(app.world_mut(), std::sync::Arc::new(zh)).unwrap();
+        crate::rules::setup_position(app.world_mut(), &setup).unwrap();
+        app.add_plugins(plugin);
+        let knight = app.world().resource::<crate::rules::Rules>().0.registry.by_letter('N').unwrap();
+        // Click the pocket, then the square.
+        send(&mut app, &[BoardInput::PressPocket(knight)]);
+        assert!(app.world().resource::<Selection>().moves.len() > 50, "a knight may be dropped on any empty square");
+        send(&mut app, &[BoardInput::Press(sq("d4"))]);
+        assert!(app.world_mut().fen().starts_with("4k3/8/8/8/3N4/8/8/4K3[n] b"), "{}", app.world_mut().fen());
+        // Drag from the pocket onto a square.
+        send(&mut app, &[BoardInput::PressPocket(knight), BoardInput::Release(sq("f6"))]);
+        assert!(app.world_mut().fen().starts_with("4k3/8/5n2/8/3N4/8/8/4K3[] w"), "{}", app.world_mut().fen());
+    }
+
+    #[test]
     fn scripted_moves_use_the_same_inputs() {
         let mut app = app("startpos");
         let legal = app.world_mut().legal_moves().to_vec();
