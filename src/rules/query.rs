@@ -538,14 +538,25 @@ pub fn blast_squares(g: Geometry, at: Square) -> impl Iterator<Item = Square> {
 
 /// Plays `m` on a copy of the cells for `side`, returns whether a royal piece is attacked,
 /// and restores the copy.
-fn exposes_royal(reg: &PieceTypeRegistry, g: Geometry, rules: &Rules, cells: &mut [Cell], royals: &[Square], side: Side, m: &Move) -> bool {
+#[allow(clippy::too_many_arguments)]
+fn exposes_royal(
+    reg: &PieceTypeRegistry,
+    g: Geometry,
+    rules: &Rules,
+    cells: &mut [Cell],
+    royals: &[Square],
+    side: Side,
+    m: &Move,
+    crowned: bool,
+) -> bool {
     let mut touched = Touched::new();
     let end = play_on(g, rules, cells, side, m, &mut touched);
     let by = side.opponent();
     let exposed = royals.iter().any(|&r| {
         let r = if r == m.from && m.dropped().is_none() { end } else { r };
         reg.square_attacked(cells, r, by)
-    }) || (rules.flying_general && generals_face(reg, g, cells, side));
+    }) || (crowned && reg.square_attacked(cells, end, by))
+        || (rules.flying_general && generals_face(reg, g, cells, side));
     touched.restore(cells);
     exposed
 }
@@ -665,14 +676,19 @@ pub fn filter_self_check(mut query: ResMut<MoveQuery>, board: Res<Board>, rules:
         }
     }
     let royals = std::mem::take(&mut q.royals);
+    // A pawn promoting to a royal type (Coregal's queen) makes a new royal piece, which may
+    // not stand attacked either.
+    let royal_types = royals.iter().fold(reg.royal_mask, |m, r| m | (1u64 << board.cells[r.index()].kind().0));
+    let crowns = |m: &Move| m.promotion.is_some_and(|p| royal_types & (1u64 << p.0) != 0);
     let mut cells = std::mem::take(&mut q.scratch_cells);
     cells.clear();
     cells.extend_from_slice(&board.cells);
     q.moves.retain(|m| {
-        if fast && m.kind != MoveKind::EnPassant && !pinned.contains(m.from) && !royals.contains(&m.from) {
+        let crowned = crowns(m);
+        if fast && m.kind != MoveKind::EnPassant && !pinned.contains(m.from) && !royals.contains(&m.from) && !crowned {
             return true;
         }
-        !exposes_royal(reg, g, &rules, &mut cells, &royals, side, m)
+        !exposes_royal(reg, g, &rules, &mut cells, &royals, side, m, crowned)
     });
     q.royals = royals;
     q.scratch_cells = cells;
