@@ -126,6 +126,15 @@ def compound(back, front):
     return out
 
 
+def clear(image):
+    """Fully transparent pixels black, so the images also look right where they are blended
+    as premultiplied alpha (egui)."""
+    r, g, b, a = image.split()
+    black = Image.new("L", image.size, 0)
+    keep = a.point(lambda v: 255 if v > 0 else 0)
+    return Image.merge("RGBA", tuple(Image.composite(c, black, keep) for c in (r, g, b)) + (a,))
+
+
 def main():
     if not os.path.exists(FONT):
         sys.exit(f"missing {FONT} (apt-get install fonts-noto-core)")
@@ -137,8 +146,8 @@ def main():
     for name, (back, front) in COMPOUNDS.items():
         drawn[name] = tuple(compound(drawn[back][i], drawn[front][i]) for i in range(2))
     for name, (white, black) in drawn.items():
-        white.save(os.path.join(OUT, f"{name}-w.png"), optimize=True)
-        black.save(os.path.join(OUT, f"{name}-b.png"), optimize=True)
+        clear(white).save(os.path.join(OUT, f"{name}-w.png"), optimize=True)
+        clear(black).save(os.path.join(OUT, f"{name}-b.png"), optimize=True)
     print(f"{len(drawn) * 2} images in {OUT}")
 
 

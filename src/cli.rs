@@ -7,7 +7,7 @@ use crate::variants;
 /// Usage text.
 pub const USAGE: &str = "\
 usage:
-  chimera [--variant <id|file.ron>] [--presets a,b] [--moves '<uci> <uci> ...'] [--screenshot <file.png>]
+  chimera [--variant <id|file.ron>] [--fen <FEN>] [--presets a,b] [--moves '<uci> <uci> ...'] [--screenshot <file.png>]
                                   start the game window with the variant and presets;
                                   play the moves through the board; save a screenshot
                                   once drawn and exit
@@ -29,6 +29,8 @@ pub struct GameArgs {
     pub variant: Option<String>,
     /// Presets to switch on, by id.
     pub presets: Vec<String>,
+    /// Start from this position instead of the variant's.
+    pub fen: Option<String>,
     /// UCI moves to play first.
     pub moves: Vec<String>,
     /// Save a screenshot here.
@@ -81,6 +83,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
                 let mut value = |name: &str| it.next().cloned().ok_or_else(|| format!("{name} needs a value"));
                 match a.as_str() {
                     "--variant" => game.variant = Some(value("--variant")?),
+                    "--fen" => game.fen = Some(value("--fen")?),
                     "--presets" => {
                         game.presets = value("--presets")?.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
                     }

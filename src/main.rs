@@ -56,6 +56,7 @@ fn run_game(a: chimera::cli::GameArgs) -> ExitCode {
     chimera::game::run(chimera::game::GameOptions {
         variant: a.variant,
         presets: a.presets,
+        fen: a.fen,
         moves: a.moves,
         screenshot: a.screenshot,
         screenshot_after: a.screenshot_after,

@@ -22,7 +22,7 @@ use bevy::prelude::*;
 use bevy::window::WindowResolution;
 
 use crate::presets::{Activation, by_id, requested_by, set_active_presets};
-use crate::rules::{Board, Rules, RulesWorld, Square, install_rules, parse_uci};
+use crate::rules::{Board, Rules, RulesWorld, Square, install_rules, parse_fen, parse_uci, setup_position};
 use crate::variants;
 
 /// Options of the game window.
@@ -32,6 +32,8 @@ pub struct GameOptions {
     pub variant: Option<String>,
     /// Presets to switch on after the variant's own, by id.
     pub presets: Vec<String>,
+    /// Start from this position (FEN) instead of the variant's.
+    pub fen: Option<String>,
     /// UCI moves to play through the board's input path before the screenshot.
     pub moves: Vec<String>,
     /// Save a screenshot here once the moves are played and drawn, then exit.
@@ -112,6 +114,16 @@ pub fn run(options: GameOptions) -> ExitCode {
         eprintln!("chimera: {e}");
         return ExitCode::FAILURE;
     }
+    if let Some(fen) = &options.fen {
+        let rules = app.world().resource::<Rules>().0.clone();
+        let set_up = parse_fen(&rules, fen).and_then(|s| setup_position(app.world_mut(), &s));
+        if let Err(e) = set_up {
+            eprintln!("chimera: --fen: {e}");
+            return ExitCode::FAILURE;
+        }
+        let start_fen = app.world_mut().fen();
+        app.world_mut().resource_mut::<GameSetup>().start_fen = start_fen;
+    }
     app.insert_resource(Script(options.moves.iter().cloned().collect()));
     app.insert_resource(options);
     app.init_resource::<CheckSquares>();
@@ -131,7 +143,7 @@ pub fn run(options: GameOptions) -> ExitCode {
     // Started plainly (no variant, moves or automation): show the start screen.
     let plain = {
         let o = app.world().resource::<GameOptions>();
-        o.variant.is_none() && o.moves.is_empty() && o.screenshot.is_none() && o.bench_frames.is_none()
+        o.variant.is_none() && o.fen.is_none() && o.moves.is_empty() && o.screenshot.is_none() && o.bench_frames.is_none()
     };
     if plain {
         let mut screen = app.world_mut().resource_mut::<screens::StartScreen>();
