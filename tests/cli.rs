@@ -51,3 +51,39 @@ fn list_presets() {
     assert!(ok);
     assert!(out.lines().any(|l| l == "piece-hp\tHit points"));
 }
+
+#[test]
+fn game_options_parse() {
+    use chimera::cli::{Command, GameArgs, parse_args};
+    let args: Vec<String> = [
+        "--variant",
+        "atomic",
+        "--fen",
+        "startpos",
+        "--presets",
+        "piece-hp, piece-shield",
+        "--moves",
+        "e2e4 d7d5",
+        "--screenshot",
+        "x.png",
+        "--screenshot-after",
+        "5",
+        "--bench-frames",
+        "100",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let expected = GameArgs {
+        variant: Some("atomic".into()),
+        fen: Some("startpos".into()),
+        presets: vec!["piece-hp".into(), "piece-shield".into()],
+        moves: vec!["e2e4".into(), "d7d5".into()],
+        screenshot: Some("x.png".into()),
+        screenshot_after: Some(5),
+        bench_frames: Some(100),
+    };
+    assert_eq!(parse_args(&args), Ok(Command::Game(expected)));
+    let bad: Vec<String> = ["--bench-frames", "many"].iter().map(|s| s.to_string()).collect();
+    assert!(parse_args(&bad).unwrap_err().contains("--bench-frames needs a number"));
+}
