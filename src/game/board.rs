@@ -215,6 +215,10 @@ fn layout_board(
     }
     let g = board.geometry;
     let view = *view;
+    if rules.0.look.intersections {
+        layout_intersections(&mut commands, &rules.0, view, &settings);
+        return;
+    }
     let (light, dark) = settings.theme.colours();
     let tinted = region_squares(&rules.0);
     for sq in g.squares() {
@@ -248,6 +252,104 @@ fn layout_board(
         if seen_f == 0 && settings.coordinates {
             let rank = g.rank(sq) + 1;
             commands.spawn(label(rank.to_string(), Vec2::new(-SQUARE * 0.45, SQUARE * 0.47), bevy::sprite::Anchor::TOP_LEFT));
+        }
+    }
+}
+
+/// A line between two points in world units, `width` thick.
+fn line(a: Vec2, b: Vec2, width: f32, colour: Color, z: f32) -> (Decor, Sprite, Transform) {
+    let d = b - a;
+    let mid = (a + b) / 2.0;
+    (
+        Decor,
+        Sprite::from_color(colour, Vec2::new(d.length() + width, width)),
+        Transform::from_xyz(mid.x, mid.y, z).with_rotation(Quat::from_rotation_z(d.y.atan2(d.x))),
+    )
+}
+
+/// A Xiangqi-style board: pieces on the points where lines cross, a river, palace diagonals.
+fn layout_intersections(commands: &mut Commands, v: &crate::rules::Variant, view: BoardView, settings: &Settings) {
+    let g = v.geometry;
+    let (light, _) = settings.theme.colours();
+    let wood = light.mix(&Color::srgb_u8(226, 180, 110), 0.6);
+    let ink = Color::srgb_u8(70, 45, 25);
+    let (w, h) = (g.files as f32 * SQUARE, g.ranks as f32 * SQUARE);
+    commands.spawn((Decor, Sprite::from_color(wood, Vec2::new(w, h)), Transform::from_xyz(0.0, 0.0, 0.0)));
+    let at = |f: u8, r: u8| square_centre(g, view, Square(r * g.files + f));
+    let width = SQUARE * 0.025;
+    for r in 0..g.ranks {
+        commands.spawn(line(at(0, r), at(g.files - 1, r), width, ink, 0.1));
+    }
+    for f in 0..g.files {
+        let edge = f == 0 || f == g.files - 1;
+        match v.look.river_after {
+            Some(river) if !edge && river >= 1 && river < g.ranks => {
+                commands.spawn(line(at(f, 0), at(f, river - 1), width, ink, 0.1));
+                commands.spawn(line(at(f, river), at(f, g.ranks - 1), width, ink, 0.1));
+            }
+            _ => {
+                commands.spawn(line(at(f, 0), at(f, g.ranks - 1), width, ink, 0.1));
+            }
+        }
+    }
+    // A frame around the grid.
+    let (a, b, c, d) = (at(0, 0), at(g.files - 1, 0), at(g.files - 1, g.ranks - 1), at(0, g.ranks - 1));
+    let pad = Vec2::splat(SQUARE * 0.12);
+    let (a, b, c, d) = (a - pad * Vec2::new(1.0, 1.0), b + pad * Vec2::new(1.0, -1.0), c + pad, d + pad * Vec2::new(-1.0, 1.0));
+    for (p, q) in [(a, b), (b, c), (c, d), (d, a)] {
+        commands.spawn(line(p, q, width * 2.0, ink, 0.1));
+    }
+    if let Some(river) = v.look.river_after {
+        let y = (at(0, river - 1).y + at(0, river).y) / 2.0;
+        commands.spawn((
+            Decor,
+            Text2d::new("River"),
+            TextFont { font_size: FontSize::Px(SQUARE * 0.3), ..default() },
+            TextColor(ink.with_alpha(0.55)),
+            Transform::from_xyz(0.0, y, 0.2),
+        ));
+    }
+    // Palaces: the diagonals of every 3×3 region a piece is confined to.
+    let bit = |set: &[u64; 4], sq: Square| set[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0;
+    let mut drawn: Vec<(u8, u8)> = Vec::new();
+    for kind in v.registry.ids() {
+        let Some(sets) = &v.registry.def(kind).zones.confinement else { continue };
+        for set in sets {
+            let squares: Vec<Square> = g.squares().filter(|&sq| bit(set, sq)).collect();
+            if squares.len() != 9 {
+                continue;
+            }
+            let (f0, r0) = (squares.iter().map(|&s| g.file(s)).min().unwrap_or(0), squares.iter().map(|&s| g.rank(s)).min().unwrap_or(0));
+            if drawn.contains(&(f0, r0)) || squares.iter().any(|&s| g.file(s) > f0 + 2 || g.rank(s) > r0 + 2) {
+                continue;
+            }
+            drawn.push((f0, r0));
+            commands.spawn(line(at(f0, r0), at(f0 + 2, r0 + 2), width, ink, 0.1));
+            commands.spawn(line(at(f0 + 2, r0), at(f0, r0 + 2), width, ink, 0.1));
+        }
+    }
+    if settings.coordinates {
+        for f in 0..g.files {
+            let p = at(f, 0);
+            let y = if view.bottom == Side::White { -h / 2.0 - SQUARE * 0.05 } else { h / 2.0 + SQUARE * 0.05 };
+            commands.spawn((
+                Decor,
+                Text2d::new(((b'a' + f) as char).to_string()),
+                TextFont { font_size: FontSize::Px(SQUARE * 0.2), ..default() },
+                TextColor(Color::srgb(0.8, 0.75, 0.7)),
+                Transform::from_xyz(p.x, y, 0.2),
+            ));
+        }
+        for r in 0..g.ranks {
+            let p = at(0, r);
+            let x = if view.bottom == Side::White { -w / 2.0 - SQUARE * 0.12 } else { w / 2.0 + SQUARE * 0.12 };
+            commands.spawn((
+                Decor,
+                Text2d::new((r + 1).to_string()),
+                TextFont { font_size: FontSize::Px(SQUARE * 0.2), ..default() },
+                TextColor(Color::srgb(0.8, 0.75, 0.7)),
+                Transform::from_xyz(x, p.y, 0.2),
+            ));
         }
     }
 }

@@ -232,6 +232,17 @@ pub struct Variant {
     pub gating: bool,
     /// Presets a game of this variant starts with, in activation order.
     pub presets: Vec<PresetRequest>,
+    /// How the board is drawn (rules do not depend on it).
+    pub look: BoardLook,
+}
+
+/// How a board is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct BoardLook {
+    /// Pieces stand on the points where lines cross (Xiangqi) instead of in squares.
+    pub intersections: bool,
+    /// A river between this rank (1-based) and the next: the lines of the inner files stop there.
+    pub river_after: Option<u8>,
 }
 
 /// A preset a variant switches on (validated against the preset registry when loaded).
@@ -275,6 +286,7 @@ impl Variant {
             blast: None,
             flying_general: false,
             gating: false,
+            look: BoardLook::default(),
             presets: Vec::new(),
         }
     }

@@ -93,6 +93,26 @@ pub struct BoardSpec {
     /// Squares that do not exist (walls), by name.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub walls: Vec<String>,
+    /// How the board is drawn: `Squares` (the default) or `Intersections` (Xiangqi).
+    #[serde(default, skip_serializing_if = "is_squares")]
+    pub style: BoardStyle,
+    /// Draw a river between this rank and the next (Xiangqi: 5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub river: Option<u8>,
+}
+
+/// How a board is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum BoardStyle {
+    /// Pieces in squares.
+    #[default]
+    Squares,
+    /// Pieces on the points where lines cross.
+    Intersections,
+}
+
+fn is_squares(s: &BoardStyle) -> bool {
+    *s == BoardStyle::Squares
 }
 
 /// One piece type.

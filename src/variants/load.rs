@@ -5,11 +5,11 @@ use std::fmt;
 use std::path::Path;
 
 use crate::rules::{
-    BlastRule, CODE_PIECES, CastlingRule, DropRule, EndCondition, Geometry, MAX_FILES, MAX_RANKS, PieceType, PieceTypeDef,
+    BlastRule, BoardLook, CODE_PIECES, CastlingRule, DropRule, EndCondition, Geometry, MAX_FILES, MAX_RANKS, PieceType, PieceTypeDef,
     PieceTypeRegistry, PresetRequest, PromotionRule, Square, Variant, code_piece, parse_betza, parse_fen,
 };
 
-use super::format::{CastlingSpec, EndSpec, PieceSpec, RegionSpec, ShuffleSpec, VariantFile};
+use super::format::{BoardStyle, CastlingSpec, EndSpec, PieceSpec, RegionSpec, ShuffleSpec, VariantFile};
 
 /// One problem in a variant file: where (a key path such as `pieces[2].betza`) and what.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -301,6 +301,12 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
             Geometry::CHESS
         }
     };
+    if let Some(b) = &file.board
+        && let Some(r) = b.river
+        && (r == 0 || r >= geometry.ranks)
+    {
+        ck.add("board.river", format!("a river after rank {r} is not inside a board of {} ranks", geometry.ranks));
+    }
     if let Some(b) = &file.board {
         for (i, w) in b.walls.iter().enumerate() {
             if geometry.parse_square(w).is_none() {
@@ -542,6 +548,11 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
         blast,
         flying_general: file.flying_general.unwrap_or(false),
         gating: file.gating.unwrap_or(false),
+        look: file
+            .board
+            .as_ref()
+            .map(|b| BoardLook { intersections: b.style == BoardStyle::Intersections, river_after: b.river })
+            .unwrap_or_default(),
         presets,
     };
     match &file.start {
