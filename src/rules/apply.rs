@@ -484,6 +484,10 @@ pub fn mutate_position(pending: Res<PendingMove>, mut state: ResMut<GameState>, 
             }
         }
     }
+    // Placement: a king or rook dropped onto its castling square may bring a castling right.
+    if m.dropped().is_some() && rules.drops.as_ref().is_some_and(|d| d.castling_on_drop) && (def.castles || def.castling_partner) {
+        grant_castling_on_drop(&rules, writer.board(), st, side);
+    }
     // Gating: a piece from the hand onto the square just vacated; the files of back-rank
     // squares that were left or captured on lose their gate.
     if let Some(gate) = m.gate
@@ -561,6 +565,28 @@ pub fn explode(
                     state.castling.rooks[s.index()][w.index()] = None;
                 }
             }
+        }
+    }
+}
+
+/// Placement: a king on its castling square with a rook in a corner of the same rank gains
+/// the right to castle on that wing (rights are never given twice or taken here).
+fn grant_castling_on_drop(rules: &Rules, board: &Board, state: &mut GameState, side: Side) {
+    let Some(rule) = rules.castling.as_ref() else { return };
+    let g = board.geometry;
+    let reg = &rules.registry;
+    let rank = rule.rank_of(side, g.ranks);
+    let at = |f: u8| board.cell(Square(rank * g.files + f));
+    let is = |f: u8, castles: bool| {
+        let c = at(f);
+        c.is_piece() && c.side() == side && if castles { reg.def(c.kind()).castles } else { reg.def(c.kind()).castling_partner }
+    };
+    if !is(g.files / 2, true) {
+        return;
+    }
+    for (wing, file) in [(Wing::King, g.files - 1), (Wing::Queen, 0)] {
+        if is(file, false) && state.castling.get(side, wing).is_none() {
+            state.castling.rooks[side.index()][wing.index()] = Some(file);
         }
     }
 }

@@ -12,7 +12,7 @@ use super::geometry::{Side, Square};
 use super::moves::{Move, MoveKind};
 use super::notation::{MoveError, parse_san, parse_uci, san_body, to_uci};
 use super::outcome::{Outcome, Reason, insufficient_material, repetitions};
-use super::piece::{Location, Piece, Promoted, piece_bundle};
+use super::piece::{Location, Piece, PieceType, Promoted, piece_bundle};
 use super::pipeline::{Hook, Hooks, rebuild_pipelines};
 use super::query::{LegalMoveQuery, MoveQuery};
 use super::state::GameState;
@@ -67,9 +67,12 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
         let start = parse_fen(&variant, &variant.start_fen).ok();
         let mates = variant.end.iter().any(|e| matches!(e, EndCondition::Checkmate | EndCondition::Checkmated(_)));
         for side in Side::BOTH {
-            let royal_at_start =
-                start.as_ref().is_none_or(|s| s.pieces.iter().any(|&(_, k, s)| s == side && reg.royal_mask & (1u64 << k.0) != 0));
-            let has_royal = probe.find(side, reg.royal_mask).next().is_some();
+            // A royal piece in hand counts (Placement starts with every piece in hand).
+            let royal = |k: PieceType| reg.royal_mask & (1u64 << k.0) != 0;
+            let royal_at_start = start.as_ref().is_none_or(|s| {
+                s.pieces.iter().any(|&(_, k, s)| s == side && royal(k)) || s.hand.iter().any(|&(k, s)| s == side && royal(k))
+            });
+            let has_royal = probe.find(side, reg.royal_mask).next().is_some() || setup.hand.iter().any(|&(k, s)| s == side && royal(k));
             if royal_at_start && !has_royal && mates {
                 return Err(bad(format!("{side} has no king")));
             }

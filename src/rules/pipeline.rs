@@ -95,6 +95,7 @@ struct Needs {
     immediate_results: bool,
     flag_reply: bool,
     drops: bool,
+    must_drop: bool,
     blast: bool,
     gating: bool,
     damage_hooks: bool,
@@ -115,6 +116,7 @@ impl Needs {
             immediate_results: v.end.iter().any(EndCondition::is_immediate),
             flag_reply: v.end.iter().any(|e| matches!(e, EndCondition::RegionReached { reply: true, .. })),
             drops: v.drops.is_some(),
+            must_drop: v.drops.as_ref().is_some_and(|d| d.must_drop),
             blast: v.blast.is_some(),
             gating: v.gating,
         }
@@ -139,6 +141,9 @@ fn query_defaults(step: QuerySystems, needs: Needs) -> (Vec<ScheduleConfigs<Sche
             }
             if needs.mandatory_capture {
                 before.push(query::enforce_mandatory_capture.into_configs());
+            }
+            if needs.must_drop {
+                before.push(query::enforce_must_drop.into_configs());
             }
             (before, vec![])
         }

@@ -257,16 +257,62 @@ pub fn generate_drops(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Re
     let q = &mut *query;
     let side = q.side;
     let g = board.geometry;
+    let bishop = if drops.opposite_bishops { rules.registry.by_name("bishop") } else { None };
+    let colour = |sq: Square| ((g.file(sq) + g.rank(sq)) % 2) as usize;
+    // Placement's bishops: free drop squares of each colour, and the colours this side's
+    // bishops already stand on.
+    let (mut free, mut placed, bishops_in_hand) =
+        ([0u32; 2], [false; 2], bishop.map_or(0, |b| board.hand_counts[side.index()][b.0 as usize]));
+    if let Some(b) = bishop {
+        for sq in board.find(side, 1u64 << b.0) {
+            placed[colour(sq)] = true;
+        }
+        for (i, c) in board.cells.iter().enumerate() {
+            let sq = Square(i as u8);
+            if c.is_empty() && drops.allowed(b, g.relative_rank(sq, side)) {
+                free[colour(sq)] += 1;
+            }
+        }
+    }
+    // Whether the bishops still in hand can all be placed on different colours after a drop.
+    let feasible = |kind: PieceType, sq: Square| {
+        let Some(b) = bishop else { return true };
+        let (mut free, mut placed, mut left) = (free, placed, bishops_in_hand);
+        if drops.allowed(b, g.relative_rank(sq, side)) {
+            free[colour(sq)] -= 1;
+        }
+        if kind == b {
+            if placed[colour(sq)] {
+                return false;
+            }
+            placed[colour(sq)] = true;
+            left -= 1;
+        }
+        match left {
+            0 => true,
+            1 => (0..2).any(|c| !placed[c] && free[c] > 0),
+            _ => !placed[0] && !placed[1] && free[0] > 0 && free[1] > 0,
+        }
+    };
     for kind in rules.registry.ids() {
         if board.hand_counts[side.index()][kind.0 as usize] == 0 {
             continue;
         }
         for (i, c) in board.cells.iter().enumerate() {
             let sq = Square(i as u8);
-            if c.is_empty() && drops.allowed(kind, g.relative_rank(sq, side)) {
+            if c.is_empty() && drops.allowed(kind, g.relative_rank(sq, side)) && feasible(kind, sq) {
                 q.moves.push(Move::drop(kind, sq));
             }
         }
+    }
+}
+
+/// Step 4 (default, before the hooks), in variants where pieces in hand must be dropped
+/// (Placement): a side with anything in hand may only drop.
+pub fn enforce_must_drop(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>) {
+    let side = query.side;
+    if rules.drops.as_ref().is_some_and(|d| d.must_drop) && board.hand_counts[side.index()].iter().any(|&n| n > 0) {
+        query.moves.retain(|m| m.dropped().is_some());
     }
 }
 

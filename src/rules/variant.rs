@@ -165,12 +165,21 @@ pub struct DropRule {
     pub captures_to_hand: bool,
     /// Relative ranks (0 = own back rank) where a type may not be dropped.
     pub forbidden_ranks: Vec<(PieceType, Vec<u8>)>,
+    /// The only relative ranks where anything may be dropped (empty: anywhere).
+    pub ranks: Vec<u8>,
+    /// A side with pieces in hand must drop one (Placement).
+    pub must_drop: bool,
+    /// A side's bishops must be dropped on squares of different colours (Placement).
+    pub opposite_bishops: bool,
+    /// A king and rook dropped on their castling squares gain the castling right (Placement).
+    pub castling_on_drop: bool,
 }
 
 impl DropRule {
     /// Whether `kind` may be dropped on relative rank `rank`.
     pub fn allowed(&self, kind: PieceType, rank: u8) -> bool {
-        !self.forbidden_ranks.iter().any(|(k, ranks)| *k == kind && ranks.contains(&rank))
+        (self.ranks.is_empty() || self.ranks.contains(&rank))
+            && !self.forbidden_ranks.iter().any(|(k, ranks)| *k == kind && ranks.contains(&rank))
     }
 }
 

@@ -229,6 +229,18 @@ pub struct DropsSpec {
     /// Ranks (1 = own back rank) where a letter may not be dropped, e.g. `{'P': [1, 8]}`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub forbidden_ranks: BTreeMap<char, Vec<u8>>,
+    /// The only ranks (1 = own back rank) where pieces may be dropped; empty: any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ranks: Vec<u8>,
+    /// A side with pieces in hand must drop one instead of moving.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub must_drop: bool,
+    /// A side's two bishops must stand on squares of different colours.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub opposite_bishops: bool,
+    /// Dropping a king and rook on their castling squares gives the castling right.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub castling_on_drop: bool,
 }
 
 /// Exploding captures.

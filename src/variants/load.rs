@@ -521,7 +521,17 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
                 None => ck.add(format!("drops.forbidden_ranks.{c}"), format!("'{c}' is not the letter of a piece type")),
             }
         }
-        DropRule { captures_to_hand: d.captures_to_hand, forbidden_ranks }
+        if let Some(r) = d.ranks.iter().find(|&&r| r == 0 || r > geometry.ranks) {
+            ck.add("drops.ranks", format!("rank {r} is not between 1 and {}", geometry.ranks));
+        }
+        DropRule {
+            captures_to_hand: d.captures_to_hand,
+            forbidden_ranks,
+            ranks: d.ranks.iter().map(|r| r.saturating_sub(1)).collect(),
+            must_drop: d.must_drop,
+            opposite_bishops: d.opposite_bishops,
+            castling_on_drop: d.castling_on_drop,
+        }
     });
     let blast = file.blast.as_ref().map(|b| BlastRule { immune: letters_mask(&b.immune, "blast.immune", &letter, &mut ck) });
     let shuffle = match file.shuffle {

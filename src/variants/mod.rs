@@ -17,6 +17,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("chess", include_str!("../../presets/chess.ron")),
     ("chess960", include_str!("../../presets/chess960.ron")),
     ("coregal", include_str!("../../presets/coregal.ron")),
+    ("placement", include_str!("../../presets/placement.ron")),
     ("capablanca", include_str!("../../presets/capablanca.ron")),
     ("gothic", include_str!("../../presets/gothic.ron")),
     ("embassy", include_str!("../../presets/embassy.ron")),
