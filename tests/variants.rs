@@ -440,3 +440,26 @@ fn variant_files_switch_presets_on() {
     let p = problems(&bad);
     assert!(p.iter().any(|x| x == "presets: 'double-move' and 'monster-rules' cannot be active together"), "{p:#?}");
 }
+
+#[test]
+fn orda_and_ordamirror_start_positions_counted_by_hand() {
+    // No published perft rows exist for these two; the first plies are counted by hand.
+    // Orda, black's replies to any white first move: lancers 1 + 1 (c7, f7), kheshigs 4 + 4,
+    // archers 2 + 2, the yurt 3 (c7, d7, e7), the khan 3, pawns 8 (no double steps from the
+    // sixth rank) = 28; white has chess's 20.
+    let mut orda = Engine::from_fen(variants::builtin("orda").unwrap(), "startpos").unwrap();
+    assert_eq!(orda.perft(1), 20);
+    assert_eq!(orda.perft(2), 20 * 28);
+    // Orda Mirror, white: lancers 1 + 1, kheshigs 4 + 4, archers 2 + 2, the falcon 3, the king 3,
+    // pawns 8 = 28.
+    let mut mirror = Engine::from_fen(variants::builtin("ordamirror").unwrap(), "startpos").unwrap();
+    assert_eq!(mirror.perft(1), 28);
+    // A bare khan can still win by reaching the far rank: no insufficient-material draw
+    // (Fairy-Stockfish's insufficient_material row for orda says the same).
+    let mut bare = Engine::from_fen(variants::builtin("orda").unwrap(), "k7/8/8/8/8/8/8/K7 w - - 0 1").unwrap();
+    assert_eq!(bare.outcome(), None);
+    // Campmate: a king on the far rank wins at once.
+    let mut camp = Engine::from_fen(variants::builtin("orda").unwrap(), "8/1K6/8/7k/8/8/8/8 w - - 0 1").unwrap();
+    camp.play_uci("b7b8").unwrap();
+    assert_eq!(camp.outcome().and_then(|o| o.winner), Some(chimera::rules::Side::White));
+}

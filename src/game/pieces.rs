@@ -84,6 +84,12 @@ pub fn image_name(def: &PieceTypeDef) -> Option<&'static str> {
         "alfil" => "turned-bishop",
         "schleich" => "turned-rook",
         "nightrider" => "knight-90",
+        // The Horde (Orda): knight movers that capture like rook, bishop, queen; the yurt.
+        "lancer" => "knight-rook",
+        "archer" => "knight-bishop",
+        "kheshig" => "turned-knight",
+        "falcon" => "knight-queen",
+        "yurt" => "turned-king",
         "knibis" => "knight-45",
         "biskni" => "bishop-90",
         _ => "",

@@ -18,6 +18,8 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("chess960", include_str!("../../presets/chess960.ron")),
     ("coregal", include_str!("../../presets/coregal.ron")),
     ("placement", include_str!("../../presets/placement.ron")),
+    ("orda", include_str!("../../presets/orda.ron")),
+    ("ordamirror", include_str!("../../presets/ordamirror.ron")),
     ("capablanca", include_str!("../../presets/capablanca.ron")),
     ("gothic", include_str!("../../presets/gothic.ron")),
     ("embassy", include_str!("../../presets/embassy.ron")),
