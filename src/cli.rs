@@ -22,22 +22,22 @@ usage:
   chimera list presets            print the preset ids and names
   chimera help                    this text";
 
-/// The game window's options from the command line.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// The game window's options from the command line (also the game's resource of them).
+#[derive(bevy::prelude::Resource, Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameArgs {
-    /// Variant id or `.ron` path.
+    /// Variant id or path of a `.ron` file; the default is chess.
     pub variant: Option<String>,
-    /// Presets to switch on, by id.
+    /// Presets to switch on after the variant's own, by id.
     pub presets: Vec<String>,
-    /// Start from this position instead of the variant's.
+    /// Start from this position (FEN) instead of the variant's.
     pub fen: Option<String>,
-    /// UCI moves to play first.
+    /// UCI moves to play through the board's input path first.
     pub moves: Vec<String>,
-    /// Save a screenshot here.
+    /// Save a screenshot here once the moves are played and drawn, then exit.
     pub screenshot: Option<String>,
-    /// Capture this many frames after the last move.
+    /// Capture this many frames after the last move, while its effects still play.
     pub screenshot_after: Option<u32>,
-    /// Measure this many frames and exit.
+    /// Measure this many frames (quiet, then with explosions), print the figures, exit.
     pub bench_frames: Option<u32>,
 }
 

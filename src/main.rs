@@ -52,16 +52,8 @@ fn main() -> ExitCode {
 }
 
 #[cfg(feature = "gui")]
-fn run_game(a: chimera::cli::GameArgs) -> ExitCode {
-    chimera::game::run(chimera::game::GameOptions {
-        variant: a.variant,
-        presets: a.presets,
-        fen: a.fen,
-        moves: a.moves,
-        screenshot: a.screenshot,
-        screenshot_after: a.screenshot_after,
-        bench_frames: a.bench_frames,
-    })
+fn run_game(args: chimera::cli::GameArgs) -> ExitCode {
+    chimera::game::run(args)
 }
 
 #[cfg(not(feature = "gui"))]

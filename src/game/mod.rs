@@ -25,24 +25,8 @@ use crate::presets::{Activation, by_id, requested_by, set_active_presets};
 use crate::rules::{Board, Rules, RulesWorld, Square, install_rules, parse_fen, parse_uci, setup_position};
 use crate::variants;
 
-/// Options of the game window.
-#[derive(Resource, Clone, Debug, Default)]
-pub struct GameOptions {
-    /// Variant id or path of a `.ron` file; the default is chess.
-    pub variant: Option<String>,
-    /// Presets to switch on after the variant's own, by id.
-    pub presets: Vec<String>,
-    /// Start from this position (FEN) instead of the variant's.
-    pub fen: Option<String>,
-    /// UCI moves to play through the board's input path before the screenshot.
-    pub moves: Vec<String>,
-    /// Save a screenshot here once the moves are played and drawn, then exit.
-    pub screenshot: Option<String>,
-    /// Capture this many frames after the last move, while its effects still play.
-    pub screenshot_after: Option<u32>,
-    /// Measure this many frames (quiet, then with explosions), print the figures, exit.
-    pub bench_frames: Option<u32>,
-}
+/// Options of the game window: the command line's.
+pub use crate::cli::GameArgs as GameOptions;
 
 /// The game being played: its variant and the presets it started with.
 #[derive(Resource, Clone, Debug, Default)]

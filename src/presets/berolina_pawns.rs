@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 
-use super::{Activation, PresetDef, no_state};
+use super::{Activation, PresetDef};
 use crate::rules::{Board, Hook, Move, MoveQuery, QuerySystems, Rules, Side};
 
 /// The preset.
@@ -11,12 +11,8 @@ pub const BEROLINA_PAWNS: PresetDef = PresetDef {
     id: "berolina-pawns",
     name: "Berolina pawns",
     description: "Pawns move one square diagonally forward (two from their starting rank, over an empty square) and capture one square straight ahead. They promote as usual; there is no en passant.",
-    incompatible_with: &[],
-    requires: &[],
-    piece_attributes: &[],
     hooks,
-    on_activate: no_state,
-    on_deactivate: no_state,
+    ..PresetDef::BASE
 };
 
 fn hooks(a: &Activation) -> Vec<Hook> {

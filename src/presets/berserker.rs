@@ -2,7 +2,7 @@
 
 use bevy::prelude::*;
 
-use super::{Activation, PresetDef, PresetState, PresetStore, no_state};
+use super::{Activation, PresetDef, PresetState, PresetStore};
 use crate::rules::{ApplySystems, Board, Hook, LegalMoveQuery, MoveQuery, PendingMove, QuerySystems};
 
 /// The preset's state key: the square of the piece in its berserk half-move.
@@ -13,12 +13,8 @@ pub const BERSERKER: PresetDef = PresetDef {
     id: "berserker",
     name: "Berserkers",
     description: "A piece that captures goes berserk: if it can capture again from where it landed, its side moves again at once, and that extra move must be a capture by the same piece. One extra capture per turn.",
-    incompatible_with: &[],
-    requires: &[],
-    piece_attributes: &[],
     hooks,
-    on_activate: no_state,
-    on_deactivate: no_state,
+    ..PresetDef::BASE
 };
 
 fn hooks(a: &Activation) -> Vec<Hook> {

@@ -2,7 +2,7 @@
 
 use bevy::prelude::*;
 
-use super::{Activation, PresetDef, no_state};
+use super::{Activation, PresetDef};
 use crate::rules::{ApplySystems, DecidedOutcome, Hook, Outcome, PendingMove, Reason, decide};
 
 /// The preset.
@@ -10,12 +10,8 @@ pub const CAPTURE_TO_WIN: PresetDef = PresetDef {
     id: "capture-to-win",
     name: "First capture wins",
     description: "The first player to capture any piece wins at once.",
-    incompatible_with: &[],
-    requires: &[],
-    piece_attributes: &[],
     hooks,
-    on_activate: no_state,
-    on_deactivate: no_state,
+    ..PresetDef::BASE
 };
 
 fn hooks(a: &Activation) -> Vec<Hook> {

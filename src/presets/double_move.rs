@@ -2,7 +2,7 @@
 
 use bevy::prelude::*;
 
-use super::{Activation, PresetDef, no_state};
+use super::{Activation, PresetDef};
 use crate::rules::{ApplySystems, GameState, Hook, PendingMove, Side};
 
 /// Both sides play two half-moves per turn.
@@ -11,11 +11,8 @@ pub const DOUBLE_MOVE: PresetDef = PresetDef {
     name: "Double move",
     description: "Each player makes two moves in a row before the turn passes (within the preset's scope). Check must be answered by the first of the two.",
     incompatible_with: &["monster-rules"],
-    requires: &[],
-    piece_attributes: &[],
     hooks: double_move_hooks,
-    on_activate: no_state,
-    on_deactivate: no_state,
+    ..PresetDef::BASE
 };
 
 /// White plays two half-moves per turn, black one.
@@ -24,11 +21,8 @@ pub const MONSTER_RULES: PresetDef = PresetDef {
     name: "Monster rules",
     description: "White makes two moves in a row every turn; black makes one.",
     incompatible_with: &["double-move"],
-    requires: &[],
-    piece_attributes: &[],
     hooks: monster_hooks,
-    on_activate: no_state,
-    on_deactivate: no_state,
+    ..PresetDef::BASE
 };
 
 fn veto_until(owner: &'static str, half_moves: u8, applies: impl Fn(Side) -> bool + Clone + Send + Sync + 'static) -> Hook {

@@ -14,11 +14,10 @@ pub const DUAL_KING: PresetDef = PresetDef {
     name: "Two kings",
     description: "Each side's queen is replaced by a second king. Both kings are royal: neither may be left attacked, and a side that cannot protect both is checkmated. Switching the preset off turns the second kings back into queens.",
     incompatible_with: &["weak-dual-king", "coregal", "knightmate-rules", "capture-all", "last-piece-standing"],
-    requires: &[],
-    piece_attributes: &[],
     hooks: dual_hooks,
     on_activate,
     on_deactivate,
+    ..PresetDef::BASE
 };
 
 /// Two kings; only the last one is royal.
@@ -27,11 +26,10 @@ pub const WEAK_DUAL_KING: PresetDef = PresetDef {
     name: "Two kings (weak)",
     description: "Each side's queen is replaced by a second king. While a side has two kings neither is royal: a king may be left attacked and captured. The last king left is royal as usual, and checkmating it wins.",
     incompatible_with: &["dual-king", "coregal", "knightmate-rules", "capture-all", "last-piece-standing"],
-    requires: &[],
-    piece_attributes: &[],
     hooks: weak_hooks,
     on_activate,
     on_deactivate,
+    ..PresetDef::BASE
 };
 
 fn kings_of(pieces: &Query<(Entity, &PieceType, &Owner, &Location)>, king: PieceType, side: Side) -> Vec<(Entity, Square)> {

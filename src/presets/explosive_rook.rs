@@ -2,7 +2,7 @@
 
 use bevy::prelude::*;
 
-use super::{Activation, PresetDef, no_state};
+use super::{Activation, PresetDef};
 use crate::rules::{
     ApplySystems, Board, DamageKind, Effect, EffectKind, Hook, PendingMove, Rules, deal_damage, emit_effect, retract_piece,
 };
@@ -12,12 +12,8 @@ pub const EXPLOSIVE_ROOK: PresetDef = PresetDef {
     id: "explosive-rook",
     name: "Exploding rooks",
     description: "A rook that captures explodes instead of moving: the captured piece and every piece next to it except kings take one point of explosion damage (without hit points that removes them), and the rook is destroyed.",
-    incompatible_with: &[],
-    requires: &[],
-    piece_attributes: &[],
     hooks,
-    on_activate: no_state,
-    on_deactivate: no_state,
+    ..PresetDef::BASE
 };
 
 fn hooks(a: &Activation) -> Vec<Hook> {

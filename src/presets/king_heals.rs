@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 
-use super::{Activation, ActivePresets, Hp, PresetDef, no_state};
+use super::{Activation, ActivePresets, Hp, PresetDef};
 use crate::rules::{ApplySystems, Effect, EffectKind, Effects, GameState, Hook, Location, Owner, PendingMove, PieceType, Rules, UndoLog};
 
 /// The preset.
@@ -11,12 +11,9 @@ pub const KING_HEALS: PresetDef = PresetDef {
     id: "king-heals",
     name: "Healing kings",
     description: "Needs hit points. At the start of each of your turns your wounded king regains one hit point, up to the hit points pieces started with.",
-    incompatible_with: &[],
     requires: &["piece-hp"],
-    piece_attributes: &[],
     hooks,
-    on_activate: no_state,
-    on_deactivate: no_state,
+    ..PresetDef::BASE
 };
 
 fn hooks(a: &Activation) -> Vec<Hook> {

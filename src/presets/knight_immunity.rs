@@ -2,7 +2,7 @@
 
 use bevy::prelude::*;
 
-use super::{Activation, PresetDef, no_state};
+use super::{Activation, PresetDef};
 use crate::rules::{Board, Hook, MoveKind, MoveQuery, QuerySystems, Rules};
 
 /// The preset.
@@ -10,12 +10,8 @@ pub const KNIGHT_IMMUNITY: PresetDef = PresetDef {
     id: "knight-immunity",
     name: "Immune knights",
     description: "Knights cannot be captured (within the preset's scope: only that side's knights are immune).",
-    incompatible_with: &[],
-    requires: &[],
-    piece_attributes: &[],
     hooks,
-    on_activate: no_state,
-    on_deactivate: no_state,
+    ..PresetDef::BASE
 };
 
 fn hooks(a: &Activation) -> Vec<Hook> {

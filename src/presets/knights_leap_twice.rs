@@ -2,7 +2,7 @@
 
 use bevy::prelude::*;
 
-use super::{Activation, PresetDef, no_state};
+use super::{Activation, PresetDef};
 use crate::rules::{Board, Hook, Move, MoveQuery, QuerySystems, Rules};
 
 /// The preset.
@@ -10,12 +10,8 @@ pub const KNIGHTS_LEAP_TWICE: PresetDef = PresetDef {
     id: "knights-leap-twice",
     name: "Double-leap knights",
     description: "A knight may make two knight leaps in one move, as long as it lands on an empty square after the first; the second may capture.",
-    incompatible_with: &[],
-    requires: &[],
-    piece_attributes: &[],
     hooks,
-    on_activate: no_state,
-    on_deactivate: no_state,
+    ..PresetDef::BASE
 };
 
 fn hooks(a: &Activation) -> Vec<Hook> {

@@ -2,7 +2,7 @@
 
 use bevy::prelude::*;
 
-use super::{Activation, PresetDef, no_state};
+use super::{Activation, PresetDef};
 use crate::rules::{
     ApplySystems, Board, DecidedOutcome, GameState, Hook, LegalMoveQuery, MoveQuery, Outcome, PendingMove, QuerySystems, Reason,
 };
@@ -13,11 +13,8 @@ pub const LAST_PIECE_STANDING: PresetDef = PresetDef {
     name: "Last piece standing",
     description: "There is no check or checkmate; kings are ordinary pieces. A side with no pieces left loses, however they were lost (captures, explosions, poison); if both sides are wiped out by the same move the game is drawn. A side that has pieces but no legal move also loses.",
     incompatible_with: &["capture-all", "coregal", "knightmate-rules", "dual-king", "weak-dual-king", "suicide-chess"],
-    requires: &[],
-    piece_attributes: &[],
     hooks,
-    on_activate: no_state,
-    on_deactivate: no_state,
+    ..PresetDef::BASE
 };
 
 fn hooks(_a: &Activation) -> Vec<Hook> {

@@ -136,6 +136,26 @@ impl fmt::Debug for PresetDef {
     }
 }
 
+impl PresetDef {
+    /// The defaults a preset states only what differs from: no incompatibilities, requirements
+    /// or piece attributes, no hooks, and no state to set up or clear.
+    pub const BASE: PresetDef = PresetDef {
+        id: "",
+        name: "",
+        description: "",
+        incompatible_with: &[],
+        requires: &[],
+        piece_attributes: &[],
+        hooks: no_hooks,
+        on_activate: no_state,
+        on_deactivate: no_state,
+    };
+}
+
+fn no_hooks(_a: &Activation) -> Vec<Hook> {
+    Vec::new()
+}
+
 /// Every preset this build knows.
 pub const ALL: &[&PresetDef] = &[
     &PIECE_HP,
@@ -202,6 +222,16 @@ pub fn effective_piece_attributes(world: &World) -> Vec<&'static str> {
         }
     }
     out
+}
+
+/// A spawn hook for an attribute preset: a piece that appears mid-game (a split queen's
+/// halves) gets the fact's starting `value`, if the preset's scope covers its side.
+pub fn give_on_spawn<C: IntFact>(owner: &'static str, scope: Scope, value: i32) -> Hook {
+    Hook::new(owner, crate::rules::Step::Spawn, move |event: Res<crate::rules::PieceEvent>, mut commands: Commands| {
+        if scope.covers(event.side) {
+            commands.entity(event.entity).insert(C::with_value(value));
+        }
+    })
 }
 
 /// A retract hook for an attribute preset: a piece that leaves the board (for any reason)

@@ -3,8 +3,8 @@
 
 use bevy::prelude::*;
 
-use super::{Activation, PresetDef, give_every_piece, reset_on_retract, take_from_every_piece};
-use crate::rules::{DamageRequest, Hook, IntFact, PieceEvent, QuerySystems, Step, UndoLog};
+use super::{Activation, PresetDef, give_every_piece, give_on_spawn, reset_on_retract, take_from_every_piece};
+use crate::rules::{DamageRequest, Hook, IntFact, QuerySystems, Step, UndoLog};
 
 /// Hit points of a piece.
 #[derive(Component, Copy, Clone, Debug, PartialEq, Eq)]
@@ -24,12 +24,11 @@ pub const PIECE_HP: PresetDef = PresetDef {
     id: "piece-hp",
     name: "Hit points",
     description: "Every piece starts with hit points (2 unless set). A capture deals one point of damage instead of removing the piece; a piece at zero is removed. Kings can take hits too, so check does not restrict moves.",
-    incompatible_with: &[],
-    requires: &[],
     piece_attributes: &["Hp"],
     hooks,
     on_activate,
     on_deactivate,
+    ..PresetDef::BASE
 };
 
 fn hooks(a: &Activation) -> Vec<Hook> {
@@ -47,12 +46,7 @@ fn hooks(a: &Activation) -> Vec<Hook> {
             let died = hp.0 <= 0;
             req.consume("piece-hp", died);
         }),
-        // A piece that appears mid-game (a split queen's halves) gets full hit points.
-        Hook::new("piece-hp", Step::Spawn, move |event: Res<PieceEvent>, mut commands: Commands| {
-            if scope.covers(event.side) {
-                commands.entity(event.entity).insert(Hp(start));
-            }
-        }),
+        give_on_spawn::<Hp>("piece-hp", scope, start),
         // With hit points a king in check only takes damage: moves are not filtered.
         Hook::new("piece-hp", QuerySystems::SelfCheckPoll, |mut q: ResMut<crate::rules::MoveQuery>| q.filter_self_check = false),
         reset_on_retract::<Hp>("piece-hp", scope, start),

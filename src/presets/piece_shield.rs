@@ -3,8 +3,8 @@
 
 use bevy::prelude::*;
 
-use super::{Activation, PresetDef, give_every_piece, reset_on_retract, take_from_every_piece};
-use crate::rules::{DamageRequest, Effect, EffectKind, Effects, Hook, IntFact, Location, PieceEvent, Step, UndoLog};
+use super::{Activation, PresetDef, give_every_piece, give_on_spawn, reset_on_retract, take_from_every_piece};
+use crate::rules::{DamageRequest, Effect, EffectKind, Effects, Hook, IntFact, Location, Step, UndoLog};
 
 /// Shield points of a piece.
 #[derive(Component, Copy, Clone, Debug, PartialEq, Eq)]
@@ -24,12 +24,11 @@ pub const PIECE_SHIELD: PresetDef = PresetDef {
     id: "piece-shield",
     name: "Shields",
     description: "Every piece has a shield that absorbs one hit. A hit on a shielded piece breaks the shield; the next hit is dealt normally.",
-    incompatible_with: &[],
-    requires: &[],
     piece_attributes: &["Shield"],
     hooks,
     on_activate,
     on_deactivate,
+    ..PresetDef::BASE
 };
 
 fn hooks(a: &Activation) -> Vec<Hook> {
@@ -64,11 +63,7 @@ fn hooks(a: &Activation) -> Vec<Hook> {
                 }
             },
         ),
-        Hook::new("piece-shield", Step::Spawn, move |event: Res<PieceEvent>, mut commands: Commands| {
-            if scope.covers(event.side) {
-                commands.entity(event.entity).insert(Shield(start));
-            }
-        }),
+        give_on_spawn::<Shield>("piece-shield", scope, start),
         reset_on_retract::<Shield>("piece-shield", scope, start),
     ]
 }

@@ -13,12 +13,10 @@ pub const POISONED_SQUARES: PresetDef = PresetDef {
     id: "poisoned-squares",
     name: "Poisoned squares",
     description: "The central squares (d4, e4, d5 and e5 on a standard board) are poisoned. A piece other than a king that ends its move on one takes one point of poison damage: without hit points it dies there. The poisoned squares are kept in the preset's state, one entry per square.",
-    incompatible_with: &[],
-    requires: &[],
-    piece_attributes: &[],
     hooks,
     on_activate,
     on_deactivate,
+    ..PresetDef::BASE
 };
 
 /// The centre squares of a board: the middle two (or one) files by the middle two (or one) ranks.

@@ -2,7 +2,7 @@
 
 use bevy::prelude::*;
 
-use super::{Activation, PresetDef, no_state};
+use super::{Activation, PresetDef};
 use crate::rules::{
     ApplySystems, DamageKind, Effect, EffectKind, Hook, PendingMove, Rules, deal_damage, emit_effect, retract_piece, spawn_piece,
 };
@@ -12,12 +12,8 @@ pub const QUEEN_SPLITS: PresetDef = PresetDef {
     id: "queen-splits",
     name: "Splitting queens",
     description: "A queen that captures splits in two: the captured piece is removed, a rook appears on its square and a bishop on the square the queen left. (With hit points, a victim that survives the hit keeps its square and the queen stays whole.)",
-    incompatible_with: &[],
-    requires: &[],
-    piece_attributes: &[],
     hooks,
-    on_activate: no_state,
-    on_deactivate: no_state,
+    ..PresetDef::BASE
 };
 
 fn hooks(a: &Activation) -> Vec<Hook> {

@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 
-use super::{Activation, PresetDef, no_state};
+use super::{Activation, PresetDef};
 use crate::rules::{
     ApplySystems, Board, DecidedOutcome, Hook, Location, MoveQuery, Outcome, Owner, PendingMove, PieceType, QuerySystems, Reason, Rules,
     decide,
@@ -15,11 +15,8 @@ pub const COREGAL: PresetDef = PresetDef {
     name: "Coregal",
     description: "The queen is royal as well as the king: neither may be left attacked, and a side that cannot save both is checkmated.",
     incompatible_with: &["knightmate-rules", "capture-all", "last-piece-standing", "dual-king", "weak-dual-king"],
-    requires: &[],
-    piece_attributes: &[],
     hooks: coregal_hooks,
-    on_activate: no_state,
-    on_deactivate: no_state,
+    ..PresetDef::BASE
 };
 
 /// Knights are royal, kings are not.
@@ -28,11 +25,8 @@ pub const KNIGHTMATE_RULES: PresetDef = PresetDef {
     name: "Knightmate rules",
     description: "Every knight is royal instead of the king: checkmate a knight to win; the king is an ordinary piece.",
     incompatible_with: &["coregal", "capture-all", "last-piece-standing", "dual-king", "weak-dual-king"],
-    requires: &[],
-    piece_attributes: &[],
     hooks: knightmate_hooks,
-    on_activate: no_state,
-    on_deactivate: no_state,
+    ..PresetDef::BASE
 };
 
 /// Nothing is royal; capturing every enemy piece wins.
@@ -41,11 +35,8 @@ pub const CAPTURE_ALL: PresetDef = PresetDef {
     name: "Capture all",
     description: "There is no check and no checkmate: the king is an ordinary piece. Capture every enemy piece to win.",
     incompatible_with: &["coregal", "knightmate-rules", "last-piece-standing", "dual-king", "weak-dual-king", "suicide-chess"],
-    requires: &[],
-    piece_attributes: &[],
     hooks: capture_all_hooks,
-    on_activate: no_state,
-    on_deactivate: no_state,
+    ..PresetDef::BASE
 };
 
 /// A royalty hook contributing every piece of the named types of the side to move.

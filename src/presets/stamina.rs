@@ -2,10 +2,8 @@
 
 use bevy::prelude::*;
 
-use super::{Activation, PresetDef, give_every_piece, reset_on_retract, take_from_every_piece};
-use crate::rules::{
-    ApplySystems, Effect, EffectKind, Effects, GameState, Hook, IntFact, Location, Owner, PendingMove, PieceEvent, Rules, Step, UndoLog,
-};
+use super::{Activation, PresetDef, give_every_piece, give_on_spawn, reset_on_retract, take_from_every_piece};
+use crate::rules::{ApplySystems, Effect, EffectKind, Effects, GameState, Hook, IntFact, Location, Owner, PendingMove, Rules, UndoLog};
 
 /// How rested a piece is.
 #[derive(Component, Copy, Clone, Debug, PartialEq, Eq)]
@@ -28,12 +26,11 @@ pub const STAMINA: PresetDef = PresetDef {
     id: "stamina",
     name: "Stamina",
     description: "Every piece has 3 stamina (or the `max` parameter). A move costs 2; a piece with less is too tired and the move is refused. At the start of your turn each of your pieces regains 1, so a piece can move two turns running and then needs a turn's rest. Kings never tire.",
-    incompatible_with: &[],
-    requires: &[],
     piece_attributes: &["Stamina"],
     hooks,
     on_activate,
     on_deactivate,
+    ..PresetDef::BASE
 };
 
 fn hooks(a: &Activation) -> Vec<Hook> {
@@ -84,9 +81,7 @@ fn hooks(a: &Activation) -> Vec<Hook> {
             },
         ),
         // New pieces arrive rested.
-        Hook::new("stamina", Step::Spawn, move |event: Res<PieceEvent>, mut commands: Commands| {
-            commands.entity(event.entity).insert(Stamina(max));
-        }),
+        give_on_spawn::<Stamina>("stamina", scope, max),
         reset_on_retract::<Stamina>("stamina", scope, max),
     ]
 }

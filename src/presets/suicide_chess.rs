@@ -2,7 +2,7 @@
 
 use bevy::prelude::*;
 
-use super::{Activation, PresetDef, no_state};
+use super::{Activation, PresetDef};
 use crate::rules::{ApplySystems, Board, DecidedOutcome, Hook, MoveQuery, Outcome, PendingMove, QuerySystems, Reason, decide};
 
 /// The preset.
@@ -11,11 +11,8 @@ pub const SUICIDE_CHESS: PresetDef = PresetDef {
     name: "Suicide chess",
     description: "Captures are compulsory and the king is an ordinary piece (no check, no mate). The first player to lose all their pieces wins.",
     incompatible_with: &["capture-all", "last-piece-standing"],
-    requires: &[],
-    piece_attributes: &[],
     hooks,
-    on_activate: no_state,
-    on_deactivate: no_state,
+    ..PresetDef::BASE
 };
 
 fn hooks(_a: &Activation) -> Vec<Hook> {

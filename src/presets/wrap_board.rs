@@ -2,7 +2,7 @@
 
 use bevy::prelude::*;
 
-use super::{Activation, PresetDef, no_state};
+use super::{Activation, PresetDef};
 use crate::rules::{
     Board, Cell, Geometry, Hook, Hop, Move, MoveKind, MoveQuery, PieceType, PieceTypeRegistry, QuerySystems, Rules, Side, Square, Variant,
     en_passant_victim,
@@ -13,12 +13,8 @@ pub const WRAP_BOARD: PresetDef = PresetDef {
     id: "wrap-board",
     name: "Wrap-around board",
     description: "The board is a cylinder: the left and right edges are joined. Pieces may move and capture across the edge (a rook on h1 can go on to a1, a knight on h3 can leap to b4, a pawn on a4 can take on h5), and attacks across the edge give check. Castling and en passant stay as usual.",
-    incompatible_with: &[],
-    requires: &[],
-    piece_attributes: &[],
     hooks,
-    on_activate: no_state,
-    on_deactivate: no_state,
+    ..PresetDef::BASE
 };
 
 /// Walks every simple atom of the piece of `kind` and `side` on `from` around the cylinder and
