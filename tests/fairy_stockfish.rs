@@ -1,7 +1,7 @@
 //! Fairy-Stockfish's rule tests for the variants in the catalogue: legal-move sets after
 //! given moves, whether the side to move is in check, and FENs that must be rejected.
 
-use chimera::rules::Engine;
+use chimera::rules::{Engine, Side, has_insufficient_material};
 use chimera::variants;
 
 fn rows(text: &str) -> impl Iterator<Item = Vec<&str>> {
@@ -83,4 +83,34 @@ fn game_ends() {
         n += 1;
     }
     assert!(n >= 6, "{n}");
+}
+
+#[test]
+fn insufficient_material_per_variant() {
+    let mut n = 0;
+    let mut failures = Vec::new();
+    let mut malformed = Vec::new();
+    for r in rows(include_str!("data/fs-insufficient_material.tsv")) {
+        let (variant, fen, white, black) = (r[0], r[1], r[2] == "true", r[3] == "true");
+        let v = variants::builtin(variant).unwrap_or_else(|e| panic!("{variant}: {e}"));
+        let e = match Engine::from_fen(v, fen) {
+            Ok(e) => e,
+            // A few rows have a rank with too many squares ("K1B6" on 8 files); Fairy-Stockfish
+            // lets that pass, Chimera rejects it as the malformed FEN it is.
+            Err(err) if err.to_string().contains("more than") => {
+                malformed.push(fen);
+                continue;
+            }
+            Err(err) => panic!("{variant} {fen}: {err}"),
+        };
+        let board = e.world().resource::<chimera::rules::Board>();
+        let got = [Side::White, Side::Black].map(|s| has_insufficient_material(e.variant(), board, s));
+        if got != [white, black] {
+            failures.push(format!("{variant} {fen}: expected {white}/{black}, got {}/{}", got[0], got[1]));
+        }
+        n += 1;
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(malformed.len() <= 4, "{malformed:?}");
+    assert!(n >= 45, "{n}");
 }

@@ -96,3 +96,18 @@ fn insufficient_material_per_side() {
     let mut e = chess("k7/nn6/8/8/8/8/8/K7 w - - 0 1");
     assert_eq!(e.outcome(), None);
 }
+
+#[test]
+fn insufficient_material_knows_other_ways_to_win() {
+    // Bare kings draw in chess, but not on King of the Hill, where a king can still climb it.
+    let mut chess = Engine::from_fen(Variant::chess(), "8/8/8/8/8/k7/8/K7 w - - 0 1").unwrap();
+    assert_eq!(chess.outcome(), Some(Outcome::draw(Reason::InsufficientMaterial)));
+    let koth = chimera::variants::builtin("kingofthehill").unwrap();
+    let mut hill = Engine::from_fen(koth, "8/8/8/8/8/k7/8/K7 w - - 0 1").unwrap();
+    assert_eq!(hill.outcome(), None);
+    // A lone amazon mates; a lone Capablanca archbishop too.
+    let amazon = chimera::variants::builtin("amazon").unwrap();
+    assert_eq!(Engine::from_fen(amazon, "8/8/8/8/A7/6k1/8/1K6 w - - 0 1").unwrap().outcome(), None);
+    let capa = chimera::variants::builtin("capablanca").unwrap();
+    assert_eq!(Engine::from_fen(capa, "k9/10/10/10/10/10/10/KA8 w - - 0 1").unwrap().outcome(), None);
+}

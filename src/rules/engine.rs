@@ -11,7 +11,7 @@ use super::fen::{FenError, FenField, Setup, parse_fen, write_castling, write_pla
 use super::geometry::{Side, Square};
 use super::moves::{Move, MoveKind};
 use super::notation::{MoveError, parse_san, parse_uci, san_body, to_uci};
-use super::outcome::{Outcome, Reason, insufficient_material, repetitions};
+use super::outcome::{Outcome, Reason, has_insufficient_material, repetitions};
 use super::piece::{Location, Piece, PieceType, Promoted, piece_bundle};
 use super::pipeline::{Hook, Hooks, rebuild_pipelines};
 use super::query::{LegalMoveQuery, MoveQuery};
@@ -277,12 +277,14 @@ impl RulesWorld for World {
                     .then(|| Outcome::draw(Reason::Repetition)),
                 EndCondition::InsufficientMaterial => {
                     let board = self.resource::<Board>();
+                    // With drops (lichess' rule), bare kings with empty hands are dead; otherwise
+                    // neither side may have the material to win (Fairy-Stockfish's rule, which
+                    // knows about hills, hands and other ways to win).
                     let dead = if rules.drops.is_some() {
-                        // With drops, any captured piece can come back: only bare kings are dead.
                         board.hand.iter().all(Vec::is_empty)
                             && board.cells.iter().all(|c| !c.is_piece() || rules.registry.royal_mask & (1u64 << c.kind().0) != 0)
                     } else {
-                        insufficient_material(board, &rules.registry)
+                        Side::BOTH.iter().all(|&s| has_insufficient_material(&rules, board, s))
                     };
                     dead.then(|| Outcome::draw(Reason::InsufficientMaterial))
                 }

@@ -128,8 +128,10 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
     // A promoted piece was promoted from the first promoting type (the pawn).
     let base = reg.ids().find(|&t| reg.def(t).promotes);
     let promoted = promoted_squares.into_iter().filter_map(|sq| base.map(|b| (sq, b))).collect();
+    // A bare placement (as lichess and Fairy-Stockfish accept) means white to move, no
+    // castling, no en passant, clocks at the start.
     let turn = match fields.next() {
-        None => return Err(err(FenField::Turn, "missing; expected 'w' or 'b'")),
+        None => Side::White,
         Some("w") => Side::White,
         Some("b") => Side::Black,
         Some(other) => return Err(err(FenField::Turn, format!("'{other}'; expected 'w' or 'b'"))),

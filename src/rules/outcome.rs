@@ -124,3 +124,92 @@ pub fn repetitions(history: &[u64], reversible: u32) -> usize {
     let start = earlier.len() - window;
     1 + earlier[start..].iter().filter(|&&h| h == now).count()
 }
+
+/// Whether `side` has too little material to win in `variant`, for any variant: the rule
+/// Fairy-Stockfish applies, restated. A side with another way to win (pieces in hand, captures
+/// that refill hands, extinction of non-royal pieces, a flag piece that can still reach its
+/// region) is never short of material. Otherwise kings and pieces that cannot reach the enemy
+/// king's region (Xiangqi's advisors and elephants) do not count; one piece that can mate
+/// alone with its king (rook-, king- or queen-like, a compound with the knight, or a pawn that
+/// promotes to one) is enough; colour-bound pieces need both square colours covered, or any
+/// other piece on the board; any other piece needs a second non-king piece of either side.
+/// A stalemate that does not draw, or counted checks, make every piece enough.
+pub fn has_insufficient_material(variant: &super::variant::Variant, board: &Board, side: Side) -> bool {
+    use super::variant::{EndCondition, Verdict};
+    let reg = &variant.registry;
+    let g = board.geometry;
+    let royal = |k: super::piece::PieceType| reg.royal_mask & (1u64 << k.0) != 0;
+    // Other ways to win.
+    if variant.drops.as_ref().is_some_and(|d| d.captures_to_hand) || board.hand_counts[side.index()].iter().any(|&n| n > 0) {
+        return false;
+    }
+    for e in &variant.end {
+        match e {
+            EndCondition::Extinction { types, .. } if *types == 0 || reg.ids().any(|k| types & (1u64 << k.0) != 0 && !royal(k)) => {
+                return false;
+            }
+            EndCondition::RegionReached { types, .. } | EndCondition::RegionHeld { types, .. }
+                if board.find(side, *types).next().is_some() =>
+            {
+                return false;
+            }
+            _ => {}
+        }
+    }
+    let loose_stalemate = variant.end.iter().any(|e| matches!(e, EndCondition::Stalemate(v) if *v != Verdict::Draw));
+    let lenient = loose_stalemate || variant.check_limit().is_some();
+    let bit = |set: &[u64; 4], sq: Square| set[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0;
+    // Where the enemy royal piece can be: its confinement, or anywhere.
+    let enemy_area: Vec<Square> = {
+        let confined = reg.ids().filter(|&k| royal(k)).find_map(|k| reg.def(k).zones.confinement.map(|c| c[side.opponent().index()]));
+        g.squares().filter(|&sq| confined.as_ref().is_none_or(|c| bit(c, sq))).collect()
+    };
+    let restricted = |k: super::piece::PieceType, s: Side| {
+        royal(k) || (s == side && reg.def(k).zones.confinement.is_some_and(|c| !enemy_area.iter().any(|&sq| bit(&c[s.index()], sq))))
+    };
+    let mates_alone = |k: super::piece::PieceType| {
+        let atoms = &reg.def(k).atoms;
+        let simple = |a: &&super::movement::Atom| a.mode.captures() && a.hop == super::movement::Hop::None && !a.lame;
+        let rook = atoms.iter().filter(simple).any(|a| (a.dx == 0 || a.dy == 0) && a.range != 1);
+        let steps_w = atoms.iter().filter(simple).any(|a| a.dx.abs() + a.dy.abs() == 1);
+        let steps_f = atoms.iter().filter(simple).any(|a| a.dx.abs() == 1 && a.dy.abs() == 1);
+        let knight = atoms.iter().filter(simple).any(|a| (a.dx.abs(), a.dy.abs()) == (1, 2) || (a.dx.abs(), a.dy.abs()) == (2, 1));
+        let bishop = atoms.iter().filter(simple).any(|a| a.dx.abs() == a.dy.abs() && a.range != 1);
+        rook || (steps_w && steps_f) || (knight && (bishop || steps_w || steps_f))
+    };
+    let colour_bound = |k: super::piece::PieceType| reg.def(k).atoms.iter().all(|a| !a.any_square && (a.dx + a.dy) % 2 == 0);
+    let promotes_to_mater = reg.ids().any(|k| reg.def(k).promotes && board.find(side, 1u64 << k.0).next().is_some())
+        && variant.promotion.choices.iter().any(|&p| mates_alone(p));
+    if promotes_to_mater {
+        return false;
+    }
+    let mut mine_colour_bound = false;
+    let mut mine_unbound = false;
+    let mut colours = [false; 2];
+    let mut unbound_any = false;
+    let mut free_pieces = 0;
+    for (i, c) in board.cells.iter().enumerate() {
+        if !c.is_piece() || restricted(c.kind(), c.side()) {
+            continue;
+        }
+        free_pieces += 1;
+        let sq = Square(i as u8);
+        if c.side() == side && mates_alone(c.kind()) {
+            return false;
+        }
+        if colour_bound(c.kind()) {
+            colours[((g.file(sq) + g.rank(sq)) % 2) as usize] = true;
+            mine_colour_bound |= c.side() == side;
+        } else {
+            unbound_any = true;
+            mine_unbound |= c.side() == side;
+        }
+    }
+    if mine_colour_bound && ((colours[0] && colours[1]) || unbound_any || lenient) {
+        return false;
+    }
+    if mine_unbound && (free_pieces >= 2 || lenient) {
+        return false;
+    }
+    true
+}
