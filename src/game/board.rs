@@ -49,6 +49,8 @@ struct Mark;
 struct PocketSlot {
     kind: PieceType,
     side: Side,
+    /// Where it rests (it follows the cursor while dragged).
+    home: Vec2,
 }
 
 /// A piece's sprite is drawn for this type and side (to redraw on promotion or capture).
@@ -528,7 +530,7 @@ fn draw_pockets(
                 Some(image) => Sprite { image, custom_size: Some(Vec2::splat(SQUARE * 0.7)), ..default() },
                 None => Sprite::from_color(Color::srgb(0.5, 0.5, 0.5), Vec2::splat(SQUARE * 0.5)),
             };
-            commands.spawn((PocketSlot { kind, side }, sprite, Transform::from_xyz(at.x, at.y, 2.0))).with_child((
+            commands.spawn((PocketSlot { kind, side, home: at }, sprite, Transform::from_xyz(at.x, at.y, 2.0))).with_child((
                 Text2d::new(format!("{count}")),
                 TextFont { font_size: FontSize::Px(SQUARE * 0.22), ..default() },
                 TextColor(Color::srgb(0.95, 0.9, 0.5)),
@@ -608,7 +610,7 @@ fn mouse_to_inputs(
     cameras: Query<(&Camera, &GlobalTransform)>,
     board: Res<Board>,
     view: Res<BoardView>,
-    pockets: Query<(&PocketSlot, &Transform)>,
+    pockets: Query<&PocketSlot>,
     pending: Res<PendingChoice>,
     state: Res<crate::rules::GameState>,
     mut inputs: MessageWriter<BoardInput>,
@@ -631,14 +633,12 @@ fn mouse_to_inputs(
     if pressed {
         if let Some(sq) = square {
             inputs.write(BoardInput::Press(sq));
-        } else if let Some((slot, _)) =
-            pockets.iter().find(|(s, t)| s.side == state.turn && t.translation.truncate().distance(at) < SQUARE * 0.4)
-        {
+        } else if let Some(slot) = pockets.iter().find(|s| s.side == state.turn && s.home.distance(at) < SQUARE * 0.4) {
             inputs.write(BoardInput::PressPocket(slot.kind));
         }
     }
     if released {
-        let over_pocket = pockets.iter().any(|(_, t)| t.translation.truncate().distance(at) < SQUARE * 0.4);
+        let over_pocket = pockets.iter().any(|s| s.home.distance(at) < SQUARE * 0.4);
         match square {
             Some(sq) => {
                 inputs.write(BoardInput::Release(sq));
@@ -654,15 +654,33 @@ fn mouse_to_inputs(
 }
 
 /// A piece being dragged follows the cursor, above everything else.
+#[allow(clippy::too_many_arguments)]
 fn follow_cursor(
     mut commands: Commands,
     selection: Res<Selection>,
     board: Res<Board>,
+    state: Res<crate::rules::GameState>,
     windows: Query<&Window, With<PrimaryWindow>>,
     cameras: Query<(&Camera, &GlobalTransform)>,
-    mut pieces: Query<&mut Transform, With<Piece>>,
+    mut pieces: Query<&mut Transform, (With<Piece>, Without<PocketSlot>)>,
+    mut pockets: Query<(&PocketSlot, &mut Transform), Without<Piece>>,
     mut last_dragged: Local<Option<Entity>>,
 ) {
+    // A piece dragged out of a pocket follows the cursor; the others rest at home.
+    let pocket_drag = match (selection.dragging, selection.origin) {
+        (true, Some(Origin::Pocket(kind))) => Some(kind),
+        _ => None,
+    };
+    let cursor = cursor_world(&windows, &cameras);
+    for (slot, mut t) in &mut pockets {
+        let target = match (pocket_drag, cursor) {
+            (Some(kind), Some(at)) if slot.kind == kind && slot.side == state.turn => at.extend(10.0),
+            _ => slot.home.extend(2.0),
+        };
+        if t.translation != target {
+            t.translation = target;
+        }
+    }
     let dragged = match (selection.dragging, selection.origin) {
         (true, Some(Origin::Square(sq))) => board.entity(sq),
         _ => None,
@@ -676,7 +694,7 @@ fn follow_cursor(
         }
         *last_dragged = dragged;
     }
-    let (Some(e), Some(at)) = (dragged, cursor_world(&windows, &cameras)) else { return };
+    let (Some(e), Some(at)) = (dragged, cursor) else { return };
     if let Ok(mut t) = pieces.get_mut(e) {
         t.translation = Vec3::new(at.x, at.y, 10.0);
     }
