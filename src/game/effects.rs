@@ -60,7 +60,30 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<Sparks>();
     app.init_resource::<ParticleImage>();
     app.init_resource::<BoardView>();
-    app.add_systems(Update, (spawn_effects, run_particles).chain());
+    app.add_systems(Update, (spawn_effects, run_particles, pop_in).chain());
+}
+
+/// A piece that just appeared grows from small to full size.
+#[derive(Component, Clone, Debug)]
+pub struct PopIn {
+    /// Seconds since it appeared.
+    pub elapsed: f32,
+}
+
+/// Seconds a spawned piece takes to grow to full size.
+const POP_SECS: f32 = 0.3;
+
+fn pop_in(mut commands: Commands, time: Res<Time>, mut pieces: Query<(Entity, &mut PopIn, &mut Transform)>) {
+    for (e, mut pop, mut t) in &mut pieces {
+        pop.elapsed += time.delta_secs();
+        let k = (pop.elapsed / POP_SECS).clamp(0.0, 1.0);
+        // A little overshoot, then settle.
+        let scale = if k < 1.0 { 0.2 + 0.95 * k + 0.25 * (k * std::f32::consts::PI).sin() } else { 1.0 };
+        t.scale = Vec3::splat(scale);
+        if k >= 1.0 {
+            commands.entity(e).remove::<PopIn>();
+        }
+    }
 }
 
 fn particle(at: Vec2, colour: Color, size: f32, velocity: Vec2, life: f32) -> (Particle, Sprite, Transform) {
@@ -167,6 +190,11 @@ fn spawn_effects(
                 commands.spawn(round(glow, &disc));
             }
             EffectKind::Spawn | EffectKind::Fission | EffectKind::ShieldBroken => {
+                if effect.kind == EffectKind::Spawn
+                    && let Some(piece) = board.entity(effect.square)
+                {
+                    commands.entity(piece).insert(PopIn { elapsed: 0.0 });
+                }
                 let colour = match effect.kind {
                     EffectKind::Spawn => Color::srgba(1.0, 1.0, 1.0, 0.6),
                     EffectKind::Fission => Color::srgba(0.85, 0.6, 1.0, 0.8),

@@ -17,7 +17,7 @@ fn capture_when_settled(
     mut commands: Commands,
     options: Res<GameOptions>,
     script: Res<Script>,
-    animating: Query<(), Or<(With<super::effects::Particle>, With<super::board::Glide>)>>,
+    animating: Query<(), Or<(With<super::effects::Particle>, With<super::board::Glide>, With<super::effects::PopIn>)>>,
     mut frames: Local<u32>,
 ) {
     let Some(path) = options.screenshot.clone() else { return };
