@@ -552,6 +552,7 @@ fn draw_marks(
     log: Res<MoveLog>,
     check: Res<super::CheckSquares>,
     images: Res<MarkImages>,
+    rules: Res<Rules>,
     old: Query<Entity, With<Mark>>,
 ) {
     if !(version.is_changed() || layout.is_changed() || view.is_changed() || selection.is_changed() || check.is_changed()) {
@@ -562,9 +563,17 @@ fn draw_marks(
     }
     let g = board.geometry;
     let view = *view;
+    // On a Xiangqi-style board the marks are discs around the points, not squares.
+    let points = rules.0.look.intersections;
+    let disc = images.disc.clone();
     let mut tint = |sq: Square, colour: Color, z: f32| {
         let at = square_centre(g, view, sq);
-        commands.spawn((Mark, Sprite::from_color(colour, Vec2::splat(SQUARE)), Transform::from_xyz(at.x, at.y, z)));
+        let sprite = if points {
+            Sprite { image: disc.clone(), color: colour, custom_size: Some(Vec2::splat(SQUARE * 1.08)), ..default() }
+        } else {
+            Sprite::from_color(colour, Vec2::splat(SQUARE))
+        };
+        commands.spawn((Mark, sprite, Transform::from_xyz(at.x, at.y, z)));
     };
     if let Some(last) = log.0.last() {
         let colour = Color::srgba_u8(155, 199, 0, 105);
