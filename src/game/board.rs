@@ -12,7 +12,7 @@ use bevy::window::PrimaryWindow;
 use super::pieces::{PieceImages, image_name};
 use super::play::{BoardInput, Origin, PendingChoice, PositionVersion, Selection};
 use super::settings::{PieceSet, Settings};
-use crate::rules::{Board, EndCondition, Geometry, Location, MoveLog, Owner, Piece, PieceType, Rules, RulesWorld, Side, Square};
+use crate::rules::{Board, EndCondition, Geometry, Location, MoveLog, Owner, Piece, PieceType, Rules, Side, Square};
 
 /// Side length of one square in world units.
 pub const SQUARE: f32 = 96.0;
@@ -375,8 +375,9 @@ fn region_squares(v: &crate::rules::Variant) -> Vec<Square> {
         }
     }
     // A confinement to a whole half (Xiangqi's elephants) would tint half the board: leave those.
-    let half = (g.files as usize * g.ranks as usize) / 2;
-    g.squares().filter(|&sq| sets.iter().any(|s| bit(s, sq) && g.squares().filter(|&t| bit(s, t)).count() < half)).collect()
+    let half = (g.files as u32 * g.ranks as u32) / 2;
+    sets.retain(|s| s.iter().map(|w| w.count_ones()).sum::<u32>() < half);
+    g.squares().filter(|&sq| sets.iter().any(|s| bit(s, sq))).collect()
 }
 
 /// Gives a piece the sprite of its type and side, and redraws it when either changes.
@@ -631,10 +632,7 @@ fn mouse_to_inputs(
     }
     let Some(at) = cursor_world(&windows, &cameras) else { return };
     // The side panel is outside the board's viewport: presses there are the panel's.
-    let over_panel = windows.single().ok().and_then(|w| w.cursor_position()).is_some_and(|p| {
-        let w = windows.single().map(|w| w.width()).unwrap_or(0.0);
-        p.x > w - PANEL_WIDTH
-    });
+    let over_panel = windows.single().ok().is_some_and(|w| w.cursor_position().is_some_and(|p| p.x > w.width() - PANEL_WIDTH));
     if over_panel {
         return;
     }
@@ -708,25 +706,6 @@ fn follow_cursor(
         t.translation = Vec3::new(at.x, at.y, 10.0);
     }
 }
-
-/// The world's check state, read after each change of position: royal squares in check.
-pub(super) fn update_check(world: &mut World) {
-    let version = world.resource::<PositionVersion>().0;
-    let mut last = world.get_resource_or_insert_with(|| CheckCache(u64::MAX));
-    if last.0 == version {
-        return;
-    }
-    last.0 = version;
-    let in_check = world.is_check();
-    let royals = world.resource::<crate::rules::MoveQuery>().royals.clone();
-    let squares = if in_check { royals } else { Vec::new() };
-    if world.resource::<super::CheckSquares>().0 != squares {
-        world.resource_mut::<super::CheckSquares>().0 = squares;
-    }
-}
-
-#[derive(Resource)]
-struct CheckCache(u64);
 
 /// A badge on a piece showing one of its preset facts.
 #[derive(Component)]

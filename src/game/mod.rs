@@ -134,7 +134,8 @@ pub fn run(options: GameOptions) -> ExitCode {
         screen.open = true;
         screen.selected = Some("chess".into());
     }
-    app.add_systems(Update, (run_script, keyboard, new_game, board::update_check).chain().before(play::handle_input));
+    app.add_systems(Update, (run_script, keyboard, new_game).chain().before(play::handle_input));
+    app.add_systems(Update, ui::refresh_position_facts.after(play::handle_input));
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(code) => ExitCode::from(code.get()),

@@ -10,7 +10,7 @@
 
 use bevy::prelude::*;
 
-use crate::rules::{Board, Move, MoveError, PieceType, Rules, RulesWorld, Side, Square};
+use crate::rules::{Board, Move, MoveError, PieceType, RulesWorld, Square};
 
 /// What the player did on the board.
 #[derive(Message, Clone, Debug, PartialEq)]
@@ -249,16 +249,6 @@ pub fn inputs_for(m: &Move, legal: &[Move]) -> Vec<BoardInput> {
         out.push(BoardInput::Choose(i));
     }
     out
-}
-
-/// The side to move.
-pub fn turn(world: &World) -> Side {
-    world.resource::<crate::rules::GameState>().turn
-}
-
-/// The variant being played.
-pub fn variant(world: &World) -> std::sync::Arc<crate::rules::Variant> {
-    world.resource::<Rules>().0.clone()
 }
 
 #[cfg(test)]

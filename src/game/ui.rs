@@ -15,35 +15,36 @@ use super::{GameSetup, NewGame};
 use crate::presets::{ActivePresets, by_id};
 use crate::rules::{GameState, MoveLog, Rules, RulesWorld, Side};
 
-/// What the panel needs from the world each frame, gathered by an exclusive system.
+/// What the panel needs from the world: the game's result, read with the check squares after
+/// each change of position ([`refresh_position_facts`]).
 #[derive(Resource, Default)]
 pub struct PanelData {
     /// The game's result, if it is over.
     pub outcome: Option<String>,
-    /// Whether the side to move is in check.
-    pub in_check: bool,
 }
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PanelData>();
-    app.add_systems(Update, gather_panel_data);
     app.add_systems(bevy_egui::EguiPrimaryContextPass, panel);
 }
 
-fn gather_panel_data(world: &mut World) {
+/// After each change of position, asks the rules once for what the screen shows of it: the
+/// result (panel, banner, end sound) and the royal squares in check (glow, check sound).
+pub(super) fn refresh_position_facts(world: &mut World, mut seen: Local<Option<u64>>) {
     let version = world.resource::<super::play::PositionVersion>().0;
-    let mut seen = world.get_resource_or_insert_with(|| PanelVersion(u64::MAX));
-    if seen.0 == version {
+    if *seen == Some(version) {
         return;
     }
-    seen.0 = version;
-    let outcome = world.outcome().map(|o| o.to_string());
+    *seen = Some(version);
     let in_check = world.is_check();
-    *world.resource_mut::<PanelData>() = PanelData { outcome, in_check };
+    let royals = world.resource::<crate::rules::MoveQuery>().royals.clone();
+    let squares = if in_check { royals } else { Vec::new() };
+    if world.resource::<super::CheckSquares>().0 != squares {
+        world.resource_mut::<super::CheckSquares>().0 = squares;
+    }
+    let outcome = world.outcome().map(|o| o.to_string());
+    world.resource_mut::<PanelData>().outcome = outcome;
 }
-
-#[derive(Resource)]
-struct PanelVersion(u64);
 
 /// What the panel sends.
 #[derive(bevy::ecs::system::SystemParam)]
@@ -69,6 +70,7 @@ fn panel(
     state: Res<GameState>,
     log: Res<MoveLog>,
     data: Res<PanelData>,
+    check: Res<super::CheckSquares>,
     active: Res<ActivePresets>,
     setup: Res<GameSetup>,
     pending: Res<PendingChoice>,
@@ -105,7 +107,7 @@ fn panel(
                 );
             }
             None => {
-                let check = if data.in_check { " — check!" } else { "" };
+                let check = if check.0.is_empty() { "" } else { " — check!" };
                 let extra = if state.half_moves_this_turn > 0 { " (again)" } else { "" };
                 ui.label(egui::RichText::new(format!("{to_move} to move{extra}{check}")).strong().size(16.0));
             }

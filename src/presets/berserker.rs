@@ -2,7 +2,7 @@
 
 use bevy::prelude::*;
 
-use super::{Activation, PresetDef, PresetState, PresetStore};
+use super::{Activation, PresetDef, PresetState, set_preset_state};
 use crate::rules::{ApplySystems, Board, Hook, LegalMoveQuery, MoveQuery, PendingMove, QuerySystems};
 
 /// The preset's state key: the square of the piece in its berserk half-move.
@@ -33,17 +33,17 @@ fn hooks(a: &Activation) -> Vec<Hook> {
             let raging = world.resource::<PresetState>().get("berserker", RAGING).is_some();
             if raging {
                 // The extra capture was made: the rage is spent.
-                world.run_system_cached(|mut s: PresetStore| s.set("berserker", RAGING, None)).ok();
+                set_preset_state(world, "berserker", RAGING, None);
                 return;
             }
             if !scope.covers(mover) || !died || piece.is_none() || world.resource::<Board>().entity(to) != piece {
                 return;
             }
             let sq = i64::from(to.0);
-            world.run_system_cached_with(|In(sq): In<i64>, mut s: PresetStore| s.set("berserker", RAGING, Some(sq)), sq).ok();
+            set_preset_state(world, "berserker", RAGING, Some(sq));
             world.run_schedule(LegalMoveQuery);
             if world.resource::<MoveQuery>().moves.is_empty() {
-                world.run_system_cached(|mut s: PresetStore| s.set("berserker", RAGING, None)).ok();
+                set_preset_state(world, "berserker", RAGING, None);
             } else {
                 world.resource_mut::<PendingMove>().veto_turn_advance("berserker");
             }

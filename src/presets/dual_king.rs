@@ -5,7 +5,7 @@ use bevy::prelude::*;
 use super::{Activation, PresetDef, PresetState, set_preset_state};
 use crate::rules::{
     ApplySystems, Board, BoardWriter, DecidedOutcome, Hook, Location, MoveQuery, Outcome, Owner, PendingMove, PieceType, QuerySystems,
-    Reason, Rules, Side,
+    Reason, Rules, Side, Square,
 };
 
 /// Two kings, both royal.
@@ -38,8 +38,6 @@ fn kings_of(pieces: &Query<(Entity, &PieceType, &Owner, &Location)>, king: Piece
     out.sort_by_key(|k| k.1);
     out
 }
-
-use crate::rules::Square;
 
 fn dual_hooks(_a: &Activation) -> Vec<Hook> {
     vec![Hook::new(

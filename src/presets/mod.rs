@@ -319,11 +319,6 @@ impl PresetStore<'_> {
             }
         }
     }
-
-    /// Every value of `preset`'s state.
-    pub fn all(&self, preset: &str) -> Vec<(String, i64)> {
-        self.state.all(preset).map(|(k, v)| (k.to_string(), v)).collect()
-    }
 }
 
 /// Sets a value of `preset`'s state from exclusive code (recorded for undo).
@@ -472,7 +467,6 @@ fn tick_durations(world: &mut World) {
         return;
     }
     let active = world.resource::<ActivePresets>().0.clone();
-    let old_hooks = world.resource::<Hooks>().0.clone();
     let mut next = active.clone();
     let mut expired = Vec::new();
     for a in &mut next {
@@ -484,10 +478,12 @@ fn tick_durations(world: &mut World) {
         }
     }
     let rebuild = !expired.is_empty();
+    // The hooks change only when something expires; only then are they kept for undo.
+    let old_hooks = rebuild.then(|| world.resource::<Hooks>().0.clone());
     world.resource_mut::<UndoLog>().record_restore(move |world| {
         world.insert_resource(ActivePresets(active.clone()));
-        if rebuild {
-            world.insert_resource(Hooks(old_hooks.clone()));
+        if let Some(hooks) = &old_hooks {
+            world.insert_resource(Hooks(hooks.clone()));
             rebuild_pipelines(world);
         }
     });

@@ -15,7 +15,6 @@ pub const POISONED_SQUARES: PresetDef = PresetDef {
     description: "The central squares (d4, e4, d5 and e5 on a standard board) are poisoned. A piece other than a king that ends its move on one takes one point of poison damage: without hit points it dies there. The poisoned squares are kept in the preset's state, one entry per square.",
     hooks,
     on_activate,
-    on_deactivate,
     ..PresetDef::BASE
 };
 
@@ -41,10 +40,6 @@ fn on_activate(world: &mut World, _a: &Activation) {
     for sq in centre_squares(g) {
         set_preset_state(world, "poisoned-squares", &g.name(sq), Some(1));
     }
-}
-
-fn on_deactivate(_world: &mut World, _a: &Activation) {
-    // The state (the poisoned squares) is cleared by the registry after this.
 }
 
 fn hooks(a: &Activation) -> Vec<Hook> {

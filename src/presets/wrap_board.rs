@@ -5,7 +5,7 @@ use bevy::prelude::*;
 use super::{Activation, PresetDef};
 use crate::rules::{
     Board, Cell, Geometry, Hook, Hop, Move, MoveKind, MoveQuery, PieceType, PieceTypeRegistry, QuerySystems, Rules, Side, Square, Variant,
-    en_passant_victim,
+    cells_after,
 };
 
 /// The preset.
@@ -111,33 +111,6 @@ fn wrapped_moves(v: &Variant, cells: &[Cell], from: Square, kind: PieceType, sid
     });
 }
 
-/// The cells after `m` (enough of it to test for check: pieces moved, captured, promoted).
-fn after(v: &Variant, cells: &[Cell], m: &Move, side: Side) -> Vec<Cell> {
-    let g = v.geometry;
-    let mut next = cells.to_vec();
-    let moving = cells[m.from.0 as usize];
-    match m.kind {
-        MoveKind::Castle(wing) => {
-            let rule = v.castling.as_ref().expect("castling moves exist only with a castling rule");
-            let rank = g.rank(m.from);
-            let rook = cells[m.to.0 as usize];
-            next[m.from.0 as usize] = Cell::EMPTY;
-            next[m.to.0 as usize] = Cell::EMPTY;
-            next[(rank * g.files + rule.king_files[wing.index()]) as usize] = moving;
-            next[(rank * g.files + rule.rook_files[wing.index()]) as usize] = rook;
-        }
-        MoveKind::Drop(kind) => next[m.to.0 as usize] = Cell::piece(kind, side),
-        _ => {
-            if m.kind == MoveKind::EnPassant {
-                next[en_passant_victim(g, m).0 as usize] = Cell::EMPTY;
-            }
-            next[m.from.0 as usize] = Cell::EMPTY;
-            next[m.to.0 as usize] = m.promotion.map(|p| Cell::piece(p, side)).unwrap_or(moving);
-        }
-    }
-    next
-}
-
 fn hooks(a: &Activation) -> Vec<Hook> {
     let scope = a.scope;
     vec![
@@ -168,8 +141,6 @@ fn hooks(a: &Activation) -> Vec<Hook> {
             }
             let royals = q.royals.clone();
             q.moves.retain(|m| {
-                let next = after(&rules.0, cells, m, side);
-                let moved_royal = royals.contains(&m.from);
                 // Castling: no square the king stands on or crosses may be attacked.
                 if let MoveKind::Castle(wing) = m.kind {
                     let rule = rules.castling.as_ref().expect("castling rule");
@@ -178,15 +149,11 @@ fn hooks(a: &Activation) -> Vec<Hook> {
                     if (a.min(b)..=a.max(b)).any(|f| attacked_across_edge(reg, g, cells, Square(rank * g.files + f), enemy)) {
                         return false;
                     }
-                    let king_to = Square(rank * g.files + b);
-                    return !royals
-                        .iter()
-                        .map(|&r| if r == m.from { king_to } else { r })
-                        .any(|r| attacked_across_edge(reg, g, &next, r, enemy));
                 }
+                let (next, end) = cells_after(&rules, cells, side, m);
                 royals
                     .iter()
-                    .map(|&r| if moved_royal && r == m.from { m.to } else { r })
+                    .map(|&r| if r == m.from && m.dropped().is_none() { end } else { r })
                     .filter(|&r| next[r.0 as usize].is_piece() && next[r.0 as usize].side() == side)
                     .all(|r| !attacked_across_edge(reg, g, &next, r, enemy))
             });

@@ -89,11 +89,6 @@ impl Effects<'_> {
             m.write(effect);
         }
     }
-
-    /// Whether anybody subscribed (to skip building effects nobody reads).
-    pub fn wanted(&self) -> bool {
-        self.messages.is_some()
-    }
 }
 
 /// Emits an effect from exclusive code (services, exclusive hooks); a no-op when nobody

@@ -111,11 +111,6 @@ pub fn cannot_mate(board: &Board, reg: &PieceTypeRegistry, side: Side) -> bool {
     }
 }
 
-/// Whether neither side can checkmate (a dead position by material).
-pub fn insufficient_material(board: &Board, reg: &PieceTypeRegistry) -> bool {
-    Side::BOTH.iter().all(|&s| cannot_mate(board, reg, s))
-}
-
 /// How many times the current position (the last of `history`) has occurred within the last
 /// `reversible` half-moves, itself included.
 pub fn repetitions(history: &[u64], reversible: u32) -> usize {

@@ -527,6 +527,15 @@ impl Touched {
     }
 }
 
+/// The cells after `side` plays `m` on `cells` (captures, en passant, castling, drops,
+/// promotion, blast), and the square the moving piece ends on: for hooks that judge a move by
+/// the position it leaves (wrap-board's checks across the edge).
+pub fn cells_after(rules: &Rules, cells: &[Cell], side: Side, m: &Move) -> (Vec<Cell>, Square) {
+    let mut next = cells.to_vec();
+    let end = play_on(rules.geometry, rules, &mut next, side, m, &mut Touched::new());
+    (next, end)
+}
+
 /// Plays `m` for `side` on scratch `cells` (captures, en passant, castling, drops, promotion,
 /// and the blast of variants that have one). Returns the square the moving piece ends on.
 fn play_on(g: Geometry, rules: &Rules, cells: &mut [Cell], side: Side, m: &Move, touched: &mut Touched) -> Square {
