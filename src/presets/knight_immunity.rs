@@ -19,7 +19,7 @@ fn hooks(a: &Activation) -> Vec<Hook> {
     vec![Hook::new("knight-immunity", QuerySystems::PieceFilter, move |mut q: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>| {
         let Some(knight) = rules.registry.by_name("knight") else { return };
         q.moves.retain(|m| {
-            if !m.capture || m.kind == MoveKind::EnPassant {
+            if !m.capture || matches!(m.kind, MoveKind::EnPassant(_)) {
                 return true;
             }
             let c = board.cell(m.to);

@@ -12,7 +12,6 @@ use super::lifecycle::PieceEvent;
 use super::moves::{Move, MoveKind, Wing};
 use super::outcome::{Outcome, Reason};
 use super::piece::{Location, Owner, Piece, PieceType, Promoted};
-use super::query::en_passant_victim;
 use super::state::GameState;
 use super::variant::{EndCondition, Rules, Verdict};
 
@@ -381,7 +380,7 @@ pub fn prepare_move(
     }
     p.victim = None;
     if m.capture {
-        let sq = if m.kind == MoveKind::EnPassant { en_passant_victim(board.geometry, &m) } else { m.to };
+        let sq = if let MoveKind::EnPassant(victim) = m.kind { victim } else { m.to };
         let c = board.cell(sq);
         if let (Some(entity), true) = (board.entity(sq), c.is_piece()) {
             p.victim = Some(Victim { entity, square: sq, kind: c.kind() });
@@ -511,16 +510,13 @@ pub fn mutate_position(pending: Res<PendingMove>, mut state: ResMut<GameState>, 
     }
     // En passant: only when an enemy piece could take it, so equal positions hash equally.
     st.ep_square = None;
+    st.ep_victim = None;
     if m.kind == MoveKind::DoubleStep {
-        let (f, r) = (g.file(m.to) as i32, g.rank(m.to) as i32);
-        let mid = Square(((g.rank(m.from) as i32 + r) / 2) as u8 * g.files + g.file(m.to));
-        let takers = [g.square(f - 1, r), g.square(f + 1, r)];
-        let board = writer.board();
-        if takers.into_iter().flatten().any(|sq| {
-            let c = board.cell(sq);
-            c.is_piece() && c.side() != side && reg.captures_en_passant(c.kind())
-        }) {
+        // The square passed over: straight (FIDE) or diagonal (Berolina) double steps.
+        let mid = Square(((g.rank(m.from) + g.rank(m.to)) / 2) * g.files + (g.file(m.from) + g.file(m.to)) / 2);
+        if super::query::en_passant_takers(reg, g, &writer.board().cells, mid, side.opponent()) {
             st.ep_square = Some(mid);
+            st.ep_victim = Some(m.to);
         }
     }
     if m.capture || def.pawn {

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 
 use super::apply::{DecidedOutcome, History, MoveApplication, MoveLog, PendingMove, UndoLog, extinction_result, revert_changes, undo_last};
 use super::board::Board;
-use super::fen::{FenError, FenField, Setup, parse_fen, write_castling, write_placement, write_pocket};
+use super::fen::{FenError, FenField, Setup, parse_fen, write_castling, write_en_passant, write_placement, write_pocket};
 use super::geometry::{Side, Square};
 use super::moves::{Move, MoveKind};
 use super::notation::{MoveError, parse_san, parse_uci, san_body, to_uci};
@@ -85,24 +85,31 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
             return Err(bad(format!("{waiting} is in check but it is {}'s turn", setup.turn)));
         }
     }
-    let mut ep_square = None;
-    if let Some(ep) = setup.ep_square {
-        let (f, r) = (g.file(ep) as i32, g.rank(ep) as i32);
-        let dir = if setup.turn == Side::White { -1 } else { 1 };
-        let victim = g.square(f, r + dir).map(|s| probe.cell(s));
-        let pawn_there = victim.is_some_and(|c| c.is_piece() && c.side() != setup.turn && reg.captures_en_passant(c.kind()));
+    let (mut ep_square, mut ep_victim) = (None, None);
+    if let Some(written) = setup.ep_square {
+        // Two squares: the empty one is passed over, the other holds the pawn. One square: the
+        // pawn stands behind it (or diagonally behind, for a Berolina pawn).
+        let (ep, victim) = match setup.ep_other {
+            Some(other) if probe.cell(written).is_empty() => (written, Some(other)),
+            Some(other) => (other, Some(written)),
+            None => {
+                let (f, r) = (g.file(written) as i32, g.rank(written) as i32);
+                let dir = if setup.turn == Side::White { -1 } else { 1 };
+                (written, [0, -1, 1].into_iter().filter_map(|dx| g.square(f + dx, r + dir)).find(|&s| probe.cell(s).is_piece()))
+            }
+        };
+        let pawn_there = victim.is_some_and(|v| {
+            let c = probe.cell(v);
+            c.is_piece() && c.side() != setup.turn && reg.captures_en_passant(c.kind())
+        });
         if !pawn_there || !probe.cell(ep).is_empty() {
             return Err(FenError {
                 field: FenField::EnPassant,
                 message: format!("{} has no pawn behind it that just made a double step", g.name(ep)),
             });
         }
-        let takers = [g.square(f - 1, r + dir), g.square(f + 1, r + dir)];
-        if takers.into_iter().flatten().any(|s| {
-            let c = probe.cell(s);
-            c.is_piece() && c.side() == setup.turn && reg.captures_en_passant(c.kind())
-        }) {
-            ep_square = Some(ep);
+        if super::query::en_passant_takers(reg, g, &probe.cells, ep, setup.turn) {
+            (ep_square, ep_victim) = (Some(ep), victim);
         }
     }
     let old: Vec<Entity> = world.query_filtered::<Entity, With<Piece>>().iter(world).collect();
@@ -128,6 +135,7 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
         halfmove_clock: setup.halfmove_clock,
         castling: setup.castling,
         ep_square,
+        ep_victim,
         checks: setup.checks.unwrap_or_default(),
         gates: setup.gates,
     };
@@ -314,7 +322,10 @@ impl RulesWorld for World {
     }
 
     fn fen(&mut self) -> String {
-        let ep_legal = self.legal_moves().iter().find(|m| m.kind == MoveKind::EnPassant).map(|m| m.to);
+        let ep_legal = self.legal_moves().iter().find_map(|m| match m.kind {
+            MoveKind::EnPassant(victim) => Some((m.to, victim)),
+            _ => None,
+        });
         let mut promoted: Vec<Square> =
             self.query::<(&Location, &Promoted)>().iter(self).filter_map(|(l, p)| p.0.and(l.square())).collect();
         promoted.sort();
@@ -333,7 +344,7 @@ impl RulesWorld for World {
             pocket,
             if state.turn == Side::White { "w" } else { "b" },
             write_castling(g, &rules.registry, rules.castling.as_ref(), &board.cells, &state.castling, state.gates),
-            ep_legal.map(|s| g.name(s)).unwrap_or_else(|| "-".into()),
+            ep_legal.map(|(ep, victim)| write_en_passant(g, ep, victim)).unwrap_or_else(|| "-".into()),
             counters,
             state.halfmove_clock,
             state.fullmove

@@ -74,6 +74,9 @@ pub struct Setup {
     pub castling: CastlingRights,
     /// En-passant square as written.
     pub ep_square: Option<Square>,
+    /// A second square in the en-passant field (Fairy-Stockfish writes Berolina's as the square
+    /// passed over and the pawn's square, in board order, e.g. `c5d6`).
+    pub ep_other: Option<Square>,
     /// Half-move clock.
     pub halfmove_clock: u32,
     /// Full-move number.
@@ -140,11 +143,16 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
         None => (CastlingRights::default(), [0, 0]),
         Some(text) => parse_castling(g, reg, variant.castling.as_ref(), variant.gating, &pieces, text)?,
     };
-    let ep_square = match fields.next() {
-        None | Some("-") => None,
+    let (ep_square, ep_other) = match fields.next() {
+        None | Some("-") => (None, None),
         Some(text) => {
-            let sq = g.parse_square(text).ok_or_else(|| err(FenField::EnPassant, format!("'{text}' is not a square of this board")))?;
-            Some(sq)
+            // One square, or two run together (`c5d6`): split before the second file letter.
+            let split = text.char_indices().skip(1).find(|(_, c)| c.is_ascii_alphabetic()).map_or(text.len(), |(i, _)| i);
+            let square =
+                |t: &str| g.parse_square(t).ok_or_else(|| err(FenField::EnPassant, format!("'{t}' is not a square of this board")));
+            let first = square(&text[..split])?;
+            let second = if split < text.len() { Some(square(&text[split..])?) } else { None };
+            (Some(first), second)
         }
     };
     let number = |field: FenField, text: Option<&str>, default: u32| -> Result<u32, FenError> {
@@ -171,7 +179,7 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
     if let Some(extra) = rest.next() {
         return Err(err(FenField::Fullmove, format!("unexpected text '{extra}' after the last field")));
     }
-    Ok(Setup { pieces, turn, castling, ep_square, halfmove_clock, fullmove, checks, hand, promoted, gates })
+    Ok(Setup { pieces, turn, castling, ep_square, ep_other, halfmove_clock, fullmove, checks, hand, promoted, gates })
 }
 
 /// Splits a pocket off the placement: `board[pocket]`, or one rank more than the board has.
@@ -301,6 +309,12 @@ fn parse_castling(
         }
     }
     Ok((rights, gates))
+}
+
+/// Writes the en-passant field: the square passed over, or, when the pawn does not stand
+/// straight behind it (Berolina), both squares in board order as Fairy-Stockfish does.
+pub fn write_en_passant(g: Geometry, ep: Square, victim: Square) -> String {
+    if g.file(ep) == g.file(victim) { g.name(ep) } else { format!("{}{}", g.name(ep.min(victim)), g.name(ep.max(victim))) }
 }
 
 /// Writes the piece placement field; `promoted` squares get a `~`.

@@ -70,7 +70,7 @@ pub use notation::{MoveError, parse_san, parse_uci, san_body, to_uci};
 pub use outcome::{Outcome, Reason, cannot_mate, has_insufficient_material, repetitions};
 pub use piece::{Cell, Location, Owner, Piece, PieceType, Promoted, piece_bundle};
 pub use pipeline::{Hook, Hooks, Step, SystemFactory, rebuild_pipelines};
-pub use query::{GenContext, LegalMoveQuery, MoveQuery, PieceSlot, QuerySystems, cells_after, en_passant_victim, generate_from_tables};
+pub use query::{GenContext, LegalMoveQuery, MoveQuery, PieceSlot, QuerySystems, cells_after, generate_from_tables};
 pub use registry::{AttackProbe, MoveGenerator, PieceTypeDef, PieceTypeRegistry, RegistryError};
 pub use shuffle::{chess960_back_rank, chess960_fen};
 pub use state::{CastlingRights, GameState};

@@ -223,7 +223,9 @@ impl MoveTable {
                     }
                     let start = table.squares.len() as u32;
                     let (dx, dy) = atom.oriented(side);
-                    let double_from = match double_steps && ep_rank && atom.initial && dx == 0 && atom.mode.moves() {
+                    // Straight double steps, and the Berolina pawn's lame diagonal one.
+                    let straight_or_diagonal = dx == 0 || (atom.lame && dx.abs() == dy.abs());
+                    let double_from = match double_steps && ep_rank && atom.initial && straight_or_diagonal && atom.mode.moves() {
                         false => u8::MAX,
                         true if dy.abs() >= 2 => 0,
                         true => 1,

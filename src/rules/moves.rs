@@ -30,8 +30,9 @@ pub enum MoveKind {
     Normal,
     /// A pawn's double step, which leaves an en-passant square behind.
     DoubleStep,
-    /// An en-passant capture: `to` is the en-passant square, the victim stands beside `from`.
-    EnPassant,
+    /// An en-passant capture: `to` is the en-passant square; the victim stands on this square
+    /// (beside `from` for FIDE pawns; where it landed for Berolina pawns).
+    EnPassant(Square),
     /// Castling: `from` is the king, `to` is the castling rook's square.
     Castle(Wing),
     /// A piece of this type from the mover's hand onto `to` (`from` equals `to`).

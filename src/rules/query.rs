@@ -353,7 +353,7 @@ pub fn synthesize_special_moves(mut query: ResMut<MoveQuery>, board: Res<Board>,
         q.scratch_moves = out;
     }
     // En passant: a piece with en-passant rights whose capture ray starts on the square.
-    if let Some(ep) = state.ep_square {
+    if let (Some(ep), Some(victim)) = (state.ep_square, state.ep_victim) {
         for slot in q.pieces.iter().filter(|s| s.overridden_by.is_none()) {
             if !reg.captures_en_passant(slot.kind) {
                 continue;
@@ -366,7 +366,8 @@ pub fn synthesize_special_moves(mut query: ResMut<MoveQuery>, board: Res<Board>,
                     && table.ray_squares(ray)[0] == ep
                     && board.cell(ep).is_empty()
                 {
-                    let m = Move { from: slot.square, to: ep, kind: MoveKind::EnPassant, capture: true, promotion: None, gate: None };
+                    let m =
+                        Move { from: slot.square, to: ep, kind: MoveKind::EnPassant(victim), capture: true, promotion: None, gate: None };
                     match zone(&m, &board.cells) {
                         Some(plain) if !promo.choices.is_empty() => expand(m, plain, &mut q.moves),
                         _ => q.moves.push(m),
@@ -494,10 +495,21 @@ impl SquareSet {
     }
 }
 
-/// The square of the piece an en-passant capture removes: beside the mover, behind `to`.
-#[inline]
-pub fn en_passant_victim(g: Geometry, m: &Move) -> Square {
-    Square(g.rank(m.from) * g.files + g.file(m.to))
+/// Whether a piece of `side` next to `ep` could capture en passant onto it: it has an
+/// en-passant capture ray whose first square is `ep` (a FIDE pawn beside the double-stepped
+/// pawn, a Berolina pawn behind the square passed over).
+pub fn en_passant_takers(reg: &PieceTypeRegistry, g: Geometry, cells: &[Cell], ep: Square, side: Side) -> bool {
+    let (f, r) = (g.file(ep) as i32, g.rank(ep) as i32);
+    (-1..=1).flat_map(|dx| (-1..=1).map(move |dy| (dx, dy))).filter_map(|(dx, dy)| g.square(f + dx, r + dy)).any(|sq| {
+        let c = cells[sq.index()];
+        c.is_piece() && c.side() == side && reg.captures_en_passant(c.kind()) && {
+            let table = &reg.tables[c.kind().0 as usize];
+            table
+                .rays(g.len(), side, sq)
+                .iter()
+                .any(|ray| ray.en_passant && ray.mode.captures() && table.ray_squares(ray).first() == Some(&ep))
+        }
+    })
 }
 
 /// The squares a move changed on a scratch copy of the cells, to put back afterwards.
@@ -559,10 +571,10 @@ fn play_on(g: Geometry, rules: &Rules, cells: &mut [Cell], side: Side, m: &Move,
             touched.set(cells, rd, rook);
             end = kd;
         }
-        MoveKind::EnPassant => {
+        MoveKind::EnPassant(victim) => {
             touched.set(cells, m.from, Cell::EMPTY);
             touched.set(cells, m.to, landed);
-            touched.set(cells, en_passant_victim(g, m), Cell::EMPTY);
+            touched.set(cells, victim, Cell::EMPTY);
         }
         _ => {
             touched.set(cells, m.from, Cell::EMPTY);
@@ -740,7 +752,7 @@ pub fn filter_self_check(mut query: ResMut<MoveQuery>, board: Res<Board>, rules:
     cells.extend_from_slice(&board.cells);
     q.moves.retain(|m| {
         let crowned = crowns(m);
-        if fast && m.kind != MoveKind::EnPassant && !pinned.contains(m.from) && !royals.contains(&m.from) && !crowned {
+        if fast && !matches!(m.kind, MoveKind::EnPassant(_)) && !pinned.contains(m.from) && !royals.contains(&m.from) && !crowned {
             return true;
         }
         !exposes_royal(reg, g, &rules, &mut cells, &royals, side, m, crowned)

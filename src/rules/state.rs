@@ -43,6 +43,8 @@ pub struct GameState {
     pub castling: CastlingRights,
     /// The en-passant square, when the last move was a double step.
     pub ep_square: Option<Square>,
+    /// The square of the piece an en-passant capture on `ep_square` would take.
+    pub ep_victim: Option<Square>,
     /// Checks given so far by each side (Three-check).
     pub checks: [u8; 2],
     /// Per side, the files of back-rank squares whose piece has not moved yet, where a piece
@@ -62,7 +64,7 @@ impl GameState {
             }
         }
         if let Some(ep) = self.ep_square {
-            h ^= mix(0xE9_0000 | ep.0 as u64);
+            h ^= mix(0xE9_0000 | ep.0 as u64 | (self.ep_victim.map_or(0, |v| v.0 as u64 + 1) << 8));
         }
         if self.gates != [0, 0] {
             h ^= mix(0x6A7E_0000_0000 | (self.gates[0] as u64) << 16 | self.gates[1] as u64);

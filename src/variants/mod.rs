@@ -20,6 +20,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("placement", include_str!("../../presets/placement.ron")),
     ("orda", include_str!("../../presets/orda.ron")),
     ("ordamirror", include_str!("../../presets/ordamirror.ron")),
+    ("berolina", include_str!("../../presets/berolina.ron")),
     ("capablanca", include_str!("../../presets/capablanca.ron")),
     ("gothic", include_str!("../../presets/gothic.ron")),
     ("embassy", include_str!("../../presets/embassy.ron")),
