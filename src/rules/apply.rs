@@ -460,7 +460,7 @@ pub fn mutate_position(pending: Res<PendingMove>, mut state: ResMut<GameState>, 
                 writer.relocate(piece, Location::Board(m.to));
                 if let Some(p) = m.promotion {
                     writer.retype(piece, p);
-                    if rules.drops.is_some() {
+                    if rules.drops.is_some() || def.promotes_to == Some(p) {
                         writer.set_promoted(piece, Some(kind));
                     }
                 }
@@ -654,7 +654,15 @@ pub fn decide_variant_results(
     let reg = &rules.registry;
     for condition in &rules.end {
         match condition {
-            EndCondition::RegionReached { types, regions, reply } => {
+            EndCondition::RegionReached { types, regions, safe: true, .. } => {
+                // A piece on its goal wins once the opponent cannot take it there: the mover's
+                // at once, the other side's when the mover leaves it alone.
+                if let Some(result) = safe_goal_result(&rules, &board, *types, regions, mover) {
+                    decide(&mut decided, result);
+                    return;
+                }
+            }
+            EndCondition::RegionReached { types, regions, reply, .. } => {
                 let inside = |side: Side| {
                     let region = &regions[side.index()];
                     board.find(side, *types).any(|sq| region[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0)
@@ -713,6 +721,26 @@ pub fn decide_variant_results(
     }
 }
 
+/// The win of the first of `first` and its opponent with a piece of `types` on its goal that
+/// the other side does not attack (Dobutsu's try).
+pub fn safe_goal_result(
+    variant: &super::variant::Variant,
+    board: &Board,
+    types: u64,
+    regions: &[[u64; 4]; 2],
+    first: Side,
+) -> Option<Outcome> {
+    [first, first.opponent()].into_iter().find_map(|side| {
+        let region = &regions[side.index()];
+        board
+            .find(side, types)
+            .any(|sq| {
+                region[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0 && !variant.registry.square_attacked(&board.cells, sq, side.opponent())
+            })
+            .then(|| Outcome::win(side, Reason::Rule("reached the goal safely".into())))
+    })
+}
+
 /// Step 10 (default, last), for Racing Kings' reply rule: when white has just reached the
 /// goal and black cannot reach it with any legal move, white wins now.
 pub fn decide_flag_reply(world: &mut World) {
@@ -721,7 +749,7 @@ pub fn decide_flag_reply(world: &mut World) {
     }
     let rules = world.resource::<Rules>().0.clone();
     let Some((types, regions)) = rules.end.iter().find_map(|e| match e {
-        EndCondition::RegionReached { types, regions, reply: true } => Some((*types, *regions)),
+        EndCondition::RegionReached { types, regions, reply: true, .. } => Some((*types, *regions)),
         _ => None,
     }) else {
         return;

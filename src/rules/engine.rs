@@ -5,7 +5,9 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 
-use super::apply::{DecidedOutcome, History, MoveApplication, MoveLog, PendingMove, UndoLog, extinction_result, revert_changes, undo_last};
+use super::apply::{
+    DecidedOutcome, History, MoveApplication, MoveLog, PendingMove, UndoLog, extinction_result, revert_changes, safe_goal_result, undo_last,
+};
 use super::board::Board;
 use super::fen::{FenError, FenField, Setup, parse_fen, write_castling, write_en_passant, write_placement, write_pocket};
 use super::geometry::{Side, Square};
@@ -171,6 +173,11 @@ fn already_decided(variant: &Variant, board: &Board, state: &GameState) -> Optio
                     return Some(o);
                 }
             }
+            EndCondition::RegionReached { types, regions, safe: true, .. } => {
+                if let Some(o) = safe_goal_result(variant, board, *types, regions, state.turn.opponent()) {
+                    return Some(o);
+                }
+            }
             _ => {}
         }
     }
@@ -326,8 +333,8 @@ impl RulesWorld for World {
             MoveKind::EnPassant(victim) => Some((m.to, victim)),
             _ => None,
         });
-        let mut promoted: Vec<Square> =
-            self.query::<(&Location, &Promoted)>().iter(self).filter_map(|(l, p)| p.0.and(l.square())).collect();
+        let mut promoted: Vec<(Square, PieceType)> =
+            self.query::<(&Location, &Promoted)>().iter(self).filter_map(|(l, p)| Some((l.square()?, p.0?))).collect();
         promoted.sort();
         let rules = self.resource::<Rules>();
         let board = self.resource::<Board>();

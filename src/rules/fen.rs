@@ -120,7 +120,8 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
         if variant.drops.is_none() && !variant.gating {
             return Err(err(FenField::Board, "this variant has no hands, but the FEN has a pocket"));
         }
-        for c in pocket.chars() {
+        // `[-]` is an empty pocket, as Fairy-Stockfish writes Shogi's start.
+        for c in pocket.chars().filter(|_| pocket != "-") {
             let kind = reg
                 .by_letter(c)
                 .filter(|_| c.is_ascii_alphabetic())
@@ -128,9 +129,9 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
             hand.push((kind, if c.is_ascii_uppercase() { Side::White } else { Side::Black }));
         }
     }
-    // A promoted piece was promoted from the first promoting type (the pawn).
-    let base = reg.ids().find(|&t| reg.def(t).promotes);
-    let promoted = promoted_squares.into_iter().filter_map(|sq| base.map(|b| (sq, b))).collect();
+    // `X~` was promoted from the first promoting type (the pawn); `+X` from X.
+    let pawn = reg.ids().find(|&t| reg.def(t).promotes);
+    let promoted = promoted_squares.into_iter().filter_map(|(sq, base)| base.or(pawn).map(|b| (sq, b))).collect();
     // A bare placement (as lichess and Fairy-Stockfish accept) means white to move, no
     // castling, no en passant, clocks at the start.
     let turn = match fields.next() {
@@ -195,7 +196,11 @@ fn split_pocket(g: Geometry, placement: &str) -> (&str, Option<&str>) {
     (placement, None)
 }
 
-fn parse_placement(g: Geometry, reg: &PieceTypeRegistry, text: &str) -> Result<(Vec<(Square, PieceType, Side)>, Vec<Square>), FenError> {
+/// Pieces on the board, and the squares of promoted ones with the type they were promoted
+/// from when the FEN says it (`+X`), or `None` for Crazyhouse's `~`.
+type Placement = (Vec<(Square, PieceType, Side)>, Vec<(Square, Option<PieceType>)>);
+
+fn parse_placement(g: Geometry, reg: &PieceTypeRegistry, text: &str) -> Result<Placement, FenError> {
     let rows: Vec<&str> = text.split('/').collect();
     if rows.len() != g.ranks as usize {
         return Err(err(FenField::Board, format!("{} ranks; this board has {}", rows.len(), g.ranks)));
@@ -206,7 +211,24 @@ fn parse_placement(g: Geometry, reg: &PieceTypeRegistry, text: &str) -> Result<(
         let rank = g.ranks as usize - 1 - i;
         let mut file = 0usize;
         let mut chars = row.chars().peekable();
-        while let Some(c) = chars.next() {
+        while let Some(mut c) = chars.next() {
+            // Shogi's `+X`: a piece of the type X promotes to, promoted from X.
+            let mut promoted_from = None;
+            if c == '+' {
+                let base = chars.next().and_then(|b| reg.by_letter(b).filter(|_| b.is_ascii_alphabetic()).map(|t| (b, t)));
+                match base {
+                    Some((b, t)) if reg.def(t).promotes_to.is_some() => {
+                        promoted_from = Some(t);
+                        c = b;
+                    }
+                    _ => {
+                        return Err(err(
+                            FenField::Board,
+                            format!("rank {}: '+' must precede the letter of a piece that promotes", rank + 1),
+                        ));
+                    }
+                }
+            }
             if c.is_ascii_digit() {
                 let mut n = c.to_digit(10).unwrap_or(0) as usize;
                 while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
@@ -219,7 +241,7 @@ fn parse_placement(g: Geometry, reg: &PieceTypeRegistry, text: &str) -> Result<(
                 file += n;
             } else if c == '~' {
                 match pieces.last() {
-                    Some(&(sq, _, _)) if file > 0 && Square((rank * g.files as usize + file - 1) as u8) == sq => promoted.push(sq),
+                    Some(&(sq, _, _)) if file > 0 && Square((rank * g.files as usize + file - 1) as u8) == sq => promoted.push((sq, None)),
                     _ => return Err(err(FenField::Board, format!("rank {}: '~' must follow a piece letter", rank + 1))),
                 }
             } else if let Some(kind) = reg.by_letter(c).filter(|_| c.is_ascii_alphabetic()) {
@@ -227,7 +249,14 @@ fn parse_placement(g: Geometry, reg: &PieceTypeRegistry, text: &str) -> Result<(
                     return Err(err(FenField::Board, format!("rank {} has more than {} squares", rank + 1, g.files)));
                 }
                 let side = if c.is_ascii_uppercase() { Side::White } else { Side::Black };
-                pieces.push((Square((rank * g.files as usize + file) as u8), kind, side));
+                let sq = Square((rank * g.files as usize + file) as u8);
+                match promoted_from {
+                    Some(base) => {
+                        pieces.push((sq, reg.def(base).promotes_to.unwrap_or(kind), side));
+                        promoted.push((sq, Some(base)));
+                    }
+                    None => pieces.push((sq, kind, side)),
+                }
                 file += 1;
             } else {
                 let letters: String = reg.types.iter().map(|t| t.letter).collect();
@@ -317,8 +346,9 @@ pub fn write_en_passant(g: Geometry, ep: Square, victim: Square) -> String {
     if g.file(ep) == g.file(victim) { g.name(ep) } else { format!("{}{}", g.name(ep.min(victim)), g.name(ep.max(victim))) }
 }
 
-/// Writes the piece placement field; `promoted` squares get a `~`.
-pub fn write_placement(g: Geometry, reg: &PieceTypeRegistry, cells: &[Cell], promoted: &[Square]) -> String {
+/// Writes the piece placement field; `promoted` pieces (square, type promoted from) are
+/// written `+X` where X promotes to them (Shogi), otherwise with a `~` (Crazyhouse).
+pub fn write_placement(g: Geometry, reg: &PieceTypeRegistry, cells: &[Cell], promoted: &[(Square, PieceType)]) -> String {
     let mut out = String::new();
     for rank in (0..g.ranks).rev() {
         let mut empty = 0;
@@ -329,9 +359,14 @@ pub fn write_placement(g: Geometry, reg: &PieceTypeRegistry, cells: &[Cell], pro
                     out.push_str(&empty.to_string());
                     empty = 0;
                 }
-                let l = reg.def(c.kind()).letter;
+                let base = promoted.iter().find(|(s, _)| *s == Square(rank * g.files + file)).map(|&(_, b)| b);
+                let plus = base.filter(|&b| reg.def(b).promotes_to == Some(c.kind()));
+                if plus.is_some() {
+                    out.push('+');
+                }
+                let l = reg.def(plus.unwrap_or(c.kind())).letter;
                 out.push(if c.side() == Side::White { l } else { l.to_ascii_lowercase() });
-                if promoted.contains(&Square(rank * g.files + file)) {
+                if base.is_some() && plus.is_none() {
                     out.push('~');
                 }
             } else {

@@ -75,6 +75,6 @@ pub use registry::{AttackProbe, MoveGenerator, PieceTypeDef, PieceTypeRegistry, 
 pub use shuffle::{chess960_back_rank, chess960_fen};
 pub use state::{CastlingRights, GameState};
 pub use variant::{
-    BlastRule, BoardLook, CastlingRule, DropRule, EndCondition, PresetRequest, PromotionRule, Rules, Shuffle, Variant, Verdict,
-    fide_end_conditions,
+    BlastRule, BoardLook, CastlingRule, DropRule, EndCondition, PiecePromotion, PresetRequest, PromotionRule, Rules, Shuffle, Variant,
+    Verdict, fide_end_conditions,
 };

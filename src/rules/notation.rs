@@ -84,7 +84,9 @@ pub fn to_uci(variant: &Variant, m: &Move) -> String {
     let mut s = g.name(from);
     s.push_str(&g.name(to));
     if let Some(p) = m.promotion {
-        s.push(variant.registry.def(p).letter.to_ascii_lowercase());
+        // Shogi-style promotion (to the one type the piece promotes to) is written `+`.
+        let per_type = variant.piece_promotion.is_some() && variant.registry.types.iter().any(|t| t.promotes_to == Some(p));
+        s.push(if per_type { '+' } else { variant.registry.def(p).letter.to_ascii_lowercase() });
     }
     if let Some(gate) = m.gate {
         s.push(variant.registry.def(gate.kind).letter.to_ascii_lowercase());

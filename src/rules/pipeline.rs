@@ -98,6 +98,8 @@ struct Needs {
     must_drop: bool,
     blast: bool,
     gating: bool,
+    piece_promotion: bool,
+    drop_mates: bool,
     damage_hooks: bool,
     retract_hooks: bool,
 }
@@ -119,6 +121,8 @@ impl Needs {
             must_drop: v.drops.as_ref().is_some_and(|d| d.must_drop),
             blast: v.blast.is_some(),
             gating: v.gating,
+            piece_promotion: v.piece_promotion.is_some() || !v.immobile.is_empty(),
+            drop_mates: v.drops.as_ref().is_some_and(|d| d.no_drop_mate != 0),
         }
     }
 }
@@ -129,13 +133,22 @@ fn query_defaults(step: QuerySystems, needs: Needs) -> (Vec<ScheduleConfigs<Sche
         Q::Royalty => (vec![query::begin_query.into_configs()], vec![query::resolve_royalty.into_configs()]),
         Q::Generate if needs.drops => (vec![query::generate_piece_moves.into_configs(), query::generate_drops.into_configs()], vec![]),
         Q::Generate => (vec![query::generate_piece_moves.into_configs()], vec![]),
-        Q::Synthesize if needs.gating => {
-            (vec![query::synthesize_special_moves.into_configs(), query::synthesize_gating.into_configs()], vec![])
+        Q::Synthesize => {
+            let mut before = vec![query::synthesize_special_moves.into_configs()];
+            if needs.gating {
+                before.push(query::synthesize_gating.into_configs());
+            }
+            if needs.piece_promotion {
+                before.push(query::synthesize_piece_promotions.into_configs());
+            }
+            (before, vec![])
         }
-        Q::Synthesize => (vec![query::synthesize_special_moves.into_configs()], vec![]),
         Q::SelfCheck => (vec![query::filter_self_check.into_configs()], vec![]),
         Q::LegalFilter => {
             let mut before = Vec::new();
+            if needs.drop_mates {
+                before.push(query::forbid_drop_mates.into_configs());
+            }
             if needs.checks_forbidden {
                 before.push(query::forbid_checks.into_configs());
             }

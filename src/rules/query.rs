@@ -12,7 +12,7 @@ use super::moves::{Move, MoveKind, Wing};
 use super::piece::{Cell, Location, PieceType};
 use super::registry::{MoveGenerator, PieceTypeRegistry};
 use super::state::GameState;
-use super::variant::Rules;
+use super::variant::{DropRule, Rules};
 
 /// The legal-move query schedule. Running it leaves the legal moves of the side to move in
 /// [`MoveQuery::moves`].
@@ -300,11 +300,122 @@ pub fn generate_drops(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Re
         }
         for (i, c) in board.cells.iter().enumerate() {
             let sq = Square(i as u8);
-            if c.is_empty() && drops.allowed(kind, g.relative_rank(sq, side)) && feasible(kind, sq) {
+            if c.is_empty() && drop_allowed(&rules, drops, &board.cells, side, kind, sq) && feasible(kind, sq) {
                 q.moves.push(Move::drop(kind, sq));
             }
         }
     }
+}
+
+/// Whether a square is in a `[u64; 4]` square set.
+#[inline]
+fn in_set(set: &super::movement::SquareBits, sq: Square) -> bool {
+    set[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0
+}
+
+/// Whether a piece of `kind` and `side` would be stuck for good on `sq` (variants that forbid
+/// immobile pieces).
+#[inline]
+pub fn immobile_on(rules: &Rules, kind: PieceType, side: Side, sq: Square) -> bool {
+    rules.immobile.get(kind.0 as usize).is_some_and(|sets| in_set(&sets[side.index()], sq))
+}
+
+/// Whether `side` may drop `kind` on the empty square `sq` by the variant's square rules:
+/// drop ranks, immobile pieces, and no doubled pieces on a file (Shogi's nifu).
+pub fn drop_allowed(rules: &Rules, drops: &DropRule, cells: &[Cell], side: Side, kind: PieceType, sq: Square) -> bool {
+    let g = rules.geometry;
+    drops.allowed(kind, g.relative_rank(sq, side))
+        && !immobile_on(rules, kind, side, sq)
+        && (drops.no_doubled & (1u64 << kind.0) == 0
+            || !(0..g.ranks).any(|r| {
+                let c = cells[(r * g.files + g.file(sq)) as usize];
+                c.is_piece() && c.side() == side && c.kind() == kind
+            }))
+}
+
+/// Step 2.3 (default, after promotion and en passant), in variants with Shogi-style
+/// promotion or immobile-piece rules: a piece that may promote (its type has `promotes_to`)
+/// may on any move starting or ending in the zone — and must where promotion is compulsory
+/// or it could not move again; a piece may not move where it would be stuck for good.
+pub fn synthesize_piece_promotions(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>) {
+    let q = &mut *query;
+    let side = q.side;
+    let g = board.geometry;
+    let reg = &rules.registry;
+    let mut out = std::mem::take(&mut q.scratch_moves);
+    out.clear();
+    for &m in &q.moves {
+        if m.dropped().is_some() || m.is_castle() || m.promotion.is_some() {
+            out.push(m);
+            continue;
+        }
+        let kind = board.cell(m.from).kind();
+        let promotion = match (&rules.piece_promotion, reg.def(kind).promotes_to) {
+            (Some(pp), Some(to)) if g.relative_rank(m.from, side) >= pp.zone || g.relative_rank(m.to, side) >= pp.zone => {
+                let overridden = q.any_override && q.pieces.iter().any(|s| s.square == m.from && s.overridden_by.is_some());
+                (!overridden).then_some((to, pp.mandatory))
+            }
+            _ => None,
+        };
+        if let Some((to, mandatory)) = promotion {
+            if !mandatory && !immobile_on(&rules, kind, side, m.to) {
+                out.push(m);
+            }
+            out.push(Move { promotion: Some(to), ..m });
+        } else if !immobile_on(&rules, kind, side, m.to) {
+            out.push(m);
+        }
+    }
+    std::mem::swap(&mut q.moves, &mut out);
+    q.scratch_moves = out;
+}
+
+/// Step 4 (default, first), in variants where some drops may not mate (Shogi's uchifuzume):
+/// drops a drop of such a type that leaves the opponent in check with no legal reply.
+pub fn forbid_drop_mates(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>, state: Res<GameState>) {
+    let Some(drops) = &rules.drops else { return };
+    let side = query.side;
+    query.moves.retain(|m| match m.dropped() {
+        Some(kind) if drops.no_drop_mate & (1u64 << kind.0) != 0 => !drop_mates(&rules, drops, &board, &state, side, m),
+        _ => true,
+    });
+}
+
+/// Whether `side`'s drop `m` leaves the opponent in check without a legal reply.
+fn drop_mates(rules: &Rules, drops: &DropRule, board: &Board, state: &GameState, side: Side, m: &Move) -> bool {
+    let reg = &rules.registry;
+    let g = rules.geometry;
+    let them = side.opponent();
+    let (mut cells, _) = cells_after(rules, &board.cells, side, m);
+    let royals: Vec<Square> = royal_squares(reg, &cells, them).collect();
+    if !royals.iter().any(|&r| reg.square_attacked(&cells, r, side)) {
+        return false;
+    }
+    let ctx_cells = cells.clone();
+    let ctx = GenContext { registry: reg, geometry: g, cells: &ctx_cells, state };
+    let mut replies = Vec::new();
+    for (i, c) in ctx_cells.iter().enumerate() {
+        if !c.is_piece() || c.side() != them {
+            continue;
+        }
+        let slot = PieceSlot { entity: Entity::PLACEHOLDER, square: Square(i as u8), kind: c.kind(), side: them, overridden_by: None };
+        match reg.def(c.kind()).generator {
+            MoveGenerator::Table => generate_from_tables(&ctx, &slot, &mut replies),
+            MoveGenerator::Custom(f) => f(&ctx, &slot, &mut replies),
+        }
+    }
+    // A drop can only help by blocking a line.
+    for (i, c) in ctx_cells.iter().enumerate() {
+        let sq = Square(i as u8);
+        if c.is_empty()
+            && let Some(kind) = reg
+                .ids()
+                .find(|&k| board.hand_counts[them.index()][k.0 as usize] > 0 && drop_allowed(rules, drops, &ctx_cells, them, k, sq))
+        {
+            replies.push(Move::drop(kind, sq));
+        }
+    }
+    !replies.iter().any(|r| !exposes_royal(reg, g, rules, &mut cells, &royals, them, r, false))
 }
 
 /// Step 4 (default, before the hooks), in variants where pieces in hand must be dropped

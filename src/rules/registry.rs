@@ -44,12 +44,17 @@ pub struct PieceTypeDef {
     pub value: i32,
     /// Its movement in Betza notation, as written (empty for types built from atoms).
     pub betza: String,
+    /// The image it is drawn with, when the variant names one.
+    pub glyph: Option<String>,
     /// Its movement as atoms.
     pub atoms: Vec<Atom>,
     /// Whether it is a pawn: its moves reset the fifty-move clock and SAN omits its letter.
     pub pawn: bool,
     /// Whether it promotes on the variant's promotion rank.
     pub promotes: bool,
+    /// The one type it may promote to in the promotion zone (Shogi's pieces); such a
+    /// promoted piece is written `+X` in FEN and goes back to hand as X.
+    pub promotes_to: Option<PieceType>,
     /// Relative ranks (0 = own back rank) where its initial-only (`i`) atoms apply.
     pub initial_ranks: Vec<u8>,
     /// The type that castles (the king) in variants with castling.
@@ -73,9 +78,11 @@ impl PieceTypeDef {
             royal: false,
             value,
             betza: String::new(),
+            glyph: None,
             atoms,
             pawn: false,
             promotes: false,
+            promotes_to: None,
             initial_ranks: vec![1],
             castles: false,
             castling_partner: false,

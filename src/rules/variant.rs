@@ -65,6 +65,16 @@ impl PromotionRule {
     }
 }
 
+/// Shogi-style promotion: a piece whose type has `promotes_to` may promote on a move that
+/// starts or ends in the zone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PiecePromotion {
+    /// The first relative rank (0 = own back rank) of the zone, which runs to the far rank.
+    pub zone: u8,
+    /// Promotion is compulsory whenever it is possible (Dobutsu).
+    pub mandatory: bool,
+}
+
 /// How a game-end condition scores for the side it applies to.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Verdict {
@@ -93,6 +103,9 @@ pub enum EndCondition {
         /// Racing Kings' reply rule: when white gets there first, black may still draw by
         /// getting there with its next move.
         reply: bool,
+        /// A piece counts only where the opponent does not attack it, and the other side's
+        /// piece counts too once the mover leaves it alone there (Dobutsu's try).
+        safe: bool,
     },
     /// A side left with its royal pieces only (while the other side is not) gets this
     /// verdict at once (Shatranj: loss). Shatranj's reply rule, which lets the bared side
@@ -173,6 +186,11 @@ pub struct DropRule {
     pub opposite_bishops: bool,
     /// A king and rook dropped on their castling squares gain the castling right (Placement).
     pub castling_on_drop: bool,
+    /// Types (bit set) that may not be dropped on a file holding one of the same type and
+    /// side (Shogi's nifu).
+    pub no_doubled: u64,
+    /// Types (bit set) whose drop may not checkmate (Shogi's uchifuzume).
+    pub no_drop_mate: u64,
 }
 
 impl DropRule {
@@ -220,6 +238,11 @@ pub struct Variant {
     pub castling: Option<CastlingRule>,
     /// Promotion.
     pub promotion: PromotionRule,
+    /// Shogi-style promotion, for types with `promotes_to`.
+    pub piece_promotion: Option<PiecePromotion>,
+    /// Per type, `[white, black]` squares from which it could never move: moves and drops
+    /// there are illegal (empty when the variant allows immobile pieces).
+    pub immobile: Vec<[super::movement::SquareBits; 2]>,
     /// Whether castling is written and read as king-takes-rook (UCI `e1h1`), as Chess960 needs.
     pub chess960: bool,
     /// How new games shuffle the start, if they do.
@@ -286,6 +309,8 @@ impl Variant {
             start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
             castling: Some(CastlingRule { king_files: [6, 2], rook_files: [5, 3], rank: 0, rook_start: None }),
             promotion: PromotionRule { rank: 7, choices, optional_from: None, limits: Vec::new() },
+            piece_promotion: None,
+            immobile: Vec::new(),
             chess960: false,
             shuffle: None,
             end: fide_end_conditions(),

@@ -49,6 +49,14 @@ pub struct VariantFile {
     /// Promotion.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub promotion: Option<PromotionSpec>,
+    /// Shogi-style promotion: pieces with `promotes_to` may promote on any move that starts or
+    /// ends in the zone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub piece_promotion: Option<PiecePromotionSpec>,
+    /// A piece may not move or be dropped where it could never move again (Shogi's pawn and
+    /// lance on the last rank, knight on the last two); such moves must promote.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_immobile_pieces: Option<bool>,
     /// Named regions of the board.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub regions: Option<BTreeMap<String, RegionSpec>>,
@@ -137,6 +145,9 @@ pub struct PieceSpec {
     /// Promotes on the promotion rank.
     #[serde(default, skip_serializing_if = "is_false")]
     pub promotes: bool,
+    /// The letter of the one type it may promote to in the `piece_promotion` zone (Shogi).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub promotes_to: Option<char>,
     /// Ranks (1 = own back rank) where its `i` (initial) moves apply; default `[2]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub initial_ranks: Option<Vec<u8>>,
@@ -241,6 +252,13 @@ pub struct DropsSpec {
     /// Dropping a king and rook on their castling squares gives the castling right.
     #[serde(default, skip_serializing_if = "is_false")]
     pub castling_on_drop: bool,
+    /// Letters that may not be dropped on a file already holding an unpromoted piece of the
+    /// same type and side (Shogi's nifu: `"P"`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub no_doubled: String,
+    /// Letters whose drop may not checkmate (Shogi's uchifuzume: `"P"`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub no_drop_mate: String,
 }
 
 /// Exploding captures.
@@ -266,6 +284,17 @@ pub struct PromotionSpec {
     /// At most this many pieces of a letter on the board for a promotion to it.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub limits: BTreeMap<char, u8>,
+}
+
+/// Shogi-style promotion.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PiecePromotionSpec {
+    /// The first rank of the zone (1 = own back rank); it runs to the far rank.
+    pub zone: u8,
+    /// A piece that may promote must (Dobutsu's chick).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub mandatory: bool,
 }
 
 /// A region: a set of squares, possibly different for each side.
@@ -305,6 +334,10 @@ pub enum EndSpec {
         /// there with its next move.
         #[serde(default, skip_serializing_if = "is_false")]
         reply: bool,
+        /// The piece must also be safe there: not attacked by the opponent (Dobutsu's try). A
+        /// piece that got there under attack wins once the opponent leaves it alone.
+        #[serde(default, skip_serializing_if = "is_false")]
+        safe: bool,
     },
     /// A side left with royal pieces only gets this verdict.
     BareKing(Verdict),

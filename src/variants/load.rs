@@ -5,8 +5,8 @@ use std::fmt;
 use std::path::Path;
 
 use crate::rules::{
-    BlastRule, BoardLook, CODE_PIECES, CastlingRule, DropRule, EndCondition, Geometry, MAX_FILES, MAX_RANKS, PieceType, PieceTypeDef,
-    PieceTypeRegistry, PresetRequest, PromotionRule, Square, Variant, code_piece, parse_betza, parse_fen,
+    BlastRule, BoardLook, CODE_PIECES, CastlingRule, DropRule, EndCondition, Geometry, MAX_FILES, MAX_RANKS, PiecePromotion, PieceType,
+    PieceTypeDef, PieceTypeRegistry, PresetRequest, PromotionRule, Square, Variant, code_piece, parse_betza, parse_fen,
 };
 
 use super::format::{BoardStyle, CastlingSpec, EndSpec, PieceSpec, RegionSpec, ShuffleSpec, VariantFile};
@@ -111,6 +111,8 @@ fn merge(parent: VariantFile, child: VariantFile) -> VariantFile {
         shuffle: child.shuffle.or(parent.shuffle),
         castling: child.castling.or(parent.castling),
         promotion: child.promotion.or(parent.promotion),
+        piece_promotion: child.piece_promotion.or(parent.piece_promotion),
+        no_immobile_pieces: child.no_immobile_pieces.or(parent.no_immobile_pieces),
         regions: child.regions.or(parent.regions),
         mandatory_capture: child.mandatory_capture.or(parent.mandatory_capture),
         drops: child.drops.or(parent.drops),
@@ -190,6 +192,7 @@ fn piece_def(p: &PieceSpec, betza_path: &str, ck: &mut Checker) -> Option<PieceT
                 p.initial_ranks.as_ref().map(|r| r.iter().map(|x| x.saturating_sub(1)).collect()).unwrap_or_else(|| vec![1]);
             def.castles = p.castles;
             def.castling_partner = p.castling_partner;
+            def.glyph = p.glyph.clone();
             Some(def)
         }
         Err(e) => {
@@ -351,6 +354,15 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
                     None => ck.add(format!("{path}.code"), format!("no code piece '{name}' (there are: {})", CODE_PIECES.join(", "))),
                 }
             }
+            if let Some(to) = p.promotes_to {
+                match specs.iter().position(|q| q.letter == to) {
+                    Some(t) if to != p.letter => def.promotes_to = Some(PieceType(t as u8)),
+                    _ => ck.add(format!("{path}.promotes_to"), format!("'{to}' is not the letter of another piece type")),
+                }
+                if file.piece_promotion.is_none() {
+                    ck.add(format!("{path}.promotes_to"), "needs a zone; add piece_promotion: (zone: 7)");
+                }
+            }
             if let Some(region) = &p.confined {
                 def.zones.confinement = Some(region_squares(region, &regions, geometry, &mut ck, 0));
             }
@@ -469,10 +481,10 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
                 let regions = region_squares(region, &regions, geometry, &mut ck, 0);
                 EndCondition::RegionHeld { types, regions }
             }
-            EndSpec::RegionReached { pieces, region, reply } => {
+            EndSpec::RegionReached { pieces, region, reply, safe } => {
                 let types = letters_mask(pieces, &format!("end[{i}].pieces"), &letter, &mut ck);
                 let regions = region_squares(region, &regions, geometry, &mut ck, 0);
-                EndCondition::RegionReached { types, regions, reply: *reply }
+                EndCondition::RegionReached { types, regions, reply: *reply, safe: *safe }
             }
         });
     }
@@ -531,6 +543,8 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
             must_drop: d.must_drop,
             opposite_bishops: d.opposite_bishops,
             castling_on_drop: d.castling_on_drop,
+            no_doubled: letters_mask(&d.no_doubled, "drops.no_doubled", &letter, &mut ck),
+            no_drop_mate: letters_mask(&d.no_drop_mate, "drops.no_drop_mate", &letter, &mut ck),
         }
     });
     let blast = file.blast.as_ref().map(|b| BlastRule { immune: letters_mask(&b.immune, "blast.immune", &letter, &mut ck) });
@@ -538,7 +552,32 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
         Some(ShuffleSpec::Shuffled(s)) => Some(s),
         _ => None,
     };
+    let piece_promotion = file.piece_promotion.as_ref().map(|p| {
+        if p.zone == 0 || p.zone > geometry.ranks {
+            ck.add("piece_promotion.zone", format!("rank {} is not between 1 and {}", p.zone, geometry.ranks));
+        }
+        PiecePromotion { zone: p.zone.saturating_sub(1), mandatory: p.mandatory }
+    });
     let Some(registry) = registry else { return Err(LoadError::Invalid(ck.problems)) };
+    // Per type and side, the squares from which it could never move (on an empty board).
+    let immobile = if file.no_immobile_pieces.unwrap_or(false) {
+        registry
+            .ids()
+            .map(|t| {
+                let mut sets = [[0u64; 4]; 2];
+                for side in crate::rules::Side::BOTH {
+                    for sq in geometry.squares() {
+                        if registry.tables[t.0 as usize].rays(geometry.len(), side, sq).is_empty() {
+                            sets[side.index()][sq.index() >> 6] |= 1u64 << (sq.0 & 63);
+                        }
+                    }
+                }
+                sets
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     let variant = Variant {
         id: file.id.clone(),
         name,
@@ -549,6 +588,8 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
         start_fen: file.start.clone().unwrap_or_default(),
         castling,
         promotion,
+        piece_promotion,
+        immobile,
         chess960,
         shuffle,
         end,
