@@ -452,6 +452,7 @@ pub fn mutate_position(pending: Res<PendingMove>, mut state: ResMut<GameState>, 
             }
         }
         MoveKind::Drop(_) => writer.relocate(piece, Location::Board(m.to)),
+        MoveKind::Pass => {}
         _ => {
             // The piece moves if it is still on its square (a hook may have destroyed it) and the
             // target is free (a victim that survived its damage keeps its square).
@@ -507,6 +508,12 @@ pub fn mutate_position(pending: Res<PendingMove>, mut state: ResMut<GameState>, 
                 st.gates[s.index()] &= !(1u16 << g.file(m.to));
             }
         }
+    }
+    // Janggi's streaks: passes, and positions with the royal pieces facing each other.
+    st.pass_streak = if m.kind == MoveKind::Pass { st.pass_streak.saturating_add(1) } else { 0 };
+    if rules.end.contains(&EndCondition::Bikjang) {
+        let facing = super::query::generals_face(reg, g, &writer.board().cells, side);
+        st.facing_streak = if facing { st.facing_streak.saturating_add(1) } else { 0 };
     }
     // En passant: only when an enemy piece could take it, so equal positions hash equally.
     st.ep_square = None;
@@ -716,8 +723,30 @@ pub fn decide_variant_results(
                     return;
                 }
             }
+            EndCondition::Bikjang if state.facing_streak >= 2 => {
+                decide(&mut decided, counted_result(&rules, &board, "bikjang"));
+                return;
+            }
+            EndCondition::DoublePass if state.pass_streak >= 2 => {
+                decide(&mut decided, counted_result(&rules, &board, "both sides passed"));
+                return;
+            }
             _ => {}
         }
+    }
+}
+
+/// The result of a game ended by `why` (bikjang, two passes): the side with more points by
+/// the variant's material count wins; without a count, or on equal points, a draw.
+pub fn counted_result(variant: &super::variant::Variant, board: &Board, why: &str) -> Outcome {
+    let Some(count) = &variant.material_count else { return Outcome::draw(Reason::Rule(why.into())) };
+    let total = |side: Side| -> f64 { count.points.iter().map(|&(t, p)| p * board.find(side, 1u64 << t.0).count() as f64).sum() };
+    let (white, black) = (total(Side::White), total(Side::Black) + count.black_bonus);
+    let reason = Reason::Rule(format!("{why}, {white} to {black} points"));
+    match white.partial_cmp(&black) {
+        Some(std::cmp::Ordering::Greater) => Outcome::win(Side::White, reason),
+        Some(std::cmp::Ordering::Less) => Outcome::win(Side::Black, reason),
+        _ => Outcome::draw(reason),
     }
 }
 

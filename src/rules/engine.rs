@@ -139,6 +139,8 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
         ep_square,
         ep_victim,
         checks: setup.checks.unwrap_or_default(),
+        facing_streak: 0,
+        pass_streak: 0,
         gates: setup.gates,
     };
     let hash = board.hash ^ state.hash();
@@ -310,7 +312,11 @@ impl RulesWorld for World {
                 EndCondition::Extinction { .. } => {
                     extinction_result(&rules, self.resource::<Board>(), std::slice::from_ref(condition), [turn, turn.opponent()])
                 }
-                EndCondition::RegionReached { .. } | EndCondition::RegionHeld { .. } | EndCondition::BareKing(_) => None,
+                EndCondition::RegionReached { .. }
+                | EndCondition::RegionHeld { .. }
+                | EndCondition::BareKing(_)
+                | EndCondition::Bikjang
+                | EndCondition::DoublePass => None,
             };
             if decided.is_some() {
                 return decided;

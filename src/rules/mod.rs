@@ -57,7 +57,7 @@ pub use apply::{
 };
 pub use betza::{BetzaError, Diagram, DiagramCell, diagram, parse_betza};
 pub use board::Board;
-pub use code_pieces::{CODE_PIECES, code_piece};
+pub use code_pieces::{CODE_PIECES, code_piece, code_piece_confinable};
 pub use damage::{DamageKind, DamagePipeline, DamageRequest, DamageSystems, deal_damage};
 pub use effects::{Effect, EffectKind, Effects, emit_effect, subscribe_effects, take_effects};
 pub use engine::{Engine, RulesWorld, install_rules, perft, setup_position};
@@ -75,6 +75,6 @@ pub use registry::{AttackProbe, MoveGenerator, PieceTypeDef, PieceTypeRegistry, 
 pub use shuffle::{chess960_back_rank, chess960_fen};
 pub use state::{CastlingRights, GameState};
 pub use variant::{
-    BlastRule, BoardLook, CastlingRule, DropRule, EndCondition, PiecePromotion, PresetRequest, PromotionRule, Rules, Shuffle, Variant,
-    Verdict, fide_end_conditions,
+    BlastRule, BoardLook, CastlingRule, DropRule, EndCondition, MaterialCount, PiecePromotion, PresetRequest, PromotionRule, Rules,
+    Shuffle, Variant, Verdict, fide_end_conditions,
 };

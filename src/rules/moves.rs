@@ -37,6 +37,8 @@ pub enum MoveKind {
     Castle(Wing),
     /// A piece of this type from the mover's hand onto `to` (`from` equals `to`).
     Drop(PieceType),
+    /// A pass (Janggi): nothing moves; `from` and `to` are the mover's royal square.
+    Pass,
 }
 
 /// A move. Castling is encoded as "king takes own rook" so that Chess960 needs no special case.

@@ -217,6 +217,9 @@ pub fn san_body(variant: &Variant, cells: &[Cell], legal: &[Move], m: &Move) -> 
     if let MoveKind::Drop(kind) = m.kind {
         return format!("{}@{}", reg.def(kind).letter, g.name(m.to));
     }
+    if m.kind == MoveKind::Pass {
+        return "pass".into();
+    }
     let kind = cells[m.from.index()].kind();
     let def = reg.def(kind);
     let mut s = String::new();
@@ -269,6 +272,13 @@ pub fn parse_san(variant: &Variant, cells: &[Cell], legal: &[Move], text: &str) 
     }
     if let Some((piece, square)) = core.split_once('@') {
         return parse_drop(variant, legal, text, piece, square);
+    }
+    if core == "pass" || core == "--" {
+        return legal
+            .iter()
+            .find(|m| m.kind == MoveKind::Pass)
+            .copied()
+            .ok_or_else(|| MoveError::Illegal { text: text.into(), why: "passing is not allowed here".into() });
     }
     let matches: Vec<Move> = legal
         .iter()

@@ -100,6 +100,8 @@ struct Needs {
     gating: bool,
     piece_promotion: bool,
     drop_mates: bool,
+    pass: bool,
+    bikjang: bool,
     damage_hooks: bool,
     retract_hooks: bool,
 }
@@ -123,6 +125,8 @@ impl Needs {
             gating: v.gating,
             piece_promotion: v.piece_promotion.is_some() || !v.immobile.is_empty(),
             drop_mates: v.drops.as_ref().is_some_and(|d| d.no_drop_mate != 0),
+            pass: v.pass,
+            bikjang: v.end.contains(&EndCondition::Bikjang),
         }
     }
 }
@@ -131,8 +135,16 @@ fn query_defaults(step: QuerySystems, needs: Needs) -> (Vec<ScheduleConfigs<Sche
     use QuerySystems as Q;
     match step {
         Q::Royalty => (vec![query::begin_query.into_configs()], vec![query::resolve_royalty.into_configs()]),
-        Q::Generate if needs.drops => (vec![query::generate_piece_moves.into_configs(), query::generate_drops.into_configs()], vec![]),
-        Q::Generate => (vec![query::generate_piece_moves.into_configs()], vec![]),
+        Q::Generate => {
+            let mut before = vec![query::generate_piece_moves.into_configs()];
+            if needs.drops {
+                before.push(query::generate_drops.into_configs());
+            }
+            if needs.pass {
+                before.push(query::generate_pass.into_configs());
+            }
+            (before, vec![])
+        }
         Q::Synthesize => {
             let mut before = vec![query::synthesize_special_moves.into_configs()];
             if needs.gating {
@@ -148,6 +160,9 @@ fn query_defaults(step: QuerySystems, needs: Needs) -> (Vec<ScheduleConfigs<Sche
             let mut before = Vec::new();
             if needs.drop_mates {
                 before.push(query::forbid_drop_mates.into_configs());
+            }
+            if needs.bikjang {
+                before.push(query::answer_bikjang.into_configs());
             }
             if needs.checks_forbidden {
                 before.push(query::forbid_checks.into_configs());

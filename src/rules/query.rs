@@ -247,6 +247,18 @@ pub fn generate_piece_moves(mut query: ResMut<MoveQuery>, board: Res<Board>, rul
     }
 }
 
+/// Step 2.2 (default, last), in variants where a side may pass (Janggi): the pass, written as
+/// the royal piece moving to its own square; the self-check filter keeps it only out of check.
+pub fn generate_pass(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>, decided: Res<DecidedOutcome>) {
+    if decided.0.is_some() {
+        return;
+    }
+    let side = query.side;
+    if let Some(k) = board.find(side, rules.registry.royal_mask).next() {
+        query.moves.push(Move { from: k, to: k, kind: MoveKind::Pass, capture: false, promotion: None, gate: None });
+    }
+}
+
 /// Step 2.2 (default, after the board pieces), in variants with drops: every piece in hand
 /// may be dropped on every empty square its type may be dropped on.
 pub fn generate_drops(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>, decided: Res<DecidedOutcome>) {
@@ -368,6 +380,18 @@ pub fn synthesize_piece_promotions(mut query: ResMut<MoveQuery>, board: Res<Boar
     }
     std::mem::swap(&mut q.moves, &mut out);
     q.scratch_moves = out;
+}
+
+/// Step 4 (default, first), in variants with the bikjang rule (Janggi): while the royal pieces
+/// face each other on an open file, the side to move must break it up or pass (passing ends
+/// the game).
+pub fn answer_bikjang(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>) {
+    let side = query.side;
+    let (reg, g) = (&rules.registry, rules.geometry);
+    if !generals_face(reg, g, &board.cells, side) {
+        return;
+    }
+    query.moves.retain(|m| m.kind == MoveKind::Pass || !generals_face(reg, g, &cells_after(&rules, &board.cells, side, m).0, side));
 }
 
 /// Step 4 (default, first), in variants where some drops may not mate (Shogi's uchifuzume):
@@ -669,6 +693,7 @@ fn play_on(g: Geometry, rules: &Rules, cells: &mut [Cell], side: Side, m: &Move,
     let landed = m.promotion.map(|p| Cell::piece(p, side)).unwrap_or(moving);
     let mut end = m.to;
     match m.kind {
+        MoveKind::Pass => {}
         MoveKind::Drop(_) => touched.set(cells, m.to, landed),
         MoveKind::Castle(wing) => {
             let rule = rules.castling.as_ref().expect("castling moves exist only with a castling rule");

@@ -173,6 +173,9 @@ pub struct PieceTypeRegistry {
     pub royal_mask: u64,
     /// Bit set of types that may capture en passant.
     pub en_passant_mask: u64,
+    /// Points joined by diagonal lines (Janggi's palaces), along which the palace pieces
+    /// (code pieces `janggi_*`) also move.
+    pub lines: super::movement::SquareBits,
 }
 
 /// Why a set of piece types cannot be compiled.
@@ -241,7 +244,18 @@ impl PieceTypeRegistry {
             })
             .collect();
         let simple_attacks = custom_probes.is_empty() && complex_mask == 0;
-        Ok(PieceTypeRegistry { geometry, types, tables, attacks, complex_mask, custom_probes, simple_attacks, royal_mask, en_passant_mask })
+        Ok(PieceTypeRegistry {
+            geometry,
+            types,
+            tables,
+            attacks,
+            complex_mask,
+            custom_probes,
+            simple_attacks,
+            royal_mask,
+            en_passant_mask,
+            lines: [0; 4],
+        })
     }
 
     /// The definition of a type.

@@ -47,6 +47,11 @@ pub struct GameState {
     pub ep_victim: Option<Square>,
     /// Checks given so far by each side (Three-check).
     pub checks: [u8; 2],
+    /// Positions in a row, up to this one, reached by a move with the royal pieces facing each
+    /// other on an open file (Janggi's bikjang).
+    pub facing_streak: u8,
+    /// Passes in a row, up to the last move (Janggi).
+    pub pass_streak: u8,
     /// Per side, the files of back-rank squares whose piece has not moved yet, where a piece
     /// from the hand may still be gated in (Seirawan).
     pub gates: [u16; 2],

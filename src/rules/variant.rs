@@ -75,6 +75,15 @@ pub struct PiecePromotion {
     pub mandatory: bool,
 }
 
+/// A material count that decides a game (Janggi's bikjang and double pass).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MaterialCount {
+    /// Points per type; types not listed count nothing.
+    pub points: Vec<(PieceType, f64)>,
+    /// Added to black's total (Janggi: 1.5 for Han, who moves second).
+    pub black_bonus: f64,
+}
+
 /// How a game-end condition scores for the side it applies to.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Verdict {
@@ -143,6 +152,11 @@ pub enum EndCondition {
     Repetition(u8),
     /// Neither side can mate (FIDE material rules): a draw.
     InsufficientMaterial,
+    /// The royal pieces face each other on an open file after two moves in a row (Janggi's
+    /// bikjang): the game ends, scored by the variant's material count (a draw without one).
+    Bikjang,
+    /// Both sides pass in a row: the game ends, scored as for bikjang.
+    DoublePass,
 }
 
 impl EndCondition {
@@ -156,6 +170,8 @@ impl EndCondition {
                 | EndCondition::BareKing(_)
                 | EndCondition::Extinction { .. }
                 | EndCondition::NCheck(_)
+                | EndCondition::Bikjang
+                | EndCondition::DoublePass
         )
     }
 }
@@ -262,6 +278,10 @@ pub struct Variant {
     /// Pieces in hand enter by gating: onto the square a back-rank piece leaves on its first
     /// move (Seirawan).
     pub gating: bool,
+    /// A side not in check may pass instead of moving (Janggi).
+    pub pass: bool,
+    /// Points per type and the second player's bonus, for games that end on a count (Janggi).
+    pub material_count: Option<MaterialCount>,
     /// Presets a game of this variant starts with, in activation order.
     pub presets: Vec<PresetRequest>,
     /// How the board is drawn (rules do not depend on it).
@@ -320,6 +340,8 @@ impl Variant {
             blast: None,
             flying_general: false,
             gating: false,
+            pass: false,
+            material_count: None,
             look: BoardLook::default(),
             presets: Vec::new(),
         }

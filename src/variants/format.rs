@@ -73,6 +73,17 @@ pub struct VariantFile {
     /// its first move.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gating: Option<bool>,
+    /// A side not in check may pass instead of moving (Janggi).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pass: Option<bool>,
+    /// The region (by name) whose points are joined by diagonal lines that the `janggi_*` code
+    /// pieces also move along (Janggi's palaces).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diagonal_lines: Option<String>,
+    /// Points per piece letter and black's bonus, for games decided by a count (`Bikjang`,
+    /// `DoublePass`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub material_count: Option<MaterialCountSpec>,
     /// Royal pieces may not face each other on an open file (Xiangqi).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flying_general: Option<bool>,
@@ -286,6 +297,17 @@ pub struct PromotionSpec {
     pub limits: BTreeMap<char, u8>,
 }
 
+/// A material count.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MaterialCountSpec {
+    /// Points per piece letter; letters not listed count nothing.
+    pub points: BTreeMap<char, f64>,
+    /// Added to black's total (Janggi: 1.5).
+    #[serde(default)]
+    pub black_bonus: f64,
+}
+
 /// Shogi-style promotion.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -371,6 +393,11 @@ pub enum EndSpec {
     Repetition(u8),
     /// Material with which neither side can mate draws.
     InsufficientMaterial,
+    /// The royal pieces face each other on an open file after two moves in a row (Janggi's
+    /// bikjang): the game ends, scored by `material_count` (a draw without one).
+    Bikjang,
+    /// Both sides pass in a row: the game ends, scored as for `Bikjang`.
+    DoublePass,
 }
 
 /// A preset the variant activates.

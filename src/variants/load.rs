@@ -5,8 +5,9 @@ use std::fmt;
 use std::path::Path;
 
 use crate::rules::{
-    BlastRule, BoardLook, CODE_PIECES, CastlingRule, DropRule, EndCondition, Geometry, MAX_FILES, MAX_RANKS, PiecePromotion, PieceType,
-    PieceTypeDef, PieceTypeRegistry, PresetRequest, PromotionRule, Square, Variant, code_piece, parse_betza, parse_fen,
+    BlastRule, BoardLook, CODE_PIECES, CastlingRule, DropRule, EndCondition, Geometry, MAX_FILES, MAX_RANKS, MaterialCount, PiecePromotion,
+    PieceType, PieceTypeDef, PieceTypeRegistry, PresetRequest, PromotionRule, Square, Variant, code_piece, code_piece_confinable,
+    parse_betza, parse_fen,
 };
 
 use super::format::{BoardStyle, CastlingSpec, EndSpec, PieceSpec, RegionSpec, ShuffleSpec, VariantFile};
@@ -118,6 +119,9 @@ fn merge(parent: VariantFile, child: VariantFile) -> VariantFile {
         drops: child.drops.or(parent.drops),
         blast: child.blast.or(parent.blast),
         flying_general: child.flying_general.or(parent.flying_general),
+        pass: child.pass.or(parent.pass),
+        diagonal_lines: child.diagonal_lines.or(parent.diagonal_lines),
+        material_count: child.material_count.or(parent.material_count),
         gating: child.gating.or(parent.gating),
         checks_forbidden: child.checks_forbidden.or(parent.checks_forbidden),
         end: child.end.or(parent.end),
@@ -346,7 +350,7 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
         if let Some(mut def) = piece_def(p, &format!("{path}.betza"), &mut ck) {
             if let Some(name) = &p.code {
                 match code_piece(name) {
-                    Some((generator, probe)) if p.confined.is_none() && p.region_moves.is_none() => {
+                    Some((generator, probe)) if (p.confined.is_none() || code_piece_confinable(name)) && p.region_moves.is_none() => {
                         def.generator = generator;
                         def.attack_probe = probe;
                     }
@@ -476,6 +480,8 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
             EndSpec::NCheck(n) => EndCondition::NCheck(*n),
             EndSpec::Repetition(n) => EndCondition::Repetition(*n),
             EndSpec::InsufficientMaterial => EndCondition::InsufficientMaterial,
+            EndSpec::Bikjang => EndCondition::Bikjang,
+            EndSpec::DoublePass => EndCondition::DoublePass,
             EndSpec::RegionHeld { pieces, region } => {
                 let types = letters_mask(pieces, &format!("end[{i}].pieces"), &letter, &mut ck);
                 let regions = region_squares(region, &regions, geometry, &mut ck, 0);
@@ -558,7 +564,21 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
         }
         PiecePromotion { zone: p.zone.saturating_sub(1), mandatory: p.mandatory }
     });
-    let Some(registry) = registry else { return Err(LoadError::Invalid(ck.problems)) };
+    let material_count = file.material_count.as_ref().map(|m| {
+        let mut points = Vec::new();
+        for (c, p) in &m.points {
+            match letter(*c) {
+                Some(t) => points.push((t, *p)),
+                None => ck.add(format!("material_count.points.{c}"), format!("'{c}' is not the letter of a piece type")),
+            }
+        }
+        MaterialCount { points, black_bonus: m.black_bonus }
+    });
+    let lines = file.diagonal_lines.as_ref().map(|r| region_squares(r, &regions, geometry, &mut ck, 0)[0]);
+    let Some(mut registry) = registry else { return Err(LoadError::Invalid(ck.problems)) };
+    if let Some(lines) = lines {
+        registry.lines = lines;
+    }
     // Per type and side, the squares from which it could never move (on an empty board).
     let immobile = if file.no_immobile_pieces.unwrap_or(false) {
         registry
@@ -598,6 +618,8 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
         drops,
         blast,
         flying_general: file.flying_general.unwrap_or(false),
+        pass: file.pass.unwrap_or(false),
+        material_count,
         gating: file.gating.unwrap_or(false),
         look: file
             .board

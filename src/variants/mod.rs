@@ -24,6 +24,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("shogi", include_str!("../../presets/shogi.ron")),
     ("minishogi", include_str!("../../presets/minishogi.ron")),
     ("dobutsu", include_str!("../../presets/dobutsu.ron")),
+    ("janggi", include_str!("../../presets/janggi.ron")),
     ("capablanca", include_str!("../../presets/capablanca.ron")),
     ("gothic", include_str!("../../presets/gothic.ron")),
     ("embassy", include_str!("../../presets/embassy.ron")),
