@@ -6,7 +6,11 @@ queen, rook or bishop) are two pieces side by side.
 White pieces are the white glyph's outline on a white fill; black pieces are a dark fill with
 the black glyph's inner lines drawn light. Xiangqi pieces are red or black ink on a cream disc.
 
-Needs Pillow and the font (Debian: fonts-noto-core). Run from the repository root:
+Shogi pieces are wooden pentagons pointing at the enemy with the piece's letter (promoted ones
+in red); Dobutsu's animals are coloured tiles with the animal's initial. Their letters are
+DejaVu Sans Bold (Debian: fonts-dejavu-core).
+
+Needs Pillow and the fonts (Debian: fonts-noto-core). Run from the repository root:
     python3 scripts/make_pieces.py
 """
 
@@ -135,6 +139,66 @@ def clear(image):
     return Image.merge("RGBA", tuple(Image.composite(c, black, keep) for c in (r, g, b)) + (a,))
 
 
+LETTER_FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+
+# name: (letter, promoted); each also gets a "-promoted" image when the piece promotes.
+SHOGI = {
+    "sh-pawn": ("P", True),
+    "sh-lance": ("L", True),
+    "sh-knight": ("N", True),
+    "sh-silver": ("S", True),
+    "sh-gold": ("G", False),
+    "sh-bishop": ("B", True),
+    "sh-rook": ("R", True),
+    "sh-horse": ("H", False),
+    "sh-dragon": ("D", False),
+    "sh-king": ("K", False),
+}
+
+# name: (letter, tile colour, promotes)
+DOBUTSU = {
+    "do-chick": ("C", (250, 214, 90), True),
+    "do-hen": ("H", (245, 160, 90), False),
+    "do-elephant": ("E", (190, 160, 225), False),
+    "do-giraffe": ("G", (160, 210, 120), False),
+    "do-lion": ("L", (235, 110, 90), False),
+}
+
+
+def tile(shape, fill, letter, ink, font, size_scale=1.0):
+    """A tile of `shape` (polygon points in 0..1) with `letter` in its middle, pointing up."""
+    big = SIZE * 4
+    image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    points = [(x * big, y * big) for x, y in shape]
+    draw.polygon(points, fill=fill, outline=(60, 40, 20, 255), width=big // 40)
+    f = font.font_variant(size=int(big * 0.42 * size_scale))
+    left, top, right, bottom = f.getbbox(letter)
+    x = (big - (right - left)) / 2 - left
+    y = big * 0.58 - (bottom - top) / 2 - top
+    draw.text((x, y), letter, font=f, fill=ink)
+    return image.resize((SIZE, SIZE), Image.LANCZOS)
+
+
+PENTAGON = [(0.5, 0.06), (0.8, 0.2), (0.88, 0.94), (0.12, 0.94), (0.2, 0.2)]
+ROUNDED = [(0.14, 0.1), (0.86, 0.1), (0.94, 0.18), (0.94, 0.86), (0.86, 0.94), (0.14, 0.94), (0.06, 0.86), (0.06, 0.18)]
+
+
+def shogi_pieces(font):
+    """White's pieces point up, black's down: the same tile turned around."""
+    out = {}
+    wood = (236, 200, 140, 255)
+    for name, (letter, promotes) in SHOGI.items():
+        for suffix, ink in [("", (25, 20, 15, 255))] + ([("-promoted", (200, 30, 30, 255))] if promotes else []):
+            white = tile(PENTAGON, wood, letter, ink, font)
+            out[name + suffix] = (white, white.rotate(180))
+    for name, (letter, colour, promotes) in DOBUTSU.items():
+        for suffix, ink in [("", (25, 20, 15, 255))] + ([("-promoted", (200, 30, 30, 255))] if promotes else []):
+            white = tile(ROUNDED, colour + (255,), letter, ink, font, 1.2)
+            out[name + suffix] = (white, white.rotate(180))
+    return out
+
+
 def main():
     if not os.path.exists(FONT):
         sys.exit(f"missing {FONT} (apt-get install fonts-noto-core)")
@@ -145,6 +209,7 @@ def main():
         drawn[name] = (chess_pair if style == "chess" else xiangqi_pair)(font, w, b)
     for name, (back, front) in COMPOUNDS.items():
         drawn[name] = tuple(compound(drawn[back][i], drawn[front][i]) for i in range(2))
+    drawn.update(shogi_pieces(ImageFont.truetype(LETTER_FONT, 64)))
     for name, (white, black) in drawn.items():
         clear(white).save(os.path.join(OUT, f"{name}-w.png"), optimize=True)
         clear(black).save(os.path.join(OUT, f"{name}-b.png"), optimize=True)

@@ -9,10 +9,10 @@ use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use bevy::window::PrimaryWindow;
 
-use super::pieces::{PieceImages, image_name};
+use super::pieces::{PieceImages, image_name, piece_image_name};
 use super::play::{BoardInput, Origin, PendingChoice, PositionVersion, Selection};
 use super::settings::{PieceSet, Settings};
-use crate::rules::{Board, EndCondition, Geometry, Location, MoveLog, Owner, Piece, PieceType, Rules, Side, Square};
+use crate::rules::{Board, EndCondition, Geometry, Location, MoveLog, Owner, Piece, PieceType, Promoted, Rules, Side, Square};
 
 /// Side length of one square in world units.
 pub const SQUARE: f32 = 96.0;
@@ -387,17 +387,19 @@ fn dress_pieces(
     images: Res<PieceImages>,
     marks: Res<MarkImages>,
     settings: Res<Settings>,
-    pieces: Query<(Entity, &PieceType, &Owner, Option<&Drawn>), With<Piece>>,
+    pieces: Query<(Entity, &PieceType, &Owner, Option<&Drawn>, Option<&Promoted>), With<Piece>>,
 ) {
     let redraw_all = settings.is_changed();
-    for (entity, kind, owner, drawn) in &pieces {
+    for (entity, kind, owner, drawn, promoted) in &pieces {
         if drawn == Some(&Drawn(*kind, owner.0)) && !redraw_all {
             continue;
         }
         let def = rules.registry.def(*kind);
         let mut e = commands.entity(entity);
         e.despawn_related::<Children>();
-        let image = if settings.pieces == PieceSet::Glyphs { image_name(def).and_then(|n| images.get(n, owner.0)) } else { None };
+        let base = promoted.and_then(|p| p.0).map(|b| rules.registry.def(b)).filter(|b| b.promotes_to == Some(*kind));
+        let image =
+            if settings.pieces == PieceSet::Glyphs { piece_image_name(def, base).and_then(|n| images.get(n, owner.0)) } else { None };
         match image {
             Some(image) => {
                 e.insert(Sprite { image, custom_size: Some(Vec2::splat(SQUARE * 0.92)), ..default() });

@@ -48,10 +48,50 @@ const IMAGES: &[(&str, &[u8], &[u8])] = images![
     "xq-chariot",
     "xq-cannon",
     "xq-soldier",
+    "sh-pawn",
+    "sh-pawn-promoted",
+    "sh-lance",
+    "sh-lance-promoted",
+    "sh-knight",
+    "sh-knight-promoted",
+    "sh-silver",
+    "sh-silver-promoted",
+    "sh-gold",
+    "sh-bishop",
+    "sh-bishop-promoted",
+    "sh-rook",
+    "sh-rook-promoted",
+    "sh-horse",
+    "sh-dragon",
+    "sh-king",
+    "do-chick",
+    "do-chick-promoted",
+    "do-hen",
+    "do-elephant",
+    "do-giraffe",
+    "do-lion",
 ];
+
+/// The image a piece is drawn with: a promoted piece whose type its base promotes to
+/// (Shogi's `+P`) shows its base's image marked as promoted, where there is one.
+pub fn piece_image_name(def: &PieceTypeDef, promoted_from: Option<&PieceTypeDef>) -> Option<&'static str> {
+    if let Some(base) = promoted_from
+        && let Some(glyph) = &base.glyph
+        && let Some(&(name, _, _)) = IMAGES.iter().find(|(n, _, _)| n.strip_suffix("-promoted") == Some(glyph.as_str()))
+    {
+        return Some(name);
+    }
+    image_name(def)
+}
 
 /// The image a piece type is drawn with, or `None` for a letter disc.
 pub fn image_name(def: &PieceTypeDef) -> Option<&'static str> {
+    // The variant's own choice, where it names an embedded image.
+    if let Some(glyph) = &def.glyph
+        && let Some(&(name, _, _)) = IMAGES.iter().find(|(n, _, _)| *n == glyph.as_str())
+    {
+        return Some(name);
+    }
     let betza = def.betza.as_str();
     let by_name = match def.name.as_str() {
         // Knightmate's royal piece is called king but leaps as a knight.

@@ -10,7 +10,7 @@
 
 use bevy::prelude::*;
 
-use crate::rules::{Board, Move, MoveError, PieceType, RulesWorld, Square};
+use crate::rules::{Board, Move, MoveError, MoveKind, PieceType, RulesWorld, Square};
 
 /// What the player did on the board.
 #[derive(Message, Clone, Debug, PartialEq)]
@@ -31,6 +31,8 @@ pub enum BoardInput {
     Takeback,
     /// Replay a move taken back.
     Redo,
+    /// Pass, where the variant allows it (Janggi) and it is legal now.
+    Pass,
 }
 
 /// Where the selected piece comes from.
@@ -208,6 +210,13 @@ pub fn handle(world: &mut World, input: BoardInput) {
                 clear_selection(world);
             }
         }
+        BoardInput::Pass => {
+            clear_selection(world);
+            let pass = world.legal_moves().iter().find(|m| m.kind == MoveKind::Pass).copied();
+            if let Some(m) = pass {
+                play(world, m);
+            }
+        }
         BoardInput::Takeback => {
             clear_selection(world);
             if let Some(m) = world.undo_move() {
@@ -238,6 +247,9 @@ pub fn handle_input(world: &mut World) {
 /// The inputs that play `m` as a player would: press the piece (or the pocket), release on the
 /// target, and pick the choice if one is asked for. `candidates` are the legal moves.
 pub fn inputs_for(m: &Move, legal: &[Move]) -> Vec<BoardInput> {
+    if m.kind == MoveKind::Pass {
+        return vec![BoardInput::Pass];
+    }
     let mut out = match m.dropped() {
         Some(kind) => vec![BoardInput::PressPocket(kind), BoardInput::Release(m.to)],
         None => vec![BoardInput::Press(m.from), BoardInput::Release(m.to)],

@@ -122,6 +122,9 @@ fn panel(
             if ui.button("Flip").clicked() {
                 view.bottom = view.bottom.opponent();
             }
+            if v.pass && data.outcome.is_none() && ui.button("Pass").on_hover_text("Pass the turn (not while in check)").clicked() {
+                inputs.write(BoardInput::Pass);
+            }
         });
         ui.separator();
         // The move list.

@@ -131,7 +131,7 @@ pub fn parse_uci(variant: &Variant, cells: &[Cell], legal: &[Move], text: &str) 
     if let Some((piece, square)) = text.split_once('@') {
         return parse_drop(variant, legal, text, piece, square);
     }
-    if let Some(m) = legal.iter().find(|m| to_uci(variant, m) == text) {
+    if let Some(m) = legal.iter().find(|m| to_uci(variant, m) == text || (text == "pass" && m.kind == MoveKind::Pass)) {
         return Ok(*m);
     }
     if !text.is_ascii() || text.len() < 4 {
