@@ -3,7 +3,7 @@
 use bevy::prelude::*;
 
 use super::{Activation, PresetDef, PresetState, set_preset_state};
-use crate::rules::{ApplySystems, Board, Hook, LegalMoveQuery, MoveQuery, PendingMove, QuerySystems};
+use crate::rules::{ApplySystems, Board, Hook, LegalMoveQuery, MoveQuery, PendingMove, QuerySystems, Trial};
 
 /// The preset's state key: the square of the piece in its berserk half-move.
 const RAGING: &str = "raging-on";
@@ -28,6 +28,10 @@ fn hooks(a: &Activation) -> Vec<Hook> {
         }),
         // Should the turn pass? Not if the capturer can capture again (first veto wins).
         Hook::new("berserker", ApplySystems::AdvanceTurn, move |world: &mut World| {
+            // A trial application asks about the position, not whose turn follows.
+            if world.resource::<Trial>().0 {
+                return;
+            }
             let p = world.resource::<PendingMove>();
             let (piece, mover, died, to) = (p.piece, p.mover, p.victim_died, p.mv().to);
             let raging = world.resource::<PresetState>().get("berserker", RAGING).is_some();

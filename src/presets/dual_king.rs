@@ -1,11 +1,13 @@
 //! `dual-king` and `weak-dual-king`: each side's queen becomes a second king.
 
+use std::sync::Arc;
+
 use bevy::prelude::*;
 
 use super::{Activation, PresetDef, PresetState, set_preset_state};
 use crate::rules::{
-    ApplySystems, Board, BoardWriter, DecidedOutcome, Hook, Location, MoveQuery, Outcome, Owner, PendingMove, PieceType, QuerySystems,
-    Reason, Rules, Side, Square,
+    ApplySystems, Board, BoardWriter, Cell, DecidedOutcome, Hook, Location, Outcome, PendingMove, PieceType, Reason, RoyalRule, Rules,
+    Side, Square, Variant,
 };
 
 /// Two kings, both royal.
@@ -14,7 +16,7 @@ pub const DUAL_KING: PresetDef = PresetDef {
     name: "Two kings",
     description: "Each side's queen is replaced by a second king. Both kings are royal: neither may be left attacked, and a side that cannot protect both is checkmated. Switching the preset off turns the second kings back into queens.",
     incompatible_with: &["weak-dual-king", "coregal", "knightmate-rules", "capture-all", "last-piece-standing"],
-    hooks: dual_hooks,
+    royalty: dual_royalty,
     on_activate,
     on_deactivate,
     ..PresetDef::BASE
@@ -27,56 +29,54 @@ pub const WEAK_DUAL_KING: PresetDef = PresetDef {
     description: "Each side's queen is replaced by a second king. While a side has two kings neither is royal: a king may be left attacked and captured. The last king left is royal as usual, and checkmating it wins.",
     incompatible_with: &["dual-king", "coregal", "knightmate-rules", "capture-all", "last-piece-standing"],
     hooks: weak_hooks,
+    royalty: weak_royalty,
     on_activate,
     on_deactivate,
     ..PresetDef::BASE
 };
 
-fn kings_of(pieces: &Query<(Entity, &PieceType, &Owner, &Location)>, king: PieceType, side: Side) -> Vec<(Entity, Square)> {
-    let mut out: Vec<(Entity, Square)> =
-        pieces.iter().filter_map(|(e, k, o, l)| (*k == king && o.0 == side).then_some((e, l.square()?))).collect();
-    out.sort_by_key(|k| k.1);
-    out
+fn kings(v: &Variant, cells: &[Cell], side: Side) -> Vec<Square> {
+    let Some(king) = v.registry.by_name("king") else { return Vec::new() };
+    cells
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| (c.is_piece() && c.side() == side && c.kind() == king).then_some(Square(i as u8)))
+        .collect()
 }
 
-fn dual_hooks(_a: &Activation) -> Vec<Hook> {
-    vec![Hook::new(
-        "dual-king",
-        QuerySystems::Royalty,
-        |mut q: ResMut<MoveQuery>, rules: Res<Rules>, pieces: Query<(Entity, &PieceType, &Owner, &Location)>| {
-            let Some(king) = rules.registry.by_name("king") else { return };
-            let side = q.side;
-            q.contribute_royals(kings_of(&pieces, king, side).into_iter().map(|k| k.0));
-        },
-    )]
+fn dual_royalty(_a: &Activation) -> Vec<RoyalRule> {
+    vec![RoyalRule {
+        owner: "dual-king",
+        run: Arc::new(|v: &Variant, cells: &[Cell], side: Side, out: &mut Vec<Square>| out.extend(kings(v, cells, side))),
+    }]
+}
+
+fn weak_royalty(_a: &Activation) -> Vec<RoyalRule> {
+    // Two or more kings: none is royal (an empty contribution); one: it is.
+    vec![RoyalRule {
+        owner: "weak-dual-king",
+        run: Arc::new(|v: &Variant, cells: &[Cell], side: Side, out: &mut Vec<Square>| {
+            let kings = kings(v, cells, side);
+            if kings.len() == 1 {
+                out.extend(kings);
+            }
+        }),
+    }]
 }
 
 fn weak_hooks(_a: &Activation) -> Vec<Hook> {
-    vec![
-        Hook::new(
-            "weak-dual-king",
-            QuerySystems::Royalty,
-            |mut q: ResMut<MoveQuery>, rules: Res<Rules>, pieces: Query<(Entity, &PieceType, &Owner, &Location)>| {
-                let Some(king) = rules.registry.by_name("king") else { return };
-                let side = q.side;
-                let kings = kings_of(&pieces, king, side);
-                // Two or more kings: none is royal (an empty contribution); one: it is.
-                q.contribute_royals(if kings.len() == 1 { vec![kings[0].0] } else { vec![] });
-            },
-        ),
-        // A side whose kings are all gone (both taken in one blow) has lost.
-        Hook::new(
-            "weak-dual-king",
-            ApplySystems::GameResult,
-            |p: Res<PendingMove>, board: Res<Board>, rules: Res<Rules>, mut d: ResMut<DecidedOutcome>| {
-                let Some(king) = rules.registry.by_name("king") else { return };
-                let victim = p.mover.opponent();
-                if d.0.is_none() && board.find(victim, 1u64 << king.0).next().is_none() {
-                    d.0 = Some(Outcome::win(p.mover, Reason::Rule("both kings captured".into())));
-                }
-            },
-        ),
-    ]
+    // A side whose kings are all gone (both taken in one blow) has lost.
+    vec![Hook::new(
+        "weak-dual-king",
+        ApplySystems::GameResult,
+        |p: Res<PendingMove>, board: Res<Board>, rules: Res<Rules>, mut d: ResMut<DecidedOutcome>| {
+            let Some(king) = rules.registry.by_name("king") else { return };
+            let victim = p.mover.opponent();
+            if d.0.is_none() && board.find(victim, 1u64 << king.0).next().is_none() {
+                d.0 = Some(Outcome::win(p.mover, Reason::Rule("both kings captured".into())));
+            }
+        },
+    )]
 }
 
 fn on_activate(world: &mut World, a: &Activation) {

@@ -3,9 +3,7 @@
 use bevy::prelude::*;
 
 use super::{Activation, PresetDef};
-use crate::rules::{
-    ApplySystems, Board, DecidedOutcome, GameState, Hook, LegalMoveQuery, MoveQuery, Outcome, PendingMove, QuerySystems, Reason,
-};
+use crate::rules::{ApplySystems, Board, DecidedOutcome, GameState, Hook, LegalMoveQuery, MoveQuery, Outcome, PendingMove, Reason};
 
 /// The preset.
 pub const LAST_PIECE_STANDING: PresetDef = PresetDef {
@@ -14,12 +12,12 @@ pub const LAST_PIECE_STANDING: PresetDef = PresetDef {
     description: "There is no check or checkmate; kings are ordinary pieces. A side with no pieces left loses, however they were lost (captures, explosions, poison); if both sides are wiped out by the same move the game is drawn. A side that has pieces but no legal move also loses.",
     incompatible_with: &["capture-all", "coregal", "knightmate-rules", "dual-king", "weak-dual-king", "suicide-chess"],
     hooks,
+    royalty: |_| vec![super::royalty::no_royals("last-piece-standing")],
     ..PresetDef::BASE
 };
 
 fn hooks(_a: &Activation) -> Vec<Hook> {
     vec![
-        Hook::new("last-piece-standing", QuerySystems::Royalty, |mut q: ResMut<MoveQuery>| q.contribute_royals([])),
         // Terminal state is global (unscoped); the first decision stands.
         Hook::new("last-piece-standing", ApplySystems::GameResult, |world: &mut World| {
             if world.resource::<DecidedOutcome>().0.is_some() {

@@ -38,8 +38,10 @@ use bevy::prelude::*;
 
 use bevy::ecs::system::SystemParam;
 
-use crate::rules::SystemFactory;
-use crate::rules::{ApplySystems, Hook, Hooks, IntFact, Location, PendingMove, Piece, Side, UndoLog, rebuild_pipelines};
+use crate::rules::{
+    ApplySystems, Hook, Hooks, IntFact, Location, MoveLayer, PendingMove, Piece, RoyalRule, RuleFns, Rules, Side, SystemFactory, UndoLog,
+    Variant, rebuild_pipelines,
+};
 
 pub use berolina_pawns::BEROLINA_PAWNS;
 pub use berserker::BERSERKER;
@@ -58,7 +60,7 @@ pub use queen_splits::QUEEN_SPLITS;
 pub use royalty::{CAPTURE_ALL, COREGAL, KNIGHTMATE_RULES};
 pub use stamina::{STAMINA, Stamina};
 pub use suicide_chess::SUICIDE_CHESS;
-pub use wrap_board::{WRAP_BOARD, attacked_across_edge};
+pub use wrap_board::WRAP_BOARD;
 
 /// Which sides a preset applies to.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
@@ -80,6 +82,11 @@ impl Scope {
             Scope::White => side == Side::White,
             Scope::Black => side == Side::Black,
         }
+    }
+
+    /// The sides it covers, `[white, black]`.
+    pub fn sides(self) -> [bool; 2] {
+        [self.covers(Side::White), self.covers(Side::Black)]
     }
 }
 
@@ -124,6 +131,11 @@ pub struct PresetDef {
     pub piece_attributes: &'static [&'static str],
     /// Its hook systems for one activation.
     pub hooks: fn(&Activation) -> Vec<Hook>,
+    /// Its movement layers (override, transform, extra moves) for one activation in a variant:
+    /// function values that generation and check detection both run.
+    pub layers: fn(&Activation, &Variant) -> Vec<MoveLayer>,
+    /// Its contribution to the royal set (get-royal-pieces), unscoped.
+    pub royalty: fn(&Activation) -> Vec<RoyalRule>,
     /// Runs when it becomes active.
     pub on_activate: fn(&mut World, &Activation),
     /// Runs when it stops being active; its state is cleared afterwards.
@@ -147,6 +159,8 @@ impl PresetDef {
         requires: &[],
         piece_attributes: &[],
         hooks: no_hooks,
+        layers: no_layers,
+        royalty: no_royalty,
         on_activate: no_state,
         on_deactivate: no_state,
     };
@@ -154,6 +168,25 @@ impl PresetDef {
 
 fn no_hooks(_a: &Activation) -> Vec<Hook> {
     Vec::new()
+}
+
+fn no_layers(_a: &Activation, _v: &Variant) -> Vec<MoveLayer> {
+    Vec::new()
+}
+
+fn no_royalty(_a: &Activation) -> Vec<RoyalRule> {
+    Vec::new()
+}
+
+/// The movement layers and royalty rules of an active set, in activation order.
+pub fn rule_fns_of(set: &[Activation], variant: &Variant) -> RuleFns {
+    let mut fns = RuleFns::default();
+    for a in set {
+        let Some(def) = by_id(a.id) else { continue };
+        fns.layers.extend((def.layers)(a, variant));
+        fns.royalty.extend((def.royalty)(a));
+    }
+    fns
 }
 
 /// Every preset this build knows.
@@ -428,6 +461,7 @@ pub fn set_active_presets(world: &mut World, set: Vec<Activation>) -> Result<(),
     world.insert_resource(ActivePresets(set.clone()));
     let hooks = hooks_of(&set);
     world.insert_resource(Hooks(hooks));
+    install_rule_fns(world, &set);
     rebuild_pipelines(world);
     for a in set.iter().filter(|a| !old.iter().any(|b| b.id == a.id)) {
         if let Some(def) = by_id(a.id) {
@@ -435,6 +469,15 @@ pub fn set_active_presets(world: &mut World, set: Vec<Activation>) -> Result<(),
         }
     }
     Ok(())
+}
+
+/// Installs the movement layers and royalty rules of `set` for the world's variant.
+fn install_rule_fns(world: &mut World, set: &[Activation]) {
+    let fns = match world.get_resource::<Rules>() {
+        Some(rules) => rule_fns_of(set, &rules.0),
+        None => RuleFns::default(),
+    };
+    world.insert_resource(fns);
 }
 
 /// The hook systems of an active set, in activation order. A timed preset's hooks are gated
@@ -479,15 +522,19 @@ fn tick_durations(world: &mut World) {
     }
     let rebuild = !expired.is_empty();
     // The hooks change only when something expires; only then are they kept for undo.
-    let old_hooks = rebuild.then(|| world.resource::<Hooks>().0.clone());
+    let old_hooks = rebuild.then(|| (world.resource::<Hooks>().0.clone(), world.resource::<RuleFns>().clone()));
     world.resource_mut::<UndoLog>().record_restore(move |world| {
         world.insert_resource(ActivePresets(active.clone()));
-        if let Some(hooks) = &old_hooks {
+        if let Some((hooks, fns)) = &old_hooks {
             world.insert_resource(Hooks(hooks.clone()));
+            world.insert_resource(fns.clone());
             rebuild_pipelines(world);
         }
     });
     next.retain(|a| a.turns_left != Some(0));
+    if rebuild {
+        install_rule_fns(world, &next);
+    }
     world.insert_resource(ActivePresets(next));
     for a in &expired {
         if let Some(def) = by_id(a.id) {
@@ -525,9 +572,29 @@ pub fn requested_by(variant: &crate::rules::Variant) -> Vec<Activation> {
 /// A bad FEN, or (for a variant built in code) an invalid preset set.
 pub fn new_game(variant: crate::rules::Variant, fen: &str) -> Result<crate::rules::Engine, String> {
     let requests = requested_by(&variant);
-    let mut engine = crate::rules::Engine::from_fen(variant, fen).map_err(|e| e.to_string())?;
-    if !requests.is_empty() {
-        set_active_presets(engine.world_mut(), requests).map_err(|e| e.to_string())?;
+    if requests.is_empty() {
+        return crate::rules::Engine::from_fen(variant, fen).map_err(|e| e.to_string());
     }
+    // The presets are active before the position is read, so that it is judged by their rules
+    // (under hit points a king may stand attacked); their facts are then given to its pieces.
+    let setup =
+        crate::rules::parse_fen(&variant, if fen.trim() == "startpos" { &variant.start_fen } else { fen }).map_err(|e| e.to_string())?;
+    let mut engine = crate::rules::Engine::new(variant);
+    set_active_presets(engine.world_mut(), requests).map_err(|e| e.to_string())?;
+    crate::rules::setup_position(engine.world_mut(), &setup).map_err(|e| e.to_string())?;
+    restart_presets(engine.world_mut());
     Ok(engine)
+}
+
+/// Runs on-activate again for every active preset, on a position just set up (its pieces are
+/// new), after clearing their state.
+pub fn restart_presets(world: &mut World) {
+    let active = world.get_resource::<ActivePresets>().map(|a| a.0.clone()).unwrap_or_default();
+    for a in &active {
+        world.init_resource::<PresetState>();
+        world.resource_mut::<PresetState>().0.remove(a.id);
+        if let Some(def) = by_id(a.id) {
+            (def.on_activate)(world, a);
+        }
+    }
 }

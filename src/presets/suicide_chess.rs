@@ -12,13 +12,13 @@ pub const SUICIDE_CHESS: PresetDef = PresetDef {
     description: "Captures are compulsory and the king is an ordinary piece (no check, no mate). The first player to lose all their pieces wins.",
     incompatible_with: &["capture-all", "last-piece-standing"],
     hooks,
+    // An empty union of royal pieces: no royalty at all.
+    royalty: |_| vec![super::royalty::no_royals("suicide-chess")],
     ..PresetDef::BASE
 };
 
 fn hooks(_a: &Activation) -> Vec<Hook> {
     vec![
-        // An empty union of royal pieces: no royalty at all.
-        Hook::new("suicide-chess", QuerySystems::Royalty, |mut q: ResMut<MoveQuery>| q.contribute_royals([])),
         Hook::new("suicide-chess", QuerySystems::LegalFilter, |mut q: ResMut<MoveQuery>| {
             if q.moves.iter().any(|m| m.capture) {
                 q.moves.retain(|m| m.capture);

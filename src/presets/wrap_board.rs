@@ -1,11 +1,11 @@
-//! `wrap-board`: the board is a cylinder; the a-file and the last file are neighbours.
+//! `wrap-board`: the board is a cylinder; the a-file and the last file are neighbours. The moves
+//! across the edge are a movement layer, so check detection sees attacks across the edge too.
 
-use bevy::prelude::*;
+use std::sync::Arc;
 
 use super::{Activation, PresetDef};
 use crate::rules::{
-    Board, Cell, Geometry, Hook, Hop, Move, MoveKind, MoveQuery, PieceType, PieceTypeRegistry, QuerySystems, Rules, Side, Square, Variant,
-    cells_after,
+    Cell, GenContext, Geometry, Hop, LayerKind, Move, MoveLayer, PieceSlot, PieceType, PieceTypeRegistry, Side, Square, Variant,
 };
 
 /// The preset.
@@ -13,7 +13,7 @@ pub const WRAP_BOARD: PresetDef = PresetDef {
     id: "wrap-board",
     name: "Wrap-around board",
     description: "The board is a cylinder: the left and right edges are joined. Pieces may move and capture across the edge (a rook on h1 can go on to a1, a knight on h3 can leap to b4, a pawn on a4 can take on h5), and attacks across the edge give check. Castling and en passant stay as usual.",
-    hooks,
+    layers,
     ..PresetDef::BASE
 };
 
@@ -70,24 +70,6 @@ fn wrapped_walk(
     }
 }
 
-/// Whether `target` is attacked by `by` across the edge.
-pub fn attacked_across_edge(reg: &PieceTypeRegistry, g: Geometry, cells: &[Cell], target: Square, by: Side) -> bool {
-    for (i, &c) in cells.iter().enumerate() {
-        if !c.is_piece() || c.side() != by {
-            continue;
-        }
-        let mut hit = false;
-        wrapped_walk(reg, g, cells, Square(i as u8), c.kind(), by, |sq, _, _, captures| {
-            hit |= captures && sq == target;
-            !hit
-        });
-        if hit {
-            return true;
-        }
-    }
-    false
-}
-
 fn wrapped_moves(v: &Variant, cells: &[Cell], from: Square, kind: PieceType, side: Side, out: &mut Vec<Move>) {
     let (reg, g) = (&v.registry, v.geometry);
     let promotes = reg.def(kind).promotes;
@@ -111,52 +93,15 @@ fn wrapped_moves(v: &Variant, cells: &[Cell], from: Square, kind: PieceType, sid
     });
 }
 
-fn hooks(a: &Activation) -> Vec<Hook> {
-    let scope = a.scope;
-    vec![
-        // Step 2.4: the moves across the edge, for every piece not overridden.
-        Hook::new("wrap-board", QuerySystems::Extra, move |mut q: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>| {
-            if !scope.covers(q.side) {
-                return;
-            }
-            let side = q.side;
-            let pieces: Vec<(Square, PieceType)> = q.pieces.iter().map(|s| (s.square, s.kind)).collect();
-            for (from, kind) in pieces {
-                let mut extra = Vec::new();
-                wrapped_moves(&rules.0, &board.cells, from, kind, side, &mut extra);
-                q.add_extra_moves(from, extra);
-            }
+fn layers(a: &Activation, _v: &Variant) -> Vec<MoveLayer> {
+    vec![MoveLayer {
+        owner: "wrap-board",
+        kind: LayerKind::Extra,
+        sides: a.scope.sides(),
+        types: u64::MAX,
+        run: Arc::new(|ctx: &GenContext, slot: &PieceSlot, out: &mut Vec<Move>| {
+            wrapped_moves(ctx.variant, ctx.cells, slot.square, slot.kind, slot.side, out);
+            true
         }),
-        // After the engine's self-check filter: attacks across the edge count too. Scoped by
-        // the side to move, like the extra moves: only a covered side's pieces wrap.
-        Hook::new("wrap-board", QuerySystems::LegalFilter, move |mut q: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>| {
-            let (side, enemy) = (q.side, q.side.opponent());
-            if !scope.covers(enemy) || !q.filter_self_check || q.royals.is_empty() {
-                return;
-            }
-            let (reg, g) = (&rules.registry, rules.geometry);
-            let cells = &board.cells;
-            if q.royals.iter().any(|&r| attacked_across_edge(reg, g, cells, r, enemy)) {
-                q.in_check = true;
-            }
-            let royals = q.royals.clone();
-            q.moves.retain(|m| {
-                // Castling: no square the king stands on or crosses may be attacked.
-                if let MoveKind::Castle(wing) = m.kind {
-                    let rule = rules.castling.as_ref().expect("castling rule");
-                    let rank = g.rank(m.from);
-                    let (a, b) = (g.file(m.from), rule.king_files[wing.index()]);
-                    if (a.min(b)..=a.max(b)).any(|f| attacked_across_edge(reg, g, cells, Square(rank * g.files + f), enemy)) {
-                        return false;
-                    }
-                }
-                let (next, end) = cells_after(&rules, cells, side, m);
-                royals
-                    .iter()
-                    .map(|&r| if r == m.from && m.dropped().is_none() { end } else { r })
-                    .filter(|&r| next[r.0 as usize].is_piece() && next[r.0 as usize].side() == side)
-                    .all(|r| !attacked_across_edge(reg, g, &next, r, enemy))
-            });
-        }),
-    ]
+    }]
 }

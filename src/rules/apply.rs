@@ -8,12 +8,14 @@ use bevy::prelude::*;
 
 use super::board::Board;
 use super::geometry::{Side, Square};
+use super::layers::RuleFns;
 use super::lifecycle::PieceEvent;
-use super::moves::{Move, MoveKind, Wing};
+use super::moves::Move;
 use super::outcome::{Outcome, Reason};
 use super::piece::{Location, Owner, Piece, PieceType, Promoted};
+use super::position::{Making, PositionWriter, Victim, blast, mutate, remove_victim};
 use super::state::GameState;
-use super::variant::{EndCondition, Rules, Verdict};
+use super::variant::{EndCondition, Rules};
 
 /// The move-application schedule. The caller fills [`PendingMove`] and runs it.
 #[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
@@ -72,17 +74,6 @@ impl ApplySystems {
     ];
 }
 
-/// The captured piece of a pending move.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Victim {
-    /// Its entity.
-    pub entity: Entity,
-    /// Its square.
-    pub square: Square,
-    /// Its type.
-    pub kind: PieceType,
-}
-
 /// The move being applied and what the steps decided about it.
 #[derive(Resource, Clone, Debug, Default)]
 pub struct PendingMove {
@@ -113,6 +104,9 @@ pub struct PendingMove {
     pub rebuild_pipelines: bool,
     /// Annotations from describe-move-effect hooks.
     pub effects: Vec<String>,
+    /// Which sides had royal pieces before the move (noted only where a royal piece may be
+    /// lost in play).
+    pub royals_before: [bool; 2],
 }
 
 impl PendingMove {
@@ -356,6 +350,68 @@ impl BoardWriter<'_, '_> {
     }
 }
 
+impl PositionWriter for BoardWriter<'_, '_> {
+    fn board(&self) -> &Board {
+        &self.board
+    }
+
+    fn move_to(&mut self, entity: Entity, _from: Location, to: Location) {
+        self.relocate(entity, to);
+    }
+
+    fn change_type(&mut self, entity: Entity, _at: Location, kind: PieceType) {
+        self.retype(entity, kind);
+    }
+
+    fn change_owner(&mut self, entity: Entity, _at: Location, side: Side) {
+        self.reown(entity, side);
+    }
+
+    fn mark_promoted(&mut self, entity: Entity, from: Option<PieceType>) {
+        self.set_promoted(entity, from);
+    }
+
+    fn promoted_base(&self, entity: Entity) -> Option<PieceType> {
+        self.promoted_from(entity)
+    }
+}
+
+/// The kernel's writer for exclusive systems: each change runs [`BoardWriter`] on the world,
+/// so that application code may deal damage (which runs a schedule) between changes.
+pub struct WorldWriter<'w>(pub &'w mut World);
+
+impl WorldWriter<'_> {
+    fn write<F: FnOnce(&mut BoardWriter) + Send + Sync + 'static>(&mut self, change: F) {
+        let _ = self.0.run_system_cached_with(|In(change): In<F>, mut w: BoardWriter| change(&mut w), change);
+    }
+}
+
+impl PositionWriter for WorldWriter<'_> {
+    fn board(&self) -> &Board {
+        self.0.resource::<Board>()
+    }
+
+    fn move_to(&mut self, entity: Entity, _from: Location, to: Location) {
+        self.write(move |w| w.relocate(entity, to));
+    }
+
+    fn change_type(&mut self, entity: Entity, _at: Location, kind: PieceType) {
+        self.write(move |w| w.retype(entity, kind));
+    }
+
+    fn change_owner(&mut self, entity: Entity, _at: Location, side: Side) {
+        self.write(move |w| w.reown(entity, side));
+    }
+
+    fn mark_promoted(&mut self, entity: Entity, from: Option<PieceType>) {
+        self.write(move |w| w.set_promoted(entity, from));
+    }
+
+    fn promoted_base(&self, entity: Entity) -> Option<PieceType> {
+        self.0.get::<Promoted>(entity).and_then(|p| p.0)
+    }
+}
+
 /// Step 1 (first): fills the pending move from the board and opens its undo entry.
 pub fn prepare_move(
     mut pending: ResMut<PendingMove>,
@@ -365,27 +421,11 @@ pub fn prepare_move(
     mut undo: ResMut<UndoLog>,
 ) {
     let p = &mut *pending;
-    let m = p.mv();
-    let cell = board.cell(m.from);
+    let made = Making::of(&board, p.mv(), state.turn);
     p.mover = state.turn;
-    match m.kind {
-        MoveKind::Drop(kind) => {
-            p.piece = board.in_hand(state.turn, kind);
-            p.piece_type = Some(kind);
-        }
-        _ => {
-            p.piece = board.entity(m.from);
-            p.piece_type = cell.is_piece().then(|| cell.kind());
-        }
-    }
-    p.victim = None;
-    if m.capture {
-        let sq = if let MoveKind::EnPassant(victim) = m.kind { victim } else { m.to };
-        let c = board.cell(sq);
-        if let (Some(entity), true) = (board.entity(sq), c.is_piece()) {
-            p.victim = Some(Victim { entity, square: sq, kind: c.kind() });
-        }
-    }
+    p.piece = made.piece;
+    p.piece_type = made.kind;
+    p.victim = made.victim;
     let changes_start = undo.changes.len();
     undo.retracted.clear();
     undo.entries.push(UndoEntry { state: *state, decided: decided.0.clone(), changes_start });
@@ -411,198 +451,54 @@ pub fn resolve_capture(mut pending: ResMut<PendingMove>, rules: Res<Rules>, mut 
         return;
     }
     if let (Some(v), None) = (p.victim, p.capture_consumed_by) {
-        if rules.drops.as_ref().is_some_and(|d| d.captures_to_hand) {
-            // Off the board first, so the retraction is announced with the victim's own side
-            // and type; then it changes hands and loses its promotion.
-            writer.relocate(v.entity, Location::Hand);
-            writer.reown(v.entity, p.mover);
-            if let Some(base) = writer.promoted_from(v.entity) {
-                writer.retype(v.entity, base);
-                writer.set_promoted(v.entity, None);
-            }
-        } else {
-            writer.relocate(v.entity, Location::Captured);
-        }
+        remove_victim(&mut writer, &rules, v, p.mover);
         p.victim_died = true;
     }
 }
 
-/// Step 4 (default): moves the piece, castles, promotes, and updates castling rights,
-/// the en-passant square and the half-move clock.
-pub fn mutate_position(pending: Res<PendingMove>, mut state: ResMut<GameState>, rules: Res<Rules>, mut writer: BoardWriter) {
-    let m = pending.mv();
-    let side = pending.mover;
-    let Some(piece) = pending.piece else { return };
-    let reg = &rules.registry;
-    let g = writer.board().geometry;
-    let kind = pending.piece_type.unwrap_or(PieceType(0));
-    let def = reg.def(kind);
-    let st = &mut *state;
-    match m.kind {
-        MoveKind::Castle(wing) => {
-            let rule = rules.castling.as_ref().expect("castling moves exist only with a castling rule");
-            let rank = g.rank(m.from);
-            let rook = writer.board().entity(m.to);
-            if let Some(rook) = rook {
-                writer.relocate(rook, Location::Captured);
-            }
-            writer.relocate(piece, Location::Board(Square(rank * g.files + rule.king_files[wing.index()])));
-            if let Some(rook) = rook {
-                writer.relocate(rook, Location::Board(Square(rank * g.files + rule.rook_files[wing.index()])));
-            }
-        }
-        MoveKind::Drop(_) => writer.relocate(piece, Location::Board(m.to)),
-        MoveKind::Pass => {}
-        _ => {
-            // The piece moves if it is still on its square (a hook may have destroyed it) and the
-            // target is free (a victim that survived its damage keeps its square).
-            let target_free = writer.board().cell(m.to).is_empty();
-            if target_free && writer.board().entity(m.from) == Some(piece) {
-                writer.relocate(piece, Location::Board(m.to));
-                if let Some(p) = m.promotion {
-                    writer.retype(piece, p);
-                    if rules.drops.is_some() || def.promotes_to == Some(p) {
-                        writer.set_promoted(piece, Some(kind));
-                    }
-                }
-            }
-        }
-    }
-    // Castling rights: a castling king that moves loses both; a rook that moves or is taken
-    // loses its own.
-    if def.castles {
-        st.castling.rooks[side.index()] = [None, None];
-    }
-    for s in Side::BOTH {
-        let back = rules.castling.as_ref().map(|c| c.rank_of(s, g.ranks)).unwrap_or(0);
-        for w in Wing::BOTH {
-            if let Some(f) = st.castling.get(s, w) {
-                let sq = Square(back * g.files + f);
-                if sq == m.from || sq == m.to || pending.victim.is_some_and(|v| v.square == sq) {
-                    st.castling.rooks[s.index()][w.index()] = None;
-                }
-            }
-        }
-    }
-    // Placement: a king or rook dropped onto its castling square may bring a castling right.
-    if m.dropped().is_some() && rules.drops.as_ref().is_some_and(|d| d.castling_on_drop) && (def.castles || def.castling_partner) {
-        grant_castling_on_drop(&rules, writer.board(), st, side);
-    }
-    // Gating: a piece from the hand onto the square just vacated; the files of back-rank
-    // squares that were left or captured on lose their gate.
-    if let Some(gate) = m.gate
-        && let Some(e) = writer.board().in_hand(side, gate.kind)
-    {
-        writer.relocate(e, Location::Board(gate.square));
-    }
-    if st.gates != [0, 0] {
-        for s in Side::BOTH {
-            let back = if s == Side::White { 0 } else { g.ranks - 1 };
-            for sq in [m.from, m.to] {
-                if g.rank(sq) == back {
-                    st.gates[s.index()] &= !(1u16 << g.file(sq));
-                }
-            }
-            if m.is_castle() && s == side {
-                st.gates[s.index()] &= !(1u16 << g.file(m.from));
-                st.gates[s.index()] &= !(1u16 << g.file(m.to));
-            }
-        }
-    }
-    // Janggi's streaks: passes, and positions with the royal pieces facing each other.
-    st.pass_streak = if m.kind == MoveKind::Pass { st.pass_streak.saturating_add(1) } else { 0 };
-    if rules.end.contains(&EndCondition::Bikjang) {
-        let facing = super::query::generals_face(reg, g, &writer.board().cells, side);
-        st.facing_streak = if facing { st.facing_streak.saturating_add(1) } else { 0 };
-    }
-    // En passant: only when an enemy piece could take it, so equal positions hash equally.
-    st.ep_square = None;
-    st.ep_victim = None;
-    if m.kind == MoveKind::DoubleStep {
-        // The square passed over: straight (FIDE) or diagonal (Berolina) double steps.
-        let mid = Square(((g.rank(m.from) + g.rank(m.to)) / 2) * g.files + (g.file(m.from) + g.file(m.to)) / 2);
-        if super::query::en_passant_takers(reg, g, &writer.board().cells, mid, side.opponent()) {
-            st.ep_square = Some(mid);
-            st.ep_victim = Some(m.to);
-        }
-    }
-    if m.capture || def.pawn {
-        st.halfmove_clock = 0;
-    } else {
-        st.halfmove_clock += 1;
-    }
-}
-
-/// Step 4 (default, after the move), in variants with exploding captures: the capturing piece
-/// and every non-immune piece next to the capture square are removed; rooks blown off their
-/// squares lose their castling rights.
-pub fn explode(
+/// Step 4 (default): the kernel's mutations — the piece moves, castles, promotes, and castling
+/// rights, the en-passant square and the half-move clock follow.
+pub fn mutate_position(
     pending: Res<PendingMove>,
-    rules: Res<Rules>,
     mut state: ResMut<GameState>,
+    rules: Res<Rules>,
+    fns: Res<RuleFns>,
     mut writer: BoardWriter,
-    mut effects: super::effects::Effects,
 ) {
-    let Some(blast) = &rules.blast else { return };
-    let m = pending.mv();
-    if pending.victim.is_none() || pending.capture_consumed_by.is_some() {
-        return;
-    }
-    effects.emit(super::effects::Effect::new(super::effects::EffectKind::Explosion, m.to, "rules").side(pending.mover));
-    let g = writer.board().geometry;
-    for sq in super::query::blast_squares(g, m.to) {
-        let c = writer.board().cell(sq);
-        if !c.is_piece() || (sq != m.to && blast.immune & (1u64 << c.kind().0) != 0) {
-            continue;
-        }
-        if let Some(e) = writer.board().entity(sq) {
-            writer.relocate(e, Location::Captured);
-        }
-        if rules.registry.def(c.kind()).castles {
-            state.castling.rooks[c.side().index()] = [None, None];
-        }
-        for s in Side::BOTH {
-            let back = rules.castling.as_ref().map(|c| c.rank_of(s, g.ranks)).unwrap_or(0);
-            for w in Wing::BOTH {
-                if state.castling.get(s, w).is_some_and(|f| Square(back * g.files + f) == sq) {
-                    state.castling.rooks[s.index()][w.index()] = None;
-                }
-            }
-        }
-    }
+    let made = Making { mv: pending.mv(), mover: pending.mover, piece: pending.piece, kind: pending.piece_type, victim: pending.victim };
+    mutate(&mut writer, &rules, &fns, &mut state, &made);
 }
 
-/// Placement: a king on its castling square with a rook in a corner of the same rank gains
-/// the right to castle on that wing (rights are never given twice or taken here).
-fn grant_castling_on_drop(rules: &Rules, board: &Board, state: &mut GameState, side: Side) {
-    let Some(rule) = rules.castling.as_ref() else { return };
-    let g = board.geometry;
-    let reg = &rules.registry;
-    let rank = rule.rank_of(side, g.ranks);
-    let at = |f: u8| board.cell(Square(rank * g.files + f));
-    let is = |f: u8, castles: bool| {
-        let c = at(f);
-        c.is_piece() && c.side() == side && if castles { reg.def(c.kind()).castles } else { reg.def(c.kind()).castling_partner }
-    };
-    if !is(g.files / 2, true) {
+/// Step 4 (default, after the move), in variants with exploding captures: the capture square
+/// and every non-immune piece next to it take explosion damage through the damage pipeline,
+/// and the pieces that die leave the board (with their castling rights).
+pub fn explode(world: &mut World) {
+    let rules = world.resource::<Rules>().0.clone();
+    let p = world.resource::<PendingMove>();
+    if rules.blast.is_none() || p.victim.is_none() || p.capture_consumed_by.is_some() {
         return;
     }
-    for (wing, file) in [(Wing::King, g.files - 1), (Wing::Queen, 0)] {
-        if is(file, false) && state.castling.get(side, wing).is_none() {
-            state.castling.rooks[side.index()][wing.index()] = Some(file);
-        }
-    }
+    let (at, mover, attacker) = (p.mv().to, p.mover, p.piece);
+    super::effects::emit_effect(world, super::effects::Effect::new(super::effects::EffectKind::Explosion, at, "rules").side(mover));
+    let mut state = *world.resource::<GameState>();
+    // Without damage hooks every piece hit dies: the kernel's blast alone, as trials make it.
+    let absorbers = world.resource::<Schedules>().contains(super::damage::DamagePipeline);
+    blast(&mut WorldWriter(world), &rules, &mut state, at, |w, e, side| {
+        !absorbers || super::damage::deal_damage(w.0, e, side, 1, super::damage::DamageKind::Explosion, attacker)
+    });
+    *world.resource_mut::<GameState>() = state;
 }
 
 /// Step 4 (default, after the hooks), in n-check variants: a move that leaves an enemy royal
 /// piece attacked counts as a check given.
-pub fn count_checks(pending: Res<PendingMove>, board: Res<Board>, rules: Res<Rules>, mut state: ResMut<GameState>) {
+pub fn count_checks(pending: Res<PendingMove>, board: Res<Board>, rules: Res<Rules>, fns: Res<RuleFns>, mut state: ResMut<GameState>) {
     if rules.check_limit().is_none() {
         return;
     }
-    let (mover, reg) = (pending.mover, &rules.registry);
+    let mover = pending.mover;
     let victim = mover.opponent();
-    if board.find(victim, reg.royal_mask).any(|r| reg.square_attacked(&board.cells, r, mover)) {
+    let royals = fns.royals(&rules, &board.cells, victim);
+    if super::query::royal_attacked(&rules, &fns, &state, &board.cells, &royals, victim) {
         state.checks[mover.index()] = state.checks[mover.index()].saturating_add(1);
     }
 }
@@ -651,6 +547,7 @@ pub fn decide_variant_results(
     pending: Res<PendingMove>,
     board: Res<Board>,
     rules: Res<Rules>,
+    fns: Res<RuleFns>,
     state: Res<GameState>,
     mut decided: ResMut<DecidedOutcome>,
 ) {
@@ -664,7 +561,7 @@ pub fn decide_variant_results(
             EndCondition::RegionReached { types, regions, safe: true, .. } => {
                 // A piece on its goal wins once the opponent cannot take it there: the mover's
                 // at once, the other side's when the mover leaves it alone.
-                if let Some(result) = safe_goal_result(&rules, &board, *types, regions, mover) {
+                if let Some(result) = safe_goal_result(&rules, &fns, &state, &board, *types, regions, mover) {
                     decide(&mut decided, result);
                     return;
                 }
@@ -696,12 +593,7 @@ pub fn decide_variant_results(
                 let bare = |side: Side| board.find(side, !reg.royal_mask).next().is_none();
                 let victim = mover.opponent();
                 if bare(victim) && !bare(mover) {
-                    let result = match verdict {
-                        Verdict::Draw => Outcome::draw(Reason::Rule("bare king".into())),
-                        Verdict::Win => Outcome::win(victim, Reason::Rule("bare king".into())),
-                        Verdict::Loss => Outcome::win(mover, Reason::Rule("bare king".into())),
-                    };
-                    decide(&mut decided, result);
+                    decide(&mut decided, super::outcome::scored(*verdict, victim, Reason::Rule("bare king".into())));
                     return;
                 }
             }
@@ -736,6 +628,38 @@ pub fn decide_variant_results(
     }
 }
 
+/// Step 1 (default, after preparing), where a royal piece may leave the board in play: notes
+/// which sides have royal pieces before the move.
+pub fn note_royals(mut pending: ResMut<PendingMove>, board: Res<Board>, rules: Res<Rules>, fns: Res<RuleFns>) {
+    pending.royals_before = Side::BOTH.map(|s| !fns.royals(&rules, &board.cells, s).is_empty());
+}
+
+/// Step 10 (default, last), where a royal piece may leave the board in play (damage,
+/// explosions, hit points): a side that had royal pieces before the move and has none after
+/// it loses at once (both sides: a draw), unless a game-result hook decided first.
+pub fn decide_royal_loss(
+    pending: Res<PendingMove>,
+    board: Res<Board>,
+    rules: Res<Rules>,
+    fns: Res<RuleFns>,
+    mut decided: ResMut<DecidedOutcome>,
+) {
+    if decided.0.is_some() {
+        return;
+    }
+    let lost = Side::BOTH.map(|s| pending.royals_before[s.index()] && fns.royals(&rules, &board.cells, s).is_empty());
+    let reason = || Reason::Rule(super::outcome::royal_loss_words(&rules));
+    let result = match lost {
+        [true, true] => Some(Outcome::draw(reason())),
+        [true, false] => Some(Outcome::win(Side::Black, reason())),
+        [false, true] => Some(Outcome::win(Side::White, reason())),
+        [false, false] => None,
+    };
+    if let Some(result) = result {
+        decide(&mut decided, result);
+    }
+}
+
 /// The result of a game ended by `why` (bikjang, two passes): the side with more points by
 /// the variant's material count wins; without a count, or on equal points, a draw.
 pub fn counted_result(variant: &super::variant::Variant, board: &Board, why: &str) -> Outcome {
@@ -754,18 +678,19 @@ pub fn counted_result(variant: &super::variant::Variant, board: &Board, why: &st
 /// the other side does not attack (Dobutsu's try).
 pub fn safe_goal_result(
     variant: &super::variant::Variant,
+    fns: &RuleFns,
+    state: &GameState,
     board: &Board,
     types: u64,
     regions: &[[u64; 4]; 2],
     first: Side,
 ) -> Option<Outcome> {
+    let attacks = super::layers::Attacks { variant, fns, state };
     [first, first.opponent()].into_iter().find_map(|side| {
         let region = &regions[side.index()];
         board
             .find(side, types)
-            .any(|sq| {
-                region[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0 && !variant.registry.square_attacked(&board.cells, sq, side.opponent())
-            })
+            .any(|sq| region[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0 && !attacks.attacked(&board.cells, sq, side.opponent()))
             .then(|| Outcome::win(side, Reason::Rule("reached the goal safely".into())))
     })
 }
@@ -809,11 +734,7 @@ pub fn extinction_result(variant: &super::variant::Variant, board: &Board, end: 
                 let gone = groups.iter().find(|&&mask| board.find(side, mask).take(*fewer_than as usize).count() < *fewer_than as usize);
                 if let Some(&mask) = gone {
                     let reason = Reason::Rule(extinction_reason(variant, mask, *types == 0));
-                    return Some(match verdict {
-                        Verdict::Draw => Outcome::draw(reason),
-                        Verdict::Win => Outcome::win(side, reason),
-                        Verdict::Loss => Outcome::win(side.opponent(), reason),
-                    });
+                    return Some(super::outcome::scored(*verdict, side, reason));
                 }
             }
         }

@@ -11,14 +11,15 @@ use super::apply::{
 use super::board::Board;
 use super::fen::{FenError, FenField, Setup, parse_fen, write_castling, write_en_passant, write_placement, write_pocket};
 use super::geometry::{Side, Square};
+use super::layers::RuleFns;
 use super::moves::{Move, MoveKind};
 use super::notation::{MoveError, parse_san, parse_uci, san_body, to_uci};
 use super::outcome::{Outcome, Reason, has_insufficient_material, repetitions};
 use super::piece::{Location, Piece, PieceType, Promoted, piece_bundle};
-use super::pipeline::{Hook, Hooks, rebuild_pipelines};
-use super::query::{LegalMoveQuery, MoveQuery};
+use super::pipeline::{Hook, Hooks, Step, rebuild_pipelines};
+use super::query::{LegalMoveQuery, MoveQuery, QuerySystems};
 use super::state::GameState;
-use super::variant::{EndCondition, Rules, Variant, Verdict};
+use super::variant::{EndCondition, Rules, Variant};
 
 /// Installs `variant`'s rules in `world` (resources and both pipelines) and sets up its start
 /// position.
@@ -37,6 +38,8 @@ pub fn install_rules(world: &mut World, variant: Arc<Variant>) -> Result<(), Fen
     world.init_resource::<History>();
     world.init_resource::<UndoLog>();
     world.init_resource::<Hooks>();
+    world.init_resource::<RuleFns>();
+    world.init_resource::<Trial>();
     rebuild_pipelines(world);
     setup_position(world, &setup)
 }
@@ -63,7 +66,11 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
             return Err(bad(format!("{side} {} on {} stands on its promotion rank", def.name, g.name(sq))));
         }
     }
-    if reg.royal_mask != 0 {
+    // Presets may change what is royal (royalty rules) or whether check is enforced at all (hit
+    // points switch the self-check filter off); a royal piece may then be lost in play.
+    let fns = world.get_resource::<RuleFns>().cloned().unwrap_or_default();
+    let enforced = !world.get_resource::<Hooks>().is_some_and(|h| h.0.iter().any(|h| h.step == Step::Query(QuerySystems::SelfCheckPoll)));
+    if reg.royal_mask != 0 && fns.royalty.is_empty() && enforced {
         // A side keeps the royalty it has in the start position: Horde's white has no king,
         // and may not get one.
         let start = parse_fen(&variant, &variant.start_fen).ok();
@@ -82,10 +89,17 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
                 return Err(bad(format!("{side} may not have a king in this variant")));
             }
         }
-        let waiting = setup.turn.opponent();
-        if probe.find(waiting, reg.royal_mask).any(|r| reg.square_attacked(&probe.cells, r, setup.turn)) {
-            return Err(bad(format!("{waiting} is in check but it is {}'s turn", setup.turn)));
-        }
+    }
+    // The side not to move may not stand in check, where check is enforced at all.
+    let waiting = setup.turn.opponent();
+    let royals = fns.royals(&variant, &probe.cells, waiting);
+    let probe_state = GameState { turn: setup.turn, castling: setup.castling, ..GameState::default() };
+    // (Generals facing each other are not refused, as Fairy-Stockfish does not refuse them.)
+    let attacks = super::layers::Attacks { variant: &variant, fns: &fns, state: &probe_state };
+    let theirs = fns.royals(&variant, &probe.cells, setup.turn);
+    let touching = |r: Square| variant.blast.is_some() && super::position::kings_touch(g, r, &theirs);
+    if enforced && royals.iter().any(|&r| !touching(r) && attacks.attacked(&probe.cells, r, setup.turn)) {
+        return Err(bad(format!("{waiting} is in check but it is {}'s turn", setup.turn)));
     }
     let (mut ep_square, mut ep_victim) = (None, None);
     if let Some(written) = setup.ep_square {
@@ -110,7 +124,7 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
                 message: format!("{} has no pawn behind it that just made a double step", g.name(ep)),
             });
         }
-        if super::query::en_passant_takers(reg, g, &probe.cells, ep, setup.turn) {
+        if super::position::en_passant_takers(reg, g, &probe.cells, ep, setup.turn) {
             (ep_square, ep_victim) = (Some(ep), victim);
         }
     }
@@ -146,7 +160,7 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     let hash = board.hash ^ state.hash();
     // A position may already be decided by a rule that is judged after moves (a third check
     // given, a side without pieces, a piece on its goal).
-    let decided = already_decided(&variant, &board, &state);
+    let decided = already_decided(&variant, &fns, &board, &state);
     world.insert_resource(board);
     world.insert_resource(state);
     world.insert_resource(DecidedOutcome(decided));
@@ -162,7 +176,7 @@ fn check_mark(world: &mut World) -> char {
     if mated { '#' } else { '+' }
 }
 
-fn already_decided(variant: &Variant, board: &Board, state: &GameState) -> Option<Outcome> {
+fn already_decided(variant: &Variant, fns: &RuleFns, board: &Board, state: &GameState) -> Option<Outcome> {
     for condition in &variant.end {
         match condition {
             EndCondition::NCheck(n) => {
@@ -176,7 +190,7 @@ fn already_decided(variant: &Variant, board: &Board, state: &GameState) -> Optio
                 }
             }
             EndCondition::RegionReached { types, regions, safe: true, .. } => {
-                if let Some(o) = safe_goal_result(variant, board, *types, regions, state.turn.opponent()) {
+                if let Some(o) = safe_goal_result(variant, fns, state, board, *types, regions, state.turn.opponent()) {
                     return Some(o);
                 }
             }
@@ -211,6 +225,59 @@ pub trait RulesWorld {
     fn fen(&mut self) -> String;
 }
 
+/// Marks a trial application ([`trial_application`]): effects are not written, and the
+/// duration and game-result steps do not run (a trial asks about the position, not the game).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Trial(pub bool);
+
+/// Run condition: not inside a trial application.
+pub fn not_in_trial(trial: Option<Res<Trial>>) -> bool {
+    !trial.is_some_and(|t| t.0)
+}
+
+/// Plays `m` through the full move application as a trial — every preset hook that changes
+/// what the move does runs, nothing reaches the game (no effects; the game-result and duration
+/// steps are skipped) — calls `judge` on the position it leaves, and takes the move back
+/// exactly (the pending move of an application in progress included). `None` when the move was
+/// cancelled by a hook or the application schedule is already running (a query asked from
+/// inside a move), so the caller judges by the kernel alone.
+pub fn trial_application<T>(world: &mut World, m: Move, judge: impl FnOnce(&mut World) -> T) -> Option<T> {
+    let saved = world.resource::<PendingMove>().clone();
+    let effects = world.remove_resource::<Messages<super::effects::Effect>>();
+    let was = world.get_resource::<Trial>().copied().unwrap_or_default();
+    world.insert_resource(Trial(true));
+    *world.resource_mut::<PendingMove>() = PendingMove { mv: Some(m), ..Default::default() };
+    let verdict = match world.try_run_schedule(MoveApplication) {
+        Err(_) => None,
+        Ok(()) if world.resource::<PendingMove>().cancelled.is_some() => {
+            take_back_cancelled(world);
+            None
+        }
+        Ok(()) => {
+            let v = judge(world);
+            undo_last(world);
+            Some(v)
+        }
+    };
+    world.insert_resource(was);
+    if let Some(effects) = effects {
+        world.insert_resource(effects);
+    }
+    *world.resource_mut::<PendingMove>() = saved;
+    verdict
+}
+
+/// Reverts what a cancelled move's before-move step recorded (its undo entry and changes).
+fn take_back_cancelled(world: &mut World) {
+    let entry = world.resource_mut::<UndoLog>().entries.pop();
+    if let Some(entry) = entry {
+        let changes: Vec<_> = world.resource_mut::<UndoLog>().changes.drain(entry.changes_start..).collect();
+        revert_changes(world, &changes);
+        *world.resource_mut::<GameState>() = entry.state;
+        world.resource_mut::<DecidedOutcome>().0 = entry.decided;
+    }
+}
+
 impl RulesWorld for World {
     fn legal_moves(&mut self) -> &[Move] {
         self.run_schedule(LegalMoveQuery);
@@ -230,13 +297,7 @@ impl RulesWorld for World {
         }
         let cancelled = self.resource_mut::<PendingMove>().cancelled.take();
         if let Some((preset, reason)) = cancelled {
-            let entry = self.resource_mut::<UndoLog>().entries.pop();
-            if let Some(entry) = entry {
-                let changes: Vec<_> = self.resource_mut::<UndoLog>().changes.drain(entry.changes_start..).collect();
-                revert_changes(self, &changes);
-                *self.resource_mut::<GameState>() = entry.state;
-                self.resource_mut::<DecidedOutcome>().0 = entry.decided;
-            }
+            take_back_cancelled(self);
             return Err(MoveError::Cancelled { preset: preset.to_string(), reason });
         }
         Ok(())
@@ -279,11 +340,7 @@ impl RulesWorld for World {
         let (turn, in_check) = (query.side, query.in_check);
         let rules = self.resource::<Rules>().0.clone();
         let state = *self.resource::<GameState>();
-        let score = |verdict: Verdict, side: Side, reason: Reason| match verdict {
-            Verdict::Draw => Outcome::draw(reason),
-            Verdict::Win => Outcome::win(side, reason),
-            Verdict::Loss => Outcome::win(side.opponent(), reason),
-        };
+        let score = super::outcome::scored;
         for condition in &rules.end {
             let decided = match condition {
                 EndCondition::Checkmate => (no_moves && in_check).then(|| Outcome::win(turn.opponent(), Reason::Checkmate)),

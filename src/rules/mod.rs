@@ -38,6 +38,7 @@ mod effects;
 mod engine;
 mod fen;
 mod geometry;
+mod layers;
 mod lifecycle;
 mod movement;
 mod moves;
@@ -45,6 +46,7 @@ mod notation;
 mod outcome;
 mod piece;
 mod pipeline;
+mod position;
 mod query;
 mod registry;
 mod shuffle;
@@ -53,24 +55,28 @@ mod variant;
 
 pub use apply::{
     ApplySystems, BoardWriter, Change, DecidedOutcome, History, IntFact, MoveApplication, MoveLog, MoveRecord, PendingMove, Restore,
-    UndoEntry, UndoLog, Victim, decide, restore_fact, retract_piece,
+    UndoEntry, UndoLog, WorldWriter, decide, restore_fact, retract_piece,
 };
 pub use betza::{BetzaError, Diagram, DiagramCell, diagram, parse_betza};
 pub use board::Board;
 pub use code_pieces::{CODE_PIECES, code_piece, code_piece_confinable};
 pub use damage::{DamageKind, DamagePipeline, DamageRequest, DamageSystems, deal_damage};
 pub use effects::{Effect, EffectKind, Effects, emit_effect, subscribe_effects, take_effects};
-pub use engine::{Engine, RulesWorld, install_rules, perft, setup_position};
+pub use engine::{Engine, RulesWorld, Trial, install_rules, not_in_trial, perft, setup_position, trial_application};
 pub use fen::{FenError, FenField, Setup, parse_fen};
 pub use geometry::{Geometry, MAX_FILES, MAX_RANKS, Side, Square};
+pub use layers::{Attacks, LayerFn, LayerKind, MoveLayer, RoyalFn, RoyalRule, RuleFns, piece_moves, type_moves};
 pub use lifecycle::{LifecycleSystems, PieceEvent, RetractPipeline, SpawnError, SpawnPipeline, announce_retractions, spawn_piece};
 pub use movement::{Atom, Hop, Mode, MoveTable, Ray, RayKind, SquareBits, Zones, lame_path, symmetric, walk_ray};
 pub use moves::{Gate, Move, MoveKind, Wing};
 pub use notation::{MoveError, parse_san, parse_uci, san_body, to_uci};
-pub use outcome::{Outcome, Reason, cannot_mate, has_insufficient_material, repetitions};
+pub use outcome::{Outcome, Reason, cannot_mate, has_insufficient_material, repetitions, scored};
 pub use piece::{Cell, Location, Owner, Piece, PieceType, Promoted, piece_bundle};
 pub use pipeline::{Hook, Hooks, Step, SystemFactory, rebuild_pipelines};
-pub use query::{GenContext, LegalMoveQuery, MoveQuery, PieceSlot, QuerySystems, cells_after, generate_from_tables};
+pub use position::{
+    Making, PositionWriter, TrialOp, TrialWriter, Victim, blast_squares, en_passant_takers, generals_face, kings_touch, make,
+};
+pub use query::{GenContext, LegalMoveQuery, MoveQuery, PieceSlot, QuerySystems, generate_from_tables, royal_attacked, safe_after};
 pub use registry::{AttackProbe, MoveGenerator, PieceTypeDef, PieceTypeRegistry, RegistryError};
 pub use shuffle::{chess960_back_rank, chess960_fen};
 pub use state::{CastlingRights, GameState};

@@ -53,6 +53,25 @@ impl Outcome {
     }
 }
 
+/// The one mapping from a variant's verdict to an outcome: `verdict` is what the rule means
+/// for `side` (the side it is judged for).
+pub fn scored(verdict: super::variant::Verdict, side: Side, reason: Reason) -> Outcome {
+    match verdict {
+        super::variant::Verdict::Draw => Outcome::draw(reason),
+        super::variant::Verdict::Win => Outcome::win(side, reason),
+        super::variant::Verdict::Loss => Outcome::win(side.opponent(), reason),
+    }
+}
+
+/// Words for a side losing its last royal piece in play: "king killed" and the like.
+pub fn royal_loss_words(variant: &super::variant::Variant) -> String {
+    let reg = &variant.registry;
+    match reg.ids().find(|&k| reg.def(k).royal) {
+        Some(k) => format!("{} killed", reg.def(k).name),
+        None => "last royal piece lost".into(),
+    }
+}
+
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let why = match &self.reason {

@@ -104,16 +104,28 @@ struct Needs {
     bikjang: bool,
     damage_hooks: bool,
     retract_hooks: bool,
+    /// Hooks change what a capture does (consumers, damage absorbers): captures are judged
+    /// by a full trial application.
+    applied_captures: bool,
+    /// Hooks change the position during or after the mutations: every move is.
+    applied_moves: bool,
+    /// A royal piece may leave the board in play (damage, explosions, no self-check filter):
+    /// a side that loses its last one loses the game.
+    royal_loss: bool,
 }
 
 impl Needs {
     fn of(variant: Option<&Variant>, hooks: &[Hook]) -> Needs {
         let damage_hooks = hooks.iter().any(|h| h.step == Step::Damage);
         let retract_hooks = hooks.iter().any(|h| h.step == Step::Retract);
-        let Some(v) = variant else { return Needs { damage_hooks, retract_hooks, ..Needs::default() } };
+        let applied_moves = hooks.iter().any(|h| matches!(h.step, Step::Apply(ApplySystems::Mutate | ApplySystems::AfterMove)));
+        let applied_captures =
+            applied_moves || hooks.iter().any(|h| matches!(h.step, Step::Damage | Step::Apply(ApplySystems::BeforeCapture)));
+        // (A variant's own blasts end the game through its extinction rule.)
+        let royal_loss = applied_captures || hooks.iter().any(|h| h.step == Step::Query(QuerySystems::SelfCheckPoll));
+        let base = Needs { damage_hooks, retract_hooks, applied_captures, applied_moves, royal_loss, ..Needs::default() };
+        let Some(v) = variant else { return base };
         Needs {
-            damage_hooks,
-            retract_hooks,
             checks_forbidden: v.checks_forbidden,
             mandatory_capture: v.mandatory_capture,
             count_checks: v.check_limit().is_some(),
@@ -127,6 +139,7 @@ impl Needs {
             drop_mates: v.drops.as_ref().is_some_and(|d| d.no_drop_mate != 0),
             pass: v.pass,
             bikjang: v.end.contains(&EndCondition::Bikjang),
+            ..base
         }
     }
 }
@@ -135,6 +148,8 @@ fn query_defaults(step: QuerySystems, needs: Needs) -> (Vec<ScheduleConfigs<Sche
     use QuerySystems as Q;
     match step {
         Q::Royalty => (vec![query::begin_query.into_configs()], vec![query::resolve_royalty.into_configs()]),
+        Q::Override => (vec![query::override_by_layers.into_configs()], vec![]),
+        Q::Extra => (vec![query::extra_by_layers.into_configs()], vec![]),
         Q::Generate => {
             let mut before = vec![query::generate_piece_moves.into_configs()];
             if needs.drops {
@@ -155,6 +170,7 @@ fn query_defaults(step: QuerySystems, needs: Needs) -> (Vec<ScheduleConfigs<Sche
             }
             (before, vec![])
         }
+        Q::SelfCheck if needs.applied_captures => (vec![query::filter_self_check_applied.into_configs()], vec![]),
         Q::SelfCheck => (vec![query::filter_self_check.into_configs()], vec![]),
         Q::LegalFilter => {
             let mut before = Vec::new();
@@ -192,6 +208,7 @@ fn apply_defaults(step: ApplySystems, needs: Needs) -> (Vec<ScheduleConfigs<Sche
 fn apply_rule_defaults(step: ApplySystems, needs: Needs) -> (Vec<ScheduleConfigs<ScheduleSystem>>, Vec<ScheduleConfigs<ScheduleSystem>>) {
     use ApplySystems as A;
     match step {
+        A::BeforeMove if needs.royal_loss => (vec![apply::prepare_move.into_configs(), apply::note_royals.into_configs()], vec![]),
         A::BeforeMove => (vec![apply::prepare_move.into_configs()], vec![]),
         A::Damage if needs.damage_hooks => (vec![], vec![apply::damage_the_victim.into_configs(), apply::resolve_capture.into_configs()]),
         A::Damage => (vec![], vec![apply::resolve_capture.into_configs()]),
@@ -212,6 +229,9 @@ fn apply_rule_defaults(step: ApplySystems, needs: Needs) -> (Vec<ScheduleConfigs
             }
             if needs.flag_reply {
                 after.push(apply::decide_flag_reply.into_configs());
+            }
+            if needs.royal_loss {
+                after.push(apply::decide_royal_loss.into_configs());
             }
             (vec![], after)
         }
@@ -269,6 +289,9 @@ pub fn build_apply_schedule(hooks: &[Hook], variant: Option<&Variant>) -> Schedu
         schedule.configure_sets(step.in_set(Committed));
     }
     schedule.configure_sets(ApplySystems::TurnStart.run_if(apply::turn_advanced));
+    // A trial application asks about the position only: no expiry, no game result.
+    schedule.configure_sets(ApplySystems::DurationTick.run_if(super::engine::not_in_trial));
+    schedule.configure_sets(ApplySystems::GameResult.run_if(super::engine::not_in_trial));
     for step in ApplySystems::ALL {
         add_step(&mut schedule, Step::Apply(step), step, hooks, apply_defaults(step, needs));
     }
@@ -318,6 +341,8 @@ pub fn build_damage_schedule(hooks: &[Hook]) -> Option<Schedule> {
 pub fn rebuild_pipelines(world: &mut World) {
     let hooks = world.get_resource::<Hooks>().map(|h| h.0.clone()).unwrap_or_default();
     let variant = world.get_resource::<Rules>().map(|r| r.0.clone());
+    let needs = Needs::of(variant.as_deref(), &hooks);
+    world.insert_resource(query::AppliedTrials { every_move: needs.applied_moves });
     let mut query = build_query_schedule(&hooks, variant.as_deref());
     let mut apply = build_apply_schedule(&hooks, variant.as_deref());
     // Initialise now, so that a bad system configuration fails here and not mid-game.

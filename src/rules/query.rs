@@ -7,12 +7,14 @@ use bevy::prelude::*;
 use super::apply::DecidedOutcome;
 use super::board::Board;
 use super::geometry::{Geometry, Side, Square};
+use super::layers::{Attacks, RuleFns, extra_moves, override_moves, piece_moves, transformed_moves};
 use super::movement::{RayKind, walk_ray};
 use super::moves::{Move, MoveKind, Wing};
-use super::piece::{Cell, Location, PieceType};
-use super::registry::{MoveGenerator, PieceTypeRegistry};
+use super::piece::{Cell, PieceType, Promoted};
+use super::position::{PositionWriter, TrialOp, TrialWriter, generals_face, kings_touch, make};
+use super::registry::PieceTypeRegistry;
 use super::state::GameState;
-use super::variant::{DropRule, Rules};
+use super::variant::{DropRule, Rules, Variant};
 
 /// The legal-move query schedule. Running it leaves the legal moves of the side to move in
 /// [`MoveQuery::moves`].
@@ -23,18 +25,19 @@ pub struct LegalMoveQuery;
 /// order", legal-move query). Hook systems of presets go into these sets in activation order.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum QuerySystems {
-    /// Step 1, get-royal-pieces: hooks add entities to [`MoveQuery::royal_contributions`];
-    /// the union is the royal set. No contribution at all means the default (every piece of
-    /// a royal type); an empty union means no royalty. After it, [`MoveQuery::royals`] and
-    /// [`MoveQuery::in_check`] hold.
+    /// Step 1, get-royal-pieces: the union of the active presets' royalty rules
+    /// ([`RuleFns::royalty`]) is the royal set. No contribution at all means the default (every
+    /// piece of a royal type); an empty union means no royalty. After it, [`MoveQuery::royals`]
+    /// and [`MoveQuery::in_check`] hold.
     Royalty,
-    /// Step 2.1, override-piece-moves: the first hook to claim a piece
-    /// ([`MoveQuery::override_piece`]) replaces its moves and skips steps 2.2 to 2.4 for it.
+    /// Step 2.1, override-piece-moves: the first override layer (or hook,
+    /// [`MoveQuery::override_piece`]) to claim a piece replaces its moves and skips steps 2.2
+    /// to 2.4 for it.
     Override,
     /// Step 2.2, the type registry's generator for every piece not overridden.
     Generate,
-    /// Step 2.2, the transform-move-generator chain: hooks rewrite the generated moves of
-    /// pieces not overridden, in activation order (each wraps the previous).
+    /// Step 2.2, the transform-move-generator chain: the transform layers wrap the type's
+    /// generator piece by piece (in the generate step); hooks here may rewrite the list.
     Transform,
     /// Step 2.3, en-passant, castling and promotion synthesis for pieces not overridden.
     Synthesize,
@@ -89,8 +92,6 @@ pub struct PieceSlot {
 pub struct MoveQuery {
     /// The side whose moves are generated.
     pub side: Side,
-    /// Royal entities contributed by hooks; `None` when no hook contributed.
-    pub royal_contributions: Option<Vec<Entity>>,
     /// Squares of the resolved royal pieces of [`Self::side`].
     pub royals: Vec<Square>,
     /// Whether a royal piece of [`Self::side`] is attacked.
@@ -105,6 +106,8 @@ pub struct MoveQuery {
     pub filter_self_check: bool,
     scratch_cells: Vec<Cell>,
     scratch_moves: Vec<Move>,
+    scratch_ops: Vec<TrialOp>,
+    scratch_squares: Vec<Square>,
 }
 
 impl MoveQuery {
@@ -125,11 +128,6 @@ impl MoveQuery {
     /// Whether the piece on `square` was overridden.
     pub fn is_overridden(&self, square: Square) -> bool {
         self.any_override && self.pieces.iter().any(|s| s.square == square && s.overridden_by.is_some())
-    }
-
-    /// Step 1: adds royal pieces to the union.
-    pub fn contribute_royals(&mut self, entities: impl IntoIterator<Item = Entity>) {
-        self.royal_contributions.get_or_insert_with(Vec::new).extend(entities);
     }
 
     /// Step 2.2 (transform chain): keeps the moves of pieces that are not overridden for which
@@ -156,6 +154,8 @@ impl MoveQuery {
 
 /// What a generator sees.
 pub struct GenContext<'a> {
+    /// The variant.
+    pub variant: &'a Variant,
     /// The compiled piece types.
     pub registry: &'a PieceTypeRegistry,
     /// Board size.
@@ -183,7 +183,6 @@ pub fn generate_from_tables(ctx: &GenContext, slot: &PieceSlot, out: &mut Vec<Mo
 pub fn begin_query(mut query: ResMut<MoveQuery>, board: Res<Board>, state: Res<GameState>, decided: Res<DecidedOutcome>) {
     let q = &mut *query;
     q.side = state.turn;
-    q.royal_contributions = None;
     q.royals.clear();
     q.in_check = false;
     q.pieces.clear();
@@ -203,46 +202,66 @@ pub fn begin_query(mut query: ResMut<MoveQuery>, board: Res<Board>, state: Res<G
     }
 }
 
-/// Step 1 (last): resolves the royal set (the union of contributions, or the default) and
-/// whether it is attacked.
-pub fn resolve_royalty(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>, locations: Query<&Location>) {
+/// Step 1 (last): resolves the royal set (the union of the presets' royalty rules, or the
+/// default) and whether it is attacked.
+pub fn resolve_royalty(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>, fns: Res<RuleFns>, state: Res<GameState>) {
     let q = &mut *query;
-    match &q.royal_contributions {
-        None => q.royals.extend(board.find(q.side, rules.registry.royal_mask)),
-        Some(entities) => {
-            for &e in entities {
-                if let Ok(Location::Board(sq)) = locations.get(e)
-                    && !q.royals.contains(sq)
-                {
-                    q.royals.push(*sq);
-                }
-            }
+    fns.royals_into(&rules, &board.cells, q.side, &mut q.royals);
+    q.in_check = royal_attacked(&rules, &fns, &state, &board.cells, &q.royals, q.side);
+}
+
+/// Whether one of `royals` (the royal squares of `side`) is in check on `cells`: attacked by the
+/// opponent's effective movement, or facing an enemy royal piece in variants with the flying
+/// general; in variants with blasts a royal piece next to an enemy royal piece cannot be taken.
+pub fn royal_attacked(rules: &Variant, fns: &RuleFns, state: &GameState, cells: &[Cell], royals: &[Square], side: Side) -> bool {
+    if royals.is_empty() {
+        return false;
+    }
+    let by = side.opponent();
+    let attacks = Attacks { variant: rules, fns, state };
+    let theirs = if rules.blast.is_some() || rules.flying_general { fns.royals(rules, cells, by) } else { Vec::new() };
+    let g = rules.geometry;
+    royals.iter().any(|&r| !(rules.blast.is_some() && kings_touch(g, r, &theirs)) && attacks.attacked(cells, r, by))
+        || (rules.flying_general && generals_face(g, cells, royals, &theirs))
+}
+
+/// Step 2.1 (default, before the hooks): the override layers claim pieces, first wins.
+pub fn override_by_layers(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>, fns: Res<RuleFns>, state: Res<GameState>) {
+    if !fns.layered(query.side) {
+        return;
+    }
+    let q = &mut *query;
+    let ctx = GenContext { variant: &rules, registry: &rules.registry, geometry: board.geometry, cells: &board.cells, state: &state };
+    for slot in &mut q.pieces {
+        if let Some(owner) = override_moves(&ctx, &fns, slot, &mut q.moves) {
+            slot.overridden_by = Some(owner);
+            q.any_override = true;
         }
-    }
-    let by = q.side.opponent();
-    q.in_check = q.royals.iter().any(|&r| rules.registry.square_attacked(&board.cells, r, by));
-    if rules.flying_general && !q.in_check {
-        q.in_check = generals_face(&rules.registry, board.geometry, &board.cells, q.side);
-    }
-    if q.in_check && rules.blast.is_some() {
-        // Kings that touch cannot be taken: no check then.
-        let theirs: Vec<Square> = board.find(by, rules.registry.royal_mask).collect();
-        q.in_check =
-            q.royals.iter().any(|&r| !kings_touch(board.geometry, r, &theirs) && rules.registry.square_attacked(&board.cells, r, by));
     }
 }
 
-/// Step 2.2: every piece not overridden generates through its type's generator.
-pub fn generate_piece_moves(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>, state: Res<GameState>) {
+/// Step 2.2: every piece not overridden generates through its type's generator, wrapped by
+/// the transform layers that apply to it.
+pub fn generate_piece_moves(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>, fns: Res<RuleFns>, state: Res<GameState>) {
     let q = &mut *query;
-    let ctx = GenContext { registry: &rules.registry, geometry: board.geometry, cells: &board.cells, state: &state };
+    let ctx = GenContext { variant: &rules, registry: &rules.registry, geometry: board.geometry, cells: &board.cells, state: &state };
     for slot in &q.pieces {
-        if slot.overridden_by.is_some() {
-            continue;
+        if slot.overridden_by.is_none() {
+            transformed_moves(&ctx, &fns, slot, &mut q.moves);
         }
-        match rules.registry.def(slot.kind).generator {
-            MoveGenerator::Table => generate_from_tables(&ctx, slot, &mut q.moves),
-            MoveGenerator::Custom(f) => f(&ctx, slot, &mut q.moves),
+    }
+}
+
+/// Step 2.4 (default, before the hooks): the extra layers' moves for pieces not overridden.
+pub fn extra_by_layers(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>, fns: Res<RuleFns>, state: Res<GameState>) {
+    if !fns.layered(query.side) {
+        return;
+    }
+    let q = &mut *query;
+    let ctx = GenContext { variant: &rules, registry: &rules.registry, geometry: board.geometry, cells: &board.cells, state: &state };
+    for slot in &q.pieces {
+        if slot.overridden_by.is_none() {
+            extra_moves(&ctx, &fns, slot, &mut q.moves);
         }
     }
 }
@@ -328,13 +347,13 @@ fn in_set(set: &super::movement::SquareBits, sq: Square) -> bool {
 /// Whether a piece of `kind` and `side` would be stuck for good on `sq` (variants that forbid
 /// immobile pieces).
 #[inline]
-pub fn immobile_on(rules: &Rules, kind: PieceType, side: Side, sq: Square) -> bool {
+pub fn immobile_on(rules: &Variant, kind: PieceType, side: Side, sq: Square) -> bool {
     rules.immobile.get(kind.0 as usize).is_some_and(|sets| in_set(&sets[side.index()], sq))
 }
 
 /// Whether `side` may drop `kind` on the empty square `sq` by the variant's square rules:
 /// drop ranks, immobile pieces, and no doubled pieces on a file (Shogi's nifu).
-pub fn drop_allowed(rules: &Rules, drops: &DropRule, cells: &[Cell], side: Side, kind: PieceType, sq: Square) -> bool {
+pub fn drop_allowed(rules: &Variant, drops: &DropRule, cells: &[Cell], side: Side, kind: PieceType, sq: Square) -> bool {
     let g = rules.geometry;
     drops.allowed(kind, g.relative_rank(sq, side))
         && !immobile_on(rules, kind, side, sq)
@@ -385,61 +404,109 @@ pub fn synthesize_piece_promotions(mut query: ResMut<MoveQuery>, board: Res<Boar
 /// Step 4 (default, first), in variants with the bikjang rule (Janggi): while the royal pieces
 /// face each other on an open file, the side to move must break it up or pass (passing ends
 /// the game).
-pub fn answer_bikjang(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>) {
+pub fn answer_bikjang(
+    mut query: ResMut<MoveQuery>,
+    mut board: ResMut<Board>,
+    rules: Res<Rules>,
+    fns: Res<RuleFns>,
+    state: Res<GameState>,
+    promoted: Query<&Promoted>,
+) {
     let side = query.side;
-    let (reg, g) = (&rules.registry, rules.geometry);
-    if !generals_face(reg, g, &board.cells, side) {
+    let g = rules.geometry;
+    let facing = |cells: &[Cell]| generals_face(g, cells, &fns.royals(&rules, cells, side), &fns.royals(&rules, cells, side.opponent()));
+    if !facing(&board.cells) {
         return;
     }
-    query.moves.retain(|m| m.kind == MoveKind::Pass || !generals_face(reg, g, &cells_after(&rules, &board.cells, side, m).0, side));
+    let base = |e: Entity| promoted.get(e).ok().and_then(|p| p.0);
+    let board = &mut *board;
+    query.moves.retain(|m| {
+        m.kind == MoveKind::Pass || {
+            let mut w = TrialWriter::new(board, Vec::new(), &base);
+            make(&mut w, &rules, &fns, &mut state.clone(), *m, side);
+            let still = facing(&w.board().cells);
+            w.undo();
+            !still
+        }
+    });
 }
 
 /// Step 4 (default, first), in variants where some drops may not mate (Shogi's uchifuzume):
 /// drops a drop of such a type that leaves the opponent in check with no legal reply.
-pub fn forbid_drop_mates(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>, state: Res<GameState>) {
+pub fn forbid_drop_mates(
+    mut query: ResMut<MoveQuery>,
+    mut board: ResMut<Board>,
+    rules: Res<Rules>,
+    fns: Res<RuleFns>,
+    state: Res<GameState>,
+    promoted: Query<&Promoted>,
+) {
     let Some(drops) = &rules.drops else { return };
     let side = query.side;
+    let base = |e: Entity| promoted.get(e).ok().and_then(|p| p.0);
+    let board = &mut *board;
     query.moves.retain(|m| match m.dropped() {
-        Some(kind) if drops.no_drop_mate & (1u64 << kind.0) != 0 => !drop_mates(&rules, drops, &board, &state, side, m),
+        Some(kind) if drops.no_drop_mate & (1u64 << kind.0) != 0 => !drop_mates(&rules, &fns, drops, board, &state, &base, side, m),
         _ => true,
     });
 }
 
 /// Whether `side`'s drop `m` leaves the opponent in check without a legal reply.
-fn drop_mates(rules: &Rules, drops: &DropRule, board: &Board, state: &GameState, side: Side, m: &Move) -> bool {
-    let reg = &rules.registry;
-    let g = rules.geometry;
+#[allow(clippy::too_many_arguments)]
+fn drop_mates(
+    rules: &Variant,
+    fns: &RuleFns,
+    drops: &DropRule,
+    board: &mut Board,
+    state: &GameState,
+    base: &dyn Fn(Entity) -> Option<PieceType>,
+    side: Side,
+    m: &Move,
+) -> bool {
     let them = side.opponent();
-    let (mut cells, _) = cells_after(rules, &board.cells, side, m);
-    let royals: Vec<Square> = royal_squares(reg, &cells, them).collect();
-    if !royals.iter().any(|&r| reg.square_attacked(&cells, r, side)) {
-        return false;
-    }
-    let ctx_cells = cells.clone();
-    let ctx = GenContext { registry: reg, geometry: g, cells: &ctx_cells, state };
+    let mut w = TrialWriter::new(board, Vec::new(), base);
+    let mut after = *state;
+    make(&mut w, rules, fns, &mut after, *m, side);
+    let royals = fns.royals(rules, &w.board().cells, them);
+    let mated =
+        royal_attacked(rules, fns, &after, &w.board().cells, &royals, them) && !has_safe_reply(rules, fns, drops, &mut w, &after, them);
+    w.undo();
+    mated
+}
+
+/// Whether `side` has a pseudo-legal move or drop on the trial position that leaves none of its
+/// royal pieces in check.
+fn has_safe_reply(rules: &Variant, fns: &RuleFns, drops: &DropRule, w: &mut TrialWriter, state: &GameState, side: Side) -> bool {
+    let cells = w.board().cells.clone();
+    let ctx = GenContext { variant: rules, registry: &rules.registry, geometry: rules.geometry, cells: &cells, state };
     let mut replies = Vec::new();
-    for (i, c) in ctx_cells.iter().enumerate() {
-        if !c.is_piece() || c.side() != them {
-            continue;
-        }
-        let slot = PieceSlot { entity: Entity::PLACEHOLDER, square: Square(i as u8), kind: c.kind(), side: them, overridden_by: None };
-        match reg.def(c.kind()).generator {
-            MoveGenerator::Table => generate_from_tables(&ctx, &slot, &mut replies),
-            MoveGenerator::Custom(f) => f(&ctx, &slot, &mut replies),
+    for (i, c) in cells.iter().enumerate() {
+        if c.is_piece() && c.side() == side {
+            let slot = PieceSlot { entity: Entity::PLACEHOLDER, square: Square(i as u8), kind: c.kind(), side, overridden_by: None };
+            piece_moves(&ctx, fns, &slot, &mut replies);
         }
     }
     // A drop can only help by blocking a line.
-    for (i, c) in ctx_cells.iter().enumerate() {
+    for (i, c) in cells.iter().enumerate() {
         let sq = Square(i as u8);
         if c.is_empty()
-            && let Some(kind) = reg
+            && let Some(kind) = rules
+                .registry
                 .ids()
-                .find(|&k| board.hand_counts[them.index()][k.0 as usize] > 0 && drop_allowed(rules, drops, &ctx_cells, them, k, sq))
+                .find(|&k| w.board().hand_counts[side.index()][k.0 as usize] > 0 && drop_allowed(rules, drops, &cells, side, k, sq))
         {
             replies.push(Move::drop(kind, sq));
         }
     }
-    !replies.iter().any(|r| !exposes_royal(reg, g, rules, &mut cells, &royals, them, r, false))
+    let base = |_: Entity| None;
+    replies.into_iter().any(|r| {
+        let mut reply = TrialWriter::new(w.board_mut(), Vec::new(), &base);
+        let mut after = *state;
+        make(&mut reply, rules, fns, &mut after, r, side);
+        let safe = !royal_attacked(rules, fns, &after, &reply.board().cells, &fns.royals(rules, &reply.board().cells, side), side);
+        reply.undo();
+        safe
+    })
 }
 
 /// Step 4 (default, before the hooks), in variants where pieces in hand must be dropped
@@ -452,7 +519,13 @@ pub fn enforce_must_drop(mut query: ResMut<MoveQuery>, board: Res<Board>, rules:
 }
 
 /// Step 2.3: promotion, en passant and castling for pieces not overridden.
-pub fn synthesize_special_moves(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>, state: Res<GameState>) {
+pub fn synthesize_special_moves(
+    mut query: ResMut<MoveQuery>,
+    board: Res<Board>,
+    rules: Res<Rules>,
+    fns: Res<RuleFns>,
+    state: Res<GameState>,
+) {
     let q = &mut *query;
     let reg = &rules.registry;
     let g = board.geometry;
@@ -552,11 +625,12 @@ pub fn synthesize_special_moves(mut query: ResMut<MoveQuery>, board: Res<Board>,
                 // Only a royal king may not castle out of, through or into check; in Atomic a
                 // square next to the enemy king is safe (kings touching cannot be taken).
                 let royal = q.royals.contains(&slot.square);
-                let enemy_kings: Vec<Square> = if rules.blast.is_some() { board.find(by, reg.royal_mask).collect() } else { Vec::new() };
+                let enemy_kings: Vec<Square> = if rules.blast.is_some() { fns.royals(&rules, &board.cells, by) } else { Vec::new() };
+                let attacks = Attacks { variant: &rules, fns: &fns, state: &state };
                 let attacked = royal
                     && span(king_file, kd).any(|f| {
                         let sq = Square((rank as u8) * g.files + f);
-                        reg.square_attacked(scratch, sq, by) && !kings_touch(g, sq, &enemy_kings)
+                        attacks.attacked(scratch, sq, by) && !kings_touch(g, sq, &enemy_kings)
                     });
                 if !attacked {
                     q.moves.push(Move {
@@ -630,271 +704,171 @@ impl SquareSet {
     }
 }
 
-/// Whether a piece of `side` next to `ep` could capture en passant onto it: it has an
-/// en-passant capture ray whose first square is `ep` (a FIDE pawn beside the double-stepped
-/// pawn, a Berolina pawn behind the square passed over).
-pub fn en_passant_takers(reg: &PieceTypeRegistry, g: Geometry, cells: &[Cell], ep: Square, side: Side) -> bool {
-    let (f, r) = (g.file(ep) as i32, g.rank(ep) as i32);
-    (-1..=1).flat_map(|dx| (-1..=1).map(move |dy| (dx, dy))).filter_map(|(dx, dy)| g.square(f + dx, r + dy)).any(|sq| {
-        let c = cells[sq.index()];
-        c.is_piece() && c.side() == side && reg.captures_en_passant(c.kind()) && {
-            let table = &reg.tables[c.kind().0 as usize];
-            table
-                .rays(g.len(), side, sq)
-                .iter()
-                .any(|ray| ray.en_passant && ray.mode.captures() && table.ray_squares(ray).first() == Some(&ep))
-        }
-    })
-}
-
-/// The squares a move changed on a scratch copy of the cells, to put back afterwards.
-struct Touched {
-    items: [(Square, Cell); 16],
-    n: usize,
-}
-
-impl Touched {
-    fn new() -> Touched {
-        Touched { items: [(Square(0), Cell::EMPTY); 16], n: 0 }
-    }
-
-    #[inline]
-    fn set(&mut self, cells: &mut [Cell], sq: Square, c: Cell) {
-        if self.n < self.items.len() {
-            self.items[self.n] = (sq, cells[sq.index()]);
-            self.n += 1;
-        }
-        cells[sq.index()] = c;
-    }
-
-    fn restore(&self, cells: &mut [Cell]) {
-        for &(sq, c) in self.items[..self.n].iter().rev() {
-            cells[sq.index()] = c;
-        }
-    }
-}
-
-/// The cells after `side` plays `m` on `cells` (captures, en passant, castling, drops,
-/// promotion, blast), and the square the moving piece ends on: for hooks that judge a move by
-/// the position it leaves (wrap-board's checks across the edge).
-pub fn cells_after(rules: &Rules, cells: &[Cell], side: Side, m: &Move) -> (Vec<Cell>, Square) {
-    let mut next = cells.to_vec();
-    let end = play_on(rules.geometry, rules, &mut next, side, m, &mut Touched::new());
-    (next, end)
-}
-
-/// Plays `m` for `side` on scratch `cells` (captures, en passant, castling, drops, promotion,
-/// and the blast of variants that have one). Returns the square the moving piece ends on.
-fn play_on(g: Geometry, rules: &Rules, cells: &mut [Cell], side: Side, m: &Move, touched: &mut Touched) -> Square {
-    let moving = match m.kind {
-        MoveKind::Drop(kind) => Cell::piece(kind, side),
-        _ => cells[m.from.index()],
-    };
-    let landed = m.promotion.map(|p| Cell::piece(p, side)).unwrap_or(moving);
-    let mut end = m.to;
-    match m.kind {
-        MoveKind::Pass => {}
-        MoveKind::Drop(_) => touched.set(cells, m.to, landed),
-        MoveKind::Castle(wing) => {
-            let rule = rules.castling.as_ref().expect("castling moves exist only with a castling rule");
-            let rank = g.rank(m.from);
-            let rook = cells[m.to.index()];
-            let kd = Square(rank * g.files + rule.king_files[wing.index()]);
-            let rd = Square(rank * g.files + rule.rook_files[wing.index()]);
-            touched.set(cells, m.from, Cell::EMPTY);
-            touched.set(cells, m.to, Cell::EMPTY);
-            touched.set(cells, kd, moving);
-            touched.set(cells, rd, rook);
-            end = kd;
-        }
-        MoveKind::EnPassant(victim) => {
-            touched.set(cells, m.from, Cell::EMPTY);
-            touched.set(cells, m.to, landed);
-            touched.set(cells, victim, Cell::EMPTY);
-        }
-        _ => {
-            touched.set(cells, m.from, Cell::EMPTY);
-            touched.set(cells, m.to, landed);
-        }
-    }
-    if let Some(gate) = m.gate {
-        touched.set(cells, gate.square, Cell::piece(gate.kind, side));
-    }
-    if m.capture
-        && let Some(blast) = &rules.blast
-    {
-        for sq in blast_squares(g, m.to) {
-            let c = cells[sq.index()];
-            if sq == m.to || (c.is_piece() && blast.immune & (1u64 << c.kind().0) == 0) {
-                touched.set(cells, sq, Cell::EMPTY);
-            }
-        }
-    }
-    end
-}
-
-/// The square and its (up to eight) neighbours: what a capture on `at` blows up.
-pub fn blast_squares(g: Geometry, at: Square) -> impl Iterator<Item = Square> {
-    let (f, r) = (g.file(at) as i32, g.rank(at) as i32);
-    (-1..=1).flat_map(move |dy| (-1..=1).filter_map(move |dx| g.square(f + dx, r + dy)))
-}
-
-/// Plays `m` on a copy of the cells for `side`, returns whether a royal piece is attacked,
-/// and restores the copy.
-#[allow(clippy::too_many_arguments)]
-fn exposes_royal(
-    reg: &PieceTypeRegistry,
-    g: Geometry,
-    rules: &Rules,
-    cells: &mut [Cell],
-    royals: &[Square],
-    side: Side,
-    m: &Move,
-    crowned: bool,
-) -> bool {
-    let mut touched = Touched::new();
-    let end = play_on(g, rules, cells, side, m, &mut touched);
-    let by = side.opponent();
-    let exposed = royals.iter().any(|&r| {
-        let r = if r == m.from && m.dropped().is_none() { end } else { r };
-        reg.square_attacked(cells, r, by)
-    }) || (crowned && reg.square_attacked(cells, end, by))
-        || (rules.flying_general && generals_face(reg, g, cells, side));
-    touched.restore(cells);
-    exposed
-}
-
-/// Atomic legality of `m` for `side`: after the move and its blast, the mover must still
-/// have a royal piece; taking the last enemy royal piece is always legal; otherwise no royal
-/// piece may be attacked, unless it stands next to an enemy royal piece (kings touching
-/// cannot be taken).
-fn atomic_legal(reg: &PieceTypeRegistry, g: Geometry, rules: &Rules, cells: &mut [Cell], side: Side, m: &Move) -> bool {
-    let mut touched = Touched::new();
-    play_on(g, rules, cells, side, m, &mut touched);
-    let mine: Vec<Square> = royal_squares(reg, cells, side).collect();
-    let theirs: Vec<Square> = royal_squares(reg, cells, side.opponent()).collect();
-    let legal = if mine.is_empty() {
-        false
-    } else if theirs.is_empty() {
-        true
-    } else {
-        mine.iter().all(|&k| kings_touch(g, k, &theirs) || !reg.square_attacked(cells, k, side.opponent()))
-    };
-    touched.restore(cells);
-    legal
-}
-
-fn royal_squares<'a>(reg: &'a PieceTypeRegistry, cells: &'a [Cell], side: Side) -> impl Iterator<Item = Square> + 'a {
-    cells.iter().enumerate().filter_map(move |(i, c)| {
-        (c.is_piece() && c.side() == side && reg.royal_mask & (1u64 << c.kind().0) != 0).then_some(Square(i as u8))
-    })
-}
-
-/// Whether a royal piece of `side` faces an enemy royal piece along an open file.
-pub fn generals_face(reg: &PieceTypeRegistry, g: Geometry, cells: &[Cell], side: Side) -> bool {
-    for (i, c) in cells.iter().enumerate() {
-        if !(c.is_piece() && c.side() == side && reg.royal_mask & (1u64 << c.kind().0) != 0) {
-            continue;
-        }
-        let sq = Square(i as u8);
-        let (f, r) = (g.file(sq) as i32, g.rank(sq) as i32);
-        for dir in [1, -1] {
-            let mut k = 1;
-            while let Some(s) = g.square(f, r + dir * k) {
-                let x = cells[s.index()];
-                if !x.is_empty() {
-                    if x.is_piece() && x.side() != side && reg.royal_mask & (1u64 << x.kind().0) != 0 {
-                        return true;
-                    }
-                    break;
-                }
-                k += 1;
-            }
-        }
-    }
-    false
-}
-
-/// Whether `k` stands next to one of `others`.
-pub fn kings_touch(g: Geometry, k: Square, others: &[Square]) -> bool {
-    others.iter().any(|&o| {
-        let (df, dr) = (g.file(k) as i32 - g.file(o) as i32, g.rank(k) as i32 - g.rank(o) as i32);
-        df.abs() <= 1 && dr.abs() <= 1
-    })
-}
-
-/// Step 3: drops moves that leave a royal piece of the mover attacked. With first-blocker
-/// attacks only, a move by a piece that is neither royal nor pinned, made while not in check
-/// and not en passant, cannot expose a royal piece and skips the full test.
-pub fn filter_self_check(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>) {
+/// Step 3: drops moves that leave a royal piece of the mover in check, judged on the position
+/// the kernel's make produces (captures, blasts, drops, castling, promotion to a royal type).
+/// With first-blocker attacks only and no movement layers, a move by a piece that is neither
+/// royal nor pinned, made while not in check, not en passant and not crowning a royal piece,
+/// cannot expose a royal piece and skips the trial.
+pub fn filter_self_check(
+    mut query: ResMut<MoveQuery>,
+    mut board: ResMut<Board>,
+    rules: Res<Rules>,
+    fns: Res<RuleFns>,
+    state: Res<GameState>,
+    promoted: Query<&Promoted>,
+) {
     let q = &mut *query;
     if !q.filter_self_check || q.royals.is_empty() {
         return;
     }
     let reg = &rules.registry;
-    let g = board.geometry;
     let side = q.side;
     let by = side.opponent();
-    if rules.blast.is_some() {
-        let mut cells = std::mem::take(&mut q.scratch_cells);
-        cells.clear();
-        cells.extend_from_slice(&board.cells);
-        q.moves.retain(|m| atomic_legal(reg, g, &rules, &mut cells, side, m));
-        q.scratch_cells = cells;
-        return;
-    }
-    let fast = reg.simple_attacks && !q.in_check && !rules.flying_general;
-    let mut pinned = SquareSet::default();
-    if fast {
-        let at = &reg.attacks;
-        let ndirs = at.dirs.len();
-        for &r in &q.royals {
-            for &(d, far) in &at.active[by.index()] {
-                if far < 2 {
-                    continue;
-                }
-                let (start, len) = at.rays[r.index() * ndirs + d];
-                let squares = &at.squares[start as usize..start as usize + len.min(far) as usize];
-                let mut shield: Option<Square> = None;
-                for (k, &s) in squares.iter().enumerate() {
-                    let c = board.cells[s.index()];
-                    if c.is_empty() {
-                        continue;
-                    }
-                    if !c.is_piece() {
-                        break;
-                    }
-                    match shield {
-                        None if c.side() == side => shield = Some(s),
-                        None => break,
-                        Some(p) => {
-                            if c.side() == by && at.masks[by.index()][d][k + 1] & (1u64 << c.kind().0) != 0 {
-                                pinned.insert(p);
-                            }
-                            break;
-                        }
-                    }
-                }
-            }
-        }
-    }
+    let fast = reg.simple_attacks && !fns.layered(by) && !q.in_check && !rules.flying_general && rules.blast.is_none();
+    let pinned = if fast { pinned_pieces(reg, &board.cells, &q.royals, side) } else { SquareSet::default() };
     let royals = std::mem::take(&mut q.royals);
     // A pawn promoting to a royal type (Coregal's queen) makes a new royal piece, which may
     // not stand attacked either.
     let royal_types = royals.iter().fold(reg.royal_mask, |m, r| m | (1u64 << board.cells[r.index()].kind().0));
     let crowns = |m: &Move| m.promotion.is_some_and(|p| royal_types & (1u64 << p.0) != 0);
-    let mut cells = std::mem::take(&mut q.scratch_cells);
-    cells.clear();
-    cells.extend_from_slice(&board.cells);
+    let base = |e: Entity| promoted.get(e).ok().and_then(|p| p.0);
+    let mut ops = std::mem::take(&mut q.scratch_ops);
+    let mut after = std::mem::take(&mut q.scratch_squares);
+    // Without royalty rules or blasts the royal set after a move is the one before, with the
+    // moving royal piece (or a crowned one) where it landed; otherwise it is asked again.
+    let track = fns.royalty.is_empty() && rules.blast.is_none();
+    let board = &mut *board;
     q.moves.retain(|m| {
         let crowned = crowns(m);
         if fast && !matches!(m.kind, MoveKind::EnPassant(_)) && !pinned.contains(m.from) && !royals.contains(&m.from) && !crowned {
             return true;
         }
-        !exposes_royal(reg, g, &rules, &mut cells, &royals, side, m, crowned)
+        let mut w = TrialWriter::new(board, std::mem::take(&mut ops), &base);
+        let mut st = *state;
+        let made = make(&mut w, &rules, &fns, &mut st, *m, side);
+        let cells = &w.board().cells;
+        let safe = if track {
+            let end = made.piece.and_then(|p| w.location_of(p, super::piece::Location::Board(m.from)).square());
+            after.clear();
+            for &r in &royals {
+                match (r == m.from && m.dropped().is_none(), end) {
+                    (false, _) => after.push(r),
+                    (true, Some(e)) => after.push(e),
+                    (true, None) => {}
+                }
+            }
+            if crowned && let Some(e) = end {
+                after.push(e);
+            }
+            !after.is_empty() && !royal_attacked(&rules, &fns, &st, cells, &after, side)
+        } else {
+            safe_after(&rules, &fns, &st, cells, side, &mut after)
+        };
+        ops = w.undo();
+        safe
     });
     q.royals = royals;
-    q.scratch_cells = cells;
+    q.scratch_ops = ops;
+    q.scratch_squares = after;
+}
+
+/// Which moves the self-check filter judges by a full trial application, when preset hooks
+/// change what moves do: every move when hooks change the position during or after the
+/// mutations, otherwise captures only (capture consumers, damage absorbers).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AppliedTrials {
+    /// Every move, not only captures.
+    pub every_move: bool,
+}
+
+/// Step 3, when preset hooks change what moves do: the moves those hooks may change are judged
+/// on the position a full trial application leaves ([`trial_application`]); the rest by the
+/// kernel ([`filter_self_check`]). Falls back to the kernel inside a move or for a move a hook
+/// cancels.
+pub fn filter_self_check_applied(world: &mut World) {
+    let q = world.resource::<MoveQuery>();
+    if !q.filter_self_check || q.royals.is_empty() {
+        return;
+    }
+    let side = q.side;
+    let every = world.get_resource::<AppliedTrials>().is_some_and(|t| t.every_move);
+    let all = std::mem::take(&mut world.resource_mut::<MoveQuery>().moves);
+    let needs = |m: &Move| every || m.capture;
+    // The kernel judges all of them; the applied trials overrule it for the moves they concern.
+    world.resource_mut::<MoveQuery>().moves = all.clone();
+    let _ = world.run_system_cached(filter_self_check);
+    let by_kernel = std::mem::take(&mut world.resource_mut::<MoveQuery>().moves);
+    let mut kept = Vec::with_capacity(all.len());
+    for m in all {
+        let kernel_says = by_kernel.contains(&m);
+        let safe = if needs(&m) {
+            super::engine::trial_application(world, m, |w| {
+                let rules = w.resource::<Rules>().0.clone();
+                let fns = w.resource::<RuleFns>().clone();
+                let state = *w.resource::<GameState>();
+                safe_after(&rules, &fns, &state, &w.resource::<Board>().cells, side, &mut Vec::new())
+            })
+            .unwrap_or(kernel_says)
+        } else {
+            kernel_says
+        };
+        if safe {
+            kept.push(m);
+        }
+    }
+    world.resource_mut::<MoveQuery>().moves = kept;
+}
+
+/// Whether `side`, having just moved to `cells`, keeps a royal piece and leaves none in check.
+/// With blasts, blowing up the last enemy royal piece is safe whatever else holds.
+pub fn safe_after(rules: &Variant, fns: &RuleFns, state: &GameState, cells: &[Cell], side: Side, scratch: &mut Vec<Square>) -> bool {
+    fns.royals_into(rules, cells, side, scratch);
+    if scratch.is_empty() {
+        return false;
+    }
+    if rules.blast.is_some() && fns.royals(rules, cells, side.opponent()).is_empty() {
+        return true;
+    }
+    !royal_attacked(rules, fns, state, cells, scratch, side)
+}
+
+/// The pieces of `side` that stand alone between one of `royals` and an enemy slider
+/// (first-blocker attacks only).
+fn pinned_pieces(reg: &PieceTypeRegistry, cells: &[Cell], royals: &[Square], side: Side) -> SquareSet {
+    let by = side.opponent();
+    let at = &reg.attacks;
+    let ndirs = at.dirs.len();
+    let mut pinned = SquareSet::default();
+    for &r in royals {
+        for &(d, far) in &at.active[by.index()] {
+            if far < 2 {
+                continue;
+            }
+            let (start, len) = at.rays[r.index() * ndirs + d];
+            let squares = &at.squares[start as usize..start as usize + len.min(far) as usize];
+            let mut shield: Option<Square> = None;
+            for (k, &s) in squares.iter().enumerate() {
+                let c = cells[s.index()];
+                if c.is_empty() {
+                    continue;
+                }
+                if !c.is_piece() {
+                    break;
+                }
+                match shield {
+                    None if c.side() == side => shield = Some(s),
+                    None => break,
+                    Some(p) => {
+                        if c.side() == by && at.masks[by.index()][d][k + 1] & (1u64 << c.kind().0) != 0 {
+                            pinned.insert(p);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    pinned
 }
 
 /// Step 4 (default, before the hooks): in variants with mandatory capture, a side that can
@@ -906,36 +880,31 @@ pub fn enforce_mandatory_capture(mut query: ResMut<MoveQuery>, rules: Res<Rules>
 }
 
 /// Step 4 (default, first), in variants where giving check is illegal (Racing Kings): drops
-/// every move after which an enemy royal piece is attacked.
-pub fn forbid_checks(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>) {
+/// every move after which an enemy royal piece is in check.
+pub fn forbid_checks(
+    mut query: ResMut<MoveQuery>,
+    mut board: ResMut<Board>,
+    rules: Res<Rules>,
+    fns: Res<RuleFns>,
+    state: Res<GameState>,
+    promoted: Query<&Promoted>,
+) {
     if !rules.checks_forbidden {
         return;
     }
     let q = &mut *query;
-    let reg = &rules.registry;
     let (side, enemy) = (q.side, q.side.opponent());
-    let targets: Vec<Square> = board.find(enemy, reg.royal_mask).collect();
-    if targets.is_empty() {
-        return;
-    }
-    let mut cells = std::mem::take(&mut q.scratch_cells);
-    cells.clear();
-    cells.extend_from_slice(&board.cells);
-    let g = board.geometry;
+    let base = |e: Entity| promoted.get(e).ok().and_then(|p| p.0);
+    let mut ops = std::mem::take(&mut q.scratch_ops);
+    let board = &mut *board;
     q.moves.retain(|m| {
-        // The enemy royal pieces are attacked by `side` after the move: reuse the self-check
-        // test from the enemy's point of view, with the move played.
-        !gives_check(reg, g, &rules, &mut cells, &targets, side, m)
+        let mut w = TrialWriter::new(board, std::mem::take(&mut ops), &base);
+        let mut st = *state;
+        make(&mut w, &rules, &fns, &mut st, *m, side);
+        let cells = &w.board().cells;
+        let check = royal_attacked(&rules, &fns, &st, cells, &fns.royals(&rules, cells, enemy), enemy);
+        ops = w.undo();
+        !check
     });
-    q.scratch_cells = cells;
-}
-
-/// Plays `m` for `side` on a copy of the cells and tells whether one of `targets` (enemy
-/// royal squares; none of them moves) is then attacked by `side`.
-fn gives_check(reg: &PieceTypeRegistry, g: Geometry, rules: &Rules, cells: &mut [Cell], targets: &[Square], side: Side, m: &Move) -> bool {
-    let mut touched = Touched::new();
-    play_on(g, rules, cells, side, m, &mut touched);
-    let check = targets.iter().any(|&t| reg.square_attacked(cells, t, side));
-    touched.restore(cells);
-    check
+    q.scratch_ops = ops;
 }

@@ -1,0 +1,243 @@
+//! Per-piece movement and royalty as function values, so that move generation, check
+//! detection and the search all ask the same question the same way.
+//!
+//! # A departure from "every hook is a system"
+//!
+//! The reference's movement hooks (override, transform, extra moves) and its royalty hook are
+//! answered here by function values that presets register ([`MoveLayer`], [`RoyalRule`]), not by
+//! systems: check detection must ask "what can this piece of the opponent do" about positions
+//! that exist only inside a trial (after a move, before the reply), many times per query, and a
+//! system can only see the world's one position. The legal-move query still runs its steps in
+//! the reference's order: the override step asks the override layers (first wins), the generate
+//! step runs the type's generator with the transform layers wrapped around it (innermost first,
+//! in activation order), the extra step asks the extra layers. Check detection
+//! ([`Attacks::attacked`]) runs the same chain for a piece whose movement a layer changes, and
+//! the compiled tables for the rest. Hook systems may still be placed in those steps; they change
+//! the list of one query but are invisible to check detection.
+
+use std::sync::Arc;
+
+use bevy::prelude::*;
+
+use super::geometry::{Side, Square};
+use super::moves::Move;
+use super::piece::{Cell, PieceType};
+use super::query::{GenContext, PieceSlot, generate_from_tables};
+use super::registry::MoveGenerator;
+use super::state::GameState;
+use super::variant::Variant;
+
+/// A movement layer's function. Override: pushes the piece's moves and returns true to claim
+/// it (false: no opinion). Transform: rewrites the piece's moves so far (the `Vec` holds only
+/// this piece's moves). Extra: pushes more moves. The return value matters only for overrides.
+pub type LayerFn = Arc<dyn Fn(&GenContext, &PieceSlot, &mut Vec<Move>) -> bool + Send + Sync>;
+
+/// A royalty function: pushes the squares of `side`'s royal pieces on `cells`.
+pub type RoyalFn = Arc<dyn Fn(&Variant, &[Cell], Side, &mut Vec<Square>) + Send + Sync>;
+
+/// Which step of the per-piece dispatch a layer belongs to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum LayerKind {
+    /// Step 2.1, override-piece-moves: the first layer to claim a piece replaces its moves.
+    Override,
+    /// Step 2.2, transform-move-generator: wraps the type's generator.
+    Transform,
+    /// Step 2.4, get-extra-moves: adds moves.
+    Extra,
+}
+
+/// One preset's change to how some pieces move.
+#[derive(Clone)]
+pub struct MoveLayer {
+    /// The preset that registered it.
+    pub owner: &'static str,
+    /// Its step.
+    pub kind: LayerKind,
+    /// The sides whose pieces it applies to (the preset's scope), `[white, black]`.
+    pub sides: [bool; 2],
+    /// The piece types it applies to (bit per type).
+    pub types: u64,
+    /// The function.
+    pub run: LayerFn,
+}
+
+impl std::fmt::Debug for MoveLayer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MoveLayer").field("owner", &self.owner).field("kind", &self.kind).field("types", &self.types).finish()
+    }
+}
+
+impl MoveLayer {
+    /// Whether it applies to a piece of `kind` and `side`.
+    #[inline]
+    pub fn applies(&self, side: Side, kind: PieceType) -> bool {
+        self.sides[side.index()] && self.types & (1u64 << kind.0) != 0
+    }
+}
+
+/// One preset's contribution to the royal set (get-royal-pieces).
+#[derive(Clone)]
+pub struct RoyalRule {
+    /// The preset that registered it.
+    pub owner: &'static str,
+    /// The function.
+    pub run: RoyalFn,
+}
+
+impl std::fmt::Debug for RoyalRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RoyalRule").field("owner", &self.owner).finish()
+    }
+}
+
+/// The movement layers and royalty rules of the active presets, in activation order.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct RuleFns {
+    /// Movement layers.
+    pub layers: Vec<MoveLayer>,
+    /// Royalty contributions.
+    pub royalty: Vec<RoyalRule>,
+}
+
+impl RuleFns {
+    /// The squares of `side`'s royal pieces on `cells`: the union of every contribution, or,
+    /// when no preset contributes, every piece of a royal type. An empty union means the side
+    /// has no royalty (nothing to check or mate).
+    pub fn royals(&self, variant: &Variant, cells: &[Cell], side: Side) -> Vec<Square> {
+        let mut out = Vec::new();
+        self.royals_into(variant, cells, side, &mut out);
+        out
+    }
+
+    /// [`Self::royals`] into a buffer (cleared first), in square order without repeats.
+    pub fn royals_into(&self, variant: &Variant, cells: &[Cell], side: Side, out: &mut Vec<Square>) {
+        out.clear();
+        if self.royalty.is_empty() {
+            let mask = variant.registry.royal_mask;
+            if mask != 0 {
+                out.extend(cells.iter().enumerate().filter_map(|(i, c)| {
+                    (c.is_piece() && c.side() == side && mask & (1u64 << c.kind().0) != 0).then_some(Square(i as u8))
+                }));
+            }
+            return;
+        }
+        for rule in &self.royalty {
+            (rule.run)(variant, cells, side, out);
+        }
+        out.sort_unstable();
+        out.dedup();
+    }
+
+    /// Whether any layer applies to `side`'s pieces.
+    #[inline]
+    pub fn layered(&self, side: Side) -> bool {
+        self.layers.iter().any(|l| l.sides[side.index()])
+    }
+
+    /// Whether a layer applies to a piece of `kind` and `side`.
+    #[inline]
+    pub fn layered_piece(&self, side: Side, kind: PieceType) -> bool {
+        self.layers.iter().any(|l| l.applies(side, kind))
+    }
+}
+
+/// The type's own generator.
+#[inline]
+pub fn type_moves(ctx: &GenContext, slot: &PieceSlot, out: &mut Vec<Move>) {
+    match ctx.registry.def(slot.kind).generator {
+        MoveGenerator::Table => generate_from_tables(ctx, slot, out),
+        MoveGenerator::Custom(f) => f(ctx, slot, out),
+    }
+}
+
+/// The first override layer that claims the piece, with its moves pushed to `out`.
+pub fn override_moves(ctx: &GenContext, fns: &RuleFns, slot: &PieceSlot, out: &mut Vec<Move>) -> Option<&'static str> {
+    for layer in fns.layers.iter().filter(|l| l.kind == LayerKind::Override && l.applies(slot.side, slot.kind)) {
+        let before = out.len();
+        if (layer.run)(ctx, slot, out) {
+            return Some(layer.owner);
+        }
+        out.truncate(before);
+    }
+    None
+}
+
+/// The type's generator wrapped by the transform layers (steps 2.2), pushed to `out`.
+pub fn transformed_moves(ctx: &GenContext, fns: &RuleFns, slot: &PieceSlot, out: &mut Vec<Move>) {
+    let mut transforms = fns.layers.iter().filter(|l| l.kind == LayerKind::Transform && l.applies(slot.side, slot.kind)).peekable();
+    if transforms.peek().is_none() {
+        type_moves(ctx, slot, out);
+        return;
+    }
+    let mut own = Vec::new();
+    type_moves(ctx, slot, &mut own);
+    for layer in transforms {
+        (layer.run)(ctx, slot, &mut own);
+    }
+    out.extend(own);
+}
+
+/// The extra layers' moves for a piece (step 2.4), pushed to `out`.
+pub fn extra_moves(ctx: &GenContext, fns: &RuleFns, slot: &PieceSlot, out: &mut Vec<Move>) {
+    for layer in fns.layers.iter().filter(|l| l.kind == LayerKind::Extra && l.applies(slot.side, slot.kind)) {
+        (layer.run)(ctx, slot, out);
+    }
+}
+
+/// One piece's movement as check detection sees it: an override's moves, or the transformed
+/// type moves plus the extra moves (no castling, en passant or promotion: they never attack).
+pub fn piece_moves(ctx: &GenContext, fns: &RuleFns, slot: &PieceSlot, out: &mut Vec<Move>) {
+    if override_moves(ctx, fns, slot, out).is_some() {
+        return;
+    }
+    transformed_moves(ctx, fns, slot, out);
+    extra_moves(ctx, fns, slot, out);
+}
+
+/// Check detection that sees each piece's effective movement.
+pub struct Attacks<'a> {
+    /// The variant.
+    pub variant: &'a Variant,
+    /// The active presets' layers.
+    pub fns: &'a RuleFns,
+    /// Game-level facts of the position asked about.
+    pub state: &'a GameState,
+}
+
+impl Attacks<'_> {
+    /// Whether any piece of `by` attacks `target` on `cells`, treating `target` as holding an
+    /// enemy piece of `by` whatever stands there. Pieces whose movement no layer changes are
+    /// answered by the compiled tables; the others run their layered movement.
+    pub fn attacked(&self, cells: &[Cell], target: Square, by: Side) -> bool {
+        let reg = &self.variant.registry;
+        if !self.fns.layered(by) {
+            return reg.square_attacked(cells, target, by);
+        }
+        let mut probe: Vec<Cell> = cells.to_vec();
+        let t = probe[target.index()];
+        if !(t.is_piece() && t.side() != by) {
+            probe[target.index()] = Cell::piece(PieceType(0), by.opponent());
+        }
+        let ctx = GenContext { variant: self.variant, registry: reg, geometry: self.variant.geometry, cells: &probe, state: self.state };
+        let mut moves = Vec::new();
+        for (i, &c) in cells.iter().enumerate() {
+            if !c.is_piece() || c.side() != by {
+                continue;
+            }
+            let (kind, from) = (c.kind(), Square(i as u8));
+            if !self.fns.layered_piece(by, kind) {
+                if reg.piece_attacks(cells, kind, by, from, target) {
+                    return true;
+                }
+                continue;
+            }
+            moves.clear();
+            let slot = PieceSlot { entity: Entity::PLACEHOLDER, square: from, kind, side: by, overridden_by: None };
+            piece_moves(&ctx, self.fns, &slot, &mut moves);
+            if moves.iter().any(|m| m.capture && m.to == target) {
+                return true;
+            }
+        }
+        false
+    }
+}

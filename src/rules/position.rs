@@ -1,0 +1,504 @@
+//! The position kernel: how a move changes the square index, written once. Move application
+//! runs it through [`BoardWriter`](super::BoardWriter), which keeps the piece components, the
+//! square index, the hash and the undo log in step; every legality question (self-check,
+//! checks forbidden, drop mates, bikjang) runs the very same code through a [`TrialWriter`],
+//! which changes only the square index and takes the move back exactly.
+//!
+//! The variant's own rules belong to the kernel: captures (off the board or into the captor's
+//! hand, demoted), en passant, castling, drops, promotion, gating and blasts. What preset hooks
+//! do to a move (a capture consumed, damage absorbed, a piece spawned) is not here: a query
+//! that must see it makes a full trial application through the
+//! [`MoveApplication`](super::MoveApplication) schedule instead (see `query.rs`).
+
+use bevy::prelude::*;
+
+use super::board::Board;
+use super::geometry::{Geometry, Side, Square};
+use super::layers::RuleFns;
+use super::moves::{Move, MoveKind, Wing};
+use super::piece::{Cell, Location, PieceType};
+use super::registry::PieceTypeRegistry;
+use super::state::GameState;
+use super::variant::{EndCondition, Variant};
+
+/// The captured piece of a move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Victim {
+    /// Its entity.
+    pub entity: Entity,
+    /// Its square.
+    pub square: Square,
+    /// Its type.
+    pub kind: PieceType,
+}
+
+/// The changes the kernel makes, as one writer or another carries them out: the application's
+/// [`BoardWriter`](super::BoardWriter) (components, square index, hash, undo log) or a
+/// [`TrialWriter`] (square index and hash only). Every change names where the piece stands now,
+/// so a writer that keeps only the square index need not search for it.
+pub trait PositionWriter {
+    /// The square index as it stands.
+    fn board(&self) -> &Board;
+    /// Moves `entity`, which stands at `from`, to `to`.
+    fn move_to(&mut self, entity: Entity, from: Location, to: Location);
+    /// Changes the type of `entity`, which stands at `at`.
+    fn change_type(&mut self, entity: Entity, at: Location, kind: PieceType);
+    /// Changes the owner of `entity`, which stands at `at`.
+    fn change_owner(&mut self, entity: Entity, at: Location, side: Side);
+    /// Records what `entity` was promoted from (`None`: it is not promoted).
+    fn mark_promoted(&mut self, entity: Entity, from: Option<PieceType>);
+    /// What `entity` was promoted from.
+    fn promoted_base(&self, entity: Entity) -> Option<PieceType>;
+}
+
+/// One change a [`TrialWriter`] made, to take back.
+#[derive(Copy, Clone, Debug)]
+pub enum TrialOp {
+    /// A piece moved.
+    Moved {
+        /// The piece.
+        entity: Entity,
+        /// Its type and side while it moved.
+        kind: PieceType,
+        /// Its side.
+        side: Side,
+        /// Where it was.
+        from: Location,
+        /// Where it went.
+        to: Location,
+    },
+    /// A piece changed type.
+    Retyped {
+        /// The piece.
+        entity: Entity,
+        /// Where it stands.
+        at: Location,
+        /// Its side.
+        side: Side,
+        /// Its type before.
+        from: PieceType,
+        /// Its type after.
+        to: PieceType,
+    },
+    /// A piece changed sides.
+    Reowned {
+        /// The piece.
+        entity: Entity,
+        /// Where it stands.
+        at: Location,
+        /// Its type.
+        kind: PieceType,
+        /// Its side before.
+        from: Side,
+        /// Its side after.
+        to: Side,
+    },
+}
+
+/// A writer for trials: it changes the square index (cells, entities, hands, hash) and nothing
+/// else, and [`TrialWriter::undo`] puts it back exactly. Promotion marks are not kept: nothing a
+/// trial asks depends on them after the move.
+pub struct TrialWriter<'a> {
+    board: &'a mut Board,
+    ops: Vec<TrialOp>,
+    promoted: &'a dyn Fn(Entity) -> Option<PieceType>,
+}
+
+fn piece_at(board: &Board, entity: Entity, at: Location) -> Option<(PieceType, Side)> {
+    match at {
+        Location::Board(sq) => {
+            let c = board.cell(sq);
+            c.is_piece().then(|| (c.kind(), c.side()))
+        }
+        Location::Hand => {
+            Side::BOTH.into_iter().find_map(|s| board.hand[s.index()].iter().find(|(_, e)| *e == entity).map(|&(k, _)| (k, s)))
+        }
+        Location::Captured => None,
+    }
+}
+
+fn lift(board: &mut Board, entity: Entity, at: Location, kind: PieceType, side: Side) {
+    match at {
+        Location::Board(sq) => {
+            board.take(sq);
+        }
+        Location::Hand => board.take_from_hand(side, kind, entity),
+        Location::Captured => {}
+    }
+}
+
+fn set_down(board: &mut Board, entity: Entity, at: Location, kind: PieceType, side: Side) {
+    match at {
+        Location::Board(sq) => board.put(sq, kind, side, entity),
+        Location::Hand => board.put_in_hand(side, kind, entity),
+        Location::Captured => {}
+    }
+}
+
+impl<'a> TrialWriter<'a> {
+    /// A trial on `board`, reusing `buffer` for its change list; `promoted` tells what a piece
+    /// was promoted from (for captures into a hand).
+    pub fn new(board: &'a mut Board, buffer: Vec<TrialOp>, promoted: &'a dyn Fn(Entity) -> Option<PieceType>) -> TrialWriter<'a> {
+        let mut ops = buffer;
+        ops.clear();
+        TrialWriter { board, ops, promoted }
+    }
+
+    /// The square index, for a nested trial (a reply to this one).
+    pub fn board_mut(&mut self) -> &mut Board {
+        self.board
+    }
+
+    /// Where `entity` stands now, given where it stood before the trial.
+    pub fn location_of(&self, entity: Entity, before: Location) -> Location {
+        self.ops
+            .iter()
+            .rev()
+            .find_map(|op| match *op {
+                TrialOp::Moved { entity: e, to, .. } if e == entity => Some(to),
+                _ => None,
+            })
+            .unwrap_or(before)
+    }
+
+    /// Takes every change back, newest first, and returns the emptied buffer for reuse.
+    pub fn undo(self) -> Vec<TrialOp> {
+        let TrialWriter { board, mut ops, .. } = self;
+        for op in ops.iter().rev() {
+            match *op {
+                TrialOp::Moved { entity, kind, side, from, to } => {
+                    lift(board, entity, to, kind, side);
+                    set_down(board, entity, from, kind, side);
+                }
+                TrialOp::Retyped { entity, at, side, from, to } => {
+                    lift(board, entity, at, to, side);
+                    set_down(board, entity, at, from, side);
+                }
+                TrialOp::Reowned { entity, at, kind, from, to } => {
+                    lift(board, entity, at, kind, to);
+                    set_down(board, entity, at, kind, from);
+                }
+            }
+        }
+        ops.clear();
+        ops
+    }
+}
+
+impl PositionWriter for TrialWriter<'_> {
+    fn board(&self) -> &Board {
+        self.board
+    }
+
+    fn move_to(&mut self, entity: Entity, from: Location, to: Location) {
+        let Some((kind, side)) = piece_at(self.board, entity, from) else { return };
+        lift(self.board, entity, from, kind, side);
+        set_down(self.board, entity, to, kind, side);
+        self.ops.push(TrialOp::Moved { entity, kind, side, from, to });
+    }
+
+    fn change_type(&mut self, entity: Entity, at: Location, kind: PieceType) {
+        let Some((from, side)) = piece_at(self.board, entity, at) else { return };
+        lift(self.board, entity, at, from, side);
+        set_down(self.board, entity, at, kind, side);
+        self.ops.push(TrialOp::Retyped { entity, at, side, from, to: kind });
+    }
+
+    fn change_owner(&mut self, entity: Entity, at: Location, side: Side) {
+        let Some((kind, from)) = piece_at(self.board, entity, at) else { return };
+        lift(self.board, entity, at, kind, from);
+        set_down(self.board, entity, at, kind, side);
+        self.ops.push(TrialOp::Reowned { entity, at, kind, from, to: side });
+    }
+
+    fn mark_promoted(&mut self, _entity: Entity, _from: Option<PieceType>) {}
+
+    fn promoted_base(&self, entity: Entity) -> Option<PieceType> {
+        (self.promoted)(entity)
+    }
+}
+
+/// A move about to be made, with what the position says about it: the moving piece, its
+/// type and the piece it captures.
+#[derive(Copy, Clone, Debug)]
+pub struct Making {
+    /// The move.
+    pub mv: Move,
+    /// The side making it.
+    pub mover: Side,
+    /// The moving piece (for a drop: the piece taken from the hand).
+    pub piece: Option<Entity>,
+    /// Its type before the move.
+    pub kind: Option<PieceType>,
+    /// The piece it captures.
+    pub victim: Option<Victim>,
+}
+
+impl Making {
+    /// Reads `m`, made by `mover`, against the square index.
+    pub fn of(board: &Board, m: Move, mover: Side) -> Making {
+        let (piece, kind) = match m.kind {
+            MoveKind::Drop(kind) => (board.in_hand(mover, kind), Some(kind)),
+            _ => {
+                let c = board.cell(m.from);
+                (board.entity(m.from), c.is_piece().then(|| c.kind()))
+            }
+        };
+        let victim = if m.capture {
+            let sq = if let MoveKind::EnPassant(victim) = m.kind { victim } else { m.to };
+            let c = board.cell(sq);
+            match (board.entity(sq), c.is_piece()) {
+                (Some(entity), true) => Some(Victim { entity, square: sq, kind: c.kind() }),
+                _ => None,
+            }
+        } else {
+            None
+        };
+        Making { mv: m, mover, piece, kind, victim }
+    }
+}
+
+/// The victim of a capture leaves the board: off for good, or into the captor's hand as what
+/// it was promoted from, in variants whose captures go to the hand.
+pub fn remove_victim<W: PositionWriter>(w: &mut W, rules: &Variant, victim: Victim, captor: Side) {
+    let at = Location::Board(victim.square);
+    if rules.drops.as_ref().is_some_and(|d| d.captures_to_hand) {
+        // Off the board first, so the retraction is announced with the victim's own side and
+        // type; then it changes hands and loses its promotion.
+        w.move_to(victim.entity, at, Location::Hand);
+        w.change_owner(victim.entity, Location::Hand, captor);
+        if let Some(base) = w.promoted_base(victim.entity) {
+            w.change_type(victim.entity, Location::Hand, base);
+            w.mark_promoted(victim.entity, None);
+        }
+    } else {
+        w.move_to(victim.entity, at, Location::Captured);
+    }
+}
+
+/// The move's mutations: the piece moves, castles, is dropped or promotes, a gate is filled,
+/// and castling rights, gates, streaks, the en-passant square and the half-move clock follow.
+pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: &mut GameState, mk: &Making) {
+    let m = mk.mv;
+    let side = mk.mover;
+    let Some(piece) = mk.piece else { return };
+    let reg = &rules.registry;
+    let g = rules.geometry;
+    let kind = mk.kind.unwrap_or(PieceType(0));
+    let def = reg.def(kind);
+    match m.kind {
+        MoveKind::Castle(wing) => {
+            let rule = rules.castling.as_ref().expect("castling moves exist only with a castling rule");
+            let rank = g.rank(m.from);
+            let rook = w.board().entity(m.to);
+            if let Some(rook) = rook {
+                w.move_to(rook, Location::Board(m.to), Location::Captured);
+            }
+            w.move_to(piece, Location::Board(m.from), Location::Board(Square(rank * g.files + rule.king_files[wing.index()])));
+            if let Some(rook) = rook {
+                w.move_to(rook, Location::Captured, Location::Board(Square(rank * g.files + rule.rook_files[wing.index()])));
+            }
+        }
+        MoveKind::Drop(_) => w.move_to(piece, Location::Hand, Location::Board(m.to)),
+        MoveKind::Pass => {}
+        _ => {
+            // The piece moves if it is still on its square (a hook may have destroyed it) and the
+            // target is free (a victim that survived its damage keeps its square).
+            let target_free = w.board().cell(m.to).is_empty();
+            if target_free && w.board().entity(m.from) == Some(piece) {
+                w.move_to(piece, Location::Board(m.from), Location::Board(m.to));
+                if let Some(p) = m.promotion {
+                    w.change_type(piece, Location::Board(m.to), p);
+                    if rules.drops.is_some() || def.promotes_to == Some(p) {
+                        w.mark_promoted(piece, Some(kind));
+                    }
+                }
+            }
+        }
+    }
+    // Castling rights: a castling king that moves loses both; a rook that moves or is taken
+    // loses its own.
+    if def.castles {
+        st.castling.rooks[side.index()] = [None, None];
+    }
+    for s in Side::BOTH {
+        let back = rules.castling.as_ref().map(|c| c.rank_of(s, g.ranks)).unwrap_or(0);
+        for wing in Wing::BOTH {
+            if let Some(f) = st.castling.get(s, wing) {
+                let sq = Square(back * g.files + f);
+                if sq == m.from || sq == m.to || mk.victim.is_some_and(|v| v.square == sq) {
+                    st.castling.rooks[s.index()][wing.index()] = None;
+                }
+            }
+        }
+    }
+    // Placement: a king or rook dropped onto its castling square may bring a castling right.
+    if m.dropped().is_some() && rules.drops.as_ref().is_some_and(|d| d.castling_on_drop) && (def.castles || def.castling_partner) {
+        grant_castling_on_drop(rules, w.board(), st, side);
+    }
+    // Gating: a piece from the hand onto the square just vacated; the files of back-rank
+    // squares that were left or captured on lose their gate.
+    if let Some(gate) = m.gate
+        && let Some(e) = w.board().in_hand(side, gate.kind)
+    {
+        w.move_to(e, Location::Hand, Location::Board(gate.square));
+    }
+    if st.gates != [0, 0] {
+        for s in Side::BOTH {
+            let back = if s == Side::White { 0 } else { g.ranks - 1 };
+            for sq in [m.from, m.to] {
+                if g.rank(sq) == back {
+                    st.gates[s.index()] &= !(1u16 << g.file(sq));
+                }
+            }
+            if m.is_castle() && s == side {
+                st.gates[s.index()] &= !(1u16 << g.file(m.from));
+                st.gates[s.index()] &= !(1u16 << g.file(m.to));
+            }
+        }
+    }
+    // Janggi's streaks: passes, and positions with the royal pieces facing each other.
+    st.pass_streak = if m.kind == MoveKind::Pass { st.pass_streak.saturating_add(1) } else { 0 };
+    if rules.end.contains(&EndCondition::Bikjang) {
+        let cells = &w.board().cells;
+        let facing = generals_face(g, cells, &fns.royals(rules, cells, side), &fns.royals(rules, cells, side.opponent()));
+        st.facing_streak = if facing { st.facing_streak.saturating_add(1) } else { 0 };
+    }
+    // En passant: only when an enemy piece could take it, so equal positions hash equally.
+    st.ep_square = None;
+    st.ep_victim = None;
+    if m.kind == MoveKind::DoubleStep {
+        // The square passed over: straight (FIDE) or diagonal (Berolina) double steps.
+        let mid = Square(((g.rank(m.from) + g.rank(m.to)) / 2) * g.files + (g.file(m.from) + g.file(m.to)) / 2);
+        if en_passant_takers(reg, g, &w.board().cells, mid, side.opponent()) {
+            st.ep_square = Some(mid);
+            st.ep_victim = Some(m.to);
+        }
+    }
+    if m.capture || def.pawn {
+        st.halfmove_clock = 0;
+    } else {
+        st.halfmove_clock = st.halfmove_clock.saturating_add(1);
+    }
+}
+
+/// A blast on `at` (a capture in a variant with exploding captures): every piece on `at` and
+/// every non-immune piece next to it is hit; `hit` deals the damage and says whether the piece
+/// died, and a dead piece leaves the board. Rooks and kings blown away lose their castling rights.
+pub fn blast<W: PositionWriter>(
+    w: &mut W,
+    rules: &Variant,
+    st: &mut GameState,
+    at: Square,
+    mut hit: impl FnMut(&mut W, Entity, Side) -> bool,
+) {
+    let Some(rule) = &rules.blast else { return };
+    let g = rules.geometry;
+    for sq in blast_squares(g, at) {
+        let c = w.board().cell(sq);
+        if !c.is_piece() || (sq != at && rule.immune & (1u64 << c.kind().0) != 0) {
+            continue;
+        }
+        let Some(e) = w.board().entity(sq) else { continue };
+        if !hit(w, e, c.side()) {
+            continue;
+        }
+        w.move_to(e, Location::Board(sq), Location::Captured);
+        if rules.registry.def(c.kind()).castles {
+            st.castling.rooks[c.side().index()] = [None, None];
+        }
+        for s in Side::BOTH {
+            let back = rules.castling.as_ref().map(|c| c.rank_of(s, g.ranks)).unwrap_or(0);
+            for wing in Wing::BOTH {
+                if st.castling.get(s, wing).is_some_and(|f| Square(back * g.files + f) == sq) {
+                    st.castling.rooks[s.index()][wing.index()] = None;
+                }
+            }
+        }
+    }
+}
+
+/// Makes `m` for `mover` with the variant's own rules only (no preset hooks): the victim
+/// leaves, the piece moves, the blast goes off. Returns what was read of the move.
+pub fn make<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: &mut GameState, m: Move, mover: Side) -> Making {
+    let mk = Making::of(w.board(), m, mover);
+    if let Some(v) = mk.victim {
+        remove_victim(w, rules, v, mover);
+    }
+    mutate(w, rules, fns, st, &mk);
+    if mk.victim.is_some() {
+        blast(w, rules, st, m.to, |_, _, _| true);
+    }
+    mk
+}
+
+/// Placement: a king on its castling square with a rook in a corner of the same rank gains
+/// the right to castle on that wing (rights are never given twice or taken here).
+fn grant_castling_on_drop(rules: &Variant, board: &Board, state: &mut GameState, side: Side) {
+    let Some(rule) = rules.castling.as_ref() else { return };
+    let g = board.geometry;
+    let reg = &rules.registry;
+    let rank = rule.rank_of(side, g.ranks);
+    let at = |f: u8| board.cell(Square(rank * g.files + f));
+    let is = |f: u8, castles: bool| {
+        let c = at(f);
+        c.is_piece() && c.side() == side && if castles { reg.def(c.kind()).castles } else { reg.def(c.kind()).castling_partner }
+    };
+    if !is(g.files / 2, true) {
+        return;
+    }
+    for (wing, file) in [(Wing::King, g.files - 1), (Wing::Queen, 0)] {
+        if is(file, false) && state.castling.get(side, wing).is_none() {
+            state.castling.rooks[side.index()][wing.index()] = Some(file);
+        }
+    }
+}
+
+/// The square and its (up to eight) neighbours: what a capture on `at` blows up.
+pub fn blast_squares(g: Geometry, at: Square) -> impl Iterator<Item = Square> {
+    let (f, r) = (g.file(at) as i32, g.rank(at) as i32);
+    (-1..=1).flat_map(move |dy| (-1..=1).filter_map(move |dx| g.square(f + dx, r + dy)))
+}
+
+/// Whether a piece of `side` next to `ep` could capture en passant onto it: it has an
+/// en-passant capture ray whose first square is `ep` (a FIDE pawn beside the double-stepped
+/// pawn, a Berolina pawn behind the square passed over).
+pub fn en_passant_takers(reg: &PieceTypeRegistry, g: Geometry, cells: &[Cell], ep: Square, side: Side) -> bool {
+    let (f, r) = (g.file(ep) as i32, g.rank(ep) as i32);
+    (-1..=1).flat_map(|dx| (-1..=1).map(move |dy| (dx, dy))).filter_map(|(dx, dy)| g.square(f + dx, r + dy)).any(|sq| {
+        let c = cells[sq.index()];
+        c.is_piece() && c.side() == side && reg.captures_en_passant(c.kind()) && {
+            let table = &reg.tables[c.kind().0 as usize];
+            table
+                .rays(g.len(), side, sq)
+                .iter()
+                .any(|ray| ray.en_passant && ray.mode.captures() && table.ray_squares(ray).first() == Some(&ep))
+        }
+    })
+}
+
+/// Whether a royal piece of `mine` faces one of `theirs` along an open file (Xiangqi's
+/// flying general, Janggi's bikjang).
+pub fn generals_face(g: Geometry, cells: &[Cell], mine: &[Square], theirs: &[Square]) -> bool {
+    mine.iter().any(|&sq| {
+        let (f, r) = (g.file(sq) as i32, g.rank(sq) as i32);
+        [1, -1].into_iter().any(|dir| {
+            let mut k = 1;
+            while let Some(s) = g.square(f, r + dir * k) {
+                if !cells[s.index()].is_empty() {
+                    return theirs.contains(&s);
+                }
+                k += 1;
+            }
+            false
+        })
+    })
+}
+
+/// Whether `k` stands next to one of `others`.
+pub fn kings_touch(g: Geometry, k: Square, others: &[Square]) -> bool {
+    others.iter().any(|&o| {
+        let (df, dr) = (g.file(k) as i32 - g.file(o) as i32, g.rank(k) as i32 - g.rank(o) as i32);
+        df.abs() <= 1 && dr.abs() <= 1
+    })
+}

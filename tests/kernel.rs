@@ -1,0 +1,160 @@
+//! The position kernel: legality judged on the position the move really leaves, per-piece
+//! movement seen by check detection, the royal set used everywhere, royal loss ending the game,
+//! and damage for every removal. One regression test per failure the kernel issue names.
+
+use chimera::presets::{Activation, Hp, new_game, set_active_presets};
+use chimera::rules::{Board, Engine, PresetRequest, Side, Variant};
+use chimera::variants::builtin;
+
+fn with_presets(variant: Variant, fen: &str, presets: &[(&str, &[(&str, f64)])]) -> Engine {
+    let mut v = variant;
+    v.presets = presets
+        .iter()
+        .map(|(id, params)| PresetRequest {
+            id: id.to_string(),
+            params: params.iter().map(|(k, x)| (k.to_string(), *x)).collect(),
+            sides: [true, true],
+            turns: None,
+        })
+        .collect();
+    new_game(v, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+fn ucis(e: &mut Engine) -> Vec<String> {
+    let moves = e.legal_moves();
+    let mut v: Vec<String> = moves.iter().map(|m| e.to_uci(m)).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn an_exploding_rook_may_not_open_a_line_to_its_own_king() {
+    // The rook takes on e5 and explodes: the e-file opens and the e8 rook would give check.
+    let mut e = with_presets(Variant::chess(), "k3r3/8/8/4p3/8/8/4R3/4K3 w - - 0 1", &[("explosive-rook", &[])]);
+    let moves = ucis(&mut e);
+    assert!(!moves.contains(&"e2e5".to_string()), "{moves:?}");
+    assert!(moves.contains(&"e2e4".to_string()), "the rook still moves along the pin: {moves:?}");
+    // Without the preset the capture is legal: the rook stays on e5 and blocks.
+    let mut plain = Engine::from_fen(Variant::chess(), "k3r3/8/8/4p3/8/8/4R3/4K3 w - - 0 1").unwrap();
+    assert!(ucis(&mut plain).contains(&"e2e5".to_string()));
+}
+
+#[test]
+fn a_side_whose_last_king_dies_loses_at_once() {
+    let mut e = with_presets(Variant::chess(), "4k3/8/8/8/8/8/P7/4K2r w - - 0 1", &[("piece-hp", &[("hp", 1.0)])]);
+    e.play_uci("a2a3").unwrap();
+    e.play_uci("h1e1").unwrap();
+    let outcome = e.outcome().expect("the white king is dead");
+    assert_eq!(outcome.winner, Some(Side::Black));
+    assert_eq!(outcome.to_string(), "black wins by king killed");
+    assert!(e.play_uci("a3a4").is_err(), "the game is over");
+    assert!(e.legal_moves().is_empty());
+    // Undo brings the king back and the game goes on.
+    e.undo();
+    assert!(e.outcome().is_none());
+}
+
+#[test]
+fn a_reachable_position_under_hit_points_loads_back() {
+    // White's king stands attacked with black to move: legal under hit points, which do not
+    // enforce check.
+    let fen = "4k3/8/8/8/8/P7/8/4K2r b - - 0 1";
+    let mut e = with_presets(Variant::chess(), "4k3/8/8/8/8/8/P7/4K2r w - - 0 1", &[("piece-hp", &[("hp", 1.0)])]);
+    e.play_uci("a2a3").unwrap();
+    assert_eq!(e.fen(), fen);
+    let mut loaded = with_presets(Variant::chess(), fen, &[("piece-hp", &[("hp", 1.0)])]);
+    assert_eq!(loaded.fen(), fen);
+    assert!(loaded.legal_moves().len() > 5);
+    // Without hit points the same FEN is refused.
+    assert!(Engine::from_fen(Variant::chess(), fen).is_err());
+}
+
+#[test]
+fn berolina_pawns_give_check_straight_ahead_and_not_diagonally() {
+    // A white pawn on e4; black's king on e5 (straight ahead) or f5 (diagonally ahead).
+    let straight = "8/8/8/4k3/4P3/8/8/4K3 b - - 0 1";
+    let diagonal = "8/8/8/5k2/4P3/8/8/4K3 b - - 0 1";
+    let mut e = with_presets(Variant::chess(), straight, &[("berolina-pawns", &[])]);
+    assert!(e.is_check(), "a Berolina pawn captures straight ahead");
+    let mut e = with_presets(Variant::chess(), diagonal, &[("berolina-pawns", &[])]);
+    assert!(!e.is_check(), "a Berolina pawn does not capture diagonally");
+    assert!(!ucis(&mut e).contains(&"f5e5".to_string()), "e5 is attacked by the pawn");
+    // A king may step diagonally in front of the pawn, and not straight in front of it.
+    let fen = "8/8/6k1/8/4P3/8/8/K7 b - - 0 1";
+    let mut e = with_presets(Variant::chess(), fen, &[("berolina-pawns", &[])]);
+    let moves = ucis(&mut e);
+    assert!(moves.contains(&"g6f5".to_string()), "f5 is not attacked by a Berolina pawn on e4: {moves:?}");
+    let mut plain = Engine::from_fen(Variant::chess(), fen).unwrap();
+    assert!(!ucis(&mut plain).contains(&"g6f5".to_string()));
+}
+
+#[test]
+fn a_double_knight_leap_gives_check() {
+    // b1-c3-d5: the knight reaches d5 in a double leap (c3 empty).
+    let fen = "8/8/8/3k4/8/8/8/1N2K3 b - - 0 1";
+    let mut e = with_presets(Variant::chess(), fen, &[("knights-leap-twice", &[])]);
+    assert!(e.is_check());
+    assert!(!Engine::from_fen(Variant::chess(), fen).unwrap().is_check());
+    // And a king may not step onto a square a double leap reaches.
+    let mut e = with_presets(Variant::chess(), "8/8/8/8/3k4/8/8/1N2K3 b - - 0 1", &[("knights-leap-twice", &[])]);
+    let moves = ucis(&mut e);
+    assert!(!moves.contains(&"d4d5".to_string()), "{moves:?}");
+}
+
+#[test]
+fn attacks_across_the_wrapped_edge_give_check() {
+    // A white rook on a4, blocked eastwards by a pawn on c4; black's king on h4 is next to a4
+    // across the edge.
+    let fen = "8/8/8/8/R1p4k/8/8/4K3 b - - 0 1";
+    let mut e = with_presets(Variant::chess(), fen, &[("wrap-board", &[])]);
+    assert!(e.is_check());
+    assert!(!Engine::from_fen(Variant::chess(), fen).unwrap().is_check());
+    let mut e = with_presets(Variant::chess(), "8/8/8/8/R1p3k1/8/8/4K3 b - - 0 1", &[("wrap-board", &[])]);
+    let moves = ucis(&mut e);
+    assert!(!moves.contains(&"g4h4".to_string()), "h4 is attacked across the edge: {moves:?}");
+}
+
+#[test]
+fn the_atomic_blast_goes_through_the_damage_pipeline() {
+    // The knight on e3 takes the pawn on d5, next to a knight on c6 and a bishop on e6.
+    let fen = "4k3/8/2n1b3/3p4/8/4N3/8/4K3 w - - 0 1";
+    // Without hit points the capturer, the victim and both neighbours are blown away.
+    let mut plain = Engine::from_fen(builtin("atomic").unwrap(), fen).unwrap();
+    plain.play_uci("e3d5").unwrap();
+    assert_eq!(plain.fen(), "4k3/8/8/8/8/8/8/4K3 b - - 0 1");
+    // With two hit points the pawn survives the capture (the knight stays on e3), then dies in
+    // the blast; the neighbours take one point each and survive.
+    let mut e = with_presets(builtin("atomic").unwrap(), fen, &[("piece-hp", &[("hp", 2.0)])]);
+    e.play_uci("e3d5").unwrap();
+    assert_eq!(e.fen(), "4k3/8/2n1b3/8/8/4N3/8/4K3 b - - 0 1");
+    let g = e.variant().geometry;
+    let hp = |e: &Engine, name: &str| {
+        let entity = e.world().resource::<Board>().entity(g.parse_square(name).unwrap()).unwrap();
+        e.world().get::<Hp>(entity).map(|h| h.0)
+    };
+    assert_eq!((hp(&e, "c6"), hp(&e, "e6"), hp(&e, "e3")), (Some(1), Some(1), Some(2)));
+}
+
+#[test]
+fn checks_are_counted_on_every_royal_piece() {
+    // Three-check with a royal queen: attacking the queen is a check and counts.
+    let mut e = with_presets(builtin("3check").unwrap(), "4k3/8/8/8/8/8/q7/4K2R w - - 0 1", &[("coregal", &[])]);
+    // Rh1-h2 attacks the black queen on a2 along the second rank.
+    e.play_uci("h1h2").unwrap();
+    assert!(e.is_check(), "the royal queen is attacked");
+    assert_eq!(e.state().checks[Side::White.index()], 1);
+}
+
+#[test]
+fn timed_layers_expire_with_their_preset() {
+    // Berolina pawns for one turn: after it, pawns move as usual again, and undo brings the
+    // Berolina movement back.
+    let mut e = Engine::from_fen(Variant::chess(), "startpos").unwrap();
+    let timed = Activation { turns_left: Some(1), ..Activation::of("berolina-pawns") };
+    set_active_presets(e.world_mut(), vec![timed]).unwrap();
+    assert!(ucis(&mut e).contains(&"e2d3".to_string()));
+    e.play_uci("e2d3").unwrap();
+    assert!(ucis(&mut e).contains(&"e7e5".to_string()), "black's pawns move as usual once it expired");
+    e.undo();
+    assert!(ucis(&mut e).contains(&"e2d3".to_string()));
+}
