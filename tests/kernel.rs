@@ -158,3 +158,47 @@ fn timed_layers_expire_with_their_preset() {
     e.undo();
     assert!(ucis(&mut e).contains(&"e2d3".to_string()));
 }
+
+#[test]
+fn the_hash_covers_piece_facts_preset_state_and_counters() {
+    use chimera::rules::{History, position_hash};
+    let mut e = with_presets(Variant::chess(), "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", &[("piece-hp", &[("hp", 2.0)])]);
+    let start = position_hash(e.world_mut());
+    assert_eq!(e.world().resource::<History>().0.last(), Some(&start), "the history holds the full hash");
+    // The capture only deals damage: the pieces stand where they stood.
+    e.play_uci("e4d5").unwrap();
+    let after = position_hash(e.world_mut());
+    assert_eq!(e.world().resource::<History>().0.last(), Some(&after));
+    e.undo();
+    assert_eq!(position_hash(e.world_mut()), start, "undo restores the hash");
+    // A piece fact alone changes the hash.
+    let d5 = e.variant().geometry.parse_square("d5").unwrap();
+    let pawn = e.world().resource::<Board>().entity(d5).unwrap();
+    e.world_mut().get_mut::<Hp>(pawn).unwrap().0 = 1;
+    assert_ne!(position_hash(e.world_mut()), start);
+    e.world_mut().get_mut::<Hp>(pawn).unwrap().0 = 2;
+    assert_eq!(position_hash(e.world_mut()), start);
+    // So does per-preset state, and the set of active presets.
+    chimera::presets::set_preset_state(e.world_mut(), "piece-hp", "note", Some(1));
+    assert_ne!(position_hash(e.world_mut()), start);
+    chimera::presets::set_preset_state(e.world_mut(), "piece-hp", "note", None);
+    assert_eq!(position_hash(e.world_mut()), start);
+    let mut plain = Engine::from_fen(Variant::chess(), "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1").unwrap();
+    assert_ne!(position_hash(plain.world_mut()), start, "the same placement without hit points is another position");
+    // Counters: the same placement in the middle of a double move (one half-move played) is
+    // another position than at the start of a turn.
+    let mut d = with_presets(Variant::chess(), "4k3/7p/8/8/8/8/7P/4K3 w - - 0 1", &[("double-move", &[])]);
+    let first = position_hash(d.world_mut());
+    d.play_uci("e1e2").unwrap();
+    d.play_uci("e2e1").unwrap();
+    assert_eq!(d.state().turn, Side::Black);
+    d.play_uci("e8e7").unwrap();
+    d.play_uci("e7e8").unwrap();
+    assert_eq!(position_hash(d.world_mut()), first, "the same position after two double moves");
+    d.play_uci("e1e2").unwrap();
+    let mid = position_hash(d.world_mut());
+    assert_ne!(mid, {
+        let mut other = with_presets(Variant::chess(), "4k3/7p/8/8/8/8/4K2P/8 w - - 0 1", &[("double-move", &[])]);
+        position_hash(other.world_mut())
+    });
+}

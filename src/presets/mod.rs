@@ -39,8 +39,8 @@ use bevy::prelude::*;
 use bevy::ecs::system::SystemParam;
 
 use crate::rules::{
-    ApplySystems, Hook, Hooks, IntFact, Location, MoveLayer, PendingMove, Piece, RoyalRule, RuleFns, Rules, Side, SystemFactory, UndoLog,
-    Variant, rebuild_pipelines,
+    ApplySystems, ExtraHasher, HashExtras, History, Hook, Hooks, IntFact, Location, MoveLayer, PendingMove, Piece, RoyalRule, RuleFns,
+    Rules, Side, SystemFactory, UndoLog, Variant, mix, position_hash, rebuild_pipelines,
 };
 
 pub use berolina_pawns::BEROLINA_PAWNS;
@@ -136,6 +136,8 @@ pub struct PresetDef {
     pub layers: fn(&Activation, &Variant) -> Vec<MoveLayer>,
     /// Its contribution to the royal set (get-royal-pieces), unscoped.
     pub royalty: fn(&Activation) -> Vec<RoyalRule>,
+    /// The hash of the piece facts it owns ([`hash_fact`]), for the position hash.
+    pub hash_facts: Option<ExtraHasher>,
     /// Runs when it becomes active.
     pub on_activate: fn(&mut World, &Activation),
     /// Runs when it stops being active; its state is cleared afterwards.
@@ -161,6 +163,7 @@ impl PresetDef {
         hooks: no_hooks,
         layers: no_layers,
         royalty: no_royalty,
+        hash_facts: None,
         on_activate: no_state,
         on_deactivate: no_state,
     };
@@ -468,16 +471,79 @@ pub fn set_active_presets(world: &mut World, set: Vec<Activation>) -> Result<(),
             (def.on_activate)(world, a);
         }
     }
+    refresh_position_hash(world);
     Ok(())
 }
 
-/// Installs the movement layers and royalty rules of `set` for the world's variant.
+/// Installs the movement layers, royalty rules and extra hashers of `set` for the world's
+/// variant.
 fn install_rule_fns(world: &mut World, set: &[Activation]) {
     let fns = match world.get_resource::<Rules>() {
         Some(rules) => rule_fns_of(set, &rules.0),
         None => RuleFns::default(),
     };
     world.insert_resource(fns);
+    let mut extras: Vec<ExtraHasher> = Vec::new();
+    if !set.is_empty() {
+        extras.push(hash_active_presets);
+        extras.push(hash_preset_state);
+    }
+    extras.extend(set.iter().filter_map(|a| by_id(a.id).and_then(|d| d.hash_facts)));
+    world.insert_resource(HashExtras(extras));
+}
+
+/// A stable 64-bit hash of bytes (FNV-1a), for names in the position hash.
+fn hash_bytes(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xCBF2_9CE4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01B3))
+}
+
+/// The active presets (ids, scopes, parameters, turns left) as a position-hash term.
+fn hash_active_presets(world: &mut World) -> u64 {
+    let Some(active) = world.get_resource::<ActivePresets>() else { return 0 };
+    let mut h = 0x0AC7_1BE5u64;
+    for (i, a) in active.0.iter().enumerate() {
+        let mut x =
+            hash_bytes(a.id.as_bytes()) ^ (i as u64) << 56 ^ (a.scope as u64) << 48 ^ a.turns_left.map_or(0, |t| t as u64 + 1) << 32;
+        for (k, v) in &a.params {
+            x ^= hash_bytes(k.as_bytes()).rotate_left(7) ^ v.to_bits();
+        }
+        h = mix(h ^ x);
+    }
+    h
+}
+
+/// Per-preset state as a position-hash term.
+fn hash_preset_state(world: &mut World) -> u64 {
+    let Some(state) = world.get_resource::<PresetState>() else { return 0 };
+    let mut h = 0x57A7_E000u64;
+    for (preset, bag) in &state.0 {
+        for (key, value) in bag {
+            h ^= mix(hash_bytes(preset.as_bytes()) ^ hash_bytes(key.as_bytes()).rotate_left(17) ^ *value as u64);
+        }
+    }
+    h
+}
+
+/// The position-hash term of a numeric piece fact: every piece on the board with its value.
+pub fn hash_fact<C: IntFact>(world: &mut World) -> u64 {
+    world
+        .run_system_cached(|facts: Query<(&Location, &C)>| {
+            let salt = hash_bytes(std::any::type_name::<C>().as_bytes());
+            facts.iter().filter_map(|(l, c)| Some(mix(salt ^ (l.square()?.0 as u64) << 32 ^ c.value() as u32 as u64))).fold(0, |h, x| h ^ x)
+        })
+        .unwrap_or(0)
+}
+
+/// Puts the full hash of the position as it now stands in the history's last entry (after
+/// presets were switched on or off between moves).
+fn refresh_position_hash(world: &mut World) {
+    if world.get_resource::<History>().is_none() || world.get_resource::<crate::rules::Board>().is_none() {
+        return;
+    }
+    let h = position_hash(world);
+    if let Some(last) = world.resource_mut::<History>().0.last_mut() {
+        *last = h;
+    }
 }
 
 /// The hook systems of an active set, in activation order. A timed preset's hooks are gated
@@ -522,12 +588,14 @@ fn tick_durations(world: &mut World) {
     }
     let rebuild = !expired.is_empty();
     // The hooks change only when something expires; only then are they kept for undo.
-    let old_hooks = rebuild.then(|| (world.resource::<Hooks>().0.clone(), world.resource::<RuleFns>().clone()));
+    let old_hooks =
+        rebuild.then(|| (world.resource::<Hooks>().0.clone(), world.resource::<RuleFns>().clone(), world.resource::<HashExtras>().clone()));
     world.resource_mut::<UndoLog>().record_restore(move |world| {
         world.insert_resource(ActivePresets(active.clone()));
-        if let Some((hooks, fns)) = &old_hooks {
+        if let Some((hooks, fns, extras)) = &old_hooks {
             world.insert_resource(Hooks(hooks.clone()));
             world.insert_resource(fns.clone());
+            world.insert_resource(extras.clone());
             rebuild_pipelines(world);
         }
     });
@@ -597,4 +665,5 @@ pub fn restart_presets(world: &mut World) {
             (def.on_activate)(world, a);
         }
     }
+    refresh_position_hash(world);
 }

@@ -24,6 +24,7 @@ pub const PIECE_HP: PresetDef = PresetDef {
     id: "piece-hp",
     name: "Hit points",
     description: "Every piece starts with hit points (2 unless set). A capture deals one point of damage instead of removing the piece; a piece at zero is removed. Kings can take hits too, so check does not restrict moves.",
+    hash_facts: Some(super::hash_fact::<Hp>),
     piece_attributes: &["Hp"],
     hooks,
     on_activate,

@@ -24,6 +24,7 @@ pub const PIECE_SHIELD: PresetDef = PresetDef {
     id: "piece-shield",
     name: "Shields",
     description: "Every piece has a shield that absorbs one hit. A hit on a shielded piece breaks the shield; the next hit is dealt normally.",
+    hash_facts: Some(super::hash_fact::<Shield>),
     piece_attributes: &["Shield"],
     hooks,
     on_activate,

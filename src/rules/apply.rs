@@ -171,9 +171,38 @@ pub struct MoveRecord {
 #[derive(Resource, Clone, Debug, Default)]
 pub struct MoveLog(pub Vec<MoveRecord>);
 
-/// Position hashes since the start, one per position (the first is the start position).
+/// Position hashes since the start, one per position (the first is the start position); the
+/// last is the hash of the current position ([`position_hash`]).
 #[derive(Resource, Clone, Debug, Default)]
 pub struct History(pub Vec<u64>);
+
+/// A hasher of facts beyond the square index and the game-level facts: piece facts owned by
+/// presets, per-preset state, the active presets. Registered by the presets module.
+pub type ExtraHasher = fn(&mut World) -> u64;
+
+/// The extra hashers of the active presets ([`ExtraHasher`]); none without presets.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct HashExtras(pub Vec<ExtraHasher>);
+
+/// The full hash of the position in `world` as it stands: pieces on the board and in hand,
+/// game-level facts but the clocks, and every extra fact the active presets register.
+pub fn position_hash(world: &mut World) -> u64 {
+    let mut h = world.resource::<Board>().hash ^ world.resource::<GameState>().hash();
+    let extras = world.get_resource::<HashExtras>().map(|x| x.0.clone()).unwrap_or_default();
+    for f in extras {
+        h ^= f(world);
+    }
+    h
+}
+
+/// Step 11 (default, last), when presets register extra facts: the hash just recorded is
+/// replaced by the full one.
+pub fn record_full_hash(world: &mut World) {
+    let h = position_hash(world);
+    if let Some(last) = world.resource_mut::<History>().0.last_mut() {
+        *last = h;
+    }
+}
 
 /// Puts something back as it was before a move (preset state, the active preset set).
 #[derive(Clone)]

@@ -157,7 +157,7 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
         pass_streak: 0,
         gates: setup.gates,
     };
-    let hash = board.hash ^ state.hash();
+
     // A position may already be decided by a rule that is judged after moves (a third check
     // given, a side without pieces, a piece on its goal).
     let decided = already_decided(&variant, &fns, &board, &state);
@@ -165,7 +165,9 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     world.insert_resource(state);
     world.insert_resource(DecidedOutcome(decided));
     world.insert_resource(MoveLog::default());
-    world.insert_resource(History(vec![hash]));
+    world.insert_resource(History(Vec::new()));
+    let hash = super::apply::position_hash(world);
+    world.resource_mut::<History>().0.push(hash);
     world.insert_resource(UndoLog::default());
     Ok(())
 }

@@ -54,11 +54,11 @@ mod state;
 mod variant;
 
 pub use apply::{
-    ApplySystems, BoardWriter, Change, DecidedOutcome, History, IntFact, MoveApplication, MoveLog, MoveRecord, PendingMove, Restore,
-    UndoEntry, UndoLog, WorldWriter, decide, restore_fact, retract_piece,
+    ApplySystems, BoardWriter, Change, DecidedOutcome, ExtraHasher, HashExtras, History, IntFact, MoveApplication, MoveLog, MoveRecord,
+    PendingMove, Restore, UndoEntry, UndoLog, WorldWriter, decide, position_hash, restore_fact, retract_piece,
 };
 pub use betza::{BetzaError, Diagram, DiagramCell, diagram, parse_betza};
-pub use board::Board;
+pub use board::{Board, mix};
 pub use code_pieces::{CODE_PIECES, code_piece, code_piece_confinable};
 pub use damage::{DamageKind, DamagePipeline, DamageRequest, DamageSystems, deal_damage};
 pub use effects::{Effect, EffectKind, Effects, emit_effect, subscribe_effects, take_effects};

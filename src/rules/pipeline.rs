@@ -112,6 +112,8 @@ struct Needs {
     /// A royal piece may leave the board in play (damage, explosions, no self-check filter):
     /// a side that loses its last one loses the game.
     royal_loss: bool,
+    /// Presets register extra facts for the position hash.
+    extra_hash: bool,
 }
 
 impl Needs {
@@ -235,6 +237,7 @@ fn apply_rule_defaults(step: ApplySystems, needs: Needs) -> (Vec<ScheduleConfigs
             }
             (vec![], after)
         }
+        A::Describe if needs.extra_hash => (vec![], vec![apply::record_move.into_configs(), apply::record_full_hash.into_configs()]),
         A::Describe => (vec![], vec![apply::record_move.into_configs()]),
         _ => (vec![], vec![]),
     }
@@ -279,8 +282,8 @@ pub fn build_query_schedule(hooks: &[Hook], variant: Option<&Variant>) -> Schedu
 }
 
 /// Builds the move-application schedule for `hooks` and the rules of `variant`.
-pub fn build_apply_schedule(hooks: &[Hook], variant: Option<&Variant>) -> Schedule {
-    let needs = Needs::of(variant, hooks);
+pub fn build_apply_schedule(hooks: &[Hook], variant: Option<&Variant>, extra_hash: bool) -> Schedule {
+    let needs = Needs { extra_hash, ..Needs::of(variant, hooks) };
     let mut schedule = Schedule::new(MoveApplication);
     schedule.set_executor(SingleThreadedExecutor::new());
     chain_sets(&mut schedule, &ApplySystems::ALL);
@@ -343,8 +346,9 @@ pub fn rebuild_pipelines(world: &mut World) {
     let variant = world.get_resource::<Rules>().map(|r| r.0.clone());
     let needs = Needs::of(variant.as_deref(), &hooks);
     world.insert_resource(query::AppliedTrials { every_move: needs.applied_moves });
+    let extra_hash = world.get_resource::<apply::HashExtras>().is_some_and(|x| !x.0.is_empty());
     let mut query = build_query_schedule(&hooks, variant.as_deref());
-    let mut apply = build_apply_schedule(&hooks, variant.as_deref());
+    let mut apply = build_apply_schedule(&hooks, variant.as_deref(), extra_hash);
     // Initialise now, so that a bad system configuration fails here and not mid-game.
     query.initialize(world).unwrap_or_else(|e| panic!("legal-move query does not build: {e:?}"));
     apply.initialize(world).unwrap_or_else(|e| panic!("move application does not build: {e:?}"));

@@ -58,7 +58,8 @@ pub struct GameState {
 }
 
 impl GameState {
-    /// The hash of these facts, to combine with the board's piece hash.
+    /// The hash of these facts, to combine with the board's piece hash: everything but the
+    /// half-move clock and the full-move number, which repetition must not see.
     pub fn hash(&self) -> u64 {
         let mut h = if self.turn == Side::Black { mix(0xB1AC) } else { 0 };
         for (s, wings) in self.castling.rooks.iter().enumerate() {
@@ -76,6 +77,13 @@ impl GameState {
         }
         if self.checks != [0, 0] {
             h ^= mix(0xC4EC_0000 | (self.checks[0] as u64) << 8 | self.checks[1] as u64);
+        }
+        // Counters rules read (double moves, bikjang, passes); not the clocks or move number.
+        if self.half_moves_this_turn != 0 || self.facing_streak != 0 || self.pass_streak != 0 {
+            h ^= mix(0x5EC0_0000_0000
+                | (self.half_moves_this_turn as u64) << 16
+                | (self.facing_streak as u64) << 8
+                | self.pass_streak as u64);
         }
         h
     }
