@@ -20,7 +20,7 @@ pub struct Board {
     /// Hash of the pieces on the board and in hand (side, castling and en passant are added
     /// by [`GameState::hash`](super::GameState::hash)).
     pub hash: u64,
-    /// Pieces in each side's hand, `hand[side]`, as `(type, entity)`.
+    /// Pieces in each side's hand, `hand[side]`, as `(type, entity)`, sorted.
     pub hand: [Vec<(PieceType, Entity)>; 2],
     /// Count of pieces in hand per side and type.
     pub hand_counts: [[u8; 64]; 2],
@@ -98,7 +98,10 @@ impl Board {
         self.hash ^= hand_key(side, kind, *count);
         *count += 1;
         self.hash ^= hand_key(side, kind, *count);
-        self.hand[side.index()].push((kind, entity));
+        // Kept sorted, so that a hand taken from and given back is the same list (exact undo).
+        let list = &mut self.hand[side.index()];
+        let at = list.partition_point(|&x| x < (kind, entity));
+        list.insert(at, (kind, entity));
     }
 
     /// Takes `entity` out of `side`'s hand.

@@ -724,13 +724,16 @@ pub fn filter_self_check(
     let reg = &rules.registry;
     let side = q.side;
     let by = side.opponent();
-    let fast = reg.simple_attacks && !fns.layered(by) && !q.in_check && !rules.flying_general && rules.blast.is_none();
+    // Royalty rules may make a moved or dropped piece royal, or none: every move is tried.
+    let fast =
+        reg.simple_attacks && !fns.layered(by) && fns.royalty.is_empty() && !q.in_check && !rules.flying_general && rules.blast.is_none();
     let pinned = if fast { pinned_pieces(reg, &board.cells, &q.royals, side) } else { SquareSet::default() };
     let royals = std::mem::take(&mut q.royals);
-    // A pawn promoting to a royal type (Coregal's queen) makes a new royal piece, which may
-    // not stand attacked either.
+    // A pawn promoting to a royal type (Coregal's queen) or a royal piece dropped makes a new
+    // royal piece, which may not stand attacked either.
     let royal_types = royals.iter().fold(reg.royal_mask, |m, r| m | (1u64 << board.cells[r.index()].kind().0));
-    let crowns = |m: &Move| m.promotion.is_some_and(|p| royal_types & (1u64 << p.0) != 0);
+    let crowns = |m: &Move| m.promotion.or(m.dropped()).is_some_and(|p| royal_types & (1u64 << p.0) != 0);
+    let royal_pieces: Vec<(Entity, Square)> = royals.iter().filter_map(|&r| Some((board.entity(r)?, r))).collect();
     let base = |e: Entity| promoted.get(e).ok().and_then(|p| p.0);
     let mut ops = std::mem::take(&mut q.scratch_ops);
     let mut after = std::mem::take(&mut q.scratch_squares);
@@ -762,7 +765,8 @@ pub fn filter_self_check(
             }
             !after.is_empty() && !royal_attacked(&rules, &fns, &st, cells, &after, side)
         } else {
-            safe_after(&rules, &fns, &st, cells, side, &mut after)
+            let lost = royal_pieces.iter().any(|&(e, r)| w.location_of(e, super::piece::Location::Board(r)).square().is_none());
+            safe_after(&rules, &fns, &st, cells, side, lost, &mut after)
         };
         ops = w.undo();
         safe
@@ -791,6 +795,7 @@ pub fn filter_self_check_applied(world: &mut World) {
         return;
     }
     let side = q.side;
+    let royal_pieces: Vec<Entity> = q.royals.iter().filter_map(|&r| world.resource::<Board>().entity(r)).collect();
     let every = world.get_resource::<AppliedTrials>().is_some_and(|t| t.every_move);
     let all = std::mem::take(&mut world.resource_mut::<MoveQuery>().moves);
     let needs = |m: &Move| every || m.capture;
@@ -806,7 +811,8 @@ pub fn filter_self_check_applied(world: &mut World) {
                 let rules = w.resource::<Rules>().0.clone();
                 let fns = w.resource::<RuleFns>().clone();
                 let state = *w.resource::<GameState>();
-                safe_after(&rules, &fns, &state, &w.resource::<Board>().cells, side, &mut Vec::new())
+                let lost = royal_pieces.iter().any(|&e| w.get::<super::piece::Location>(e).and_then(|l| l.square()).is_none());
+                safe_after(&rules, &fns, &state, &w.resource::<Board>().cells, side, lost, &mut Vec::new())
             })
             .unwrap_or(kernel_says)
         } else {
@@ -819,12 +825,22 @@ pub fn filter_self_check_applied(world: &mut World) {
     world.resource_mut::<MoveQuery>().moves = kept;
 }
 
-/// Whether `side`, having just moved to `cells`, keeps a royal piece and leaves none in check.
-/// With blasts, blowing up the last enemy royal piece is safe whatever else holds.
-pub fn safe_after(rules: &Variant, fns: &RuleFns, state: &GameState, cells: &[Cell], side: Side, scratch: &mut Vec<Square>) -> bool {
+/// Whether `side`, having just moved to `cells`, leaves none of its royal pieces in check and
+/// did not lose its last one (`lost`: a royal piece left the board in the move; a side whose
+/// royal set merely became empty, as with a second king under weak-dual-king, is safe). With
+/// blasts, blowing up the last enemy royal piece is safe whatever else holds.
+pub fn safe_after(
+    rules: &Variant,
+    fns: &RuleFns,
+    state: &GameState,
+    cells: &[Cell],
+    side: Side,
+    lost: bool,
+    scratch: &mut Vec<Square>,
+) -> bool {
     fns.royals_into(rules, cells, side, scratch);
     if scratch.is_empty() {
-        return false;
+        return !lost;
     }
     if rules.blast.is_some() && fns.royals(rules, cells, side.opponent()).is_empty() {
         return true;

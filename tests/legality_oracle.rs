@@ -1,0 +1,356 @@
+//! A legality oracle: in random reachable positions of chess, crazyhouse, atomic, capablanca
+//! and xiangqi, with no preset, every preset alone and a few combinations, the legal moves must
+//! equal a brute-force set written here once: every generated move (steps 1 to 2.5) that,
+//! applied through the full move application, leaves no royal piece of the mover (as the
+//! royalty step names them on the new position) capturable by one of the opponent's
+//! pseudo-legal replies (steps 2.1 to 2.5 for the opponent; no self-check filter, no whole-list
+//! filter, a decided outcome ignored). Castling also needs the squares the king leaves and
+//! crosses safe. The variant's own rules are each written here once: generals may not face each
+//! other (Xiangqi), kings that touch cannot be taken and blowing up the enemy king is always
+//! legal (Atomic). Under hit points check is not enforced: every generated move is legal. The
+//! whole-list filters of presets (suicide chess' compulsory capture, the berserker's extra
+//! capture) are applied to both sets. Apply and undo must restore every component and resource
+//! the rules register, and the hash; a legal-move query must queue no effect. Seeded, so a
+//! failure replays: the message names the seed, the variant, the presets and the moves.
+
+use bevy::prelude::*;
+use chimera::presets::{Activation, ActivePresets, PresetState, set_active_presets, validate};
+use chimera::rules::{
+    Board, DecidedOutcome, Engine, GameState, History, Hook, Move, MoveKind, MoveLog, MoveQuery, QuerySystems, RuleFns, RulesWorld, Side,
+    Square, UndoLog, Variant, position_hash, subscribe_effects, take_effects,
+};
+use chimera::variants::builtin;
+
+/// The moves of the side to move after step 2.5, copied by a hook placed last in that step.
+#[derive(Resource, Default)]
+struct Generated(Vec<Move>);
+
+fn record_generated() -> Hook {
+    Hook::new("oracle", QuerySystems::PieceFilter, |q: Res<MoveQuery>, mut g: ResMut<Generated>| g.0 = q.moves.clone())
+}
+
+/// A small seeded generator (xorshift64*), so that failures replay.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n.max(1)
+    }
+}
+
+/// The generated moves of `side` in the current position, whoever is to move, ignoring a
+/// decided outcome.
+fn generated(world: &mut World, side: Side) -> Vec<Move> {
+    let (turn, decided) = (world.resource::<GameState>().turn, world.resource::<DecidedOutcome>().0.clone());
+    world.resource_mut::<GameState>().turn = side;
+    world.resource_mut::<DecidedOutcome>().0 = None;
+    world.run_schedule(chimera::rules::LegalMoveQuery);
+    let moves = std::mem::take(&mut world.resource_mut::<Generated>().0);
+    world.resource_mut::<GameState>().turn = turn;
+    world.resource_mut::<DecidedOutcome>().0 = decided;
+    moves
+}
+
+/// Whether a royal piece of `side` can be taken by a pseudo-legal reply in the current position.
+fn royal_capturable(world: &mut World, side: Side) -> bool {
+    let variant = world.resource::<chimera::rules::Rules>().0.clone();
+    let cells = world.resource::<Board>().cells.clone();
+    let royals = world.resource::<RuleFns>().royals(&variant, &cells, side);
+    let enemy_royals = world.resource::<RuleFns>().royals(&variant, &cells, side.opponent());
+    let g = variant.geometry;
+    let touching = |r: Square| {
+        variant.blast.is_some()
+            && enemy_royals
+                .iter()
+                .any(|&o| (g.file(r) as i32 - g.file(o) as i32).abs() <= 1 && (g.rank(r) as i32 - g.rank(o) as i32).abs() <= 1)
+    };
+    let replies = generated(world, side.opponent());
+    let taken = |r: Square| replies.iter().any(|m| m.capture && (m.to == r || m.kind == MoveKind::EnPassant(r)));
+    // Generals facing each other on an open file (Xiangqi's flying general).
+    let facing = variant.flying_general
+        && royals.iter().any(|&r| {
+            [1i32, -1].into_iter().any(|dir| {
+                let mut k = 1;
+                while let Some(s) = g.square(g.file(r) as i32, g.rank(r) as i32 + dir * k) {
+                    if !cells[s.index()].is_empty() {
+                        return enemy_royals.contains(&s);
+                    }
+                    k += 1;
+                }
+                false
+            })
+        });
+    facing || royals.iter().any(|&r| !touching(r) && taken(r))
+}
+
+/// Whether `m` by `side` is safe by the brute-force definition; `None` when a hook cancelled it.
+fn safe_by_application(world: &mut World, m: Move, side: Side) -> Option<bool> {
+    let variant = world.resource::<chimera::rules::Rules>().0.clone();
+    let board = world.resource::<Board>();
+    let royal_pieces: Vec<Entity> =
+        world.resource::<RuleFns>().royals(&variant, &board.cells, side).iter().filter_map(|&r| board.entity(r)).collect();
+    world.apply_unchecked(m).ok()?;
+    let cells = world.resource::<Board>().cells.clone();
+    let fns = world.resource::<RuleFns>().clone();
+    let mine = fns.royals(&variant, &cells, side);
+    let theirs = fns.royals(&variant, &cells, side.opponent());
+    // A royal piece of the mover that left the board (blown up in its own blast), with none left.
+    let lost = royal_pieces.iter().any(|&e| world.get::<chimera::rules::Location>(e).and_then(|l| l.square()).is_none());
+    let safe = if lost && mine.is_empty() {
+        false
+    } else if variant.blast.is_some() && theirs.is_empty() && !mine.is_empty() {
+        true
+    } else {
+        !royal_capturable(world, side)
+    };
+    world.undo_move();
+    Some(safe)
+}
+
+/// Everything the rules keep about a position, for comparing before and after apply + undo.
+fn snapshot(world: &mut World) -> String {
+    let mut pieces: Vec<String> = world
+        .query::<(
+            Entity,
+            &chimera::rules::PieceType,
+            &chimera::rules::Owner,
+            &chimera::rules::Location,
+            &chimera::rules::Promoted,
+            Option<&chimera::presets::Hp>,
+            Option<&chimera::presets::Shield>,
+            Option<&chimera::presets::Stamina>,
+        )>()
+        .iter(world)
+        .map(|x| format!("{x:?}"))
+        .collect();
+    pieces.sort();
+    let hash = position_hash(world);
+    format!(
+        "{pieces:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{hash}",
+        world.resource::<Board>(),
+        world.resource::<GameState>(),
+        world.resource::<DecidedOutcome>(),
+        world.resource::<History>(),
+        world.resource::<MoveLog>(),
+        world.get_resource::<PresetState>(),
+        world.get_resource::<ActivePresets>(),
+        (world.resource::<UndoLog>().entries.len(), world.resource::<UndoLog>().changes.len()),
+    )
+}
+
+/// Types the rules register that [`snapshot`] need not compare: markers, the working state of
+/// one query or application, and derived or fixed data.
+const NOT_POSITION: &[&str] = &[
+    "Piece",
+    "MoveQuery",
+    "PendingMove",
+    "DamageRequest",
+    "PieceEvent",
+    "Rules",
+    "Trial",
+    "AppliedTrials",
+    "Hooks",
+    "RuleFns",
+    "HashExtras",
+];
+/// Types [`snapshot`] compares.
+const IN_SNAPSHOT: &[&str] = &[
+    "PieceType",
+    "Owner",
+    "Location",
+    "Promoted",
+    "Hp",
+    "Shield",
+    "Stamina",
+    "Board",
+    "GameState",
+    "DecidedOutcome",
+    "History",
+    "MoveLog",
+    "PresetState",
+    "ActivePresets",
+    "UndoLog",
+];
+
+/// Every type of this crate registered in the world is either compared or known not to be
+/// part of the position.
+fn every_registered_type_is_snapshotted(world: &World) {
+    for info in world.components().iter_registered() {
+        let name = format!("{}", info.name());
+        if !name.starts_with("chimera::") || name.contains('<') {
+            continue;
+        }
+        let short = name.rsplit("::").next().unwrap_or(&name).to_string();
+        assert!(
+            IN_SNAPSHOT.contains(&short.as_str()) || NOT_POSITION.contains(&short.as_str()),
+            "{name} is registered by the rules but neither in the snapshot nor declared not to be part of the position"
+        );
+    }
+}
+
+/// The whole-list filters of the active presets, written here once.
+fn preset_filters(world: &World, moves: Vec<Move>) -> Vec<Move> {
+    let active: Vec<&str> = world.get_resource::<ActivePresets>().map(|a| a.0.iter().map(|x| x.id).collect()).unwrap_or_default();
+    let mut moves = moves;
+    if active.contains(&"suicide-chess") && moves.iter().any(|m| m.capture) {
+        moves.retain(|m| m.capture);
+    }
+    if let Some(sq) = world.get_resource::<PresetState>().and_then(|s| s.get("berserker", "raging-on")) {
+        moves.retain(|m| m.capture && i64::from(m.from.0) == sq);
+    }
+    moves
+}
+
+/// Checks one position; returns how many moves were compared.
+fn check_position(e: &mut Engine, context: &str) -> usize {
+    let world = e.world_mut();
+    let side = world.resource::<GameState>().turn;
+    let before = snapshot(world);
+    let hash = position_hash(world);
+    let legal = world.legal_moves().to_vec();
+    assert!(take_effects(world).is_empty(), "{context}: a legal-move query queued effects");
+    let enforced = !world.resource::<ActivePresets>().0.iter().any(|a| a.id == "piece-hp");
+    let pseudo = generated(world, side);
+    let mut expected = Vec::new();
+    let mut unknown = Vec::new();
+    for &m in &pseudo {
+        if !enforced {
+            expected.push(m);
+            continue;
+        }
+        let mut safe = safe_by_application(world, m, side);
+        if let (Some(true), MoveKind::Castle(_)) = (safe, m.kind) {
+            // The king may not castle out of or through check.
+            let variant = world.resource::<chimera::rules::Rules>().0.clone();
+            let rule = variant.castling.clone().expect("castling rule");
+            let g = variant.geometry;
+            let wing = match m.kind {
+                MoveKind::Castle(w) => w,
+                _ => unreachable!(),
+            };
+            let dest = rule.king_files[wing.index()];
+            let (a, b) = (g.file(m.from).min(dest), g.file(m.from).max(dest));
+            let rank = g.rank(m.from);
+            for f in a..=b {
+                let s = Square(rank * g.files + f);
+                let ok = if s == m.from {
+                    !royal_capturable(world, side)
+                } else if s == m.to || !world.resource::<Board>().cell(s).is_empty() {
+                    true
+                } else {
+                    safe_by_application(world, Move::normal(m.from, s, false), side).unwrap_or(true)
+                };
+                if !ok {
+                    safe = Some(false);
+                }
+            }
+        }
+        match safe {
+            Some(true) => expected.push(m),
+            Some(false) => {}
+            None => unknown.push(m),
+        }
+    }
+    // A decided game has no legal moves.
+    let expected = if world.resource::<DecidedOutcome>().0.is_some() { Vec::new() } else { preset_filters(world, expected) };
+    let mut got: Vec<Move> = legal.into_iter().filter(|m| !unknown.contains(m)).collect();
+    let mut want = expected;
+    let key = |m: &Move| format!("{m:?}");
+    got.sort_by_key(key);
+    want.sort_by_key(key);
+    if got != want {
+        let uci = |ms: &[Move]| ms.iter().map(|m| e.to_uci(m)).collect::<Vec<_>>();
+        let extra: Vec<Move> = got.iter().filter(|m| !want.contains(m)).copied().collect();
+        let missing: Vec<Move> = want.iter().filter(|m| !got.contains(m)).copied().collect();
+        panic!("{context}: the engine allows {:?} that the oracle does not, and misses {:?}", uci(&extra), uci(&missing));
+    }
+    let world = e.world_mut();
+    assert_eq!(snapshot(world), before, "{context}: the legal-move query changed the position");
+    assert_eq!(position_hash(world), hash);
+    let n = got.len();
+    for m in got {
+        if world.apply_unchecked(m).is_ok() {
+            world.undo_move();
+            assert_eq!(snapshot(world), before, "{context}: apply and undo of {m:?} did not restore the position");
+        }
+    }
+    n
+}
+
+fn run(variant_id: &str, presets: &[&str], positions: usize, seed: u64) -> usize {
+    let variant: Variant = builtin(variant_id).unwrap_or_else(|e| panic!("{variant_id}: {e}"));
+    let set: Vec<Activation> = presets.iter().map(|&id| Activation::of(chimera::presets::by_id(id).expect("preset").id)).collect();
+    if validate(&set).is_err() {
+        return 0;
+    }
+    let mut rng = Rng(seed | 1);
+    let mut compared = 0;
+    let mut checked = 0;
+    while checked < positions {
+        let mut e = Engine::new(variant.clone());
+        set_active_presets(e.world_mut(), set.clone()).unwrap();
+        e.world_mut().init_resource::<Generated>();
+        e.add_hooks([record_generated()]);
+        subscribe_effects(e.world_mut());
+        every_registered_type_is_snapshotted(e.world());
+        let mut played: Vec<String> = Vec::new();
+        for _ in 0..60 {
+            let context = format!("seed {seed}, {variant_id} with {presets:?}, after {played:?}");
+            compared += check_position(&mut e, &context);
+            checked += 1;
+            let moves = e.legal_moves();
+            if moves.is_empty() || e.outcome().is_some() || checked >= positions {
+                break;
+            }
+            let m = moves[rng.below(moves.len())];
+            played.push(e.to_uci(&m));
+            let _ = e.apply_unchecked(m);
+            take_effects(e.world_mut());
+        }
+    }
+    compared
+}
+
+const VARIANTS: [&str; 5] = ["chess", "crazyhouse", "atomic", "capablanca", "xiangqi"];
+
+#[test]
+fn legal_moves_equal_the_brute_force_set_without_presets() {
+    for (i, v) in VARIANTS.iter().enumerate() {
+        let n = run(v, &[], 200, 0x5EED + i as u64);
+        assert!(n > 1000, "{v}: only {n} moves compared");
+    }
+}
+
+#[test]
+fn legal_moves_equal_the_brute_force_set_with_each_preset() {
+    let mut runs = 0;
+    for def in chimera::presets::ALL {
+        let set: Vec<&str> = if def.id == "king-heals" { vec!["piece-hp", "king-heals"] } else { vec![def.id] };
+        for (i, v) in VARIANTS.iter().enumerate() {
+            if run(v, &set, 200, 0xA11 + i as u64 * 31 + def.id.len() as u64) > 0 {
+                runs += 1;
+            }
+        }
+    }
+    assert!(runs >= 90, "{runs} runs");
+}
+
+#[test]
+fn legal_moves_equal_the_brute_force_set_with_combinations() {
+    let combos: [&[&str]; 6] = [
+        &["piece-shield", "piece-hp"],
+        &["explosive-rook", "queen-splits"],
+        &["berolina-pawns", "knights-leap-twice", "wrap-board"],
+        &["coregal", "explosive-rook"],
+        &["double-move", "poisoned-squares"],
+        &["dual-king", "stamina", "berserker"],
+    ];
+    for combo in combos {
+        for (i, v) in VARIANTS.iter().enumerate() {
+            run(v, combo, 200, 0xC0B0 + i as u64);
+        }
+    }
+}
