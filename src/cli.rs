@@ -162,7 +162,8 @@ pub fn run_perft(variant: &str, fen: &str, depth: u32, divide: bool, out: &mut i
     Ok(nodes)
 }
 
-/// Validates variant files; writes `ok <file>` or each problem as `<file>: <problem>`.
+/// Validates variant files; writes `ok <file>` or each problem as `<file>: <path>: <message> [<code>]`
+/// (a file that cannot be read or parsed: `<file>: <error>`).
 /// Returns whether all were valid.
 pub fn run_check(files: &[String], out: &mut impl Write) -> bool {
     let mut all_ok = true;
@@ -171,6 +172,10 @@ pub fn run_check(files: &[String], out: &mut impl Write) -> bool {
         let written = match result {
             Ok(v) => {
                 writeln!(out, "ok {f} ({}, {}×{}, {} piece types)", v.name, v.geometry.files, v.geometry.ranks, v.registry.types.len())
+            }
+            Err(variants::LoadError::Invalid(problems)) => {
+                all_ok = false;
+                problems.iter().try_for_each(|p| writeln!(out, "{f}: {p} [{}]", p.code))
             }
             Err(e) => {
                 all_ok = false;

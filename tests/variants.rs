@@ -3,7 +3,7 @@
 
 use chimera::cli::run_check;
 use chimera::rules::{Engine, Outcome, Reason, Side, Variant, chess960_fen};
-use chimera::variants::{self, LoadError, compile, parse_variant_file, resolve, write_variant_file};
+use chimera::variants::{self, LoadError, Problem, ProblemCode, Severity, compile, parse_variant_file, resolve, write_variant_file};
 
 fn preset_files() -> Vec<String> {
     let mut files: Vec<String> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/presets"))
@@ -268,6 +268,67 @@ fn problems(text: &str) -> Vec<String> {
     }
 }
 
+/// The problems of a file that parses, as compiled.
+fn problem_list(text: &str) -> Vec<Problem> {
+    let file = parse_variant_file(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    match resolve(file, &variants::builtin_file).and_then(|f| compile(&f)) {
+        Ok(_) => Vec::new(),
+        Err(LoadError::Invalid(ps)) => ps,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+#[test]
+fn problems_carry_a_code_and_the_key_path() {
+    let chess = |keys: &str| format!(r#"(id: "bad", extends: "chess", name: "Bad", {keys})"#);
+    let two_kings = r#"(
+        id: "bad",
+        name: "Bad",
+        board: (files: 8, ranks: 8),
+        pieces: [(letter: 'K', name: "king", betza: "K", royal: true), (letter: 'K', name: "kaiser", betza: "KN")],
+        start: "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+    )"#;
+    let cases = [
+        (chess("board: (files: 2, ranks: 8)"), ProblemCode::BoardSize, "board"),
+        (two_kings.to_string(), ProblemCode::PieceLetterDuplicate, "pieces[K].letter"),
+        (chess(r#"pieces: [(letter: 'X', name: "xiphos", betza: "fQx")]"#), ProblemCode::Betza, "pieces[X].betza"),
+        (chess(r#"start: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w KQkq - 0 1""#), ProblemCode::StartFen, "start"),
+        (chess(r#"presets: [(id: "no-such-preset")]"#), ProblemCode::UnknownPreset, "presets[0].id"),
+        (chess(r#"presets: [(id: "double-move"), (id: "monster-rules")]"#), ProblemCode::PresetConflict, "presets"),
+        (chess(r#"promotion: (rank: 8, choices: "QS")"#), ProblemCode::UnknownLetter, "promotion.choices"),
+        (chess(r#"castling: On(king: ('g', 'c'), rook: ('f', 'd'), rank: 9)"#), ProblemCode::RankOffBoard, "castling.rank"),
+        (chess(r#"end: [Checkmate, RegionReached(pieces: "K", region: "near")]"#), ProblemCode::UnknownRegion, "regions.near"),
+        (r#"(id: "bad", extends: "nonesuch")"#.to_string(), ProblemCode::UnknownParent, "extends"),
+    ];
+    for (text, code, path) in cases {
+        let p = problem_list(&text);
+        assert!(p.iter().any(|x| x.code == code && x.path == path), "no {code} at {path} in {p:#?}");
+        assert!(p.iter().all(|x| x.severity == Severity::Error), "{p:#?}");
+    }
+    let Err(LoadError::Invalid(p)) = variants::builtin("nonesuch") else { panic!("an unknown id loads") };
+    assert_eq!((p[0].code, p[0].path.as_str(), p[0].severity), (ProblemCode::UnknownVariant, "id", Severity::Error));
+}
+
+#[test]
+fn problem_codes_are_unique_and_say_their_severity() {
+    let mut seen = std::collections::HashSet::new();
+    for code in ProblemCode::ALL {
+        let s = code.as_str();
+        assert!(seen.insert(s), "{s} is used twice");
+        assert!(s.starts_with("E_") || s.starts_with("W_"), "{s}");
+        assert!(s.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'), "{s}");
+        assert_eq!(code.severity(), if s.starts_with("W_") { Severity::Warning } else { Severity::Error }, "{s}");
+    }
+}
+
+#[test]
+fn every_problem_code_is_documented() {
+    let readme = include_str!("../presets/README.md");
+    for code in ProblemCode::ALL {
+        assert!(readme.contains(&format!("| `{code}` |")), "presets/README.md does not list {code}");
+    }
+}
+
 #[test]
 fn syntax_errors_give_line_and_column() {
     let p = problems("(\n    id: \"x\",\n    name: \"X\"\n    board: (files: 8, ranks: 8),\n)");
@@ -332,6 +393,22 @@ fn files_must_be_named_after_their_id() {
     std::fs::write(&path, r#"(id: "mine", extends: "base", name: "Mine")"#).unwrap();
     let v = variants::load_path(&path).unwrap();
     assert_eq!(v.start_fen, "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn check_lists_every_problem_with_its_code() {
+    let dir = std::env::temp_dir().join(format!("chimera-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("mine.ron");
+    std::fs::write(&path, r#"(id: "mine", extends: "chess", name: "Mine", board: (files: 2, ranks: 8), profile: "arcade")"#).unwrap();
+    let mut out = Vec::new();
+    assert!(!run_check(&[path.display().to_string()], &mut out));
+    let f = path.display();
+    let expected = format!(
+        "{f}: board: 2×8 is outside 3×3 to 16×16 [E_BOARD_SIZE]\n{f}: profile: no modifier profile 'arcade' in this build [E_UNKNOWN_PROFILE]\n"
+    );
+    assert_eq!(String::from_utf8(out).unwrap(), expected);
     std::fs::remove_dir_all(&dir).ok();
 }
 

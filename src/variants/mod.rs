@@ -1,14 +1,18 @@
 //! Variants as data: the RON format of `presets/`, loading with validation, and the
 //! built-in catalogue (compiled into the binary, so a user's clone needs no data path).
 
+mod compile;
 mod format;
 mod load;
+mod problem;
 
+pub use compile::compile;
 pub use format::{
     BoardSpec, CastlingSpec, DropsSpec, EndSpec, PieceSpec, PresetUse, PromotionSpec, RegionMoves, RegionSpec, Scope, ShuffleSpec,
     VariantFile,
 };
-pub use load::{LoadError, Problem, compile, load_path, parse_variant_file, resolve, write_variant_file};
+pub use load::{LoadError, load_path, parse_variant_file, resolve, write_variant_file};
+pub use problem::{Problem, ProblemCode, Severity};
 
 use crate::rules::Variant;
 
@@ -75,10 +79,8 @@ pub fn builtin_file(id: &str) -> Option<VariantFile> {
 pub fn builtin(id: &str) -> Result<Variant, LoadError> {
     let Some((_, text)) = BUILTIN.iter().find(|(i, _)| *i == id) else {
         let known: Vec<&str> = builtin_ids().collect();
-        return Err(LoadError::Invalid(vec![Problem {
-            path: "id".into(),
-            message: format!("unknown variant '{id}'; known: {}", known.join(", ")),
-        }]));
+        let message = format!("unknown variant '{id}'; known: {}", known.join(", "));
+        return Err(LoadError::Invalid(vec![Problem::new(ProblemCode::UnknownVariant, "id", message)]));
     };
     let file = parse_variant_file(text)?;
     compile(&resolve(file, &builtin_file)?)

@@ -1,0 +1,620 @@
+//! Validating a resolved variant file and compiling it into the engine's [`Variant`]: one
+//! checker per section of the file, each reporting its problems and returning what it compiled.
+//! [`compile`] runs them in the order their problems are reported.
+
+use std::collections::BTreeMap;
+
+use crate::rules::{
+    BlastRule, BoardLook, CODE_PIECES, CastlingRule, DropRule, EndCondition, Geometry, MAX_FILES, MAX_RANKS, MaterialCount, PiecePromotion,
+    PieceType, PieceTypeDef, PieceTypeRegistry, PresetRequest, PromotionRule, RegistryError, Side, Square, Variant, Verdict, code_piece,
+    code_piece_confinable, parse_betza, parse_fen,
+};
+
+use super::format::{BoardStyle, CastlingSpec, EndSpec, PieceSpec, RegionSpec, ShuffleSpec, VariantFile};
+use super::load::LoadError;
+use super::problem::{Problem, ProblemCode};
+
+/// Validates a resolved file and compiles it.
+///
+/// # Errors
+/// [`LoadError::Invalid`] with every problem found.
+pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
+    let mut ck = Checker::default();
+    check_id(file, &mut ck);
+    let name = check_name(file, &mut ck);
+    let (geometry, look) = check_board(file, &mut ck);
+    let no_regions = BTreeMap::new();
+    let cx = Context { geometry, regions: file.regions.as_ref().unwrap_or(&no_regions), specs: file.pieces.as_deref().unwrap_or_default() };
+    let registry = check_pieces(file, &cx, &mut ck);
+    let (castling, chess960) = check_castling(file, &cx, &mut ck);
+    let promotion = check_promotion(file, &cx, &mut ck);
+    check_regions(&cx, &mut ck);
+    let end = check_end(file, &cx, &mut ck);
+    let presets = check_presets(file, &mut ck);
+    check_profile(file, &mut ck);
+    let drops = check_drops(file, &cx, &mut ck);
+    let blast = check_blast(file, &cx, &mut ck);
+    let shuffle = match file.shuffle {
+        Some(ShuffleSpec::Shuffled(s)) => Some(s),
+        _ => None,
+    };
+    let piece_promotion = check_piece_promotion(file, &cx, &mut ck);
+    let material_count = check_material_count(file, &cx, &mut ck);
+    let lines = check_diagonal_lines(file, &cx, &mut ck);
+    // The start position can only be read with every piece type compiled.
+    let Some(mut registry) = registry else { return Err(LoadError::Invalid(ck.problems)) };
+    if let Some(lines) = lines {
+        registry.lines = lines;
+    }
+    let immobile = if file.no_immobile_pieces.unwrap_or(false) { immobile_squares(&registry, geometry) } else { Vec::new() };
+    let variant = Variant {
+        id: file.id.clone(),
+        name,
+        description: file.description.clone().unwrap_or_default(),
+        rules_summary: file.rules_summary.clone().unwrap_or_default(),
+        geometry,
+        registry,
+        start_fen: file.start.clone().unwrap_or_default(),
+        castling,
+        promotion,
+        piece_promotion,
+        immobile,
+        chess960,
+        shuffle,
+        end,
+        // Flags: any value is valid.
+        mandatory_capture: file.mandatory_capture.unwrap_or(false),
+        checks_forbidden: file.checks_forbidden.unwrap_or(false),
+        drops,
+        blast,
+        flying_general: file.flying_general.unwrap_or(false),
+        pass: file.pass.unwrap_or(false),
+        material_count,
+        gating: file.gating.unwrap_or(false),
+        look,
+        presets,
+    };
+    check_start(file, &variant, &mut ck);
+    if ck.problems.is_empty() { Ok(variant) } else { Err(LoadError::Invalid(ck.problems)) }
+}
+
+/// The problems found so far, in the order they were found.
+#[derive(Default)]
+struct Checker {
+    problems: Vec<Problem>,
+}
+
+impl Checker {
+    fn add(&mut self, code: ProblemCode, path: impl Into<String>, message: impl Into<String>) {
+        self.problems.push(Problem::new(code, path, message));
+    }
+}
+
+/// A set of squares, one bit per square.
+type SquareSet = [u64; 4];
+
+/// What the sections after `board` look things up in.
+struct Context<'f> {
+    /// The board (chess's when `board` is missing or wrong, so later checks still run).
+    geometry: Geometry,
+    /// The named regions.
+    regions: &'f BTreeMap<String, RegionSpec>,
+    /// The piece types as listed; a letter's index is its type even when another type failed
+    /// to compile.
+    specs: &'f [PieceSpec],
+}
+
+impl Context<'_> {
+    /// The type with this letter.
+    fn letter(&self, c: char) -> Option<PieceType> {
+        self.specs.iter().position(|p| p.letter == c).map(|i| PieceType(i as u8))
+    }
+
+    /// The bit set of the types named by `letters`, reporting unknown letters at `path`.
+    fn letters(&self, letters: &str, path: &str, ck: &mut Checker) -> u64 {
+        let mut types = 0u64;
+        for c in letters.chars() {
+            match self.letter(c) {
+                Some(t) => types |= 1 << t.0,
+                None => ck.add(ProblemCode::UnknownLetter, path, format!("'{c}' is not the letter of a piece type")),
+            }
+        }
+        types
+    }
+
+    /// Whether 1-based `rank` is on the board.
+    fn has_rank(&self, rank: u8) -> bool {
+        rank != 0 && rank <= self.geometry.ranks
+    }
+
+    /// Reports a 1-based rank off the board at `path`.
+    fn rank_off_board(&self, path: impl Into<String>, rank: u8, ck: &mut Checker) {
+        ck.add(ProblemCode::RankOffBoard, path, format!("rank {rank} is not between 1 and {}", self.geometry.ranks));
+    }
+
+    /// The squares of the region `name`, for white and for black.
+    fn region(&self, name: &str, ck: &mut Checker) -> [SquareSet; 2] {
+        region_squares(name, self.regions, self.geometry, ck, 0)
+    }
+}
+
+/// `id`: lower-case letters, digits and '-'.
+fn check_id(file: &VariantFile, ck: &mut Checker) {
+    let is_id = !file.id.is_empty() && file.id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+    if !is_id {
+        ck.add(ProblemCode::IdInvalid, "id", format!("'{}' is not an id; use lower-case letters, digits and '-'", file.id));
+    }
+}
+
+/// `name`, or the id when it is missing.
+fn check_name(file: &VariantFile, ck: &mut Checker) -> String {
+    file.name.clone().unwrap_or_else(|| {
+        ck.add(ProblemCode::NameMissing, "name", "missing; give the variant a display name");
+        file.id.clone()
+    })
+}
+
+/// `board`: its geometry (chess's when missing or wrong) and how it is drawn.
+fn check_board(file: &VariantFile, ck: &mut Checker) -> (Geometry, BoardLook) {
+    let geometry = match &file.board {
+        Some(b) if (3..=MAX_FILES).contains(&b.files) && (3..=MAX_RANKS).contains(&b.ranks) => Geometry { files: b.files, ranks: b.ranks },
+        Some(b) => {
+            ck.add(ProblemCode::BoardSize, "board", format!("{}×{} is outside 3×3 to 16×16", b.files, b.ranks));
+            Geometry::CHESS
+        }
+        None => {
+            ck.add(ProblemCode::BoardMissing, "board", "missing; say the size, e.g. board: (files: 8, ranks: 8)");
+            Geometry::CHESS
+        }
+    };
+    let Some(b) = &file.board else { return (geometry, BoardLook::default()) };
+    if let Some(r) = b.river
+        && (r == 0 || r >= geometry.ranks)
+    {
+        ck.add(ProblemCode::BoardRiver, "board.river", format!("a river after rank {r} is not inside a board of {} ranks", geometry.ranks));
+    }
+    for (i, w) in b.walls.iter().enumerate() {
+        if geometry.parse_square(w).is_none() {
+            let message = format!("'{w}' is not a square of the {}×{} board", geometry.files, geometry.ranks);
+            ck.add(ProblemCode::SquareOffBoard, format!("board.walls[{i}]"), message);
+        }
+    }
+    if !b.walls.is_empty() {
+        ck.add(ProblemCode::BoardWallsUnsupported, "board.walls", "walls are not supported by the engine yet");
+    }
+    (geometry, BoardLook { intersections: b.style == BoardStyle::Intersections, river_after: b.river })
+}
+
+/// `pieces`: the registry, when every type compiled.
+fn check_pieces(file: &VariantFile, cx: &Context, ck: &mut Checker) -> Option<PieceTypeRegistry> {
+    let specs = cx.specs;
+    if specs.is_empty() {
+        ck.add(ProblemCode::PiecesEmpty, "pieces", "no piece types; list at least one");
+    }
+    let defs: Vec<PieceTypeDef> = specs.iter().enumerate().filter_map(|(i, p)| check_piece(file, cx, i, p, ck)).collect();
+    if defs.len() != specs.len() || defs.is_empty() {
+        return None;
+    }
+    PieceTypeRegistry::compile(cx.geometry, defs)
+        .map_err(|e| {
+            let code = match e {
+                RegistryError::TooManyTypes(_) => ProblemCode::PiecesTooMany,
+                RegistryError::DuplicateLetter(_) => ProblemCode::PieceLetterDuplicate,
+            };
+            ck.add(code, "pieces", e.to_string());
+        })
+        .ok()
+}
+
+/// `pieces[X]`, the `i`-th piece type: its definition, when its moves parse.
+fn check_piece(file: &VariantFile, cx: &Context, i: usize, p: &PieceSpec, ck: &mut Checker) -> Option<PieceTypeDef> {
+    let specs = cx.specs;
+    let path = format!("pieces[{}]", p.letter);
+    if !p.letter.is_ascii_uppercase() {
+        ck.add(ProblemCode::PieceLetter, format!("{path}.letter"), format!("'{}' is not an upper-case letter A-Z", p.letter));
+    }
+    if specs[..i].iter().any(|q| q.letter == p.letter) {
+        ck.add(ProblemCode::PieceLetterDuplicate, format!("{path}.letter"), format!("'{}' is used by an earlier piece type", p.letter));
+    }
+    if p.name.is_empty() || specs[..i].iter().any(|q| q.name == p.name) {
+        ck.add(ProblemCode::PieceName, format!("{path}.name"), format!("'{}' is empty or used by an earlier piece type", p.name));
+    }
+    if let Some(ranks) = &p.initial_ranks
+        && let Some(&r) = ranks.iter().find(|&&r| !cx.has_rank(r))
+    {
+        cx.rank_off_board(format!("{path}.initial_ranks"), r, ck);
+    }
+    let mut def = piece_def(p, &format!("{path}.betza"), ck)?;
+    if let Some(name) = &p.code {
+        match code_piece(name) {
+            Some((generator, probe)) if (p.confined.is_none() || code_piece_confinable(name)) && p.region_moves.is_none() => {
+                def.generator = generator;
+                def.attack_probe = probe;
+            }
+            Some(_) => ck.add(ProblemCode::CodePieceZones, format!("{path}.code"), "a code piece cannot be confined or have region moves"),
+            None => {
+                let message = format!("no code piece '{name}' (there are: {})", CODE_PIECES.join(", "));
+                ck.add(ProblemCode::UnknownCodePiece, format!("{path}.code"), message);
+            }
+        }
+    }
+    if let Some(to) = p.promotes_to {
+        match cx.letter(to) {
+            Some(t) if to != p.letter => def.promotes_to = Some(t),
+            _ => ck.add(
+                ProblemCode::PiecePromotesTo,
+                format!("{path}.promotes_to"),
+                format!("'{to}' is not the letter of another piece type"),
+            ),
+        }
+        if file.piece_promotion.is_none() {
+            ck.add(ProblemCode::PromotionZoneMissing, format!("{path}.promotes_to"), "needs a zone; add piece_promotion: (zone: 7)");
+        }
+    }
+    if let Some(region) = &p.confined {
+        def.zones.confinement = Some(cx.region(region, ck));
+    }
+    if let Some(rm) = &p.region_moves {
+        match parse_betza(&rm.betza) {
+            Ok(atoms) => def.zones.region_atoms = Some((cx.region(&rm.region, ck), atoms)),
+            Err(e) => {
+                let message = format!("'{}' at character {}: {}", rm.betza, e.position, e.message);
+                ck.add(ProblemCode::Betza, format!("{path}.region_moves.betza"), message);
+            }
+        }
+    }
+    Some(def)
+}
+
+/// A piece type's definition from its spec, when its Betza string parses.
+fn piece_def(p: &PieceSpec, betza_path: &str, ck: &mut Checker) -> Option<PieceTypeDef> {
+    match parse_betza(&p.betza) {
+        Ok(atoms) => {
+            let mut def = PieceTypeDef::new(&p.name, p.letter, p.value, atoms);
+            def.betza = p.betza.clone();
+            def.royal = p.royal;
+            def.pawn = p.pawn;
+            def.promotes = p.promotes;
+            def.initial_ranks =
+                p.initial_ranks.as_ref().map(|r| r.iter().map(|x| x.saturating_sub(1)).collect()).unwrap_or_else(|| vec![1]);
+            def.castles = p.castles;
+            def.castling_partner = p.castling_partner;
+            def.glyph = p.glyph.clone();
+            Some(def)
+        }
+        Err(e) => {
+            ck.add(ProblemCode::Betza, betza_path, format!("'{}' at character {}: {}", p.betza, e.position, e.message));
+            None
+        }
+    }
+}
+
+/// `castling`: the rule, if any, and whether the king takes the rook to castle (Chess960).
+fn check_castling(file: &VariantFile, cx: &Context, ck: &mut Checker) -> (Option<CastlingRule>, bool) {
+    let geometry = cx.geometry;
+    let chess960 = matches!(file.castling, Some(CastlingSpec::On { king_takes_rook: true, .. }));
+    let Some(CastlingSpec::On { king, rook, rank, rook_start, .. }) = &file.castling else { return (None, chess960) };
+    let files = [king.0, king.1, rook.0, rook.1].map(|c| file_of(c, geometry));
+    if files.iter().any(Option::is_none) {
+        ck.add(ProblemCode::CastlingFile, "castling", format!("a landing file is not on a board with {} files", geometry.files));
+    }
+    if !cx.specs.iter().any(|p| p.castles) || !cx.specs.iter().any(|p| p.castling_partner) {
+        let message = "castling needs a piece type with `castles: true` and one with `castling_partner: true`";
+        ck.add(ProblemCode::CastlingPieces, "castling", message);
+    }
+    let f = files.map(|x| x.unwrap_or(0));
+    if !cx.has_rank(*rank) {
+        cx.rank_off_board("castling.rank", *rank, ck);
+    }
+    let rook_start = rook_start.map(|(a, b)| [file_of(a, geometry).unwrap_or(0), file_of(b, geometry).unwrap_or(0)]);
+    let rule = CastlingRule { king_files: [f[0], f[1]], rook_files: [f[2], f[3]], rank: rank.saturating_sub(1), rook_start };
+    (Some(rule), chess960)
+}
+
+/// The 0-based file named by the letter `c`, if it is on the board.
+fn file_of(c: char, g: Geometry) -> Option<u8> {
+    let f = (c as u32).checked_sub('a' as u32)? as u8;
+    (f < g.files).then_some(f)
+}
+
+/// `promotion`: the rule (none on the last rank when missing).
+fn check_promotion(file: &VariantFile, cx: &Context, ck: &mut Checker) -> PromotionRule {
+    let promotes = cx.specs.iter().any(|p| p.promotes);
+    let Some(p) = &file.promotion else {
+        if promotes {
+            let message = "a piece type promotes but there is no promotion rule; add promotion: (rank: 8, choices: \"QRBN\")";
+            ck.add(ProblemCode::PromotionMissing, "promotion", message);
+        }
+        return PromotionRule { rank: cx.geometry.ranks - 1, choices: Vec::new(), optional_from: None, limits: Vec::new() };
+    };
+    if !cx.has_rank(p.rank) {
+        cx.rank_off_board("promotion.rank", p.rank, ck);
+    }
+    let mut choices = Vec::new();
+    for c in p.choices.chars() {
+        match cx.letter(c) {
+            Some(t) => choices.push(t),
+            None => ck.add(ProblemCode::UnknownLetter, "promotion.choices", format!("'{c}' is not the letter of a piece type")),
+        }
+    }
+    let mut limits = Vec::new();
+    for (c, max) in &p.limits {
+        match cx.letter(*c) {
+            Some(t) => limits.push((t, *max)),
+            None => ck.add(ProblemCode::UnknownLetter, format!("promotion.limits.{c}"), format!("'{c}' is not the letter of a piece type")),
+        }
+    }
+    if let Some(from) = p.optional_from
+        && (from == 0 || from > p.rank)
+    {
+        let message = format!("rank {from} is not between 1 and the promotion rank {}", p.rank);
+        ck.add(ProblemCode::PromotionOptionalFrom, "promotion.optional_from", message);
+    }
+    if promotes && choices.is_empty() {
+        ck.add(ProblemCode::PromotionChoicesEmpty, "promotion.choices", "empty; list the letters a piece may promote to");
+    }
+    PromotionRule { rank: p.rank.saturating_sub(1), choices, optional_from: p.optional_from.map(|r| r.saturating_sub(1)), limits }
+}
+
+/// `regions`: every region, whether used or not.
+fn check_regions(cx: &Context, ck: &mut Checker) {
+    for name in cx.regions.keys() {
+        cx.region(name, ck);
+    }
+}
+
+/// The squares of the region `name` for white and for black, reporting problems at
+/// `regions.<name>`; `depth` counts the regions it is part of, to stop loops.
+fn region_squares(name: &str, specs: &BTreeMap<String, RegionSpec>, g: Geometry, ck: &mut Checker, depth: u8) -> [SquareSet; 2] {
+    let path = format!("regions.{name}");
+    let Some(spec) = specs.get(name) else {
+        ck.add(ProblemCode::UnknownRegion, path, format!("no region named '{name}'"));
+        return [[0; 4]; 2];
+    };
+    if depth > 8 {
+        ck.add(ProblemCode::RegionLoop, path, "regions refer to each other in a loop");
+        return [[0; 4]; 2];
+    }
+    let mut set: SquareSet = [0; 4];
+    let mut put = |sq: Square| set[sq.index() >> 6] |= 1u64 << (sq.0 & 63);
+    match spec {
+        RegionSpec::Rect(a, b) => match (g.parse_square(a), g.parse_square(b)) {
+            (Some(a), Some(b)) => {
+                let (f0, f1) = (g.file(a).min(g.file(b)), g.file(a).max(g.file(b)));
+                let (r0, r1) = (g.rank(a).min(g.rank(b)), g.rank(a).max(g.rank(b)));
+                for r in r0..=r1 {
+                    for f in f0..=f1 {
+                        put(Square(r * g.files + f));
+                    }
+                }
+            }
+            _ => {
+                let message = format!("Rect(\"{a}\", \"{b}\") has a corner off the {}×{} board", g.files, g.ranks);
+                ck.add(ProblemCode::SquareOffBoard, path, message);
+            }
+        },
+        RegionSpec::Squares(list) => {
+            for s in list {
+                match g.parse_square(s) {
+                    Some(sq) => put(sq),
+                    None => {
+                        let message = format!("'{s}' is not a square of the {}×{} board", g.files, g.ranks);
+                        ck.add(ProblemCode::SquareOffBoard, path.clone(), message);
+                    }
+                }
+            }
+        }
+        RegionSpec::Union(names) | RegionSpec::Intersection(names) => {
+            let parts: Vec<[SquareSet; 2]> = names.iter().map(|n| region_squares(n, specs, g, ck, depth + 1)).collect();
+            let union = matches!(spec, RegionSpec::Union(_));
+            let mut out = if union { [[0u64; 4]; 2] } else { [[u64::MAX; 4]; 2] };
+            for p in &parts {
+                for s in 0..2 {
+                    for w in 0..4 {
+                        out[s][w] = if union { out[s][w] | p[s][w] } else { out[s][w] & p[s][w] };
+                    }
+                }
+            }
+            if parts.is_empty() {
+                out = [[0; 4]; 2];
+            }
+            return out;
+        }
+        RegionSpec::PerSide { white, black } => {
+            let w = region_squares(white, specs, g, ck, depth + 1)[0];
+            let b = region_squares(black, specs, g, ck, depth + 1)[1];
+            return [w, b];
+        }
+    }
+    [set, set]
+}
+
+/// `end`: the end conditions in order (chess's when missing), and a check that something wins.
+fn check_end(file: &VariantFile, cx: &Context, ck: &mut Checker) -> Vec<EndCondition> {
+    let chess = [
+        EndSpec::Checkmate,
+        EndSpec::Stalemate(Verdict::Draw),
+        EndSpec::MoveRule(100),
+        EndSpec::Repetition(3),
+        EndSpec::InsufficientMaterial,
+    ];
+    let specs = file.end.as_deref().unwrap_or(&chess);
+    let mut end = Vec::new();
+    for (i, e) in specs.iter().enumerate() {
+        let pieces_path = format!("end[{i}].pieces");
+        end.push(match e {
+            EndSpec::Checkmate => EndCondition::Checkmate,
+            EndSpec::Stalemate(v) => EndCondition::Stalemate(*v),
+            EndSpec::BareKing(v) => EndCondition::BareKing(*v),
+            EndSpec::Extinction { pieces, per_type, fewer_than, verdict } => {
+                let types = cx.letters(pieces, &pieces_path, ck);
+                EndCondition::Extinction { types, per_type: *per_type, fewer_than: (*fewer_than).max(1), verdict: *verdict }
+            }
+            EndSpec::Checkmated(v) => EndCondition::Checkmated(*v),
+            EndSpec::MoveRule(n) => EndCondition::MoveRule(*n),
+            EndSpec::NCheck(n) => EndCondition::NCheck(*n),
+            EndSpec::Repetition(n) => EndCondition::Repetition(*n),
+            EndSpec::InsufficientMaterial => EndCondition::InsufficientMaterial,
+            EndSpec::Bikjang => EndCondition::Bikjang,
+            EndSpec::DoublePass => EndCondition::DoublePass,
+            EndSpec::RegionHeld { pieces, region } => {
+                let types = cx.letters(pieces, &pieces_path, ck);
+                EndCondition::RegionHeld { types, regions: cx.region(region, ck) }
+            }
+            EndSpec::RegionReached { pieces, region, reply, safe } => {
+                let types = cx.letters(pieces, &pieces_path, ck);
+                EndCondition::RegionReached { types, regions: cx.region(region, ck), reply: *reply, safe: *safe }
+            }
+        });
+    }
+    let has_royal = cx.specs.iter().any(|p| p.royal);
+    let other_win = end.iter().any(|e| e.is_immediate() || matches!(e, EndCondition::Checkmated(_)));
+    if !has_royal && !other_win {
+        let message = "no piece type is royal and no other condition wins the game; mark the king `royal: true` or add a win condition";
+        ck.add(ProblemCode::EndNoWin, "end", message);
+    }
+    end
+}
+
+/// `presets`: known ids, and a set that can be active together.
+fn check_presets(file: &VariantFile, ck: &mut Checker) -> Vec<PresetRequest> {
+    let mut presets = Vec::new();
+    let mut activations = Vec::new();
+    for (i, p) in file.presets.iter().flatten().enumerate() {
+        match crate::presets::by_id(&p.id) {
+            Some(def) => {
+                let scope = p.scope.unwrap_or_default();
+                presets.push(PresetRequest {
+                    id: p.id.clone(),
+                    params: p.params.clone(),
+                    sides: [scope.covers(Side::White), scope.covers(Side::Black)],
+                    turns: p.duration,
+                });
+                activations.push(crate::presets::Activation { id: def.id, params: p.params.clone(), scope, turns_left: p.duration });
+            }
+            None => {
+                let known: Vec<&str> = crate::presets::ALL.iter().map(|d| d.id).collect();
+                ck.add(
+                    ProblemCode::UnknownPreset,
+                    format!("presets[{i}].id"),
+                    format!("no preset '{}'; known: {}", p.id, known.join(", ")),
+                );
+            }
+        }
+    }
+    if let Err(e) = crate::presets::validate(&activations) {
+        use crate::presets::PresetError;
+        let code = match &e {
+            PresetError::Unknown(_) => ProblemCode::UnknownPreset,
+            PresetError::Incompatible(..) => ProblemCode::PresetConflict,
+            PresetError::Missing { .. } => ProblemCode::PresetRequires,
+            PresetError::Duplicate(_) => ProblemCode::PresetDuplicate,
+        };
+        ck.add(code, "presets", e.to_string());
+    }
+    presets
+}
+
+/// `profile`: no modifier profiles exist in this build, so any is a problem.
+fn check_profile(file: &VariantFile, ck: &mut Checker) {
+    if let Some(profile) = &file.profile {
+        ck.add(ProblemCode::UnknownProfile, "profile", format!("no modifier profile '{profile}' in this build"));
+    }
+}
+
+/// `drops`: the rule, if any.
+fn check_drops(file: &VariantFile, cx: &Context, ck: &mut Checker) -> Option<DropRule> {
+    let d = file.drops.as_ref()?;
+    let mut forbidden_ranks = Vec::new();
+    for (c, ranks) in &d.forbidden_ranks {
+        let path = format!("drops.forbidden_ranks.{c}");
+        match cx.letter(*c) {
+            Some(t) => {
+                if let Some(&r) = ranks.iter().find(|&&r| !cx.has_rank(r)) {
+                    cx.rank_off_board(path, r, ck);
+                }
+                forbidden_ranks.push((t, ranks.iter().map(|r| r.saturating_sub(1)).collect()));
+            }
+            None => ck.add(ProblemCode::UnknownLetter, path, format!("'{c}' is not the letter of a piece type")),
+        }
+    }
+    if let Some(&r) = d.ranks.iter().find(|&&r| !cx.has_rank(r)) {
+        cx.rank_off_board("drops.ranks", r, ck);
+    }
+    let no_doubled = cx.letters(&d.no_doubled, "drops.no_doubled", ck);
+    let no_drop_mate = cx.letters(&d.no_drop_mate, "drops.no_drop_mate", ck);
+    Some(DropRule {
+        captures_to_hand: d.captures_to_hand,
+        forbidden_ranks,
+        ranks: d.ranks.iter().map(|r| r.saturating_sub(1)).collect(),
+        must_drop: d.must_drop,
+        opposite_bishops: d.opposite_bishops,
+        castling_on_drop: d.castling_on_drop,
+        no_doubled,
+        no_drop_mate,
+    })
+}
+
+/// `blast`: the rule, if any.
+fn check_blast(file: &VariantFile, cx: &Context, ck: &mut Checker) -> Option<BlastRule> {
+    file.blast.as_ref().map(|b| BlastRule { immune: cx.letters(&b.immune, "blast.immune", ck) })
+}
+
+/// `piece_promotion`: the zone rule, if any.
+fn check_piece_promotion(file: &VariantFile, cx: &Context, ck: &mut Checker) -> Option<PiecePromotion> {
+    let p = file.piece_promotion.as_ref()?;
+    if !cx.has_rank(p.zone) {
+        cx.rank_off_board("piece_promotion.zone", p.zone, ck);
+    }
+    Some(PiecePromotion { zone: p.zone.saturating_sub(1), mandatory: p.mandatory })
+}
+
+/// `material_count`: points per type, if given.
+fn check_material_count(file: &VariantFile, cx: &Context, ck: &mut Checker) -> Option<MaterialCount> {
+    let m = file.material_count.as_ref()?;
+    let mut points = Vec::new();
+    for (c, p) in &m.points {
+        match cx.letter(*c) {
+            Some(t) => points.push((t, *p)),
+            None => {
+                ck.add(ProblemCode::UnknownLetter, format!("material_count.points.{c}"), format!("'{c}' is not the letter of a piece type"))
+            }
+        }
+    }
+    Some(MaterialCount { points, black_bonus: m.black_bonus })
+}
+
+/// `diagonal_lines`: the squares of the region, if named.
+fn check_diagonal_lines(file: &VariantFile, cx: &Context, ck: &mut Checker) -> Option<SquareSet> {
+    file.diagonal_lines.as_ref().map(|r| cx.region(r, ck)[0])
+}
+
+/// Per type and side, the squares from which it could never move (on an empty board).
+fn immobile_squares(registry: &PieceTypeRegistry, geometry: Geometry) -> Vec<[SquareSet; 2]> {
+    registry
+        .ids()
+        .map(|t| {
+            let mut sets = [[0u64; 4]; 2];
+            for side in Side::BOTH {
+                for sq in geometry.squares() {
+                    if registry.tables[t.0 as usize].rays(geometry.len(), side, sq).is_empty() {
+                        sets[side.index()][sq.index() >> 6] |= 1u64 << (sq.0 & 63);
+                    }
+                }
+            }
+            sets
+        })
+        .collect()
+}
+
+/// `start`: present, and a FEN the compiled variant reads.
+fn check_start(file: &VariantFile, variant: &Variant, ck: &mut Checker) {
+    match &file.start {
+        None => ck.add(ProblemCode::StartMissing, "start", "missing; give the start position as FEN"),
+        Some(fen) => {
+            if let Err(e) = parse_fen(variant, fen) {
+                ck.add(ProblemCode::StartFen, "start", e.to_string());
+            }
+        }
+    }
+}

@@ -1,0 +1,197 @@
+//! Problems found in a variant file: where (a key path), what kind (a stable [`ProblemCode`]
+//! with its [`Severity`]) and what to do about it (a message).
+
+use std::fmt;
+
+/// How bad a problem is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Severity {
+    /// The file is not loaded.
+    Error,
+    /// The file loads, but probably does not say what its author meant.
+    Warning,
+}
+
+impl Severity {
+    /// `"error"` or `"warning"`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Declares [`ProblemCode`] with its list of every code and their strings in one place, so
+/// that neither can miss a variant.
+macro_rules! problem_codes {
+    ($($(#[$doc:meta])* $variant:ident = $code:literal,)*) => {
+        /// The kind of a [`Problem`], one per kind of mistake, stable across versions so that
+        /// tools and the editor can key on it. The path says where it is; where a kind can
+        /// occur under several keys (an unknown letter, a rank off the board), the code is the
+        /// same everywhere. Codes of errors start with `E_`, codes of warnings with `W_`.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum ProblemCode {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl ProblemCode {
+            /// Every code, in declaration order (grouped by the section of the file).
+            pub const ALL: &'static [ProblemCode] = &[$(ProblemCode::$variant,)*];
+
+            /// The stable string, e.g. `E_BOARD_SIZE`.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $(ProblemCode::$variant => $code,)*
+                }
+            }
+        }
+    };
+}
+
+problem_codes! {
+    // The file as a whole: `id`, `extends`, `name`.
+    /// `id` is not made of lower-case letters, digits and `-`.
+    IdInvalid = "E_ID_INVALID",
+    /// `id` differs from the file's name.
+    IdFileName = "E_ID_FILE_NAME",
+    /// No built-in variant has the id asked for.
+    UnknownVariant = "E_UNKNOWN_VARIANT",
+    /// `extends` names no variant beside the file or built in.
+    UnknownParent = "E_UNKNOWN_PARENT",
+    /// `extends` leads back to a variant already in the chain (or the chain is too long).
+    ExtendsCycle = "E_EXTENDS_CYCLE",
+    /// `name` is missing.
+    NameMissing = "E_NAME_MISSING",
+
+    // Shared by several sections; the path says which key.
+    /// A letter names no piece type (promotion choices and limits, end conditions, drops, blast, material count).
+    UnknownLetter = "E_UNKNOWN_LETTER",
+    /// A rank is not between 1 and the board's ranks (initial ranks, castling, promotion, drops, promotion zone).
+    RankOffBoard = "E_RANK_OFF_BOARD",
+    /// A square's name is not on the board (walls, regions).
+    SquareOffBoard = "E_SQUARE_OFF_BOARD",
+    /// A Betza string does not parse (a piece's moves, region moves).
+    Betza = "E_BETZA",
+
+    // `board`.
+    /// `board` is missing.
+    BoardMissing = "E_BOARD_MISSING",
+    /// The board is smaller than 3×3 or larger than 16×16.
+    BoardSize = "E_BOARD_SIZE",
+    /// The river is not between two ranks of the board.
+    BoardRiver = "E_BOARD_RIVER",
+    /// Walls are listed, which the engine does not support yet.
+    BoardWallsUnsupported = "E_BOARD_WALLS_UNSUPPORTED",
+
+    // `pieces`.
+    /// There are no piece types.
+    PiecesEmpty = "E_PIECES_EMPTY",
+    /// More piece types than the engine supports.
+    PiecesTooMany = "E_PIECES_TOO_MANY",
+    /// A piece type's letter is not an upper-case letter A-Z.
+    PieceLetter = "E_PIECE_LETTER",
+    /// Two piece types use the same letter.
+    PieceLetterDuplicate = "E_PIECE_LETTER_DUPLICATE",
+    /// A piece type's name is empty or used by an earlier type.
+    PieceName = "E_PIECE_NAME",
+    /// `code` names no code piece.
+    UnknownCodePiece = "E_UNKNOWN_CODE_PIECE",
+    /// A code piece is confined or has region moves, which it cannot honour.
+    CodePieceZones = "E_CODE_PIECE_ZONES",
+    /// `promotes_to` is not the letter of another piece type.
+    PiecePromotesTo = "E_PIECE_PROMOTES_TO",
+    /// `promotes_to` is given but there is no `piece_promotion` zone.
+    PromotionZoneMissing = "E_PROMOTION_ZONE_MISSING",
+
+    // `start`.
+    /// `start` is missing.
+    StartMissing = "E_START_MISSING",
+    /// `start` is not a valid FEN for the variant.
+    StartFen = "E_START_FEN",
+
+    // `castling`.
+    /// A castling landing file is not on the board.
+    CastlingFile = "E_CASTLING_FILE",
+    /// Castling without a piece type that castles and one that is its partner.
+    CastlingPieces = "E_CASTLING_PIECES",
+
+    // `promotion` and `piece_promotion`.
+    /// A piece type promotes but there is no `promotion` rule.
+    PromotionMissing = "E_PROMOTION_MISSING",
+    /// `promotion.choices` is empty while a piece type promotes.
+    PromotionChoicesEmpty = "E_PROMOTION_CHOICES_EMPTY",
+    /// `promotion.optional_from` is not between 1 and the promotion rank.
+    PromotionOptionalFrom = "E_PROMOTION_OPTIONAL_FROM",
+
+    // `regions`, and every key that names a region.
+    /// No region has this name.
+    UnknownRegion = "E_UNKNOWN_REGION",
+    /// Regions made of other regions refer to each other in a loop.
+    RegionLoop = "E_REGION_LOOP",
+
+    // `end`.
+    /// Nothing wins the game: no royal piece type and no other winning condition.
+    EndNoWin = "E_END_NO_WIN",
+
+    // `presets` and `profile`.
+    /// No preset has this id.
+    UnknownPreset = "E_UNKNOWN_PRESET",
+    /// Two presets that exclude each other.
+    PresetConflict = "E_PRESET_CONFLICT",
+    /// A preset without one it requires.
+    PresetRequires = "E_PRESET_REQUIRES",
+    /// The same preset twice.
+    PresetDuplicate = "E_PRESET_DUPLICATE",
+    /// No modifier profile has this id.
+    UnknownProfile = "E_UNKNOWN_PROFILE",
+}
+
+impl ProblemCode {
+    /// [`Severity::Warning`] for `W_` codes, [`Severity::Error`] for `E_` codes.
+    pub const fn severity(self) -> Severity {
+        match self.as_str().as_bytes()[0] {
+            b'W' => Severity::Warning,
+            _ => Severity::Error,
+        }
+    }
+}
+
+impl fmt::Display for ProblemCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One problem in a variant file: where (a key path such as `pieces[X].betza`), what kind and
+/// how bad, and what to do. Displayed as `path: message`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// What kind of problem, e.g. [`ProblemCode::Betza`].
+    pub code: ProblemCode,
+    /// Whether the file still loads; the code's [`ProblemCode::severity`].
+    pub severity: Severity,
+    /// Key path, e.g. `promotion.choices`.
+    pub path: String,
+    /// What is wrong and how to fix it.
+    pub message: String,
+}
+
+impl Problem {
+    /// A problem of kind `code` at `path`, with the code's severity.
+    pub fn new(code: ProblemCode, path: impl Into<String>, message: impl Into<String>) -> Problem {
+        Problem { code, severity: code.severity(), path: path.into(), message: message.into() }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
