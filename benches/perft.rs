@@ -1,22 +1,41 @@
 //! Perft speed through the full pipelines (legal-move query and move application as
-//! schedules, undo after every move), with bulk counting at the leaves. Prints nodes per
-//! second; run with `cargo bench --no-default-features --bench perft`.
+//! schedules, undo after every move), with bulk counting at the leaves: the thirteen positions
+//! of the position-kernel issue (with Fairy-Stockfish's figures on this machine type for
+//! comparison), the cost of a fork, and the cost of some presets per node. Node counts of the
+//! rows with a published figure are asserted.
+//! Run with `cargo bench --no-default-features --bench perft [filter]`.
 
 use std::time::Instant;
 
-use chimera::rules::{Engine, Variant};
+use chimera::rules::Engine;
 use chimera::variants;
 
-struct Position {
+/// One measured row: variant, position, depth, expected nodes, Fairy-Stockfish's M nodes/s.
+struct Row {
+    variant: &'static str,
     name: &'static str,
     fen: &'static str,
     depth: u32,
     nodes: u64,
+    fairy_stockfish: f64,
 }
 
-const POSITIONS: [Position; 2] = [
-    Position { name: "start position", fen: "startpos", depth: 5, nodes: 4_865_609 },
-    Position { name: "Kiwipete", fen: "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", depth: 4, nodes: 4_085_603 },
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+const ROWS: [Row; 13] = [
+    Row { variant: "chess", name: "start", fen: "startpos", depth: 5, nodes: 4_865_609, fairy_stockfish: 24.4 },
+    Row { variant: "chess", name: "Kiwipete", fen: KIWIPETE, depth: 4, nodes: 4_085_603, fairy_stockfish: 24.7 },
+    Row { variant: "crazyhouse", name: "start", fen: "startpos", depth: 5, nodes: 0, fairy_stockfish: 25.4 },
+    Row { variant: "atomic", name: "start", fen: "startpos", depth: 5, nodes: 0, fairy_stockfish: 10.9 },
+    Row { variant: "3check", name: "start", fen: "startpos", depth: 5, nodes: 0, fairy_stockfish: 22.1 },
+    Row { variant: "antichess", name: "start", fen: "startpos", depth: 5, nodes: 0, fairy_stockfish: 23.8 },
+    Row { variant: "horde", name: "start", fen: "startpos", depth: 5, nodes: 0, fairy_stockfish: 30.8 },
+    Row { variant: "capablanca", name: "start", fen: "startpos", depth: 4, nodes: 805_128, fairy_stockfish: 16.6 },
+    Row { variant: "grand", name: "start", fen: "startpos", depth: 4, nodes: 0, fairy_stockfish: 30.0 },
+    Row { variant: "seirawan", name: "start", fen: "startpos", depth: 4, nodes: 0, fairy_stockfish: 25.8 },
+    Row { variant: "xiangqi", name: "start", fen: "startpos", depth: 4, nodes: 3_290_240, fairy_stockfish: 12.9 },
+    Row { variant: "shogi", name: "start", fen: "startpos", depth: 4, nodes: 719_731, fairy_stockfish: 9.8 },
+    Row { variant: "janggi", name: "start", fen: "startpos", depth: 4, nodes: 1_065_277, fairy_stockfish: 11.7 },
 ];
 
 /// Runs `f` `runs` times and returns the best time in seconds and the node count.
@@ -32,39 +51,54 @@ fn best_of(runs: usize, mut f: impl FnMut() -> u64) -> (f64, u64) {
 }
 
 fn main() {
-    // `cargo bench` passes `--bench`; a filter argument is ignored.
+    // `cargo bench` passes `--bench`; any other argument filters rows by variant name.
+    let filter: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with("--"));
     let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-    println!("perft through the pipelines, single thread, best of 5 ({cores} cores on this machine)");
-    for p in &POSITIONS {
-        let mut engine = Engine::from_fen(Variant::chess(), p.fen).expect("benchmark FEN reads");
-        let (secs, nodes) = best_of(5, || engine.perft(p.depth));
-        assert_eq!(nodes, p.nodes, "{} perft {} is wrong", p.name, p.depth);
-        println!("{:<16} depth {}: {:>10} nodes in {:>7.3} s = {:>6.2} M nodes/s", p.name, p.depth, nodes, secs, nodes as f64 / secs / 1e6);
+    println!("perft through the pipelines, single thread, best of 3 ({cores} cores on this machine)");
+    println!("{:<12} {:<9} {:>5} {:>11} {:>8} {:>9} {:>7}", "variant", "position", "depth", "nodes", "seconds", "M nodes/s", "of FS");
+    for row in ROWS.iter().filter(|r| filter.as_deref().is_none_or(|f| r.variant.contains(f))) {
+        let variant = variants::builtin(row.variant).expect("built-in variant loads");
+        let mut engine = Engine::from_fen(variant, row.fen).expect("benchmark FEN reads");
+        let (secs, nodes) = best_of(3, || engine.perft(row.depth));
+        if row.nodes != 0 {
+            assert_eq!(nodes, row.nodes, "{} {} perft {} is wrong", row.variant, row.name, row.depth);
+        }
+        let rate = nodes as f64 / secs / 1e6;
+        println!(
+            "{:<12} {:<9} {:>5} {:>11} {:>8.3} {:>9.2} {:>6.0}%",
+            row.variant,
+            row.name,
+            row.depth,
+            nodes,
+            secs,
+            rate,
+            100.0 * rate / row.fairy_stockfish
+        );
     }
+    if filter.is_some() {
+        return;
+    }
+    // The cost of a fork (a search thread takes one per move): the start position, and a
+    // Crazyhouse game with hit points and a few moves played.
+    let game = Engine::new(variants::builtin("chess").expect("chess"));
+    let (secs, _) = best_of(3, || (0..1000).map(|_| game.fork().variant().geometry.len() as u64).sum());
+    println!("fork, chess start: {:.1} µs", secs * 1e3);
+    let mut v = variants::builtin("crazyhouse").expect("crazyhouse");
+    v.presets = vec![chimera::rules::PresetRequest { id: "piece-hp".into(), sides: [true, true], ..Default::default() }];
+    let mut game = chimera::presets::new_game(v, "startpos").expect("game");
+    for m in ["e2e4", "d7d5", "e4d5", "d8d5", "b1c3"] {
+        game.play_uci(m).expect("move");
+    }
+    let (secs, _) = best_of(3, || (0..1000).map(|_| game.fork().variant().geometry.len() as u64).sum());
+    println!("fork, crazyhouse + hit points after 5 moves: {:.1} µs", secs * 1e3);
     // The cost of an active preset per node, on Kiwipete: hit points (every capture goes
     // through the damage pipeline, and moves are no longer filtered for check, so the tree
     // differs) and knight immunity (one more per-piece filter system; it also removes the
     // captures of knights). The node counts differ from chess; the rate is the figure.
     for preset in ["piece-hp", "knight-immunity"] {
-        let mut engine = Engine::from_fen(Variant::chess(), POSITIONS[1].fen).expect("benchmark FEN reads");
+        let mut engine = Engine::from_fen(variants::builtin("chess").expect("chess"), KIWIPETE).expect("benchmark FEN reads");
         chimera::presets::set_active_presets(engine.world_mut(), vec![chimera::presets::Activation::of(preset)]).expect("preset activates");
         let (secs, nodes) = best_of(3, || engine.perft(4));
         println!("Kiwipete + {preset:<15} depth 4: {nodes:>10} nodes in {secs:>7.3} s = {:>6.2} M nodes/s", nodes as f64 / secs / 1e6);
-    }
-    println!("variant start positions (from presets/*.ron)");
-    for (id, depth, expected) in [
-        ("chess", 5, 4_865_609),
-        ("crazyhouse", 4, 197_281),
-        ("atomic", 4, 197_326),
-        ("capablanca", 4, 805_128),
-        ("xiangqi", 4, 3_290_240),
-        ("nightrider", 4, 419_019),
-        ("grasshopper", 4, 635_298),
-    ] {
-        let variant = variants::builtin(id).expect("built-in variant loads");
-        let mut engine = Engine::new(variant);
-        let (secs, nodes) = best_of(3, || engine.perft(depth));
-        assert_eq!(nodes, expected, "{id} perft {depth} is wrong");
-        println!("{id:<16} depth {depth}: {nodes:>10} nodes in {secs:>7.3} s = {:>6.2} M nodes/s", nodes as f64 / secs / 1e6);
     }
 }

@@ -254,7 +254,8 @@ fn exploding_rooks_blow_up_the_neighbourhood() {
     let mut e = engine(fen);
     set_active_presets(e.world_mut(), vec![Activation::of("explosive-rook"), Activation::of("piece-hp")]).unwrap();
     e.play_uci("d1d5").unwrap();
-    assert_eq!(e.fen(), "4k3/8/4b3/3n4/2P5/8/8/4K3 b - - 0 1");
+    // The FEN's trailing field carries the hit points.
+    assert_eq!(e.fen(), "4k3/8/4b3/3n4/2P5/8/8/4K3 b - - 0 1 {Hp=e1:2,c4:1,d5:1,e6:1,e8:2}");
     let knight = piece_on(&e, "d5");
     assert_eq!(e.world().get::<Hp>(knight), Some(&Hp(1)));
 }

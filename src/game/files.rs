@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use super::play::{Notice, PositionVersion, RedoStack, Selection};
 use super::{GameSetup, start_game};
 use crate::pgn::{PgnGame, parse_pgn, replay, write_pgn};
-use crate::rules::{Board, MoveLog, Rules, RulesWorld, parse_fen, parse_san, setup_position};
+use crate::rules::{Board, MoveLog, Rules, RulesWorld, parse_san};
 
 /// What the panel asks for.
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
@@ -108,9 +108,7 @@ pub fn load_game(world: &mut World, game: &PgnGame) -> Result<(), String> {
     let ids: Vec<String> = presets.iter().map(|a| a.id.to_string()).collect();
     start_game(world, &id, &ids)?;
     if let Some(fen) = game.tag("FEN") {
-        let rules = world.resource::<Rules>().0.clone();
-        let setup = parse_fen(&rules, fen).map_err(|e| e.to_string())?;
-        setup_position(world, &setup).map_err(|e| e.to_string())?;
+        crate::presets::set_position(world, fen)?;
         world.resource_mut::<GameSetup>().start_fen = world.fen();
     }
     for san in &game.moves {
@@ -129,9 +127,7 @@ fn load_text(world: &mut World, text: &str) -> Result<String, String> {
     }
     let looks_like_fen = !t.contains('[') && t.split_whitespace().next().is_some_and(|p| p.contains('/'));
     if looks_like_fen {
-        let rules = world.resource::<Rules>().0.clone();
-        let setup = parse_fen(&rules, t).map_err(|e| format!("FEN: {e}"))?;
-        setup_position(world, &setup).map_err(|e| format!("FEN: {e}"))?;
+        crate::presets::set_position(world, t).map_err(|e| format!("FEN: {e}"))?;
         world.resource_mut::<GameSetup>().start_fen = world.fen();
         return Ok("position loaded".into());
     }

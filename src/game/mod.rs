@@ -22,7 +22,7 @@ use bevy::prelude::*;
 use bevy::window::WindowResolution;
 
 use crate::presets::{Activation, by_id, requested_by, set_active_presets};
-use crate::rules::{Board, Rules, RulesWorld, Square, install_rules, parse_fen, parse_uci, setup_position};
+use crate::rules::{Board, Rules, RulesWorld, Square, install_rules, parse_uci};
 use crate::variants;
 
 /// Options of the game window: the command line's.
@@ -99,9 +99,7 @@ pub fn run(options: GameOptions) -> ExitCode {
         return ExitCode::FAILURE;
     }
     if let Some(fen) = &options.fen {
-        let rules = app.world().resource::<Rules>().0.clone();
-        let set_up = parse_fen(&rules, fen).and_then(|s| setup_position(app.world_mut(), &s));
-        if let Err(e) = set_up {
+        if let Err(e) = crate::presets::set_position(app.world_mut(), fen) {
             eprintln!("chimera: --fen: {e}");
             return ExitCode::FAILURE;
         }

@@ -4,10 +4,10 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 
-use super::{Activation, PresetDef, PresetState, set_preset_state};
+use super::{Activation, PresetDef, hash_fact, take_from_every_piece};
 use crate::rules::{
-    ApplySystems, Board, BoardWriter, Cell, DecidedOutcome, Hook, Location, Outcome, PendingMove, PieceType, Reason, RoyalRule, Rules,
-    Side, Square, Variant,
+    ApplySystems, Board, BoardWriter, Cell, DecidedOutcome, Hook, IntFact, Location, Outcome, PendingMove, PieceType, Reason, RoyalRule,
+    Rules, Side, Square, UndoLog, Variant,
 };
 
 /// Two kings, both royal.
@@ -17,6 +17,8 @@ pub const DUAL_KING: PresetDef = PresetDef {
     description: "Each side's queen is replaced by a second king. Both kings are royal: neither may be left attacked, and a side that cannot protect both is checkmated. Switching the preset off turns the second kings back into queens.",
     incompatible_with: &["weak-dual-king", "coregal", "knightmate-rules", "capture-all", "last-piece-standing"],
     royalty: dual_royalty,
+    piece_attributes: &["Crowned"],
+    hash_facts: Some(hash_fact::<Crowned>),
     on_activate,
     on_deactivate,
     ..PresetDef::BASE
@@ -30,6 +32,8 @@ pub const WEAK_DUAL_KING: PresetDef = PresetDef {
     incompatible_with: &["dual-king", "coregal", "knightmate-rules", "capture-all", "last-piece-standing"],
     hooks: weak_hooks,
     royalty: weak_royalty,
+    piece_attributes: &["Crowned"],
+    hash_facts: Some(hash_fact::<Crowned>),
     on_activate,
     on_deactivate,
     ..PresetDef::BASE
@@ -79,29 +83,42 @@ fn weak_hooks(_a: &Activation) -> Vec<Hook> {
     )]
 }
 
-fn on_activate(world: &mut World, a: &Activation) {
-    let reg = &world.resource::<Rules>().0.registry;
-    let (Some(queen), Some(king)) = (reg.by_name("queen"), reg.by_name("king")) else { return };
-    let queens: Vec<(Entity, Square)> = world
-        .query::<(Entity, &PieceType, &Location)>()
-        .iter(world)
-        .filter_map(|(e, k, l)| (*k == queen).then_some((e, l.square()?)))
-        .collect();
-    for (e, sq) in queens {
-        world.run_system_cached_with(|In((e, king)): In<(Entity, PieceType)>, mut w: BoardWriter| w.retype(e, king), (e, king)).ok();
-        let g = world.resource::<Rules>().0.geometry;
-        set_preset_state(world, a.id, &g.name(sq), Some(e.to_bits() as i64));
+/// Marks a king that was a queen before the preset crowned it (its value is always 1), so that
+/// switching the preset off turns exactly those back.
+#[derive(Component, Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Crowned(pub i32);
+
+impl IntFact for Crowned {
+    fn value(&self) -> i32 {
+        self.0
+    }
+    fn with_value(v: i32) -> Crowned {
+        Crowned(v)
     }
 }
 
-fn on_deactivate(world: &mut World, a: &Activation) {
+fn on_activate(world: &mut World, _a: &Activation) {
     let reg = &world.resource::<Rules>().0.registry;
-    let Some(queen) = reg.by_name("queen") else { return };
-    let crowned: Vec<Entity> =
-        world.resource::<PresetState>().all(a.id).filter_map(|(_, bits)| Entity::try_from_bits(bits as u64)).collect();
-    for e in crowned {
-        if world.get_entity(e).is_ok() {
-            world.run_system_cached_with(|In((e, queen)): In<(Entity, PieceType)>, mut w: BoardWriter| w.retype(e, queen), (e, queen)).ok();
-        }
+    let (Some(queen), Some(king)) = (reg.by_name("queen"), reg.by_name("king")) else { return };
+    let queens: Vec<Entity> = world
+        .query::<(Entity, &PieceType, &Location)>()
+        .iter(world)
+        .filter_map(|(e, k, l)| (*k == queen && l.square().is_some()).then_some(e))
+        .collect();
+    for e in queens {
+        world.run_system_cached_with(|In((e, king)): In<(Entity, PieceType)>, mut w: BoardWriter| w.retype(e, king), (e, king)).ok();
+        world.resource_mut::<UndoLog>().record_fact::<Crowned>(e, None);
+        world.entity_mut(e).insert(Crowned(1));
     }
+}
+
+fn on_deactivate(world: &mut World, _a: &Activation) {
+    let reg = &world.resource::<Rules>().0.registry;
+    let (Some(queen), Some(king)) = (reg.by_name("queen"), reg.by_name("king")) else { return };
+    let crowned: Vec<Entity> =
+        world.query::<(Entity, &PieceType, &Crowned)>().iter(world).filter_map(|(e, k, _)| (*k == king).then_some(e)).collect();
+    for e in crowned {
+        world.run_system_cached_with(|In((e, queen)): In<(Entity, PieceType)>, mut w: BoardWriter| w.retype(e, queen), (e, queen)).ok();
+    }
+    take_from_every_piece::<Crowned>(world);
 }

@@ -16,14 +16,13 @@ pub const EXPLOSIVE_ROOK: PresetDef = PresetDef {
     ..PresetDef::BASE
 };
 
-fn hooks(a: &Activation) -> Vec<Hook> {
-    let scope = a.scope;
+fn hooks(_a: &Activation) -> Vec<Hook> {
     vec![
         Hook::new("explosive-rook", ApplySystems::BeforeCapture, move |world: &mut World| {
             let p = world.resource::<PendingMove>();
             let (Some(victim), Some(rook), mover) = (p.victim, p.piece, p.mover) else { return };
             let rules = world.resource::<Rules>().0.clone();
-            if !scope.covers(mover) || p.piece_type != rules.registry.by_name("rook") || p.capture_consumed_by.is_some() {
+            if p.piece_type != rules.registry.by_name("rook") || p.capture_consumed_by.is_some() {
                 return;
             }
             world.resource_mut::<PendingMove>().consume_capture("explosive-rook");

@@ -16,8 +16,7 @@ pub const KING_HEALS: PresetDef = PresetDef {
     ..PresetDef::BASE
 };
 
-fn hooks(a: &Activation) -> Vec<Hook> {
-    let scope = a.scope;
+fn hooks(_a: &Activation) -> Vec<Hook> {
     vec![Hook::new(
         "king-heals",
         ApplySystems::TurnStart,
@@ -29,9 +28,6 @@ fn hooks(a: &Activation) -> Vec<Hook> {
               mut undo: ResMut<UndoLog>,
               mut effects: Effects| {
             let side = state.turn;
-            if !scope.covers(side) {
-                return;
-            }
             let max = active.0.iter().find(|a| a.id == "piece-hp").map(|a| a.param("hp", 2.0) as i32).unwrap_or(2);
             for (e, kind, owner, loc, mut hp) in &mut kings {
                 let Some(sq) = loc.square() else { continue };

@@ -16,14 +16,19 @@ pub const KNIGHT_IMMUNITY: PresetDef = PresetDef {
 
 fn hooks(a: &Activation) -> Vec<Hook> {
     let scope = a.scope;
-    vec![Hook::new("knight-immunity", QuerySystems::PieceFilter, move |mut q: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>| {
-        let Some(knight) = rules.registry.by_name("knight") else { return };
-        q.moves.retain(|m| {
-            if !m.capture || matches!(m.kind, MoveKind::EnPassant(_)) {
-                return true;
-            }
-            let c = board.cell(m.to);
-            !(c.is_piece() && c.kind() == knight && scope.covers(c.side()))
-        });
-    })]
+    // The scope says whose knights are immune, not whose moves are filtered: the hook runs for
+    // both sides' moves and judges the victim's side itself.
+    vec![
+        Hook::new("knight-immunity", QuerySystems::PieceFilter, move |mut q: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>| {
+            let Some(knight) = rules.registry.by_name("knight") else { return };
+            q.moves.retain(|m| {
+                if !m.capture || matches!(m.kind, MoveKind::EnPassant(_)) {
+                    return true;
+                }
+                let c = board.cell(m.to);
+                !(c.is_piece() && c.kind() == knight && scope.covers(c.side()))
+            });
+        })
+        .scoped([true, true]),
+    ]
 }

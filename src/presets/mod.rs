@@ -39,15 +39,15 @@ use bevy::prelude::*;
 use bevy::ecs::system::SystemParam;
 
 use crate::rules::{
-    ApplySystems, ExtraHasher, HashExtras, History, Hook, Hooks, IntFact, Location, MoveLayer, PendingMove, Piece, RoyalRule, RuleFns,
-    Rules, Side, SystemFactory, UndoLog, Variant, mix, position_hash, rebuild_pipelines,
+    ApplySystems, EntityMap, ExtraHasher, FenExtras, ForkCopiers, HashExtras, History, Hook, Hooks, IntFact, Location, MoveLayer,
+    PendingMove, Piece, RoyalRule, RuleFns, Rules, Side, SystemFactory, UndoLog, Variant, mix, position_hash, rebuild_pipelines,
 };
 
 pub use berolina_pawns::BEROLINA_PAWNS;
 pub use berserker::BERSERKER;
 pub use capture_to_win::CAPTURE_TO_WIN;
 pub use double_move::{DOUBLE_MOVE, MONSTER_RULES};
-pub use dual_king::{DUAL_KING, WEAK_DUAL_KING};
+pub use dual_king::{Crowned, DUAL_KING, WEAK_DUAL_KING};
 pub use explosive_rook::EXPLOSIVE_ROOK;
 pub use king_heals::KING_HEALS;
 pub use knight_immunity::KNIGHT_IMMUNITY;
@@ -261,26 +261,21 @@ pub fn effective_piece_attributes(world: &World) -> Vec<&'static str> {
 }
 
 /// A spawn hook for an attribute preset: a piece that appears mid-game (a split queen's
-/// halves) gets the fact's starting `value`, if the preset's scope covers its side.
-pub fn give_on_spawn<C: IntFact>(owner: &'static str, scope: Scope, value: i32) -> Hook {
+/// halves) gets the fact's starting `value` (the pipeline applies the preset's scope).
+pub fn give_on_spawn<C: IntFact>(owner: &'static str, value: i32) -> Hook {
     Hook::new(owner, crate::rules::Step::Spawn, move |event: Res<crate::rules::PieceEvent>, mut commands: Commands| {
-        if scope.covers(event.side) {
-            commands.entity(event.entity).insert(C::with_value(value));
-        }
+        commands.entity(event.entity).insert(C::with_value(value));
     })
 }
 
 /// A retract hook for an attribute preset: a piece that leaves the board (for any reason)
 /// loses what happened to its fact and keeps only the starting `value`, so a piece captured
 /// into a hand comes back fresh when dropped. Recorded for undo.
-pub fn reset_on_retract<C: IntFact>(owner: &'static str, scope: Scope, value: i32) -> Hook {
+pub fn reset_on_retract<C: IntFact>(owner: &'static str, value: i32) -> Hook {
     Hook::new(
         owner,
         crate::rules::Step::Retract,
         move |event: Res<crate::rules::PieceEvent>, mut facts: Query<&mut C>, mut undo: ResMut<UndoLog>| {
-            if !scope.covers(event.side) {
-                return;
-            }
             if let Ok(mut fact) = facts.get_mut(event.entity)
                 && fact.value() != value
             {
@@ -490,6 +485,116 @@ fn install_rule_fns(world: &mut World, set: &[Activation]) {
     }
     extras.extend(set.iter().filter_map(|a| by_id(a.id).and_then(|d| d.hash_facts)));
     world.insert_resource(HashExtras(extras));
+    world.insert_resource(ForkCopiers(vec![fork_presets]));
+    world.insert_resource(FenExtras(if set.is_empty() { Vec::new() } else { vec![write_fen_sections] }));
+}
+
+/// The piece facts presets own, by the name a FEN section and `piece_attributes` use: how to
+/// read one off a piece and how to give it.
+type FactAccess = (&'static str, fn(&World, Entity) -> Option<i32>, fn(&mut World, Entity, i32));
+
+fn fact_get<C: IntFact>(world: &World, e: Entity) -> Option<i32> {
+    world.get::<C>(e).map(|c| c.value())
+}
+
+fn fact_set<C: IntFact>(world: &mut World, e: Entity, v: i32) {
+    world.entity_mut(e).insert(C::with_value(v));
+}
+
+const FACTS: [FactAccess; 4] = [
+    ("Hp", fact_get::<Hp>, fact_set::<Hp>),
+    ("Shield", fact_get::<Shield>, fact_set::<Shield>),
+    ("Stamina", fact_get::<Stamina>, fact_set::<Stamina>),
+    ("Crowned", fact_get::<Crowned>, fact_set::<Crowned>),
+];
+
+/// The presets' sections of Chimera's trailing FEN field: each piece fact on the board
+/// (`Hp=d5:1,e1:2`), then per-preset state (`state=berserker/raging-on:35`).
+fn write_fen_sections(world: &mut World) -> Vec<String> {
+    let Some(board) = world.get_resource::<crate::rules::Board>() else { return Vec::new() };
+    let g = board.geometry;
+    let pieces: Vec<(crate::rules::Square, Entity)> =
+        board.entities.iter().enumerate().filter_map(|(i, e)| Some((crate::rules::Square(i as u8), (*e)?))).collect();
+    let mut out = Vec::new();
+    for (name, get, _) in FACTS {
+        let values: Vec<String> = pieces.iter().filter_map(|&(sq, e)| Some(format!("{}:{}", g.name(sq), get(world, e)?))).collect();
+        if !values.is_empty() {
+            out.push(format!("{name}={}", values.join(",")));
+        }
+    }
+    if let Some(state) = world.get_resource::<PresetState>() {
+        let values: Vec<String> = state.0.iter().flat_map(|(p, bag)| bag.iter().map(move |(k, v)| format!("{p}/{k}:{v}"))).collect();
+        if !values.is_empty() {
+            out.push(format!("state={}", values.join(",")));
+        }
+    }
+    out
+}
+
+/// Reads the presets' sections of a FEN's trailing field into a game just set up: piece facts
+/// replace the ones the presets gave, state replaces the presets' state.
+///
+/// # Errors
+/// A section no active preset owns, a square without a piece, or a value that is not a number.
+pub fn read_fen_sections(world: &mut World, sections: &[String]) -> Result<(), String> {
+    let attributes = effective_piece_attributes(world);
+    let g = world.resource::<Rules>().0.geometry;
+    for section in sections {
+        let (name, body) = section.split_once('=').ok_or_else(|| format!("trailing field: '{section}' is not name=values"))?;
+        let values = body
+            .split(',')
+            .filter(|v| !v.is_empty())
+            .map(|v| v.rsplit_once(':').ok_or_else(|| format!("trailing field: '{v}' in {name} is not key:value")));
+        if name == "state" {
+            let mut state = PresetState::default();
+            for kv in values {
+                let (key, value) = kv?;
+                let (preset, key) = key.split_once('/').ok_or_else(|| format!("trailing field: '{key}' is not preset/key"))?;
+                let value: i64 = value.parse().map_err(|_| format!("trailing field: '{value}' is not a whole number"))?;
+                state.0.entry(preset.to_string()).or_default().insert(key.to_string(), value);
+            }
+            world.insert_resource(state);
+            continue;
+        }
+        let Some(&(_, _, set)) = FACTS.iter().find(|f| f.0 == name && attributes.contains(&f.0)) else {
+            return Err(format!("trailing field: no active preset has the piece fact '{name}'"));
+        };
+        for kv in values {
+            let (square, value) = kv?;
+            let sq = g.parse_square(square).ok_or_else(|| format!("trailing field: '{square}' is not a square of this board"))?;
+            let e = world
+                .resource::<crate::rules::Board>()
+                .entity(sq)
+                .ok_or_else(|| format!("trailing field: no piece on {square} for {name}"))?;
+            let v: i32 = value.parse().map_err(|_| format!("trailing field: '{value}' is not a whole number"))?;
+            set(world, e, v);
+        }
+    }
+    Ok(())
+}
+
+/// Copies the presets' resources and piece facts into a fork of a game.
+fn fork_presets(src: &World, dst: &mut World, map: &EntityMap) {
+    if let Some(active) = src.get_resource::<ActivePresets>() {
+        dst.insert_resource(active.clone());
+    }
+    if let Some(state) = src.get_resource::<PresetState>() {
+        dst.insert_resource(state.clone());
+    }
+    copy_fact::<Hp>(src, dst, map);
+    copy_fact::<Shield>(src, dst, map);
+    copy_fact::<Stamina>(src, dst, map);
+    copy_fact::<Crowned>(src, dst, map);
+}
+
+/// Copies a numeric piece fact to the pieces of a fork.
+fn copy_fact<C: IntFact>(src: &World, dst: &mut World, map: &EntityMap) {
+    let Some(mut facts) = src.try_query::<(Entity, &C)>() else { return };
+    for (e, c) in facts.iter(src) {
+        if let Some(&to) = map.get(&e) {
+            dst.entity_mut(to).insert(*c);
+        }
+    }
 }
 
 /// A stable 64-bit hash of bytes (FNV-1a), for names in the position hash.
@@ -552,7 +657,9 @@ fn hooks_of(set: &[Activation]) -> Vec<Hook> {
     let mut hooks = Vec::new();
     for a in set {
         let Some(def) = by_id(a.id) else { continue };
-        for h in (def.hooks)(a) {
+        // The pipeline enforces the activation's scope in the scope-aware steps (a hook that
+        // judges by another side than the step's declares its own).
+        for h in (def.hooks)(a).into_iter().map(|h| if h.scope.is_none() { h.scoped(a.scope.sides()) } else { h }) {
             if a.turns_left.is_some() {
                 let (id, make) = (a.id, h.make.clone());
                 let gated: SystemFactory =
@@ -643,15 +750,28 @@ pub fn new_game(variant: crate::rules::Variant, fen: &str) -> Result<crate::rule
     if requests.is_empty() {
         return crate::rules::Engine::from_fen(variant, fen).map_err(|e| e.to_string());
     }
-    // The presets are active before the position is read, so that it is judged by their rules
-    // (under hit points a king may stand attacked); their facts are then given to its pieces.
-    let setup =
-        crate::rules::parse_fen(&variant, if fen.trim() == "startpos" { &variant.start_fen } else { fen }).map_err(|e| e.to_string())?;
+    let fen = if fen.trim() == "startpos" { variant.start_fen.clone() } else { fen.to_string() };
     let mut engine = crate::rules::Engine::new(variant);
     set_active_presets(engine.world_mut(), requests).map_err(|e| e.to_string())?;
-    crate::rules::setup_position(engine.world_mut(), &setup).map_err(|e| e.to_string())?;
-    restart_presets(engine.world_mut());
+    set_position(engine.world_mut(), &fen)?;
     Ok(engine)
+}
+
+/// Sets up the position of `fen` in a game whose presets are active: the position is judged by
+/// their rules (under hit points a king may stand attacked), their on-activate gives the new
+/// pieces their facts, and the FEN's trailing field (`{...}`) restores facts and state.
+///
+/// # Errors
+/// The FEN does not read, the position is impossible, or the trailing field does not fit the
+/// active presets; nothing changes when the FEN itself is refused.
+pub fn set_position(world: &mut World, fen: &str) -> Result<(), String> {
+    let variant = world.resource::<Rules>().0.clone();
+    let setup = crate::rules::parse_fen(&variant, fen).map_err(|e| e.to_string())?;
+    crate::rules::setup_position(world, &setup).map_err(|e| e.to_string())?;
+    restart_presets(world);
+    read_fen_sections(world, &setup.extra)?;
+    refresh_position_hash(world);
+    Ok(())
 }
 
 /// Runs on-activate again for every active preset, on a position just set up (its pieces are

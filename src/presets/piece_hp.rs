@@ -33,13 +33,9 @@ pub const PIECE_HP: PresetDef = PresetDef {
 };
 
 fn hooks(a: &Activation) -> Vec<Hook> {
-    let scope = a.scope;
     let start = a.param("hp", 2.0) as i32;
     vec![
         Hook::new("piece-hp", Step::Damage, move |mut req: ResMut<DamageRequest>, mut hp: Query<&mut Hp>, mut undo: ResMut<UndoLog>| {
-            if !scope.covers(req.target_side) {
-                return;
-            }
             let Some(target) = req.target else { return };
             let Ok(mut hp) = hp.get_mut(target) else { return };
             undo.record_fact::<Hp>(target, Some(hp.0));
@@ -47,10 +43,10 @@ fn hooks(a: &Activation) -> Vec<Hook> {
             let died = hp.0 <= 0;
             req.consume("piece-hp", died);
         }),
-        give_on_spawn::<Hp>("piece-hp", scope, start),
+        give_on_spawn::<Hp>("piece-hp", start),
         // With hit points a king in check only takes damage: moves are not filtered.
         Hook::new("piece-hp", QuerySystems::SelfCheckPoll, |mut q: ResMut<crate::rules::MoveQuery>| q.filter_self_check = false),
-        reset_on_retract::<Hp>("piece-hp", scope, start),
+        reset_on_retract::<Hp>("piece-hp", start),
     ]
 }
 

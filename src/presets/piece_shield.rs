@@ -33,7 +33,6 @@ pub const PIECE_SHIELD: PresetDef = PresetDef {
 };
 
 fn hooks(a: &Activation) -> Vec<Hook> {
-    let scope = a.scope;
     let start = a.param("shield", 1.0) as i32;
     vec![
         Hook::new(
@@ -43,9 +42,6 @@ fn hooks(a: &Activation) -> Vec<Hook> {
                   mut shields: Query<(&mut Shield, &Location)>,
                   mut undo: ResMut<UndoLog>,
                   mut effects: Effects| {
-                if !scope.covers(req.target_side) {
-                    return;
-                }
                 let Some(target) = req.target else { return };
                 let Ok((mut shield, loc)) = shields.get_mut(target) else { return };
                 if shield.0 <= 0 {
@@ -64,8 +60,8 @@ fn hooks(a: &Activation) -> Vec<Hook> {
                 }
             },
         ),
-        give_on_spawn::<Shield>("piece-shield", scope, start),
-        reset_on_retract::<Shield>("piece-shield", scope, start),
+        give_on_spawn::<Shield>("piece-shield", start),
+        reset_on_retract::<Shield>("piece-shield", start),
     ]
 }
 

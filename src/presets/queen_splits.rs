@@ -16,8 +16,7 @@ pub const QUEEN_SPLITS: PresetDef = PresetDef {
     ..PresetDef::BASE
 };
 
-fn hooks(a: &Activation) -> Vec<Hook> {
-    let scope = a.scope;
+fn hooks(_a: &Activation) -> Vec<Hook> {
     vec![
         // Scoped by the mover; the first consumer owns the capture.
         Hook::new("queen-splits", ApplySystems::BeforeCapture, move |world: &mut World| {
@@ -27,7 +26,7 @@ fn hooks(a: &Activation) -> Vec<Hook> {
             let (Some(queen_type), Some(rook), Some(bishop)) = (reg.by_name("queen"), reg.by_name("rook"), reg.by_name("bishop")) else {
                 return;
             };
-            if !scope.covers(mover) || p.piece_type != Some(queen_type) || p.capture_consumed_by.is_some() || m.promotion.is_some() {
+            if p.piece_type != Some(queen_type) || p.capture_consumed_by.is_some() || m.promotion.is_some() {
                 return;
             }
             if !world.resource_mut::<PendingMove>().consume_capture("queen-splits") {

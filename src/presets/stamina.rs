@@ -35,7 +35,6 @@ pub const STAMINA: PresetDef = PresetDef {
 };
 
 fn hooks(a: &Activation) -> Vec<Hook> {
-    let scope = a.scope;
     let max = a.param("max", 3.0) as i32;
     vec![
         // Scoped by the mover: a tired piece's move is cancelled with a reason.
@@ -48,7 +47,7 @@ fn hooks(a: &Activation) -> Vec<Hook> {
                   mut undo: ResMut<UndoLog>,
                   mut effects: Effects| {
                 let (Some(piece), Some(kind)) = (p.piece, p.piece_type) else { return };
-                if !scope.covers(p.mover) || rules.registry.def(kind).royal {
+                if rules.registry.def(kind).royal {
                     return;
                 }
                 let Ok((mut stamina, loc)) = pieces.get_mut(piece) else { return };
@@ -70,9 +69,6 @@ fn hooks(a: &Activation) -> Vec<Hook> {
             ApplySystems::TurnStart,
             move |state: Res<GameState>, mut pieces: Query<(Entity, &Owner, &Location, &mut Stamina)>, mut undo: ResMut<UndoLog>| {
                 let side = state.turn;
-                if !scope.covers(side) {
-                    return;
-                }
                 for (e, owner, loc, mut stamina) in &mut pieces {
                     if owner.0 == side && loc.square().is_some() && stamina.0 < max {
                         undo.record_fact::<Stamina>(e, Some(stamina.0));
@@ -82,8 +78,8 @@ fn hooks(a: &Activation) -> Vec<Hook> {
             },
         ),
         // New pieces arrive rested.
-        give_on_spawn::<Stamina>("stamina", scope, max),
-        reset_on_retract::<Stamina>("stamina", scope, max),
+        give_on_spawn::<Stamina>("stamina", max),
+        reset_on_retract::<Stamina>("stamina", max),
     ]
 }
 

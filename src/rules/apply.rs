@@ -445,7 +445,7 @@ impl PositionWriter for WorldWriter<'_> {
 pub fn prepare_move(
     mut pending: ResMut<PendingMove>,
     board: Res<Board>,
-    state: Res<GameState>,
+    mut state: ResMut<GameState>,
     decided: Res<DecidedOutcome>,
     mut undo: ResMut<UndoLog>,
 ) {
@@ -458,6 +458,7 @@ pub fn prepare_move(
     let changes_start = undo.changes.len();
     undo.retracted.clear();
     undo.entries.push(UndoEntry { state: *state, decided: decided.0.clone(), changes_start });
+    state.default_end_suppressed = false;
 }
 
 /// Step 3 (default, when damage hooks are active): an unconsumed capture deals one point of

@@ -15,7 +15,7 @@ use super::layers::RuleFns;
 use super::moves::{Move, MoveKind};
 use super::notation::{MoveError, parse_san, parse_uci, san_body, to_uci};
 use super::outcome::{Outcome, Reason, has_insufficient_material, repetitions};
-use super::piece::{Location, Piece, PieceType, Promoted, piece_bundle};
+use super::piece::{Location, Owner, Piece, PieceType, Promoted, piece_bundle};
 use super::pipeline::{Hook, Hooks, Step, rebuild_pipelines};
 use super::query::{LegalMoveQuery, MoveQuery, QuerySystems};
 use super::state::GameState;
@@ -146,18 +146,18 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     }
     let state = GameState {
         turn: setup.turn,
-        half_moves_this_turn: 0,
+        half_moves_this_turn: setup.counters.half_moves_this_turn,
         fullmove: setup.fullmove,
         halfmove_clock: setup.halfmove_clock,
         castling: setup.castling,
         ep_square,
         ep_victim,
         checks: setup.checks.unwrap_or_default(),
-        facing_streak: 0,
-        pass_streak: 0,
+        facing_streak: setup.counters.facing_streak,
+        pass_streak: setup.counters.pass_streak,
         gates: setup.gates,
+        default_end_suppressed: setup.counters.default_end_suppressed,
     };
-
     // A position may already be decided by a rule that is judged after moves (a third check
     // given, a side without pieces, a piece on its goal).
     let decided = already_decided(&variant, &fns, &board, &state);
@@ -345,6 +345,8 @@ impl RulesWorld for World {
         let score = super::outcome::scored;
         for condition in &rules.end {
             let decided = match condition {
+                // A game-result hook may have switched the default end rules off for this position.
+                EndCondition::Checkmate | EndCondition::Checkmated(_) | EndCondition::Stalemate(_) if state.default_end_suppressed => None,
                 EndCondition::Checkmate => (no_moves && in_check).then(|| Outcome::win(turn.opponent(), Reason::Checkmate)),
                 EndCondition::Checkmated(v) => (no_moves && in_check).then(|| score(*v, turn, Reason::Checkmate)),
                 EndCondition::Stalemate(v) => (no_moves && !in_check).then(|| score(*v, turn, Reason::Stalemate)),
@@ -409,8 +411,15 @@ impl RulesWorld for World {
             Some(n) => format!(" {}+{}", n.saturating_sub(state.checks[0]), n.saturating_sub(state.checks[1])),
             None => String::new(),
         };
+        // Chimera's trailing field: the counters the rules read, then what presets write.
+        let mut sections = super::fen::write_counters(&super::fen::Counters {
+            half_moves_this_turn: state.half_moves_this_turn,
+            facing_streak: state.facing_streak,
+            pass_streak: state.pass_streak,
+            default_end_suppressed: state.default_end_suppressed,
+        });
         let pocket = if rules.drops.is_some() || rules.gating { write_pocket(&rules.registry, &board.hand_counts) } else { String::new() };
-        format!(
+        let fen = format!(
             "{}{} {} {} {}{} {} {}",
             write_placement(g, &rules.registry, &board.cells, &promoted),
             pocket,
@@ -420,7 +429,12 @@ impl RulesWorld for World {
             counters,
             state.halfmove_clock,
             state.fullmove
-        )
+        );
+        let writers = self.get_resource::<FenExtras>().map(|x| x.0.clone()).unwrap_or_default();
+        for write in writers {
+            sections.extend(write(self));
+        }
+        if sections.is_empty() { fen } else { format!("{fen} {{{}}}", sections.join(";")) }
     }
 }
 
@@ -450,6 +464,22 @@ fn perft_inner(world: &mut World, depth: u32, buffers: &mut [Vec<Move>]) -> u64 
     }
     nodes
 }
+
+/// The piece entities of a game and their counterparts in a fork of it.
+pub type EntityMap = std::collections::HashMap<Entity, Entity>;
+
+/// Copies what a module keeps in a world (its resources, its piece facts) into a fork of it;
+/// the rules copy their own, the presets module registers its copier in [`ForkCopiers`].
+pub type ForkFn = fn(&World, &mut World, &EntityMap);
+
+/// Writers of sections of Chimera's trailing FEN field (`{...}`): the presets module registers
+/// one for its piece facts and state, and reads them back when a game is set up from a FEN.
+#[derive(Resource, Clone, Default)]
+pub struct FenExtras(pub Vec<fn(&mut World) -> Vec<String>>);
+
+/// The copiers [`Engine::fork`] runs besides the rules' own.
+#[derive(Resource, Clone, Default)]
+pub struct ForkCopiers(pub Vec<ForkFn>);
 
 /// A headless game: a world with the rules installed and its pieces as entities.
 ///
@@ -490,6 +520,13 @@ impl Engine {
         let variant = Arc::new(variant);
         install_rules(&mut world, variant.clone())?;
         let setup = parse_fen(&variant, &fen)?;
+        if !setup.extra.is_empty() {
+            // Without presets nothing reads piece facts or preset state.
+            return Err(FenError {
+                field: FenField::Position,
+                message: format!("the trailing field has '{}', which no rule of a game without presets reads", setup.extra.join(";")),
+            });
+        }
         setup_position(&mut world, &setup)?;
         Ok(Engine { world })
     }
@@ -645,6 +682,56 @@ impl Engine {
             }
         }
         out
+    }
+
+    /// An independent copy of the game as it stands — position, move list, history, active
+    /// presets with their hooks, layers, state and piece facts — for a search thread or a
+    /// what-if. The fork starts with an empty undo log: it cannot take back moves played before
+    /// it. Its piece entities are new (the square index and hands are remapped).
+    pub fn fork(&self) -> Engine {
+        let src = &self.world;
+        let mut world = World::new();
+        let mut map = EntityMap::new();
+        if let Some(mut pieces) = src.try_query_filtered::<(Entity, &PieceType, &Owner, &Location, &Promoted), With<Piece>>() {
+            let mut list: Vec<(Entity, PieceType, Owner, Location, Promoted)> =
+                pieces.iter(src).map(|(e, k, o, l, p)| (e, *k, *o, *l, *p)).collect();
+            list.sort_by_key(|p| p.0);
+            for (e, kind, owner, location, promoted) in list {
+                map.insert(e, world.spawn((Piece, kind, owner, location, promoted)).id());
+            }
+        }
+        let remap = |e: &mut Entity| *e = map.get(e).copied().unwrap_or(*e);
+        let mut board = src.resource::<Board>().clone();
+        board.entities.iter_mut().flatten().for_each(remap);
+        for hand in &mut board.hand {
+            hand.iter_mut().for_each(|(_, e)| remap(e));
+            hand.sort_unstable();
+        }
+        world.insert_resource(board);
+        world.insert_resource(Rules(src.resource::<Rules>().0.clone()));
+        world.insert_resource(*src.resource::<GameState>());
+        world.insert_resource(src.resource::<DecidedOutcome>().clone());
+        world.insert_resource(src.resource::<MoveLog>().clone());
+        world.insert_resource(src.resource::<History>().clone());
+        world.insert_resource(src.resource::<Hooks>().clone());
+        world.insert_resource(src.resource::<RuleFns>().clone());
+        if let Some(extras) = src.get_resource::<super::apply::HashExtras>() {
+            world.insert_resource(extras.clone());
+        }
+        if let Some(extras) = src.get_resource::<FenExtras>() {
+            world.insert_resource(extras.clone());
+        }
+        world.init_resource::<MoveQuery>();
+        world.init_resource::<PendingMove>();
+        world.init_resource::<UndoLog>();
+        world.init_resource::<Trial>();
+        let copiers = src.get_resource::<ForkCopiers>().cloned().unwrap_or_default();
+        for copy in &copiers.0 {
+            copy(src, &mut world, &map);
+        }
+        world.insert_resource(copiers);
+        rebuild_pipelines(&mut world);
+        Engine { world }
     }
 
     /// Adds hook systems (in order, after those already there) and rebuilds the pipelines.

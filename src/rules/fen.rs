@@ -90,6 +90,71 @@ pub struct Setup {
     pub promoted: Vec<(Square, PieceType)>,
     /// Gating files per side (Seirawan).
     pub gates: [u16; 2],
+    /// Chimera's own trailing field (`{...}`, after the standard fields, which stay exactly
+    /// Fairy-Stockfish's): the turn counters the rules read and the sections presets write
+    /// (their piece facts and state), which [`Setup::extra`] keeps for them.
+    pub counters: Counters,
+    /// The trailing field's sections that are not the rules' own, for the presets to read.
+    pub extra: Vec<String>,
+}
+
+/// Game-level counters a position may need beyond the standard FEN fields (all zero in a
+/// position reached without presets, Janggi aside).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// Half-moves already played in this turn (double moves).
+    pub half_moves_this_turn: u8,
+    /// Moves in a row with the generals facing each other (Janggi's bikjang).
+    pub facing_streak: u8,
+    /// Passes in a row (Janggi).
+    pub pass_streak: u8,
+    /// A game-result hook switched the default end rules off for this position.
+    pub default_end_suppressed: bool,
+}
+
+/// Splits Chimera's trailing field off a FEN: `(standard fields, field content)`.
+pub fn split_trailing(fen: &str) -> (&str, Option<&str>) {
+    let t = fen.trim_end();
+    if t.ends_with('}')
+        && let Some(open) = t.rfind(" {")
+    {
+        return (&t[..open], Some(&t[open + 2..t.len() - 1]));
+    }
+    (fen, None)
+}
+
+/// Reads the rules' own sections of the trailing field (`moves=1`, `facing=1`, `pass=1`,
+/// `noend`); returns the others.
+fn parse_trailing(text: &str) -> Result<(Counters, Vec<String>), FenError> {
+    let mut counters = Counters::default();
+    let mut others = Vec::new();
+    for section in text.split(';').filter(|s| !s.is_empty()) {
+        let number = |v: &str| {
+            v.parse::<u8>().map_err(|_| err(FenField::Position, format!("trailing field: '{section}' needs a number from 0 to 255")))
+        };
+        match section.split_once('=') {
+            Some(("moves", v)) => counters.half_moves_this_turn = number(v)?,
+            Some(("facing", v)) => counters.facing_streak = number(v)?,
+            Some(("pass", v)) => counters.pass_streak = number(v)?,
+            None if section == "noend" => counters.default_end_suppressed = true,
+            _ => others.push(section.to_string()),
+        }
+    }
+    Ok((counters, others))
+}
+
+/// Writes the rules' own sections of the trailing field.
+pub fn write_counters(c: &Counters) -> Vec<String> {
+    let mut out = Vec::new();
+    for (name, v) in [("moves", c.half_moves_this_turn), ("facing", c.facing_streak), ("pass", c.pass_streak)] {
+        if v != 0 {
+            out.push(format!("{name}={v}"));
+        }
+    }
+    if c.default_end_suppressed {
+        out.push("noend".into());
+    }
+    out
 }
 
 /// Reads check counters: `r+r` as checks remaining of `limit` (Fairy-Stockfish, X-FEN), or
@@ -111,6 +176,11 @@ fn parse_checks(text: &str, limit: u8) -> Option<[u8; 2]> {
 pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
     let g = variant.geometry;
     let reg = &variant.registry;
+    let (fen, trailing) = split_trailing(fen);
+    let (counters, extra) = match trailing {
+        Some(t) => parse_trailing(t)?,
+        None => (Counters::default(), Vec::new()),
+    };
     let mut fields = fen.split_whitespace();
     let placement = fields.next().ok_or_else(|| err(FenField::Board, "the FEN is empty"))?;
     let (placement, pocket) = split_pocket(g, placement);
@@ -180,7 +250,7 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
     if let Some(extra) = rest.next() {
         return Err(err(FenField::Fullmove, format!("unexpected text '{extra}' after the last field")));
     }
-    Ok(Setup { pieces, turn, castling, ep_square, ep_other, halfmove_clock, fullmove, checks, hand, promoted, gates })
+    Ok(Setup { pieces, turn, castling, ep_square, ep_other, halfmove_clock, fullmove, checks, hand, promoted, gates, counters, extra })
 }
 
 /// Splits a pocket off the placement: `board[pocket]`, or one rank more than the board has.

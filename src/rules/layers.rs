@@ -128,6 +128,15 @@ impl RuleFns {
         out.dedup();
     }
 
+    /// Whether `side` has a royal piece on `cells` (no allocation without royalty rules).
+    pub fn any_royal(&self, variant: &Variant, cells: &[Cell], side: Side) -> bool {
+        if self.royalty.is_empty() {
+            let mask = variant.registry.royal_mask;
+            return mask != 0 && cells.iter().any(|c| c.is_piece() && c.side() == side && mask & (1u64 << c.kind().0) != 0);
+        }
+        !self.royals(variant, cells, side).is_empty()
+    }
+
     /// Whether any layer applies to `side`'s pieces.
     #[inline]
     pub fn layered(&self, side: Side) -> bool {

@@ -21,11 +21,39 @@
 //!   application; the default rules that need the opponent's legal moves (checkmate,
 //!   stalemate) are judged lazily by [`RulesWorld::outcome`], so search and perft never pay for
 //!   them. Once an outcome is decided, the legal-move query yields no moves.
+//! - **One position kernel** (`position.rs`). How a move changes the square index — captures
+//!   (off the board or into the captor's hand), en passant, castling, drops, promotion, gating,
+//!   blasts — is written once, generic over a [`PositionWriter`]: move application runs it
+//!   through [`BoardWriter`] (components, square index, hash, undo log), and every legality
+//!   question (self-check, checks forbidden, drop mates, bikjang) through a [`TrialWriter`], which
+//!   changes only the square index and takes the move back exactly. Where preset hooks change
+//!   what a move does (capture consumers, damage absorbers, hooks during or after the
+//!   mutations), those moves are judged on the position a full trial application through
+//!   [`MoveApplication`] leaves ([`trial_application`]): the hooks run, no effect is written, the
+//!   duration and game-result steps are skipped, and the move is undone. No second model of
+//!   move making exists.
 //! - **Movement.** Piece movement is data: Betza atoms compiled into per-side, per-square ray
 //!   tables; check detection uses one merged reverse table for simple sliders and leapers and
-//!   walks the rays of the rest (hoppers, lame leapers, confined pieces). The self-check filter
-//!   skips the make-and-test for moves of unpinned, non-royal pieces when every attacker is
-//!   simple.
+//!   walks the rays of the rest (hoppers, lame leapers, confined pieces). Presets that change a
+//!   piece's movement register [`MoveLayer`]s (override, transform, extra moves) — function
+//!   values, a departure from "every hook is a system" explained in `layers.rs` — which the
+//!   query's steps and check detection ([`Attacks`]) both run, so a Berolina pawn checks
+//!   straight ahead and a double knight leap gives check. The self-check filter skips the
+//!   trial for moves of unpinned, non-royal pieces when every attacker is simple and no layer
+//!   or royalty rule is active.
+//! - **Royalty.** The royal set is one function ([`RuleFns::royals`]): the union of the
+//!   presets' [`RoyalRule`]s, or every piece of a royal type. Check, mate, blasts, flying
+//!   generals, check counting, drop mates and position setup all ask it. Where a royal piece can
+//!   leave the board in play (damage, no self-check filter), a side that loses its last one
+//!   loses at once unless a game-result hook decided first.
+//! - **Hash.** [`position_hash`] covers the pieces, every game-level fact but the clocks, and
+//!   what the active presets register ([`HashExtras`]: their piece facts, their state, the
+//!   active set); the history and repetition use it.
+//! - **Scope** is declared on a hook ([`Hook::scoped`]; the presets module gives every hook its
+//!   activation's scope) and enforced by the pipeline in the scope-aware steps of the
+//!   reference's table; hooks do not check it themselves.
+//! - **Fork.** [`Engine::fork`] copies a game (position, history, hooks, layers, preset state
+//!   and facts) into a new world, for a search thread; the fork's undo log starts empty.
 //! - **SAN** is computed by the checked path ([`Engine::apply`], [`RulesWorld::apply_move`]),
 //!   not inside the pipeline, because it needs the legal moves before and after the move.
 
@@ -62,8 +90,11 @@ pub use board::{Board, mix};
 pub use code_pieces::{CODE_PIECES, code_piece, code_piece_confinable};
 pub use damage::{DamageKind, DamagePipeline, DamageRequest, DamageSystems, deal_damage};
 pub use effects::{Effect, EffectKind, Effects, emit_effect, subscribe_effects, take_effects};
-pub use engine::{Engine, RulesWorld, Trial, install_rules, not_in_trial, perft, setup_position, trial_application};
-pub use fen::{FenError, FenField, Setup, parse_fen};
+pub use engine::{
+    Engine, EntityMap, FenExtras, ForkCopiers, ForkFn, RulesWorld, Trial, install_rules, not_in_trial, perft, setup_position,
+    trial_application,
+};
+pub use fen::{Counters, FenError, FenField, Setup, parse_fen, split_trailing};
 pub use geometry::{Geometry, MAX_FILES, MAX_RANKS, Side, Square};
 pub use layers::{Attacks, LayerFn, LayerKind, MoveLayer, RoyalFn, RoyalRule, RuleFns, piece_moves, type_moves};
 pub use lifecycle::{LifecycleSystems, PieceEvent, RetractPipeline, SpawnError, SpawnPipeline, announce_retractions, spawn_piece};

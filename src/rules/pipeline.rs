@@ -44,13 +44,20 @@ impl From<ApplySystems> for Step {
 /// Makes a fresh hook system each time the pipelines are built.
 pub type SystemFactory = Arc<dyn Fn() -> ScheduleConfigs<ScheduleSystem> + Send + Sync>;
 
-/// One hook system: whose it is, which step it belongs to, and how to make it.
+/// One hook system: whose it is, which step it belongs to, the sides it applies to, and how to
+/// make it.
 #[derive(Clone)]
 pub struct Hook {
     /// The preset id (or any owner name for tests and tools).
     pub owner: &'static str,
     /// The step whose set it runs in.
     pub step: Step,
+    /// The sides it applies to, `[white, black]` (`None`: both). The pipeline enforces it in the
+    /// scope-aware steps of `preset-api.md`'s table — damage (by the target's side), before-move
+    /// and before-capture (by the mover), turn start (by the new side to move), the per-piece
+    /// query steps (by the pieces' side), spawn and retract (by the piece's side) — and ignores
+    /// it in the unscoped ones, where a hook decides for itself.
+    pub scope: Option<[bool; 2]>,
     /// Its factory.
     pub make: SystemFactory,
 }
@@ -68,7 +75,35 @@ impl Hook {
         step: impl Into<Step>,
         system: impl IntoScheduleConfigs<ScheduleSystem, M> + Clone + Send + Sync + 'static,
     ) -> Hook {
-        Hook { owner, step: step.into(), make: Arc::new(move || system.clone().into_configs()) }
+        Hook { owner, step: step.into(), scope: None, make: Arc::new(move || system.clone().into_configs()) }
+    }
+
+    /// The hook restricted to `sides` (`[white, black]`).
+    pub fn scoped(self, sides: [bool; 2]) -> Hook {
+        Hook { scope: Some(sides), ..self }
+    }
+
+    /// The hook's system, gated on its scope where its step is scope-aware.
+    fn system(&self) -> ScheduleConfigs<ScheduleSystem> {
+        use super::apply::PendingMove;
+        use super::damage::DamageRequest;
+        use super::lifecycle::PieceEvent;
+        use super::query::MoveQuery;
+        use super::state::GameState;
+        let system = (self.make)();
+        let Some(sides) = self.scope.filter(|s| *s != [true, true]) else { return system };
+        match self.step {
+            Step::Damage => system.run_if(move |r: Res<DamageRequest>| sides[r.target_side.index()]),
+            Step::Apply(ApplySystems::BeforeMove | ApplySystems::BeforeCapture) => {
+                system.run_if(move |p: Res<PendingMove>| sides[p.mover.index()])
+            }
+            Step::Apply(ApplySystems::TurnStart) => system.run_if(move |s: Res<GameState>| sides[s.turn.index()]),
+            Step::Query(QuerySystems::Override | QuerySystems::Transform | QuerySystems::Extra | QuerySystems::PieceFilter) => {
+                system.run_if(move |q: Res<MoveQuery>| sides[q.side.index()])
+            }
+            Step::Spawn | Step::Retract => system.run_if(move |e: Res<PieceEvent>| sides[e.side.index()]),
+            _ => system,
+        }
     }
 }
 
@@ -251,7 +286,7 @@ fn add_step(
     defaults: (Vec<ScheduleConfigs<ScheduleSystem>>, Vec<ScheduleConfigs<ScheduleSystem>>),
 ) {
     let (before, after) = defaults;
-    let systems = before.into_iter().chain(hooks.iter().filter(|h| h.step == step).map(|h| (h.make)())).chain(after);
+    let systems = before.into_iter().chain(hooks.iter().filter(|h| h.step == step).map(Hook::system)).chain(after);
     for (i, system) in systems.enumerate() {
         let slot = Slot(step, i as u16);
         if i == 0 {
@@ -332,7 +367,7 @@ pub fn build_damage_schedule(hooks: &[Hook]) -> Option<Schedule> {
         .filter(|h| h.step == Step::Damage)
         .map(|h| {
             let make = h.make.clone();
-            Hook { owner: h.owner, step: h.step, make: std::sync::Arc::new(move || make().run_if(damage_not_consumed)) }
+            Hook { make: std::sync::Arc::new(move || make().run_if(damage_not_consumed)), ..h.clone() }
         })
         .collect();
     add_step(&mut schedule, Step::Damage, DamageSystems::OnDamage, &gated, (vec![], vec![]));

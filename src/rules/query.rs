@@ -219,8 +219,11 @@ pub fn royal_attacked(rules: &Variant, fns: &RuleFns, state: &GameState, cells: 
     }
     let by = side.opponent();
     let attacks = Attacks { variant: rules, fns, state };
-    let theirs = if rules.blast.is_some() || rules.flying_general { fns.royals(rules, cells, by) } else { Vec::new() };
+    if rules.blast.is_none() && !rules.flying_general {
+        return royals.iter().any(|&r| attacks.attacked(cells, r, by));
+    }
     let g = rules.geometry;
+    let theirs = fns.royals(rules, cells, by);
     royals.iter().any(|&r| !(rules.blast.is_some() && kings_touch(g, r, &theirs)) && attacks.attacked(cells, r, by))
         || (rules.flying_general && generals_face(g, cells, royals, &theirs))
 }
@@ -842,7 +845,7 @@ pub fn safe_after(
     if scratch.is_empty() {
         return !lost;
     }
-    if rules.blast.is_some() && fns.royals(rules, cells, side.opponent()).is_empty() {
+    if rules.blast.is_some() && !fns.any_royal(rules, cells, side.opponent()) {
         return true;
     }
     !royal_attacked(rules, fns, state, cells, scratch, side)

@@ -55,6 +55,10 @@ pub struct GameState {
     /// Per side, the files of back-rank squares whose piece has not moved yet, where a piece
     /// from the hand may still be gated in (Seirawan).
     pub gates: [u16; 2],
+    /// Set by a game-result hook for the position its move made: the default end rules
+    /// (checkmate, stalemate) do not apply to it (`preset-api.md`: a game-result hook overrides
+    /// the default checkmate and stalemate logic). Cleared at the start of every move.
+    pub default_end_suppressed: bool,
 }
 
 impl GameState {
@@ -79,8 +83,9 @@ impl GameState {
             h ^= mix(0xC4EC_0000 | (self.checks[0] as u64) << 8 | self.checks[1] as u64);
         }
         // Counters rules read (double moves, bikjang, passes); not the clocks or move number.
-        if self.half_moves_this_turn != 0 || self.facing_streak != 0 || self.pass_streak != 0 {
+        if self.half_moves_this_turn != 0 || self.facing_streak != 0 || self.pass_streak != 0 || self.default_end_suppressed {
             h ^= mix(0x5EC0_0000_0000
+                | (self.default_end_suppressed as u64) << 24
                 | (self.half_moves_this_turn as u64) << 16
                 | (self.facing_streak as u64) << 8
                 | self.pass_streak as u64);
