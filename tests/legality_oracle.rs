@@ -122,6 +122,7 @@ fn snapshot(world: &mut World) -> String {
             Option<&chimera::presets::Hp>,
             Option<&chimera::presets::Shield>,
             Option<&chimera::presets::Stamina>,
+            Option<&chimera::presets::Crowned>,
         )>()
         .iter(world)
         .map(|x| format!("{x:?}"))
@@ -144,6 +145,8 @@ fn snapshot(world: &mut World) -> String {
 /// Types the rules register that [`snapshot`] need not compare: markers, the working state of
 /// one query or application, and derived or fixed data.
 const NOT_POSITION: &[&str] = &[
+    "FenExtras",
+    "ForkCopiers",
     "Piece",
     "MoveQuery",
     "PendingMove",
@@ -165,6 +168,7 @@ const IN_SNAPSHOT: &[&str] = &[
     "Hp",
     "Shield",
     "Stamina",
+    "Crowned",
     "Board",
     "GameState",
     "DecidedOutcome",
