@@ -86,7 +86,7 @@ fn main() {
     let mut v = variants::builtin("crazyhouse").expect("crazyhouse");
     v.presets = vec![chimera::rules::PresetRequest { id: "piece-hp".into(), sides: [true, true], ..Default::default() }];
     let mut game = chimera::presets::new_game(v, "startpos").expect("game");
-    for m in ["e2e4", "d7d5", "e4d5", "d8d5", "b1c3"] {
+    for m in ["e2e4", "d7d5", "e4d5", "g8f6", "b1c3"] {
         game.play_uci(m).expect("move");
     }
     let (secs, _) = best_of(3, || (0..1000).map(|_| game.fork().variant().geometry.len() as u64).sum());

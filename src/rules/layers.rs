@@ -137,6 +137,57 @@ impl RuleFns {
         !self.royals(variant, cells, side).is_empty()
     }
 
+    /// Whether a royal piece of `side` faces an enemy royal piece along an open file (no
+    /// allocation without royalty rules).
+    pub fn generals_facing(&self, variant: &Variant, cells: &[Cell], side: Side) -> bool {
+        let g = variant.geometry;
+        if !self.royalty.is_empty() {
+            return super::position::generals_face(
+                g,
+                cells,
+                &self.royals(variant, cells, side),
+                &self.royals(variant, cells, side.opponent()),
+            );
+        }
+        let mask = variant.registry.royal_mask;
+        let royal = |c: Cell| c.is_piece() && mask & (1u64 << c.kind().0) != 0;
+        cells.iter().enumerate().any(|(i, &c)| {
+            if !(royal(c) && c.side() == side) {
+                return false;
+            }
+            let sq = Square(i as u8);
+            [1i32, -1].into_iter().any(|dir| {
+                let mut k = 1;
+                while let Some(s) = g.square(g.file(sq) as i32, g.rank(sq) as i32 + dir * k) {
+                    let x = cells[s.index()];
+                    if !x.is_empty() {
+                        return royal(x) && x.side() != side;
+                    }
+                    k += 1;
+                }
+                false
+            })
+        })
+    }
+
+    /// Whether an enemy royal piece stands next to `sq` (no allocation without royalty rules).
+    pub fn touches_enemy_royal(&self, variant: &Variant, cells: &[Cell], sq: Square, side: Side) -> bool {
+        let g = variant.geometry;
+        if !self.royalty.is_empty() {
+            return super::position::kings_touch(g, sq, &self.royals(variant, cells, side.opponent()));
+        }
+        let mask = variant.registry.royal_mask;
+        let (f, r) = (g.file(sq) as i32, g.rank(sq) as i32);
+        (-1..=1).any(|dy| {
+            (-1..=1).any(|dx| {
+                g.square(f + dx, r + dy).is_some_and(|s| {
+                    let c = cells[s.index()];
+                    c.is_piece() && c.side() != side && mask & (1u64 << c.kind().0) != 0
+                })
+            })
+        })
+    }
+
     /// Whether any layer applies to `side`'s pieces.
     #[inline]
     pub fn layered(&self, side: Side) -> bool {

@@ -149,6 +149,10 @@ struct Needs {
     royal_loss: bool,
     /// Presets register extra facts for the position hash.
     extra_hash: bool,
+    /// Presets registered movement layers.
+    layers: bool,
+    /// Captures go to the captor's hand (a trial asks what a piece was promoted from).
+    hands: bool,
 }
 
 impl Needs {
@@ -169,6 +173,7 @@ impl Needs {
             immediate_results: v.end.iter().any(EndCondition::is_immediate),
             flag_reply: v.end.iter().any(|e| matches!(e, EndCondition::RegionReached { reply: true, .. })),
             drops: v.drops.is_some(),
+            hands: v.drops.as_ref().is_some_and(|d| d.captures_to_hand),
             must_drop: v.drops.as_ref().is_some_and(|d| d.must_drop),
             blast: v.blast.is_some(),
             gating: v.gating,
@@ -185,8 +190,8 @@ fn query_defaults(step: QuerySystems, needs: Needs) -> (Vec<ScheduleConfigs<Sche
     use QuerySystems as Q;
     match step {
         Q::Royalty => (vec![query::begin_query.into_configs()], vec![query::resolve_royalty.into_configs()]),
-        Q::Override => (vec![query::override_by_layers.into_configs()], vec![]),
-        Q::Extra => (vec![query::extra_by_layers.into_configs()], vec![]),
+        Q::Override if needs.layers => (vec![query::override_by_layers.into_configs()], vec![]),
+        Q::Extra if needs.layers => (vec![query::extra_by_layers.into_configs()], vec![]),
         Q::Generate => {
             let mut before = vec![query::generate_piece_moves.into_configs()];
             if needs.drops {
@@ -208,7 +213,8 @@ fn query_defaults(step: QuerySystems, needs: Needs) -> (Vec<ScheduleConfigs<Sche
             (before, vec![])
         }
         Q::SelfCheck if needs.applied_captures => (vec![query::filter_self_check_applied.into_configs()], vec![]),
-        Q::SelfCheck => (vec![query::filter_self_check.into_configs()], vec![]),
+        Q::SelfCheck if needs.hands => (vec![query::filter_self_check.into_configs()], vec![]),
+        Q::SelfCheck => (vec![query::filter_self_check_no_hands.into_configs()], vec![]),
         Q::LegalFilter => {
             let mut before = Vec::new();
             if needs.drop_mates {
@@ -305,8 +311,8 @@ fn chain_sets<S: SystemSet + Copy>(schedule: &mut Schedule, sets: &[S]) {
 }
 
 /// Builds the legal-move query schedule for `hooks` and the rules of `variant`.
-pub fn build_query_schedule(hooks: &[Hook], variant: Option<&Variant>) -> Schedule {
-    let needs = Needs::of(variant, hooks);
+pub fn build_query_schedule(hooks: &[Hook], variant: Option<&Variant>, layers: bool) -> Schedule {
+    let needs = Needs { layers, ..Needs::of(variant, hooks) };
     let mut schedule = Schedule::new(LegalMoveQuery);
     schedule.set_executor(SingleThreadedExecutor::new());
     chain_sets(&mut schedule, &QuerySystems::ALL);
@@ -327,9 +333,12 @@ pub fn build_apply_schedule(hooks: &[Hook], variant: Option<&Variant>, extra_has
         schedule.configure_sets(step.in_set(Committed));
     }
     schedule.configure_sets(ApplySystems::TurnStart.run_if(apply::turn_advanced));
-    // A trial application asks about the position only: no expiry, no game result.
-    schedule.configure_sets(ApplySystems::DurationTick.run_if(super::engine::not_in_trial));
-    schedule.configure_sets(ApplySystems::GameResult.run_if(super::engine::not_in_trial));
+    // A trial application asks about the position only: no expiry, no game result. (Trials
+    // happen only where hooks change what moves do; elsewhere the gate would only cost time.)
+    if needs.applied_captures {
+        schedule.configure_sets(ApplySystems::DurationTick.run_if(super::engine::not_in_trial));
+        schedule.configure_sets(ApplySystems::GameResult.run_if(super::engine::not_in_trial));
+    }
     for step in ApplySystems::ALL {
         add_step(&mut schedule, Step::Apply(step), step, hooks, apply_defaults(step, needs));
     }
@@ -382,7 +391,8 @@ pub fn rebuild_pipelines(world: &mut World) {
     let needs = Needs::of(variant.as_deref(), &hooks);
     world.insert_resource(query::AppliedTrials { every_move: needs.applied_moves });
     let extra_hash = world.get_resource::<apply::HashExtras>().is_some_and(|x| !x.0.is_empty());
-    let mut query = build_query_schedule(&hooks, variant.as_deref());
+    let layers = world.get_resource::<super::layers::RuleFns>().is_some_and(|f| !f.layers.is_empty());
+    let mut query = build_query_schedule(&hooks, variant.as_deref(), layers);
     let mut apply = build_apply_schedule(&hooks, variant.as_deref(), extra_hash);
     // Initialise now, so that a bad system configuration fails here and not mid-game.
     query.initialize(world).unwrap_or_else(|e| panic!("legal-move query does not build: {e:?}"));

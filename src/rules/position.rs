@@ -360,8 +360,7 @@ pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: 
     // Janggi's streaks: passes, and positions with the royal pieces facing each other.
     st.pass_streak = if m.kind == MoveKind::Pass { st.pass_streak.saturating_add(1) } else { 0 };
     if rules.end.contains(&EndCondition::Bikjang) {
-        let cells = &w.board().cells;
-        let facing = generals_face(g, cells, &fns.royals(rules, cells, side), &fns.royals(rules, cells, side.opponent()));
+        let facing = fns.generals_facing(rules, &w.board().cells, side);
         st.facing_streak = if facing { st.facing_streak.saturating_add(1) } else { 0 };
     }
     // En passant: only when an enemy piece could take it, so equal positions hash equally.

@@ -222,10 +222,16 @@ pub fn royal_attacked(rules: &Variant, fns: &RuleFns, state: &GameState, cells: 
     if rules.blast.is_none() && !rules.flying_general {
         return royals.iter().any(|&r| attacks.attacked(cells, r, by));
     }
-    let g = rules.geometry;
-    let theirs = fns.royals(rules, cells, by);
-    royals.iter().any(|&r| !(rules.blast.is_some() && kings_touch(g, r, &theirs)) && attacks.attacked(cells, r, by))
-        || (rules.flying_general && generals_face(g, cells, royals, &theirs))
+    royals.iter().any(|&r| attacks.attacked(cells, r, by) && !(rules.blast.is_some() && fns.touches_enemy_royal(rules, cells, r, side)))
+        || (rules.flying_general && flying_generals(rules, fns, cells, royals, side))
+}
+
+/// Whether one of `royals` (of `side`) faces an enemy royal piece along an open file.
+fn flying_generals(rules: &Variant, fns: &RuleFns, cells: &[Cell], royals: &[Square], side: Side) -> bool {
+    if fns.royalty.is_empty() {
+        return fns.generals_facing(rules, cells, side);
+    }
+    generals_face(rules.geometry, cells, royals, &fns.royals(rules, cells, side.opponent()))
 }
 
 /// Step 2.1 (default, before the hooks): the override layers claim pieces, first wins.
@@ -416,8 +422,7 @@ pub fn answer_bikjang(
     promoted: Query<&Promoted>,
 ) {
     let side = query.side;
-    let g = rules.geometry;
-    let facing = |cells: &[Cell]| generals_face(g, cells, &fns.royals(&rules, cells, side), &fns.royals(&rules, cells, side.opponent()));
+    let facing = |cells: &[Cell]| fns.generals_facing(&rules, cells, side);
     if !facing(&board.cells) {
         return;
     }
@@ -720,7 +725,30 @@ pub fn filter_self_check(
     state: Res<GameState>,
     promoted: Query<&Promoted>,
 ) {
-    let q = &mut *query;
+    let base = |e: Entity| promoted.get(e).ok().and_then(|p| p.0);
+    self_check_filter(&mut query, &mut board, &rules, &fns, &state, &base);
+}
+
+/// Step 3 in variants whose captures never go to a hand: [`filter_self_check`] without asking
+/// what a piece was promoted from (one parameter less on the hottest path).
+pub fn filter_self_check_no_hands(
+    mut query: ResMut<MoveQuery>,
+    mut board: ResMut<Board>,
+    rules: Res<Rules>,
+    fns: Res<RuleFns>,
+    state: Res<GameState>,
+) {
+    self_check_filter(&mut query, &mut board, &rules, &fns, &state, &|_| None);
+}
+
+fn self_check_filter(
+    q: &mut MoveQuery,
+    board: &mut Board,
+    rules: &Variant,
+    fns: &RuleFns,
+    state: &GameState,
+    base: &dyn Fn(Entity) -> Option<PieceType>,
+) {
     if !q.filter_self_check || q.royals.is_empty() {
         return;
     }
@@ -736,22 +764,21 @@ pub fn filter_self_check(
     // royal piece, which may not stand attacked either.
     let royal_types = royals.iter().fold(reg.royal_mask, |m, r| m | (1u64 << board.cells[r.index()].kind().0));
     let crowns = |m: &Move| m.promotion.or(m.dropped()).is_some_and(|p| royal_types & (1u64 << p.0) != 0);
-    let royal_pieces: Vec<(Entity, Square)> = royals.iter().filter_map(|&r| Some((board.entity(r)?, r))).collect();
-    let base = |e: Entity| promoted.get(e).ok().and_then(|p| p.0);
-    let mut ops = std::mem::take(&mut q.scratch_ops);
-    let mut after = std::mem::take(&mut q.scratch_squares);
     // Without royalty rules or blasts the royal set after a move is the one before, with the
     // moving royal piece (or a crowned one) where it landed; otherwise it is asked again.
     let track = fns.royalty.is_empty() && rules.blast.is_none();
-    let board = &mut *board;
+    let royal_pieces: Vec<(Entity, Square)> =
+        if track { Vec::new() } else { royals.iter().filter_map(|&r| Some((board.entity(r)?, r))).collect() };
+    let mut ops = std::mem::take(&mut q.scratch_ops);
+    let mut after = std::mem::take(&mut q.scratch_squares);
     q.moves.retain(|m| {
         let crowned = crowns(m);
         if fast && !matches!(m.kind, MoveKind::EnPassant(_)) && !pinned.contains(m.from) && !royals.contains(&m.from) && !crowned {
             return true;
         }
-        let mut w = TrialWriter::new(board, std::mem::take(&mut ops), &base);
+        let mut w = TrialWriter::new(board, std::mem::take(&mut ops), base);
         let mut st = *state;
-        let made = make(&mut w, &rules, &fns, &mut st, *m, side);
+        let made = make(&mut w, rules, fns, &mut st, *m, side);
         let cells = &w.board().cells;
         let safe = if track {
             let end = made.piece.and_then(|p| w.location_of(p, super::piece::Location::Board(m.from)).square());
@@ -766,10 +793,10 @@ pub fn filter_self_check(
             if crowned && let Some(e) = end {
                 after.push(e);
             }
-            !after.is_empty() && !royal_attacked(&rules, &fns, &st, cells, &after, side)
+            !after.is_empty() && !royal_attacked(rules, fns, &st, cells, &after, side)
         } else {
             let lost = royal_pieces.iter().any(|&(e, r)| w.location_of(e, super::piece::Location::Board(r)).square().is_none());
-            safe_after(&rules, &fns, &st, cells, side, lost, &mut after)
+            safe_after(rules, fns, &st, cells, side, lost, &mut after)
         };
         ops = w.undo();
         safe
