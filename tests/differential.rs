@@ -221,7 +221,90 @@ const KNOWN_GAPS: &[KnownGap] = &[
         fen: "2s1k/1g1gp/r4/1S3/K1B2[Brp] w - - 0 14",
         moves: "",
     },
+    // Legal moves.
+    KnownGap {
+        variant: "minishogi",
+        kind: "legal-missing-losing",
+        contains: "allows P@",
+        class: "rules",
+        why: "a pawn drop that mates: Chimera forbids it, Fairy-Stockfish allows it and scores the mate as a loss for the dropper",
+        fen: "1b1rk/1s3/2gSp/G1B2/K3R[P] w - - 1 10",
+        moves: "",
+    },
+    KnownGap {
+        variant: "shogi",
+        kind: "legal-missing-losing",
+        contains: "allows P@",
+        class: "rules",
+        why: "a pawn drop that mates: Chimera forbids it, Fairy-Stockfish allows it and scores the mate as a loss for the dropper",
+        fen: "7lk/9/7G1/9/9/9/9/9/K8[P] w - - 0 1",
+        moves: "",
+    },
+    KnownGap {
+        variant: "shogi",
+        kind: "fen-pocket-order",
+        contains: "",
+        class: "notation",
+        why: "the pieces in hand in another order (Chimera [BP], Fairy-Stockfish [PB])",
+        fen: "4k4/9/9/9/9/9/9/9/4K4[BP] w - - 0 1",
+        moves: "",
+    },
+    KnownGap {
+        variant: "dobutsu",
+        kind: "fen-pocket-order",
+        contains: "",
+        class: "notation",
+        why: "the pieces in hand in another order (Chimera [Cec], Fairy-Stockfish [Cce])",
+        fen: "g1e/3/1l1/1LG[Cec] w - - 0 4",
+        moves: "",
+    },
+    KnownGap {
+        variant: "placement",
+        kind: "fen-promoted-mark",
+        contains: "",
+        class: "notation",
+        why: "Chimera marks a promoted piece with ~ in Placement too, where captures never go to a hand; Fairy-Stockfish marks them only where they do",
+        fen: "k7/4P3/8/8/8/8/8/K7[] w - - 0 1",
+        moves: "e7e8q",
+    },
     // SAN.
+    KnownGap {
+        variant: "losers",
+        kind: "san-check",
+        contains: "",
+        class: "notation",
+        why: "a check that ends the game (here: it takes the last piece, and a bare king wins Losers): Fairy-Stockfish writes #, Chimera +",
+        fen: "5k2/3Q4/8/5p2/4P3/2P2KP1/3P4/8 w - - 0 26",
+        moves: "",
+    },
+    KnownGap {
+        variant: "seirawan",
+        kind: "san-disambiguation",
+        contains: "",
+        class: "notation",
+        why: "a move with gating: Fairy-Stockfish disambiguates only against moves that could gate too (Ne7/H), Chimera as in chess (Nge7/H)",
+        fen: "r1b1kenr/pppp1ppp/2n5/2b1p3/7q/PPN2PP1/1BPPP2P/REHQKBNR[h] b KQDFGkqcg - 0 6",
+        moves: "",
+    },
+    KnownGap {
+        variant: "dobutsu",
+        kind: "san-disambiguation",
+        contains: "",
+        class: "bug",
+        why: "Chimera disambiguates a piece move by a drop of another type onto the same square (C2b1=H): \
+              san_body's rivals include drops, whose empty from-square reads as the first piece type",
+        fen: "gle/3/1cG/E1L[c] b - - 1 2",
+        moves: "",
+    },
+    KnownGap {
+        variant: "atomic",
+        kind: "san-check",
+        contains: "",
+        class: "notation",
+        why: "Fairy-Stockfish writes no check marks in Atomic (its gives_check is false for blast variants); Chimera does",
+        fen: "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+        moves: "",
+    },
     KnownGap {
         variant: "minishogi",
         kind: "san-disambiguation",
@@ -493,7 +576,9 @@ impl Oracle {
     }
 
     fn ask(&mut self, request: &Value) -> Result<Value, String> {
-        writeln!(self.stdin, "{request}").and_then(|()| self.stdin.flush()).map_err(|e| format!("writing to the oracle: {e}"))?;
+        if let Err(e) = writeln!(self.stdin, "{request}").and_then(|()| self.stdin.flush()) {
+            panic!("the oracle stopped reading ({e}) at the request {request}");
+        }
         let mut line = String::new();
         let n = self.stdout.read_line(&mut line).map_err(|e| format!("reading from the oracle: {e}"))?;
         if n == 0 {
@@ -680,7 +765,8 @@ fn describe_standing(s: &Standing) -> String {
 }
 
 /// The names of the FEN fields that differ: `placement` (with the pocket), `pocket-order`
-/// (the same pieces in hand written in another order), `turn`, `castling`, `ep`, `checks`
+/// (the same pieces in hand written in another order), `promoted-mark` (only the `~` after
+/// promoted pieces differs), `turn`, `castling`, `ep`, `checks`
 /// (Three-check's counters), `halfmove`, `fullmove`, or `fields` when the counts differ.
 fn fen_differences(a: &str, b: &str) -> Vec<&'static str> {
     let (fa, fb): (Vec<&str>, Vec<&str>) = (a.split_whitespace().collect(), b.split_whitespace().collect());
@@ -692,6 +778,7 @@ fn fen_differences(a: &str, b: &str) -> Vec<&'static str> {
         .filter(|&i| fa[i] != fb[i])
         .map(|i| match i {
             0 if same_pieces_in_hand(fa[0], fb[0]) => "pocket-order",
+            0 if fa[0].replace('~', "") == fb[0].replace('~', "") => "promoted-mark",
             0 => "placement",
             1 => "turn",
             2 => "castling",
@@ -908,8 +995,23 @@ impl Playout<'_> {
             if !extra.is_empty() {
                 disagree("legal-extra", format!("only Chimera allows {} (at {fen})", extra.join(" ")));
             }
-            if !missing.is_empty() {
-                disagree("legal-missing", format!("only Fairy-Stockfish allows {} (at {fen})", missing.join(" ")));
+            // Moves only Fairy-Stockfish allows that lose on the spot (a pawn drop that mates, in
+            // Shogi) are told apart: Chimera forbids such moves instead.
+            let (mut losing, mut other) = (Vec::new(), Vec::new());
+            for m in missing {
+                let after: Vec<&str> = fs_moves.iter().map(String::as_str).chain([m]).collect();
+                let request = json!({"op": "position", "variant": fs_name, "fen": self.start, "moves": after, "chess960": chess960});
+                let loses = self.oracle.ask(&request).is_ok_and(|a| matches!(fs_standing(&a), Standing::Ended("win", _)));
+                if loses { losing.push(m) } else { other.push(m) }
+            }
+            if !losing.is_empty() {
+                disagree(
+                    "legal-missing-losing",
+                    format!("only Fairy-Stockfish allows {}, which loses at once there (at {fen})", losing.join(" ")),
+                );
+            }
+            if !other.is_empty() {
+                disagree("legal-missing", format!("only Fairy-Stockfish allows {} (at {fen})", other.join(" ")));
             }
 
             // The next move, one legal on both sides, and SAN for a sample of those moves.
