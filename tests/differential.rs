@@ -7,7 +7,7 @@
 //! `$HOME/.cache/chimera-venv/bin/python`. Without it the tests fail; they never skip.
 //!
 //! Environment (all optional):
-//! - `CHIMERA_DIFF_PLAYOUTS`: playouts per variant (default 2).
+//! - `CHIMERA_DIFF_PLAYOUTS`: playouts per variant (default 3).
 //! - `CHIMERA_DIFF_PLIES`: plies per playout, `N` or `MIN-MAX` (default `40-60`).
 //! - `CHIMERA_DIFF_SEED`: the base seed (decimal or `0x` hex); each playout prints its own.
 //! - `CHIMERA_DIFF_PLAYOUT_SEED`: replay exactly one playout (per selected variant) with this seed.
@@ -26,7 +26,7 @@ use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::Mutex;
 
-use chimera::rules::{Engine, Outcome, Reason, Side};
+use chimera::rules::{Engine, MoveKind, Outcome, Reason, Side};
 use chimera::variants;
 use serde_json::{Value, json};
 
@@ -121,12 +121,30 @@ const KNOWN_GAPS: &[KnownGap] = &[
     // FEN: en passant.
     KnownGap {
         variant: "berolina",
-        kind: "fen-ep",
+        kind: "fen-ep-unusable",
         contains: "",
         class: "notation",
         why: "after a Berolina double step Fairy-Stockfish always writes the two-square en-passant field, Chimera only when an en-passant capture is legal",
         fen: BEROLINA,
         moves: "h2f4",
+    },
+    KnownGap {
+        variant: "chess",
+        kind: "fen-ep-unusable",
+        contains: "",
+        class: "notation",
+        why: "Fairy-Stockfish writes the en-passant square when a pawn stands beside the one that moved, even a pinned one; Chimera only when the capture is legal",
+        fen: "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1",
+        moves: "d7d5",
+    },
+    KnownGap {
+        variant: "knightmate",
+        kind: "fen-ep-unusable",
+        contains: "",
+        class: "notation",
+        why: "Fairy-Stockfish writes the en-passant square when a pawn stands beside the one that moved, even a pinned one; Chimera only when the capture is legal",
+        fen: "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1",
+        moves: "d7d5",
     },
     // FEN: the half-move clock.
     KnownGap {
@@ -220,6 +238,61 @@ const KNOWN_GAPS: &[KnownGap] = &[
         why: "the pieces in hand in another order (Chimera [Brp], Fairy-Stockfish [Bpr])",
         fen: "2s1k/1g1gp/r4/1S3/K1B2[Brp] w - - 0 14",
         moves: "",
+    },
+    KnownGap {
+        variant: "minishogi",
+        kind: "result-score",
+        contains: "Chimera draw(repetition)",
+        class: "rules",
+        why: "the fourth repetition: Chimera draws, Fairy-Stockfish scores it as a loss for the first player (sente), as Minishogi's rules do",
+        fen: "rbsgk/4p/5/P4/KGSBR[-] w - - 0 1",
+        moves: "a1b2 e5d4 b2a1 d4e5 a1b2 e5d4 b2a1 d4e5 a1b2 e5d4 b2a1 d4e5",
+    },
+    KnownGap {
+        variant: "xiangqi",
+        kind: "result-score",
+        contains: "Chimera draw(repetition)",
+        class: "rules",
+        why: "perpetual check: Chimera draws the third repetition, Fairy-Stockfish scores it as a loss for the side giving the checks",
+        fen: "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1",
+        moves: "a1a10 e10e9 a10a9 e9e10 a9a10 e10e9 a10a9 e9e10 a9a10",
+    },
+    KnownGap {
+        variant: "xiangqi",
+        kind: "result-claim",
+        contains: "claimable-draw(optional)",
+        class: "rules",
+        why: "fifty moves without a capture: Fairy-Stockfish lets a player claim a draw, Chimera's Xiangqi has no move rule",
+        fen: "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 99 50",
+        moves: "h1g3",
+    },
+    KnownGap {
+        variant: "minixiangqi",
+        kind: "result-claim",
+        contains: "claimable-draw(optional)",
+        class: "rules",
+        why: "fifty moves without a capture: Fairy-Stockfish lets a player claim a draw, Chimera's Minixiangqi has no move rule",
+        fen: "rcnkncr/p1ppp1p/7/7/7/P1PPP1P/RCNKNCR w - - 99 50",
+        moves: "b1b2",
+    },
+    KnownGap {
+        variant: "manchu",
+        kind: "result-claim",
+        contains: "claimable-draw(optional)",
+        class: "rules",
+        why: "fifty moves without a capture: Fairy-Stockfish lets a player claim a draw, Chimera's Manchu has no move rule",
+        fen: "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/9/9/M1BAKAB2 w - - 99 50",
+        moves: "a1a2",
+    },
+    KnownGap {
+        variant: "janggi",
+        kind: "result-claim",
+        contains: "Chimera ongoing, Fairy-Stockfish claimable-",
+        class: "rules",
+        why: "fifty moves without a capture: Fairy-Stockfish lets a player end the game, scored by material (with the second player's 1.5 points); \
+              Chimera's Janggi has no move rule (it counts material only after two passes)",
+        fen: "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 99 50",
+        moves: "b1c3",
     },
     // Legal moves.
     KnownGap {
@@ -476,7 +549,7 @@ impl Config {
             Some(n) => SanMode::Sample(parse_u64("CHIMERA_DIFF_SAN", n) as usize),
         };
         Config {
-            playouts: env("CHIMERA_DIFF_PLAYOUTS").map_or(2, |t| parse_u64("CHIMERA_DIFF_PLAYOUTS", &t) as usize),
+            playouts: env("CHIMERA_DIFF_PLAYOUTS").map_or(3, |t| parse_u64("CHIMERA_DIFF_PLAYOUTS", &t) as usize),
             plies,
             seed: env("CHIMERA_DIFF_SEED").map_or(DEFAULT_SEED, |t| parse_u64("CHIMERA_DIFF_SEED", &t)),
             playout_seed: env("CHIMERA_DIFF_PLAYOUT_SEED").map(|t| parse_u64("CHIMERA_DIFF_PLAYOUT_SEED", &t)),
@@ -766,9 +839,11 @@ fn describe_standing(s: &Standing) -> String {
 
 /// The names of the FEN fields that differ: `placement` (with the pocket), `pocket-order`
 /// (the same pieces in hand written in another order), `promoted-mark` (only the `~` after
-/// promoted pieces differs), `turn`, `castling`, `ep`, `checks`
+/// promoted pieces differs), `turn`, `castling`, `ep`, `ep-unusable` (only Fairy-Stockfish
+/// writes an en-passant square, and Chimera has no en-passant capture: a pinned pawn, or none
+/// beside the square), `checks`
 /// (Three-check's counters), `halfmove`, `fullmove`, or `fields` when the counts differ.
-fn fen_differences(a: &str, b: &str) -> Vec<&'static str> {
+fn fen_differences(a: &str, b: &str, chimera_can_take_en_passant: bool) -> Vec<&'static str> {
     let (fa, fb): (Vec<&str>, Vec<&str>) = (a.split_whitespace().collect(), b.split_whitespace().collect());
     if fa.len() != fb.len() || fa.len() < 6 {
         return if a == b { vec![] } else { vec!["fields"] };
@@ -782,6 +857,7 @@ fn fen_differences(a: &str, b: &str) -> Vec<&'static str> {
             0 => "placement",
             1 => "turn",
             2 => "castling",
+            3 if fa[3] == "-" && !chimera_can_take_en_passant => "ep-unusable",
             3 => "ep",
             i if i == n - 1 => "fullmove",
             i if i == n - 2 => "halfmove",
@@ -944,7 +1020,9 @@ impl Playout<'_> {
             let fs_fen = answer["fen"].as_str().unwrap_or_default().to_string();
             stats.fens += 1;
             let mut fen_parted = false;
-            for field in fen_differences(&fen, &fs_fen) {
+            let legal = engine.legal_moves();
+            let en_passant = legal.iter().any(|m| matches!(m.kind, MoveKind::EnPassant(_)));
+            for field in fen_differences(&fen, &fs_fen, en_passant) {
                 fen_parted |= !disagree(&format!("fen-{field}"), format!("Chimera {fen} | Fairy-Stockfish {fs_fen}"));
             }
 
@@ -986,7 +1064,6 @@ impl Playout<'_> {
                 (Some(p), "pass") => p.clone(),
                 _ => uci.to_string(),
             };
-            let legal = engine.legal_moves();
             let ours: BTreeMap<String, chimera::rules::Move> = legal.iter().map(|m| (to_fs(&engine.to_uci(m)), *m)).collect();
             let theirs: BTreeSet<&str> = fs_legal.iter().map(String::as_str).collect();
             stats.legal_moves += ours.len().max(theirs.len());
@@ -1180,4 +1257,38 @@ fn known_gaps_still_occur() {
         }
     }
     assert!(gone.is_empty(), "{}", gone.join("\n"));
+}
+
+/// Games that reach a draw Fairy-Stockfish lets a player claim (an optional end) where
+/// Chimera ends the game itself: both must agree, position by position, and the last
+/// position must count as such a claim taken as an end.
+#[test]
+fn draw_claims_are_taken_as_ends() {
+    let cases: &[(&str, &str, &str)] = &[
+        ("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8"),
+        ("chess", "4k3/8/8/8/8/8/4P3/R3K3 w - - 99 80", "a1a2"),
+        (
+            "shogi",
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[-] w - - 0 1",
+            "e1d2 e9d8 d2e1 d8e9 e1d2 e9d8 d2e1 d8e9 e1d2 e9d8 d2e1 d8e9",
+        ),
+        ("crazyhouse", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1", "b1c3 b8c6 c3b1 c6b8 b1c3 b8c6 c3b1 c6b8"),
+    ];
+    let mut oracle = Oracle::start();
+    let mut failures = Vec::new();
+    for &(variant, fen, moves) in cases {
+        let mut chooser = ScriptChooser { moves: moves.split_whitespace().map(String::from).collect(), error: None };
+        let mut playout =
+            Playout { oracle: &mut oracle, variant, start: fen.to_string(), seed: None, san: SanMode::Sample(1), san_rng: Rng::new(1) };
+        let mut stats = Stats::default();
+        let found = playout.run(&mut chooser, &mut stats);
+        let unknown: Vec<String> = found.iter().filter(|d| d.known_gap().is_none()).map(Disagreement::describe).collect();
+        if chooser.error.is_some() || !unknown.is_empty() || stats.claims_as_ends != 1 {
+            failures.push(format!(
+                "{variant} {fen} {moves}: {:?}, {} claims taken as ends, disagreements: {unknown:?}",
+                chooser.error, stats.claims_as_ends
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
