@@ -1,0 +1,1312 @@
+//! Differential tests against Fairy-Stockfish: seeded random playouts in every catalogue
+//! variant, asking `scripts/ffish_oracle.py` (pyffish) at every ply for the legal moves, the
+//! FEN, the SAN of the moves and the game result, and comparing them with Chimera's.
+//!
+//! The oracle runs under the Python of a virtual environment with pyffish installed
+//! (`scripts/setup.sh` makes it): `$CHIMERA_PYTHON`, by default
+//! `$HOME/.cache/chimera-venv/bin/python`. Without it the tests fail; they never skip.
+//!
+//! Environment (all optional):
+//! - `CHIMERA_DIFF_PLAYOUTS`: playouts per variant (default 3).
+//! - `CHIMERA_DIFF_PLIES`: plies per playout, `N` or `MIN-MAX` (default `40-60`).
+//! - `CHIMERA_DIFF_SEED`: the base seed (decimal or `0x` hex); each playout prints its own.
+//! - `CHIMERA_DIFF_PLAYOUT_SEED`: replay exactly one playout (per selected variant) with this seed.
+//! - `CHIMERA_DIFF_VARIANTS`: comma-separated catalogue ids (default: the whole catalogue).
+//! - `CHIMERA_DIFF_SAN`: how many moves of each position to compare SAN for: `N` (the move
+//!   played and N-1 others at random; default 2) or `all`. Each costs pyffish ~3 ms.
+//! - `CHIMERA_DIFF_JOBS`: worker threads, each with its own oracle (default 2).
+//! - `CHIMERA_DIFF_REPORT`: a file to write every disagreement to, one JSON object a line.
+//!
+//! Disagreements that are real differences not fixed yet are listed in `KNOWN_GAPS`, each
+//! with a reproducer that must still show it (so the list shrinks as the engine improves).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::{LazyLock, Mutex};
+
+use chimera::rules::{Engine, MoveKind, Outcome, Reason, Side};
+use chimera::variants;
+use serde_json::{Value, json};
+
+const DEFAULT_SEED: u64 = 0x0C41_3E7A_D1FF_5EED;
+
+/// Orda and Orda Mirror for pyffish, which does not have them built in (Couch Tomato's
+/// rules, as Chimera's `presets/orda.ron` and `presets/ordamirror.ron` state them).
+const ORDA_INI: &str = "\
+[orda:chess]
+customPiece1 = l:mNcR
+customPiece2 = h:KN
+customPiece3 = a:mNcB
+customPiece4 = y:FfW
+promotionPieceTypes = qh
+startFen = lhaykahl/8/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1
+flagPiece = k
+flagRegionWhite = *8
+flagRegionBlack = *1
+
+[ordamirror:chess]
+customPiece1 = l:mNcR
+customPiece2 = h:KN
+customPiece3 = a:mNcB
+customPiece4 = f:mQcN
+promotionPieceTypes = lhaf
+startFen = lhafkahl/8/pppppppp/8/8/PPPPPPPP/8/LHAFKAHL w - - 0 1
+castling = false
+flagPiece = k
+flagRegionWhite = *8
+flagRegionBlack = *1
+";
+
+/// A disagreement we know of and do not fix now. `contains` narrows it to disagreements
+/// whose detail has that text. The reproducer (`fen`, then `moves` in Chimera's UCI) must
+/// still show it, or the test fails and asks for the entry to be removed.
+#[derive(Clone, Copy)]
+struct KnownGap {
+    variant: &'static str,
+    kind: &'static str,
+    contains: &'static str,
+    /// `rules` (a real difference of rules), `notation` or `bug` (Chimera's, not fixed yet).
+    class: &'static str,
+    why: &'static str,
+    fen: &'static str,
+    moves: &'static str,
+}
+
+const XIANGQI: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+const MINIXIANGQI: &str = "rcnkncr/p1ppp1p/7/7/7/P1PPP1P/RCNKNCR w - - 0 1";
+const MANCHU: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/9/9/M1BAKAB2 w - - 0 1";
+const JANGGI: &str = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1";
+const BEROLINA: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// The known gaps: those listed one by one, then the families below, one entry per variant.
+static KNOWN_GAPS: LazyLock<Vec<KnownGap>> = LazyLock::new(|| {
+    let pinned_en_passant = PINNED_EN_PASSANT.iter().map(|&(variant, fen)| KnownGap {
+        variant,
+        kind: "fen-ep-unusable",
+        contains: "",
+        class: "notation",
+        why: "Fairy-Stockfish writes the en-passant square when a pawn stands beside the one that moved, even a pinned one; \
+              Chimera only when the capture is legal",
+        fen,
+        moves: "d7d5",
+    });
+    LISTED_GAPS.iter().copied().chain(pinned_en_passant).collect()
+});
+
+/// Variants where a double step beside a pinned pawn shows the en-passant difference (black's
+/// d7-d5 beside white's e5 pawn, pinned by the bishop on h8), with the position to show it.
+const PINNED_EN_PASSANT: &[(&str, &str)] = &[
+    ("chess", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1"),
+    ("chess960", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1"),
+    ("3check", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 3+3 0 1"),
+    ("kingofthehill", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1"),
+    ("crazyhouse", "4k2b/3p4/8/4P3/8/8/8/K7[] b - - 0 1"),
+    ("coregal", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1"),
+    ("knightmate", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1"),
+    ("seirawan", "4k2b/3p4/8/4P3/8/8/8/K7[] b - - 0 1"),
+    ("placement", "4k2b/3p4/8/4P3/8/8/8/K7[] b - - 0 1"),
+    ("amazon", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1"),
+    ("nightrider", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1"),
+];
+
+/// One entry per class of disagreement, as narrow as the kinds allow.
+const LISTED_GAPS: &[KnownGap] = &[
+    // FEN: castling and gating rights.
+    KnownGap {
+        variant: "chess960",
+        kind: "fen-castling",
+        contains: "",
+        class: "notation",
+        why: "castling rights: Chimera writes X-FEN (KQkq for the outermost rooks), Fairy-Stockfish's Chess960 mode Shredder-FEN (file letters)",
+        fen: "nnbrkrqb/pppppppp/8/8/8/8/PPPPPPPP/NNBRKRQB w KQkq - 0 1",
+        moves: "",
+    },
+    KnownGap {
+        variant: "seirawan",
+        kind: "fen-castling",
+        contains: "",
+        class: "bug",
+        why: "Chimera keeps writing a side's gating rights (file letters) after its hand is empty; Fairy-Stockfish drops them, so the same position has two FENs",
+        fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[HEhe] w KQBCDFGkqbcdfg - 0 1",
+        moves: "g1f3h g8f6 b1c3e",
+    },
+    KnownGap {
+        variant: "giveaway",
+        kind: "fen-castling",
+        contains: "",
+        class: "bug",
+        why: "a castling right survives the capture of its king (a king is an ordinary piece here); Fairy-Stockfish drops it",
+        fen: "4k3/p7/8/8/8/8/P7/R3K2r b Q - 0 1",
+        moves: "h1e1",
+    },
+    KnownGap {
+        variant: "kinglet",
+        kind: "fen-castling",
+        contains: "",
+        class: "bug",
+        why: "a castling right survives the capture of its king (a king is an ordinary piece here); Fairy-Stockfish drops it",
+        fen: "4k3/p7/8/8/8/8/P7/R3K2r b Q - 0 1",
+        moves: "h1e1",
+    },
+    // FEN: en passant.
+    KnownGap {
+        variant: "berolina",
+        kind: "fen-ep-unusable",
+        contains: "",
+        class: "notation",
+        why: "after a Berolina double step Fairy-Stockfish always writes the two-square en-passant field, Chimera only when an en-passant capture is legal",
+        fen: BEROLINA,
+        moves: "h2f4",
+    },
+    // FEN: the half-move clock.
+    KnownGap {
+        variant: "xiangqi",
+        kind: "fen-halfmove",
+        contains: "",
+        class: "rules",
+        why: "a soldier's move resets Chimera's half-move clock, not Fairy-Stockfish's (which has a 50-move draw claim for Xiangqi; Chimera has no move rule there)",
+        fen: XIANGQI,
+        moves: "i4i5",
+    },
+    KnownGap {
+        variant: "minixiangqi",
+        kind: "fen-halfmove",
+        contains: "",
+        class: "rules",
+        why: "a soldier's move resets Chimera's half-move clock, not Fairy-Stockfish's",
+        fen: MINIXIANGQI,
+        moves: "e2f2",
+    },
+    KnownGap {
+        variant: "manchu",
+        kind: "fen-halfmove",
+        contains: "",
+        class: "rules",
+        why: "a soldier's move resets Chimera's half-move clock, not Fairy-Stockfish's",
+        fen: MANCHU,
+        moves: "e4e5",
+    },
+    KnownGap {
+        variant: "crazyhouse",
+        kind: "fen-halfmove",
+        contains: "",
+        class: "rules",
+        why: "a drop resets Fairy-Stockfish's half-move clock (and so its fifty-move rule), not Chimera's",
+        fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Nn] w KQkq - 4 3",
+        moves: "N@e5",
+    },
+    KnownGap {
+        variant: "placement",
+        kind: "fen-halfmove",
+        contains: "",
+        class: "rules",
+        why: "a drop resets Fairy-Stockfish's half-move clock, not Chimera's",
+        fen: "8/pppppppp/8/8/8/8/PPPPPPPP/8[KQRRBBNNkqrrbbnn] w - - 0 1",
+        moves: "B@f1",
+    },
+    KnownGap {
+        variant: "shogi",
+        kind: "fen-halfmove",
+        contains: "",
+        class: "rules",
+        why: "a drop resets Fairy-Stockfish's half-move clock, not Chimera's (no move rule in Shogi: the FEN field only)",
+        fen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[Gg] w - - 3 2",
+        moves: "G@e5",
+    },
+    KnownGap {
+        variant: "minishogi",
+        kind: "fen-halfmove",
+        contains: "",
+        class: "rules",
+        why: "a drop resets Fairy-Stockfish's half-move clock, not Chimera's (no move rule: the FEN field only)",
+        fen: "rbsgk/4p/5/P4/KGSBR[Gg] w - - 3 2",
+        moves: "G@c3",
+    },
+    KnownGap {
+        variant: "dobutsu",
+        kind: "fen-halfmove",
+        contains: "",
+        class: "rules",
+        why: "a drop resets Fairy-Stockfish's half-move clock, not Chimera's (no move rule: the FEN field only)",
+        fen: "gle/1c1/1C1/ELG[Gg] w - - 3 2",
+        moves: "G@a2",
+    },
+    // Results.
+    KnownGap {
+        variant: "coregal",
+        kind: "result-chimera-ends",
+        contains: "Chimera draw(material)",
+        class: "bug",
+        why: "Chimera calls a royal queen no mating material and draws king and queen against king; Fairy-Stockfish plays on",
+        fen: "3qk3/8/8/8/8/8/8/4K3 w - - 0 1",
+        moves: "",
+    },
+    // FEN: pockets.
+    KnownGap {
+        variant: "minishogi",
+        kind: "fen-pocket-order",
+        contains: "",
+        class: "notation",
+        why: "the pieces in hand in another order (Chimera [Brp], Fairy-Stockfish [Bpr])",
+        fen: "2s1k/1g1gp/r4/1S3/K1B2[Brp] w - - 0 14",
+        moves: "",
+    },
+    KnownGap {
+        variant: "minishogi",
+        kind: "result-score",
+        contains: "Chimera draw(repetition)",
+        class: "rules",
+        why: "the fourth repetition: Chimera draws, Fairy-Stockfish scores it as a loss for the first player (sente), as Minishogi's rules do",
+        fen: "rbsgk/4p/5/P4/KGSBR[-] w - - 0 1",
+        moves: "a1b2 e5d4 b2a1 d4e5 a1b2 e5d4 b2a1 d4e5 a1b2 e5d4 b2a1 d4e5",
+    },
+    KnownGap {
+        variant: "xiangqi",
+        kind: "result-score",
+        contains: "Chimera draw(repetition)",
+        class: "rules",
+        why: "perpetual check: Chimera draws the third repetition, Fairy-Stockfish scores it as a loss for the side giving the checks",
+        fen: "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1",
+        moves: "a1a10 e10e9 a10a9 e9e10 a9a10 e10e9 a10a9 e9e10 a9a10",
+    },
+    KnownGap {
+        variant: "xiangqi",
+        kind: "result-claim",
+        contains: "claimable-draw(optional)",
+        class: "rules",
+        why: "fifty moves without a capture: Fairy-Stockfish lets a player claim a draw, Chimera's Xiangqi has no move rule",
+        fen: "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 99 50",
+        moves: "h1g3",
+    },
+    KnownGap {
+        variant: "minixiangqi",
+        kind: "result-claim",
+        contains: "claimable-draw(optional)",
+        class: "rules",
+        why: "fifty moves without a capture: Fairy-Stockfish lets a player claim a draw, Chimera's Minixiangqi has no move rule",
+        fen: "rcnkncr/p1ppp1p/7/7/7/P1PPP1P/RCNKNCR w - - 99 50",
+        moves: "b1b2",
+    },
+    KnownGap {
+        variant: "manchu",
+        kind: "result-claim",
+        contains: "claimable-draw(optional)",
+        class: "rules",
+        why: "fifty moves without a capture: Fairy-Stockfish lets a player claim a draw, Chimera's Manchu has no move rule",
+        fen: "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/9/9/M1BAKAB2 w - - 99 50",
+        moves: "a1a2",
+    },
+    KnownGap {
+        variant: "janggi",
+        kind: "result-claim",
+        contains: "Chimera ongoing, Fairy-Stockfish claimable-",
+        class: "rules",
+        why: "fifty moves without a capture: Fairy-Stockfish lets a player end the game, scored by material (with the second player's 1.5 points); \
+              Chimera's Janggi has no move rule (it counts material only after two passes)",
+        fen: "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 99 50",
+        moves: "b1c3",
+    },
+    // Legal moves.
+    KnownGap {
+        variant: "minishogi",
+        kind: "legal-missing-losing",
+        contains: "allows P@",
+        class: "rules",
+        why: "a pawn drop that mates: Chimera forbids it, Fairy-Stockfish allows it and scores the mate as a loss for the dropper",
+        fen: "1b1rk/1s3/2gSp/G1B2/K3R[P] w - - 1 10",
+        moves: "",
+    },
+    KnownGap {
+        variant: "shogi",
+        kind: "legal-missing-losing",
+        contains: "allows P@",
+        class: "rules",
+        why: "a pawn drop that mates: Chimera forbids it, Fairy-Stockfish allows it and scores the mate as a loss for the dropper",
+        fen: "7lk/9/7G1/9/9/9/9/9/K8[P] w - - 0 1",
+        moves: "",
+    },
+    KnownGap {
+        variant: "shogi",
+        kind: "fen-pocket-order",
+        contains: "",
+        class: "notation",
+        why: "the pieces in hand in another order (Chimera [BP], Fairy-Stockfish [PB])",
+        fen: "4k4/9/9/9/9/9/9/9/4K4[BP] w - - 0 1",
+        moves: "",
+    },
+    KnownGap {
+        variant: "dobutsu",
+        kind: "fen-pocket-order",
+        contains: "",
+        class: "notation",
+        why: "the pieces in hand in another order (Chimera [Cec], Fairy-Stockfish [Cce])",
+        fen: "g1e/3/1l1/1LG[Cec] w - - 0 4",
+        moves: "",
+    },
+    KnownGap {
+        variant: "placement",
+        kind: "fen-promoted-mark",
+        contains: "",
+        class: "notation",
+        why: "Chimera marks a promoted piece with ~ in Placement too, where captures never go to a hand; Fairy-Stockfish marks them only where they do",
+        fen: "k7/4P3/8/8/8/8/8/K7[] w - - 0 1",
+        moves: "e7e8q",
+    },
+    // SAN.
+    KnownGap {
+        variant: "losers",
+        kind: "san-check",
+        contains: "",
+        class: "notation",
+        why: "a check that ends the game (here: it takes the last piece, and a bare king wins Losers): Fairy-Stockfish writes #, Chimera +",
+        fen: "5k2/3Q4/8/5p2/4P3/2P2KP1/3P4/8 w - - 0 26",
+        moves: "",
+    },
+    KnownGap {
+        variant: "seirawan",
+        kind: "san-disambiguation",
+        contains: "",
+        class: "notation",
+        why: "a move with gating: Fairy-Stockfish disambiguates only against moves that could gate too (Ne7/H), Chimera as in chess (Nge7/H)",
+        fen: "r1b1kenr/pppp1ppp/2n5/2b1p3/7q/PPN2PP1/1BPPP2P/REHQKBNR[h] b KQDFGkqcg - 0 6",
+        moves: "",
+    },
+    KnownGap {
+        variant: "dobutsu",
+        kind: "san-disambiguation",
+        contains: "",
+        class: "bug",
+        why: "Chimera disambiguates a piece move by a drop of another type onto the same square (C2b1=H): \
+              san_body's rivals include drops, whose empty from-square reads as the first piece type",
+        fen: "gle/3/1cG/E1L[c] b - - 1 2",
+        moves: "",
+    },
+    KnownGap {
+        variant: "atomic",
+        kind: "san-check",
+        contains: "",
+        class: "notation",
+        why: "Fairy-Stockfish writes no check marks in Atomic (its gives_check is false for blast variants); Chimera does",
+        fen: "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+        moves: "",
+    },
+    KnownGap {
+        variant: "minishogi",
+        kind: "san-disambiguation",
+        contains: "",
+        class: "bug",
+        why: "Chimera disambiguates a piece move by a drop of another type onto the same square (P2a3 for a2a3 with a rook in hand): \
+              san_body's rivals include drops, whose empty from-square reads as the first piece type",
+        fen: "k4/5/5/P4/4K[R] w - - 0 1",
+        moves: "",
+    },
+    KnownGap {
+        variant: "shogi",
+        kind: "san-disambiguation",
+        contains: "",
+        class: "bug",
+        why: "Chimera disambiguates a piece move by a drop of another type onto the same square (P3a4 for a3a4 with a rook in hand): \
+              san_body's rivals include drops, whose empty from-square reads as the first piece type",
+        fen: "k8/9/9/9/9/9/P8/9/8K[R] w - - 0 1",
+        moves: "",
+    },
+    KnownGap {
+        variant: "minixiangqi",
+        kind: "san-letter",
+        contains: "",
+        class: "notation",
+        why: "Fairy-Stockfish's SAN letter for the horse is H; Chimera uses the FEN letter N",
+        fen: "1rnknr1/p1p1p1p/7/R2P2p/7/1PP2PP/2NKNR1 w - - 0 11",
+        moves: "",
+    },
+    KnownGap {
+        variant: "3check",
+        kind: "san-check",
+        contains: "",
+        class: "notation",
+        why: "a third check that wins: Fairy-Stockfish writes #, Chimera + (only real checkmates get #)",
+        fen: "4k3/8/8/8/8/8/8/4K2R w K - 1+3 0 1",
+        moves: "",
+    },
+    KnownGap {
+        variant: "coregal",
+        kind: "san-check",
+        contains: "",
+        class: "notation",
+        why: "an attack on the royal queen: Chimera writes + (it is check under Coregal's rules), Fairy-Stockfish nothing",
+        fen: "3qk3/8/8/8/8/4B3/8/R3K3 w - - 0 1",
+        moves: "",
+    },
+    KnownGap {
+        variant: "berolina",
+        kind: "san-pawn-letter",
+        contains: "",
+        class: "notation",
+        why: "Fairy-Stockfish names the Berolina pawn and the file it leaves (Phf4), Chimera writes pawn moves as in chess (f4)",
+        fen: BEROLINA,
+        moves: "",
+    },
+    KnownGap {
+        variant: "xiangqi",
+        kind: "san-pawn-letter",
+        contains: "",
+        class: "notation",
+        why: "Fairy-Stockfish names the soldier (Pi5, Pef2 sideways), Chimera writes it as a chess pawn (i5, f2)",
+        fen: XIANGQI,
+        moves: "",
+    },
+    KnownGap {
+        variant: "minixiangqi",
+        kind: "san-pawn-letter",
+        contains: "",
+        class: "notation",
+        why: "Fairy-Stockfish names the soldier (Pi5, Pef2 sideways), Chimera writes it as a chess pawn (i5, f2)",
+        fen: MINIXIANGQI,
+        moves: "",
+    },
+    KnownGap {
+        variant: "manchu",
+        kind: "san-pawn-letter",
+        contains: "",
+        class: "notation",
+        why: "Fairy-Stockfish names the soldier (Pi5, Pef2 sideways), Chimera writes it as a chess pawn (i5, f2)",
+        fen: MANCHU,
+        moves: "",
+    },
+    KnownGap {
+        variant: "xiangqi",
+        kind: "san-letter",
+        contains: "",
+        class: "notation",
+        why: "Fairy-Stockfish's SAN letters for the horse and elephant are H and E; Chimera uses the FEN letters N and B",
+        fen: XIANGQI,
+        moves: "",
+    },
+    KnownGap {
+        variant: "manchu",
+        kind: "san-letter",
+        contains: "",
+        class: "notation",
+        why: "Fairy-Stockfish's SAN letters for the horse and elephant are H and E; Chimera uses the FEN letters N and B",
+        fen: MANCHU,
+        moves: "",
+    },
+    KnownGap {
+        variant: "janggi",
+        kind: "san-letter",
+        contains: "",
+        class: "notation",
+        why: "Fairy-Stockfish's SAN letters for the horse and elephant are H and E; Chimera uses the FEN letters N and B",
+        fen: JANGGI,
+        moves: "",
+    },
+    KnownGap {
+        variant: "janggi",
+        kind: "san",
+        contains: "Chimera pass,",
+        class: "notation",
+        why: "a pass: Chimera writes 'pass', Fairy-Stockfish the king moving to its own square (Ke2)",
+        fen: JANGGI,
+        moves: "",
+    },
+];
+
+// ---------------------------------------------------------------------------------------
+// Configuration and randomness
+
+struct Config {
+    playouts: usize,
+    plies: (usize, usize),
+    seed: u64,
+    playout_seed: Option<u64>,
+    variants: Vec<String>,
+    san: SanMode,
+    jobs: usize,
+    report: Option<PathBuf>,
+}
+
+fn env(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+}
+
+fn parse_u64(name: &str, text: &str) -> u64 {
+    let t = text.trim();
+    let parsed = match t.strip_prefix("0x") {
+        Some(hex) => u64::from_str_radix(&hex.replace('_', ""), 16),
+        None => t.replace('_', "").parse(),
+    };
+    parsed.unwrap_or_else(|e| panic!("{name}={text}: not a number ({e})"))
+}
+
+impl Config {
+    fn from_env() -> Config {
+        let plies = match env("CHIMERA_DIFF_PLIES") {
+            None => (40, 60),
+            Some(t) => match t.split_once('-') {
+                Some((a, b)) => (parse_u64("CHIMERA_DIFF_PLIES", a) as usize, parse_u64("CHIMERA_DIFF_PLIES", b) as usize),
+                None => {
+                    let n = parse_u64("CHIMERA_DIFF_PLIES", &t) as usize;
+                    (n, n)
+                }
+            },
+        };
+        assert!(plies.0 <= plies.1, "CHIMERA_DIFF_PLIES: the minimum is above the maximum");
+        let variants = match env("CHIMERA_DIFF_VARIANTS") {
+            Some(list) => list.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
+            None => variants::builtin_ids().map(String::from).collect(),
+        };
+        let san = match env("CHIMERA_DIFF_SAN").as_deref() {
+            None => SanMode::Sample(2),
+            Some("all") => SanMode::All,
+            Some(n) => SanMode::Sample(parse_u64("CHIMERA_DIFF_SAN", n) as usize),
+        };
+        Config {
+            playouts: env("CHIMERA_DIFF_PLAYOUTS").map_or(3, |t| parse_u64("CHIMERA_DIFF_PLAYOUTS", &t) as usize),
+            plies,
+            seed: env("CHIMERA_DIFF_SEED").map_or(DEFAULT_SEED, |t| parse_u64("CHIMERA_DIFF_SEED", &t)),
+            playout_seed: env("CHIMERA_DIFF_PLAYOUT_SEED").map(|t| parse_u64("CHIMERA_DIFF_PLAYOUT_SEED", &t)),
+            variants,
+            san,
+            jobs: env("CHIMERA_DIFF_JOBS").map_or(2, |t| parse_u64("CHIMERA_DIFF_JOBS", &t).max(1) as usize),
+            report: env("CHIMERA_DIFF_REPORT").map(PathBuf::from),
+        }
+    }
+}
+
+/// Which moves of a position get their SAN compared.
+#[derive(Clone, Copy)]
+enum SanMode {
+    All,
+    /// The move played and this many less one others, at random.
+    Sample(usize),
+}
+
+/// A tiny xorshift64* generator: the same seed plays the same moves.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Rng {
+        Rng(seed.max(1))
+    }
+
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// The seed of playout `i` of `variant`: the base seed mixed with the variant's name.
+fn playout_seed(base: u64, variant: &str, i: usize) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in variant.bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    let mut z = base ^ h ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+// ---------------------------------------------------------------------------------------
+// The oracle process
+
+struct Oracle {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+fn python() -> PathBuf {
+    match env("CHIMERA_PYTHON") {
+        Some(p) => PathBuf::from(p),
+        None => {
+            let home = std::env::var("HOME").unwrap_or_else(|_| panic!("HOME is not set; set CHIMERA_PYTHON to a Python with pyffish"));
+            PathBuf::from(home).join(".cache/chimera-venv/bin/python")
+        }
+    }
+}
+
+impl Oracle {
+    /// Starts the oracle, checks that pyffish answers, and loads the variants it lacks.
+    fn start() -> Oracle {
+        let python = python();
+        let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/ffish_oracle.py");
+        let setup = "run `bash scripts/setup.sh` to create the virtual environment with pyffish (or set CHIMERA_PYTHON)";
+        let mut child = Command::new(&python)
+            .arg(&script)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start the Fairy-Stockfish oracle with {}: {e}; {setup}", python.display()));
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
+        let mut oracle = Oracle { child, stdin, stdout };
+        let hello =
+            oracle.ask(&json!({"op": "hello"})).unwrap_or_else(|e| panic!("the oracle ({}) failed: {e}; {setup}", python.display()));
+        assert!(hello["variants"].is_array(), "the oracle answered {hello}; {setup}");
+        let loaded = oracle.ask(&json!({"op": "config", "ini": ORDA_INI})).unwrap_or_else(|e| panic!("loading Orda into pyffish: {e}"));
+        for v in ["orda", "ordamirror"] {
+            assert!(loaded["variants"].as_array().is_some_and(|a| a.iter().any(|x| x == v)), "pyffish did not load {v}: {loaded}");
+        }
+        oracle
+    }
+
+    fn ask(&mut self, request: &Value) -> Result<Value, String> {
+        if let Err(e) = writeln!(self.stdin, "{request}").and_then(|()| self.stdin.flush()) {
+            panic!("the oracle stopped reading ({e}) at the request {request}");
+        }
+        let mut line = String::new();
+        let n = self.stdout.read_line(&mut line).map_err(|e| format!("reading from the oracle: {e}"))?;
+        if n == 0 {
+            let status = self.child.try_wait().ok().flatten();
+            // pyffish crashes the process on some inputs; nothing more can be asked then.
+            panic!("the oracle closed its output (exit status {status:?}) after the request {request}");
+        }
+        let answer: Value = serde_json::from_str(&line).map_err(|e| format!("the oracle's answer does not read as JSON ({e}): {line}"))?;
+        match answer.get("error") {
+            Some(err) => Err(format!("the oracle reports: {err} (request {request})")),
+            None => Ok(answer),
+        }
+    }
+}
+
+impl Drop for Oracle {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Comparison
+
+/// Fairy-Stockfish's name and Chess960 flag for a catalogue id.
+fn fs_variant(id: &str) -> (&str, bool) {
+    match id {
+        "chess960" => ("chess", true),
+        other => (other, false),
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Disagreement {
+    kind: String,
+    variant: String,
+    detail: String,
+    seed: Option<u64>,
+    start: String,
+    /// The moves (Chimera's UCI) that lead to the position.
+    moves: Vec<String>,
+}
+
+impl Disagreement {
+    fn describe(&self) -> String {
+        let seed = self.seed.map_or("(scripted)".to_string(), |s| format!("{s:#018x}"));
+        format!(
+            "[{}] {}: {}\n  seed {seed} (replay: CHIMERA_DIFF_VARIANTS={} CHIMERA_DIFF_PLAYOUT_SEED={seed})\n  start {}\n  moves ({}): {}",
+            self.kind,
+            self.variant,
+            self.detail,
+            self.variant,
+            self.start,
+            self.moves.len(),
+            self.moves.join(" ")
+        )
+    }
+
+    fn known_gap(&self) -> Option<&'static KnownGap> {
+        KNOWN_GAPS.iter().find(|g| g.variant == self.variant && g.kind == self.kind && self.detail.contains(g.contains))
+    }
+
+    fn to_json(&self) -> Value {
+        json!({
+            "kind": self.kind, "variant": self.variant, "detail": self.detail, "seed": self.seed,
+            "start": self.start, "moves": self.moves, "known": self.known_gap().map(|g| g.why),
+        })
+    }
+}
+
+#[derive(Default)]
+struct Stats {
+    playouts: usize,
+    positions: usize,
+    legal_moves: usize,
+    sans: usize,
+    fens: usize,
+    results: usize,
+    claims_as_ends: usize,
+    /// (kind, variant) → (known, unknown).
+    by_kind: BTreeMap<(String, String), (usize, usize)>,
+    /// Unknown disagreements, the first few in full.
+    unknown: Vec<Disagreement>,
+    report: Vec<Value>,
+}
+
+impl Stats {
+    fn merge(&mut self, o: Stats) {
+        self.playouts += o.playouts;
+        self.positions += o.positions;
+        self.legal_moves += o.legal_moves;
+        self.sans += o.sans;
+        self.fens += o.fens;
+        self.results += o.results;
+        self.claims_as_ends += o.claims_as_ends;
+        for (k, (a, b)) in o.by_kind {
+            let e = self.by_kind.entry(k).or_default();
+            e.0 += a;
+            e.1 += b;
+        }
+        self.unknown.extend(o.unknown);
+        self.report.extend(o.report);
+    }
+
+    fn record(&mut self, d: Disagreement, keep_report: bool) {
+        let known = d.known_gap().is_some();
+        let e = self.by_kind.entry((d.kind.clone(), d.variant.clone())).or_default();
+        if known {
+            e.0 += 1
+        } else {
+            e.1 += 1
+        }
+        if keep_report {
+            self.report.push(d.to_json());
+        }
+        if !known {
+            self.unknown.push(d);
+        }
+    }
+}
+
+/// How a game stands, as one side sees it: the side to move's view (win, loss, draw).
+#[derive(Clone, Debug, PartialEq)]
+enum Standing {
+    Ongoing,
+    /// Over, with the result for the side to move and why.
+    Ended(&'static str, String),
+    /// Fairy-Stockfish: a player may end it (fifty moves, repetition, dead position).
+    Claimable(&'static str, String),
+}
+
+fn score(value: i64) -> &'static str {
+    match value.signum() {
+        1 => "win",
+        -1 => "loss",
+        _ => "draw",
+    }
+}
+
+fn chimera_standing(outcome: Option<&Outcome>, turn: Side) -> Standing {
+    let Some(o) = outcome else { return Standing::Ongoing };
+    let result = match o.winner {
+        None => "draw",
+        Some(s) if s == turn => "win",
+        Some(_) => "loss",
+    };
+    let why = match &o.reason {
+        Reason::Checkmate => "checkmate".to_string(),
+        Reason::Stalemate => "stalemate".to_string(),
+        Reason::FiftyMoves => "move-rule".to_string(),
+        Reason::Repetition => "repetition".to_string(),
+        Reason::InsufficientMaterial => "material".to_string(),
+        Reason::Rule(r) => format!("rule '{r}'"),
+    };
+    Standing::Ended(result, why)
+}
+
+fn fs_standing(a: &Value) -> Standing {
+    let pair = |key: &str| (a[key][0].as_bool().unwrap_or(false), a[key][1].as_i64().unwrap_or(0));
+    let (immediate, iv) = pair("immediate");
+    let (optional, ov) = pair("optional");
+    let no_moves = a["legal"].as_array().is_none_or(Vec::is_empty);
+    let dead = a["insufficient"].as_array().is_some_and(|v| v.len() == 2 && v.iter().all(|x| x == true));
+    if immediate {
+        Standing::Ended(score(iv), "immediate".into())
+    } else if no_moves {
+        Standing::Ended(score(a["result"].as_i64().unwrap_or(0)), if a["check"] == true { "mated" } else { "no-moves" }.into())
+    } else if optional {
+        Standing::Claimable(score(ov), "optional".into())
+    } else if dead {
+        Standing::Claimable("draw", "material".into())
+    } else {
+        Standing::Ongoing
+    }
+}
+
+fn describe_standing(s: &Standing) -> String {
+    match s {
+        Standing::Ongoing => "ongoing".into(),
+        Standing::Ended(r, why) => format!("{r}({why})"),
+        Standing::Claimable(r, why) => format!("claimable-{r}({why})"),
+    }
+}
+
+/// The names of the FEN fields that differ: `placement` (with the pocket), `pocket-order`
+/// (the same pieces in hand written in another order), `promoted-mark` (only the `~` after
+/// promoted pieces differs), `turn`, `castling`, `ep`, `ep-unusable` (only Fairy-Stockfish
+/// writes an en-passant square, and Chimera has no en-passant capture: a pinned pawn, or none
+/// beside the square), `checks`
+/// (Three-check's counters), `halfmove`, `fullmove`, or `fields` when the counts differ.
+fn fen_differences(a: &str, b: &str, chimera_can_take_en_passant: bool) -> Vec<&'static str> {
+    let (fa, fb): (Vec<&str>, Vec<&str>) = (a.split_whitespace().collect(), b.split_whitespace().collect());
+    if fa.len() != fb.len() || fa.len() < 6 {
+        return if a == b { vec![] } else { vec!["fields"] };
+    }
+    let n = fa.len();
+    (0..n)
+        .filter(|&i| fa[i] != fb[i])
+        .map(|i| match i {
+            0 if same_pieces_in_hand(fa[0], fb[0]) => "pocket-order",
+            0 if fa[0].replace('~', "") == fb[0].replace('~', "") => "promoted-mark",
+            0 => "placement",
+            1 => "turn",
+            2 => "castling",
+            3 if fa[3] == "-" && !chimera_can_take_en_passant => "ep-unusable",
+            3 => "ep",
+            i if i == n - 1 => "fullmove",
+            i if i == n - 2 => "halfmove",
+            _ => "checks",
+        })
+        .collect()
+}
+
+/// Whether two placement fields differ only in the order of the pieces in the pocket.
+fn same_pieces_in_hand(a: &str, b: &str) -> bool {
+    let split = |s: &str| -> Option<(String, Vec<char>)> {
+        let (board, pocket) = s.split_once('[')?;
+        let mut pieces: Vec<char> = pocket.trim_end_matches(']').chars().collect();
+        pieces.sort_unstable();
+        Some((board.to_string(), pieces))
+    };
+    split(a).is_some_and(|x| Some(x) == split(b))
+}
+
+/// The kind of a SAN disagreement: `san-check` (only the check or mate mark differs),
+/// `san-letter` (only the piece letter), `san-pawn-letter` (Fairy-Stockfish names the pawn:
+/// `Pe5` or `Pde5` for `e5`, `Pxb3` for `bxb3`), `san-disambiguation` (one side adds a file or
+/// rank the other leaves out), or `san` (anything else).
+fn san_difference(ours: &str, theirs: &str) -> &'static str {
+    let body = |s: &str| s.trim_end_matches(['+', '#']).to_string();
+    let (a, b) = (body(ours), body(theirs));
+    if a == b {
+        return "san-check";
+    }
+    let (mut ca, mut cb) = (a.chars(), b.chars());
+    let (fa, fb) = (ca.next(), cb.next());
+    if ca.as_str() == cb.as_str() && fa.is_some_and(|c| c.is_ascii_uppercase()) && fb.is_some_and(|c| c.is_ascii_uppercase()) {
+        return "san-letter";
+    }
+    if let Some(rest) = b.strip_prefix('P')
+        && (rest == a || rest.get(1..) == Some(a.as_str()))
+    {
+        return "san-pawn-letter";
+    }
+    if b.starts_with('P') && a.starts_with(|c: char| c.is_ascii_lowercase()) && a.get(1..) == b.get(1..) {
+        return "san-pawn-letter";
+    }
+    // The same text once the longer one drops one to three file letters or rank digits
+    // right after the piece letter.
+    let (short, long) = if a.len() < b.len() { (&a, &b) } else { (&b, &a) };
+    let extra = long.len() - short.len();
+    let inserted = long.get(1..1 + extra).unwrap_or_default();
+    if (1..=3).contains(&extra)
+        && long.get(..1) == short.get(..1)
+        && long.get(1 + extra..) == short.get(1..)
+        && inserted.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+    {
+        return "san-disambiguation";
+    }
+    "san"
+}
+
+/// The two squares of a board move in UCI (`e2e4`, `a10a9+`), or `None` for a drop.
+fn uci_squares(uci: &str) -> Option<(&str, &str)> {
+    if uci.contains('@') {
+        return None;
+    }
+    let b = uci.as_bytes();
+    let square_end = |start: usize| {
+        let mut i = start + 1;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        i
+    };
+    let a = square_end(0);
+    let c = square_end(a);
+    (c <= b.len() && a < b.len()).then(|| (&uci[..a], &uci[a..c]))
+}
+
+/// What the driver of a playout chooses from: the moves legal on both sides (Chimera's UCI,
+/// sorted). `None` ends the playout.
+trait Chooser {
+    fn choose(&mut self, common: &[String], ply: usize) -> Option<usize>;
+}
+
+struct RandomChooser {
+    rng: Rng,
+    plies: usize,
+}
+
+impl Chooser for RandomChooser {
+    fn choose(&mut self, common: &[String], ply: usize) -> Option<usize> {
+        (ply < self.plies && !common.is_empty()).then(|| self.rng.below(common.len()))
+    }
+}
+
+/// Plays given moves; a move not legal on both sides stops it with an error.
+struct ScriptChooser {
+    moves: Vec<String>,
+    error: Option<String>,
+}
+
+impl Chooser for ScriptChooser {
+    fn choose(&mut self, common: &[String], ply: usize) -> Option<usize> {
+        let m = self.moves.get(ply)?;
+        let i = common.iter().position(|c| c == m);
+        if i.is_none() {
+            self.error = Some(format!("move {} ({m}) is not legal on both sides; legal on both: {common:?}", ply + 1));
+        }
+        i
+    }
+}
+
+struct Playout<'a> {
+    oracle: &'a mut Oracle,
+    variant: &'a str,
+    start: String,
+    seed: Option<u64>,
+    san: SanMode,
+    /// Picks the moves whose SAN is compared (apart from the one played), so that the moves
+    /// played do not depend on the SAN mode.
+    san_rng: Rng,
+}
+
+impl Playout<'_> {
+    /// Plays from the start, comparing every position; returns the disagreements in order.
+    fn run(&mut self, chooser: &mut dyn Chooser, stats: &mut Stats) -> Vec<Disagreement> {
+        let (fs_name, chess960) = fs_variant(self.variant);
+        let v = variants::builtin(self.variant).unwrap_or_else(|e| panic!("{}: {e}", self.variant));
+        let mut engine = Engine::from_fen(v, &self.start).unwrap_or_else(|e| panic!("{}: {}: {e}", self.variant, self.start));
+        let mut found = Vec::new();
+        let mut moves: Vec<String> = Vec::new();
+        let mut fs_moves: Vec<String> = Vec::new();
+        stats.playouts += 1;
+        for ply in 0.. {
+            let request = json!({"op": "position", "variant": fs_name, "fen": self.start, "moves": fs_moves, "chess960": chess960});
+            let answer = self.oracle.ask(&request);
+            // Records a disagreement; answers whether it is a known gap.
+            let mut disagree = |kind: &str, detail: String| {
+                let d = Disagreement {
+                    kind: kind.into(),
+                    variant: self.variant.into(),
+                    detail,
+                    seed: self.seed,
+                    start: self.start.clone(),
+                    moves: moves.clone(),
+                };
+                let known = d.known_gap().is_some();
+                found.push(d);
+                known
+            };
+            let answer = match answer {
+                Ok(a) => a,
+                Err(e) => {
+                    disagree("oracle", e);
+                    break;
+                }
+            };
+            stats.positions += 1;
+
+            // FEN, field by field. A known difference lets the playout go on; any other
+            // ends it, as the two games may have parted.
+            let fen = engine.fen();
+            let fs_fen = answer["fen"].as_str().unwrap_or_default().to_string();
+            stats.fens += 1;
+            let mut fen_parted = false;
+            let legal = engine.legal_moves();
+            let en_passant = legal.iter().any(|m| matches!(m.kind, MoveKind::EnPassant(_)));
+            for field in fen_differences(&fen, &fs_fen, en_passant) {
+                fen_parted |= !disagree(&format!("fen-{field}"), format!("Chimera {fen} | Fairy-Stockfish {fs_fen}"));
+            }
+
+            // Result.
+            let turn = engine.state().turn;
+            let outcome = engine.outcome();
+            let ours = chimera_standing(outcome.as_ref(), turn);
+            let theirs = fs_standing(&answer);
+            stats.results += 1;
+            let stop = match (&ours, &theirs) {
+                (Standing::Ongoing, Standing::Ongoing) => false,
+                (Standing::Ended(a, _), Standing::Ended(b, _)) if a == b => true,
+                (Standing::Ended(a, _), Standing::Claimable(b, _)) if a == b => {
+                    stats.claims_as_ends += 1;
+                    true
+                }
+                _ => {
+                    let kind = match (&ours, &theirs) {
+                        (Standing::Ongoing, Standing::Claimable(..)) => "result-claim",
+                        (Standing::Ongoing, _) => "result-fs-ends",
+                        (_, Standing::Ongoing) => "result-chimera-ends",
+                        _ => "result-score",
+                    };
+                    let detail = format!("Chimera {}, Fairy-Stockfish {}", describe_standing(&ours), describe_standing(&theirs));
+                    disagree(kind, format!("{detail} ({})", outcome.map_or("no outcome".into(), |o| o.to_string())));
+                    // A claim Chimera does not take lets the game go on.
+                    !matches!((&ours, &theirs), (Standing::Ongoing, Standing::Claimable(..)))
+                }
+            };
+            if stop || fen_parted {
+                break;
+            }
+
+            // Legal moves. Fairy-Stockfish writes a pass as the king moving to its own square.
+            let fs_legal: Vec<String> =
+                answer["legal"].as_array().map(|a| a.iter().filter_map(|m| m.as_str().map(String::from)).collect()).unwrap_or_default();
+            let fs_pass = fs_legal.iter().find(|m| uci_squares(m).is_some_and(|(a, b)| a == b)).cloned();
+            let to_fs = |uci: &str| match (&fs_pass, uci) {
+                (Some(p), "pass") => p.clone(),
+                _ => uci.to_string(),
+            };
+            let ours: BTreeMap<String, chimera::rules::Move> = legal.iter().map(|m| (to_fs(&engine.to_uci(m)), *m)).collect();
+            let theirs: BTreeSet<&str> = fs_legal.iter().map(String::as_str).collect();
+            stats.legal_moves += ours.len().max(theirs.len());
+            let extra: Vec<&str> = ours.keys().map(String::as_str).filter(|m| !theirs.contains(m)).collect();
+            let missing: Vec<&str> = theirs.iter().copied().filter(|m| !ours.contains_key(*m)).collect();
+            if !extra.is_empty() {
+                disagree("legal-extra", format!("only Chimera allows {} (at {fen})", extra.join(" ")));
+            }
+            // Moves only Fairy-Stockfish allows that lose on the spot (a pawn drop that mates, in
+            // Shogi) are told apart: Chimera forbids such moves instead.
+            let (mut losing, mut other) = (Vec::new(), Vec::new());
+            for m in missing {
+                let after: Vec<&str> = fs_moves.iter().map(String::as_str).chain([m]).collect();
+                let request = json!({"op": "position", "variant": fs_name, "fen": self.start, "moves": after, "chess960": chess960});
+                let loses = self.oracle.ask(&request).is_ok_and(|a| matches!(fs_standing(&a), Standing::Ended("win", _)));
+                if loses { losing.push(m) } else { other.push(m) }
+            }
+            if !losing.is_empty() {
+                disagree(
+                    "legal-missing-losing",
+                    format!("only Fairy-Stockfish allows {}, which loses at once there (at {fen})", losing.join(" ")),
+                );
+            }
+            if !other.is_empty() {
+                disagree("legal-missing", format!("only Fairy-Stockfish allows {} (at {fen})", other.join(" ")));
+            }
+
+            // The next move, one legal on both sides, and SAN for a sample of those moves.
+            let common: Vec<String> = ours.keys().filter(|m| theirs.contains(m.as_str())).cloned().collect();
+            let common_chimera: Vec<String> = common.iter().map(|m| engine.to_uci(&ours[m])).collect();
+            let chosen = chooser.choose(&common_chimera, ply);
+            let sample: Vec<usize> = match self.san {
+                SanMode::All => (0..common.len()).collect(),
+                SanMode::Sample(n) => {
+                    let mut picked: Vec<usize> = chosen.into_iter().collect();
+                    let mut rest: Vec<usize> = (0..common.len()).filter(|i| Some(*i) != chosen).collect();
+                    while picked.len() < n && !rest.is_empty() {
+                        picked.push(rest.swap_remove(self.san_rng.below(rest.len())));
+                    }
+                    picked
+                }
+            };
+            if !sample.is_empty() {
+                let wanted: Vec<&str> = sample.iter().map(|&i| common[i].as_str()).collect();
+                let request =
+                    json!({"op": "san", "variant": fs_name, "fen": self.start, "moves": fs_moves, "chess960": chess960, "san": wanted});
+                let sans = match self.oracle.ask(&request) {
+                    Ok(a) => a,
+                    Err(e) => {
+                        disagree("oracle", e);
+                        break;
+                    }
+                };
+                for &i in &sample {
+                    let fs_san = sans["san"][common[i].as_str()].as_str().unwrap_or("(none)").to_string();
+                    let chimera_san = engine.to_san(&ours[&common[i]]);
+                    stats.sans += 1;
+                    if chimera_san != fs_san {
+                        disagree(
+                            san_difference(&chimera_san, &fs_san),
+                            format!("{}: Chimera {chimera_san}, Fairy-Stockfish {fs_san} (at {fen})", common_chimera[i]),
+                        );
+                    }
+                }
+            }
+            let Some(i) = chosen else { break };
+            let m = ours[&common[i]];
+            engine.apply(m).unwrap_or_else(|e| panic!("{}: Chimera refuses its own legal move {}: {e}", self.variant, common_chimera[i]));
+            moves.push(common_chimera[i].clone());
+            fs_moves.push(common[i].clone());
+        }
+        found
+    }
+}
+
+fn run_variant(oracle: &mut Oracle, config: &Config, variant: &str) -> Stats {
+    let mut stats = Stats::default();
+    let base = variants::builtin(variant).unwrap_or_else(|e| panic!("{variant}: {e}"));
+    let seeds: Vec<u64> = match config.playout_seed {
+        Some(s) => vec![s],
+        None => (0..config.playouts).map(|i| playout_seed(config.seed, variant, i)).collect(),
+    };
+    for seed in seeds {
+        let mut rng = Rng::new(seed);
+        let start = base.new_game_fen(|n| rng.below(n as usize) as u16);
+        let (lo, hi) = config.plies;
+        let plies = lo + rng.below(hi - lo + 1);
+        let mut chooser = RandomChooser { rng, plies };
+        let mut playout = Playout { oracle, variant, start, seed: Some(seed), san: config.san, san_rng: Rng::new(seed ^ 0x5A11_5A11) };
+        for d in playout.run(&mut chooser, &mut stats) {
+            stats.record(d, config.report.is_some());
+        }
+    }
+    stats
+}
+
+fn print_summary(stats: &Stats) {
+    eprintln!(
+        "differential: {} playouts, {} positions, {} legal moves, {} SANs, {} FENs, {} results compared ({} Fairy-Stockfish claims taken as ends by Chimera)",
+        stats.playouts, stats.positions, stats.legal_moves, stats.sans, stats.fens, stats.results, stats.claims_as_ends
+    );
+    let mut totals: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for ((kind, _), (known, unknown)) in &stats.by_kind {
+        let t = totals.entry(kind.as_str()).or_default();
+        t.0 += known;
+        t.1 += unknown;
+    }
+    for (kind, (known, unknown)) in &totals {
+        eprintln!("differential: disagreements {kind}: {} ({known} known, {unknown} new)", known + unknown);
+    }
+    for ((kind, variant), (known, unknown)) in &stats.by_kind {
+        eprintln!("differential:   {kind:<20} {variant:<14} {known:>6} known {unknown:>6} new");
+    }
+    for g in KNOWN_GAPS.iter() {
+        let seen: usize = stats.by_kind.get(&(g.kind.to_string(), g.variant.to_string())).map_or(0, |c| c.0);
+        eprintln!("differential: known gap [{}] {} {} ({seen} seen): {}", g.class, g.variant, g.kind, g.why);
+    }
+}
+
+#[test]
+fn random_playouts_agree_with_fairy_stockfish() {
+    let config = Config::from_env();
+    for v in &config.variants {
+        variants::builtin(v).unwrap_or_else(|e| panic!("CHIMERA_DIFF_VARIANTS: {e}"));
+    }
+    let queue = Mutex::new(config.variants.clone());
+    let total = Mutex::new(Stats::default());
+    std::thread::scope(|scope| {
+        for _ in 0..config.jobs.min(config.variants.len()) {
+            scope.spawn(|| {
+                let mut oracle = Oracle::start();
+                loop {
+                    let Some(variant) = queue.lock().expect("queue").pop() else { break };
+                    let stats = run_variant(&mut oracle, &config, &variant);
+                    total.lock().expect("totals").merge(stats);
+                }
+            });
+        }
+    });
+    let stats = total.into_inner().expect("totals");
+    print_summary(&stats);
+    if let Some(path) = &config.report {
+        let text: String = stats.report.iter().map(|d| format!("{d}\n")).collect();
+        std::fs::write(path, text).unwrap_or_else(|e| panic!("writing {}: {e}", path.display()));
+        eprintln!("differential: every disagreement written to {}", path.display());
+    }
+    assert!(stats.positions > 0, "no position was compared");
+    if !stats.unknown.is_empty() {
+        let mut shown: HashMap<(String, String), usize> = HashMap::new();
+        let mut text = String::new();
+        for d in &stats.unknown {
+            let n = shown.entry((d.kind.clone(), d.variant.clone())).or_default();
+            *n += 1;
+            if *n <= 2 {
+                text.push_str(&d.describe());
+                text.push('\n');
+            }
+        }
+        panic!(
+            "{} disagreements with Fairy-Stockfish that are not known gaps (at most two shown per kind and variant):\n{text}",
+            stats.unknown.len()
+        );
+    }
+}
+
+#[test]
+fn known_gaps_still_occur() {
+    let mut oracle = Oracle::start();
+    let mut gone = Vec::new();
+    for gap in KNOWN_GAPS.iter() {
+        let context = format!("known gap {} {} ({})", gap.variant, gap.kind, gap.why);
+        let moves: Vec<String> = gap.moves.split_whitespace().map(String::from).collect();
+        let mut chooser = ScriptChooser { moves, error: None };
+        let mut playout = Playout {
+            oracle: &mut oracle,
+            variant: gap.variant,
+            start: gap.fen.to_string(),
+            seed: None,
+            san: SanMode::All,
+            san_rng: Rng::new(1),
+        };
+        let mut stats = Stats::default();
+        let found = playout.run(&mut chooser, &mut stats);
+        if let Some(e) = chooser.error {
+            gone.push(format!("{context}: the reproducer does not play: {e}"));
+            continue;
+        }
+        // Shown with --nocapture: what each side says, for reports.
+        match found.iter().find(|d| d.known_gap().is_some_and(|g| std::ptr::eq(g, gap))) {
+            Some(d) => eprintln!("gap [{}] {} {}: {} | after '{}' from {}", gap.class, gap.variant, gap.kind, d.detail, gap.moves, gap.fen),
+            None => {
+                let seen: Vec<String> = found.iter().map(|d| format!("[{}] {}", d.kind, d.detail)).collect();
+                gone.push(format!("{context}: no longer occurs; remove it from KNOWN_GAPS (seen instead: {seen:?})"));
+            }
+        }
+    }
+    assert!(gone.is_empty(), "{}", gone.join("\n"));
+}
+
+/// Games that reach a draw Fairy-Stockfish lets a player claim (an optional end) where
+/// Chimera ends the game itself: both must agree, position by position, and the last
+/// position must count as such a claim taken as an end.
+#[test]
+fn draw_claims_are_taken_as_ends() {
+    let cases: &[(&str, &str, &str)] = &[
+        ("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8"),
+        ("chess", "4k3/8/8/8/8/8/4P3/R3K3 w - - 99 80", "a1a2"),
+        (
+            "shogi",
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[-] w - - 0 1",
+            "e1d2 e9d8 d2e1 d8e9 e1d2 e9d8 d2e1 d8e9 e1d2 e9d8 d2e1 d8e9",
+        ),
+        ("crazyhouse", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1", "b1c3 b8c6 c3b1 c6b8 b1c3 b8c6 c3b1 c6b8"),
+    ];
+    let mut oracle = Oracle::start();
+    let mut failures = Vec::new();
+    for &(variant, fen, moves) in cases {
+        let mut chooser = ScriptChooser { moves: moves.split_whitespace().map(String::from).collect(), error: None };
+        let mut playout =
+            Playout { oracle: &mut oracle, variant, start: fen.to_string(), seed: None, san: SanMode::Sample(1), san_rng: Rng::new(1) };
+        let mut stats = Stats::default();
+        let found = playout.run(&mut chooser, &mut stats);
+        let unknown: Vec<String> = found.iter().filter(|d| d.known_gap().is_none()).map(Disagreement::describe).collect();
+        if chooser.error.is_some() || !unknown.is_empty() || stats.claims_as_ends != 1 {
+            failures.push(format!(
+                "{variant} {fen} {moves}: {:?}, {} claims taken as ends, disagreements: {unknown:?}",
+                chooser.error, stats.claims_as_ends
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
