@@ -1030,7 +1030,10 @@ impl Playout<'_> {
 
             // FEN, field by field. A known difference lets the playout go on; any other
             // ends it, as the two games may have parted.
-            let fen = engine.fen();
+            // Chimera's own trailing field (`{pass=1}`, Janggi's streaks) is not Fairy-Stockfish's:
+            // the standard fields are compared.
+            let full_fen = engine.fen();
+            let fen = chimera::rules::split_trailing(&full_fen).0.to_string();
             let fs_fen = answer["fen"].as_str().unwrap_or_default().to_string();
             stats.fens += 1;
             let mut fen_parted = false;
