@@ -422,21 +422,38 @@ pub fn answer_bikjang(
     promoted: Query<&Promoted>,
 ) {
     let side = query.side;
-    let facing = |cells: &[Cell]| fns.generals_facing(&rules, cells, side);
-    if !facing(&board.cells) {
+    if !fns.generals_facing(&rules, &board.cells, side) {
         return;
     }
     let base = |e: Entity| promoted.get(e).ok().and_then(|p| p.0);
-    let board = &mut *board;
-    query.moves.retain(|m| {
-        m.kind == MoveKind::Pass || {
-            let mut w = TrialWriter::new(board, Vec::new(), &base);
-            make(&mut w, &rules, &fns, &mut state.clone(), *m, side);
-            let still = facing(&w.board().cells);
-            w.undo();
-            !still
-        }
+    retain_after(&mut query, &mut board, &rules, &fns, &state, &base, |m, cells, _| {
+        m.kind == MoveKind::Pass || !fns.generals_facing(&rules, cells, side)
     });
+}
+
+/// Keeps the moves of the side to move for which `keep` holds of the position each leaves
+/// (made by the kernel on the square index, with the game-level facts after it, and taken back).
+#[allow(clippy::too_many_arguments)]
+fn retain_after(
+    q: &mut MoveQuery,
+    board: &mut Board,
+    rules: &Variant,
+    fns: &RuleFns,
+    state: &GameState,
+    base: &dyn Fn(Entity) -> Option<PieceType>,
+    mut keep: impl FnMut(&Move, &[Cell], &GameState) -> bool,
+) {
+    let side = q.side;
+    let mut ops = std::mem::take(&mut q.scratch_ops);
+    q.moves.retain(|m| {
+        let mut w = TrialWriter::new(board, std::mem::take(&mut ops), base);
+        let mut st = *state;
+        make(&mut w, rules, fns, &mut st, *m, side);
+        let kept = keep(m, &w.board().cells, &st);
+        ops = w.undo();
+        kept
+    });
+    q.scratch_ops = ops;
 }
 
 /// Step 4 (default, first), in variants where some drops may not mate (Shogi's uchifuzume):
@@ -938,19 +955,9 @@ pub fn forbid_checks(
     if !rules.checks_forbidden {
         return;
     }
-    let q = &mut *query;
-    let (side, enemy) = (q.side, q.side.opponent());
+    let enemy = query.side.opponent();
     let base = |e: Entity| promoted.get(e).ok().and_then(|p| p.0);
-    let mut ops = std::mem::take(&mut q.scratch_ops);
-    let board = &mut *board;
-    q.moves.retain(|m| {
-        let mut w = TrialWriter::new(board, std::mem::take(&mut ops), &base);
-        let mut st = *state;
-        make(&mut w, &rules, &fns, &mut st, *m, side);
-        let cells = &w.board().cells;
-        let check = royal_attacked(&rules, &fns, &st, cells, &fns.royals(&rules, cells, enemy), enemy);
-        ops = w.undo();
-        !check
+    retain_after(&mut query, &mut board, &rules, &fns, &state, &base, |_, cells, st| {
+        !royal_attacked(&rules, &fns, st, cells, &fns.royals(&rules, cells, enemy), enemy)
     });
-    q.scratch_ops = ops;
 }
