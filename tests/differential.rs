@@ -82,7 +82,7 @@ const BEROLINA: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1
 
 /// The known gaps: those listed one by one, then the families below, one entry per variant.
 static KNOWN_GAPS: LazyLock<Vec<KnownGap>> = LazyLock::new(|| {
-    let pinned_en_passant = PINNED_EN_PASSANT.iter().map(|&(variant, fen)| KnownGap {
+    let pinned_en_passant = PINNED_EN_PASSANT.iter().map(|&(variant, fen, moves)| KnownGap {
         variant,
         kind: "fen-ep-unusable",
         contains: "",
@@ -90,25 +90,45 @@ static KNOWN_GAPS: LazyLock<Vec<KnownGap>> = LazyLock::new(|| {
         why: "Fairy-Stockfish writes the en-passant square when a pawn stands beside the one that moved, even a pinned one; \
               Chimera only when the capture is legal",
         fen,
-        moves: "d7d5",
+        moves,
     });
-    LISTED_GAPS.iter().copied().chain(pinned_en_passant).collect()
+    let captured_king_castling = CAPTURED_KING_CASTLING.iter().map(|&(variant, fen)| KnownGap {
+        variant,
+        kind: "fen-castling",
+        contains: "",
+        class: "bug",
+        why: "a castling right survives the capture of its king (a king is an ordinary piece here); Fairy-Stockfish drops it",
+        fen,
+        moves: "h1e1",
+    });
+    LISTED_GAPS.iter().copied().chain(pinned_en_passant).chain(captured_king_castling).collect()
 });
 
 /// Variants where a double step beside a pinned pawn shows the en-passant difference (black's
-/// d7-d5 beside white's e5 pawn, pinned by the bishop on h8), with the position to show it.
-const PINNED_EN_PASSANT: &[(&str, &str)] = &[
-    ("chess", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1"),
-    ("chess960", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1"),
-    ("3check", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 3+3 0 1"),
-    ("kingofthehill", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1"),
-    ("crazyhouse", "4k2b/3p4/8/4P3/8/8/8/K7[] b - - 0 1"),
-    ("coregal", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1"),
-    ("knightmate", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1"),
-    ("seirawan", "4k2b/3p4/8/4P3/8/8/8/K7[] b - - 0 1"),
-    ("placement", "4k2b/3p4/8/4P3/8/8/8/K7[] b - - 0 1"),
-    ("amazon", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1"),
-    ("nightrider", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1"),
+/// d7-d5 beside white's e5 pawn, pinned by the bishop on h8), with the position and moves.
+const PINNED_EN_PASSANT: &[(&str, &str, &str)] = &[
+    ("chess", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1", "d7d5"),
+    ("chess960", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1", "d7d5"),
+    ("3check", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 3+3 0 1", "d7d5"),
+    ("kingofthehill", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1", "d7d5"),
+    ("crazyhouse", "4k2b/3p4/8/4P3/8/8/8/K7[] b - - 0 1", "d7d5"),
+    ("coregal", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1", "d7d5"),
+    ("knightmate", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1", "d7d5"),
+    ("seirawan", "4k2b/3p4/8/4P3/8/8/8/K7[] b - - 0 1", "d7d5"),
+    ("placement", "4k2b/3p4/8/4P3/8/8/8/K7[] b - - 0 1", "d7d5"),
+    ("amazon", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1", "d7d5"),
+    ("nightrider", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1", "d7d5"),
+    // Shako's cannon on e7 stands behind the e6 pawn and the e2 knight: taking en passant would
+    // leave one screen between it and the king.
+    ("shako", "2b1kbc3/er6re/1p1ppn2p1/1np1cp1pq1/p3P5/3P1PPp1P/9P/1PP6N/1R1BNQ1RCE/1E2KB3C b - - 0 31", "d8d6"),
+];
+
+/// Variants where a king is an ordinary piece that can be taken, with a position where
+/// black's rook takes it (h1e1) while white keeps a castling right.
+const CAPTURED_KING_CASTLING: &[(&str, &str)] = &[
+    ("giveaway", "4k3/p7/8/8/8/8/P7/R3K2r b Q - 0 1"),
+    ("kinglet", "4k3/p7/8/8/8/8/P7/R3K2r b Q - 0 1"),
+    ("extinction", "nbq1k3/p7/8/8/8/8/P7/RNBQK2r b Q - 0 1"),
 ];
 
 /// One entry per class of disagreement, as narrow as the kinds allow.
@@ -131,24 +151,6 @@ const LISTED_GAPS: &[KnownGap] = &[
         why: "Chimera keeps writing a side's gating rights (file letters) after its hand is empty; Fairy-Stockfish drops them, so the same position has two FENs",
         fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[HEhe] w KQBCDFGkqbcdfg - 0 1",
         moves: "g1f3h g8f6 b1c3e",
-    },
-    KnownGap {
-        variant: "giveaway",
-        kind: "fen-castling",
-        contains: "",
-        class: "bug",
-        why: "a castling right survives the capture of its king (a king is an ordinary piece here); Fairy-Stockfish drops it",
-        fen: "4k3/p7/8/8/8/8/P7/R3K2r b Q - 0 1",
-        moves: "h1e1",
-    },
-    KnownGap {
-        variant: "kinglet",
-        kind: "fen-castling",
-        contains: "",
-        class: "bug",
-        why: "a castling right survives the capture of its king (a king is an ordinary piece here); Fairy-Stockfish drops it",
-        fen: "4k3/p7/8/8/8/8/P7/R3K2r b Q - 0 1",
-        moves: "h1e1",
     },
     // FEN: en passant.
     KnownGap {
@@ -307,6 +309,35 @@ const LISTED_GAPS: &[KnownGap] = &[
               Chimera's Janggi has no move rule (it counts material only after two passes)",
         fen: "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 99 50",
         moves: "b1c3",
+    },
+    KnownGap {
+        variant: "makruk",
+        kind: "fen-counting",
+        contains: "",
+        class: "rules",
+        why: "Makruk's counting (a bare king's side may count the moves left): Fairy-Stockfish has it and writes the limit and count into \
+              the FEN's en-passant and half-move fields; Chimera has the fifty-move rule instead",
+        fen: "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+        moves: "a1a2",
+    },
+    KnownGap {
+        variant: "makruk",
+        kind: "fen-halfmove",
+        contains: "",
+        class: "rules",
+        why: "Makruk's counting: Fairy-Stockfish's half-move field holds the count once counting has started",
+        fen: "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+        moves: "a1a2",
+    },
+    KnownGap {
+        variant: "makruk",
+        kind: "result-claim",
+        contains: "claimable-draw(optional)",
+        class: "rules",
+        why: "Makruk's counting runs out (16 moves for a rook against a bare king): Fairy-Stockfish lets a player claim the draw, \
+              Chimera plays on",
+        fen: "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+        moves: "a1a2 e8e7 a2e2 e7d7 e2e8 d7c6 e8f8 c6b7 f8b8 b7c7 b8c8 c7d6 c8a8 d6d7 e1f2 d7c7 a8h8 c7b7 f2g3 b7b6 h8f8 b6a5 g3g4 a5a4 f8f4 a4b3 f4f8 b3b2",
     },
     // Legal moves.
     KnownGap {
@@ -855,7 +886,8 @@ fn describe_standing(s: &Standing) -> String {
 /// (the same pieces in hand written in another order), `promoted-mark` (only the `~` after
 /// promoted pieces differs), `turn`, `castling`, `ep`, `ep-unusable` (only Fairy-Stockfish
 /// writes an en-passant square, and Chimera has no en-passant capture: a pinned pawn, or none
-/// beside the square), `checks`
+/// beside the square), `counting` (Fairy-Stockfish's Makruk counting limit in that field),
+/// `checks`
 /// (Three-check's counters), `halfmove`, `fullmove`, or `fields` when the counts differ.
 fn fen_differences(a: &str, b: &str, chimera_can_take_en_passant: bool) -> Vec<&'static str> {
     let (fa, fb): (Vec<&str>, Vec<&str>) = (a.split_whitespace().collect(), b.split_whitespace().collect());
@@ -871,6 +903,7 @@ fn fen_differences(a: &str, b: &str, chimera_can_take_en_passant: bool) -> Vec<&
             0 => "placement",
             1 => "turn",
             2 => "castling",
+            3 if fb[3].parse::<u32>().is_ok() => "counting",
             3 if fa[3] == "-" && !chimera_can_take_en_passant => "ep-unusable",
             3 => "ep",
             i if i == n - 1 => "fullmove",
