@@ -118,6 +118,9 @@ const PINNED_EN_PASSANT: &[(&str, &str, &str)] = &[
     ("placement", "4k2b/3p4/8/4P3/8/8/8/K7[] b - - 0 1", "d7d5"),
     ("amazon", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1", "d7d5"),
     ("nightrider", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1", "d7d5"),
+    // Found by random playouts: the pawn that could take is pinned.
+    ("hoppelpoppel", "rnb4r/1ppp4/3kpQ2/pP4p1/2PP1p1p/P5NP/1B1NPPP1/R3KBR1 w Q - 0 22", "e2e4"),
+    ("embassy", "10/r3rn2Nk/1R3p4/2p1p2P2/BnP6p/P5P3/7KPR/10 w - - 2 75", "i2i4"),
     // Shako's cannon on e7 stands behind the e6 pawn and the e2 knight: taking en passant would
     // leave one screen between it and the king.
     ("shako", "2b1kbc3/er6re/1p1ppn2p1/1np1cp1pq1/p3P5/3P1PPp1P/9P/1PP6N/1R1BNQ1RCE/1E2KB3C b - - 0 31", "d8d6"),
@@ -338,6 +341,16 @@ const LISTED_GAPS: &[KnownGap] = &[
               Chimera plays on",
         fen: "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
         moves: "a1a2 e8e7 a2e2 e7d7 e2e8 d7c6 e8f8 c6b7 f8b8 b7c7 b8c8 c7d6 c8a8 d6d7 e1f2 d7c7 a8h8 c7b7 f2g3 b7b6 h8f8 b6a5 g3g4 a5a4 f8f4 a4b3 f4f8 b3b2",
+    },
+    KnownGap {
+        variant: "janggi",
+        kind: "result-chimera-ends",
+        contains: "Chimera loss(checkmate)",
+        class: "rules",
+        why: "a check that also opens the file between the kings (bikjang), with no move that answers the check: Chimera scores \
+              checkmate, Fairy-Stockfish lets the checked side pass (e1e1) and leave the kings facing; which is right needs deciding",
+        fen: "1r3abn1/3ac3r/n1c1k4/p2pbP1pp/1p7/1P7/P2P4P/NC5C1/3R5/2BAKABNR b - - 35 18",
+        moves: "e7g4",
     },
     // Legal moves.
     KnownGap {
