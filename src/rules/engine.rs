@@ -96,8 +96,7 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     let probe_state = GameState { turn: setup.turn, castling: setup.castling, ..GameState::default() };
     // (Generals facing each other are not refused, as Fairy-Stockfish does not refuse them.)
     let attacks = super::layers::Attacks { variant: &variant, fns: &fns, state: &probe_state };
-    let theirs = fns.royals(&variant, &probe.cells, setup.turn);
-    let touching = |r: Square| variant.blast.is_some() && super::position::kings_touch(g, r, &theirs);
+    let touching = |r: Square| variant.blast.is_some() && fns.touches_enemy_royal(&variant, &probe.cells, r, waiting);
     if enforced && royals.iter().any(|&r| !touching(r) && attacks.attacked(&probe.cells, r, setup.turn)) {
         return Err(bad(format!("{waiting} is in check but it is {}'s turn", setup.turn)));
     }
