@@ -12,62 +12,6 @@ use super::registry::{AttackProbe, MoveGenerator, PieceTypeRegistry};
 
 const ORTHOGONAL: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 
-/// The cannon (Xiangqi's pao): moves like a rook; captures by jumping exactly one piece (the
-/// screen, of either side) along a line to the first piece behind it. Betza `mRcpR`.
-fn cannon_moves(ctx: &GenContext, slot: &PieceSlot, out: &mut Vec<Move>) {
-    let g = ctx.geometry;
-    let (f, r) = (g.file(slot.square) as i32, g.rank(slot.square) as i32);
-    for (dx, dy) in ORTHOGONAL {
-        let mut screened = false;
-        let mut step = 1;
-        while let Some(sq) = g.square(f + dx * step, r + dy * step) {
-            let c = ctx.cells[sq.0 as usize];
-            if c == Cell::WALL {
-                break;
-            }
-            if !screened {
-                if c.is_empty() {
-                    out.push(Move::normal(slot.square, sq, false));
-                } else {
-                    screened = true;
-                }
-            } else if c.is_piece() {
-                if c.side() != slot.side {
-                    out.push(Move::normal(slot.square, sq, true));
-                }
-                break;
-            }
-            step += 1;
-        }
-    }
-}
-
-/// Whether a cannon of `by` on `from` attacks `target`: on one line with exactly one piece
-/// between them.
-fn cannon_attacks(reg: &PieceTypeRegistry, cells: &[Cell], _kind: PieceType, _by: Side, from: Square, target: Square) -> bool {
-    let g = reg.geometry;
-    let (f, r) = (g.file(from) as i32, g.rank(from) as i32);
-    let (tf, tr) = (g.file(target) as i32, g.rank(target) as i32);
-    if from == target || (f != tf && r != tr) {
-        return false;
-    }
-    let (dx, dy) = ((tf - f).signum(), (tr - r).signum());
-    let mut between = 0;
-    let mut step = 1;
-    while let Some(sq) = g.square(f + dx * step, r + dy * step) {
-        if sq == target {
-            return between == 1;
-        }
-        match cells[sq.0 as usize] {
-            Cell::WALL => return false,
-            c if c.is_piece() => between += 1,
-            _ => {}
-        }
-        step += 1;
-    }
-    false
-}
-
 const DIAGONAL: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
 
 /// Whether `sq` is a point of the palace diagonals.
@@ -135,7 +79,18 @@ fn table_attacks(reg: &PieceTypeRegistry, cells: &[Cell], kind: PieceType, by: S
     })
 }
 
+/// Whether `a` and `b` share a file or a rank, or both lie on the palace diagonals: the only
+/// way the Janggi line pieces can reach one from the other (a cheap first test).
+fn aligned(reg: &PieceTypeRegistry, a: Square, b: Square) -> bool {
+    let g = reg.geometry;
+    g.file(a) == g.file(b) || g.rank(a) == g.rank(b) || (on_lines(reg, a) && on_lines(reg, b))
+}
+
 fn soldier_attacks(reg: &PieceTypeRegistry, cells: &[Cell], kind: PieceType, by: Side, from: Square, target: Square) -> bool {
+    let g = reg.geometry;
+    if g.file(from).abs_diff(g.file(target)) > 1 || g.rank(from).abs_diff(g.rank(target)) > 1 {
+        return false;
+    }
     let forward = if by == Side::White { 1 } else { -1 };
     table_attacks(reg, cells, kind, by, from, target)
         || [(1, forward), (-1, forward)].into_iter().any(|d| line_points(reg, from, d).next() == Some(target))
@@ -160,6 +115,9 @@ fn chariot_moves(ctx: &GenContext, slot: &PieceSlot, out: &mut Vec<Move>) {
 }
 
 fn chariot_attacks(reg: &PieceTypeRegistry, cells: &[Cell], kind: PieceType, by: Side, from: Square, target: Square) -> bool {
+    if !aligned(reg, from, target) {
+        return false;
+    }
     table_attacks(reg, cells, kind, by, from, target)
         || DIAGONAL.into_iter().any(|d| {
             for sq in line_points(reg, from, d) {
@@ -210,63 +168,76 @@ fn janggi_cannon_line(
     }
 }
 
-/// Every line a Janggi cannon on `from` moves along: the four orthogonals and, on the palace
-/// points, the palace diagonals.
-fn cannon_lines(reg: &PieceTypeRegistry, from: Square) -> impl Iterator<Item = Box<dyn Iterator<Item = Square> + '_>> + '_ {
-    let g = reg.geometry;
-    let (f, r) = (g.file(from) as i32, g.rank(from) as i32);
-    let straight = ORTHOGONAL
-        .into_iter()
-        .map(move |(dx, dy)| Box::new((1..).map_while(move |k| g.square(f + dx * k, r + dy * k))) as Box<dyn Iterator<Item = Square>>);
-    let diagonal = DIAGONAL.into_iter().map(move |d| Box::new(line_points(reg, from, d)) as Box<dyn Iterator<Item = Square>>);
-    straight.chain(diagonal)
-}
-
 /// Janggi's cannon (pao): moves and captures only by jumping exactly one piece, which may not
 /// be a cannon, and never captures a cannon; along files, ranks and the palace diagonals.
 fn janggi_cannon_moves(ctx: &GenContext, slot: &PieceSlot, out: &mut Vec<Move>) {
-    for line in cannon_lines(ctx.registry, slot.square) {
-        janggi_cannon_line(ctx.cells, line, slot.kind, slot.side, |to, capture| {
-            out.push(Move::normal(slot.square, to, capture));
-            false
-        });
+    let g = ctx.geometry;
+    let (f, r) = (g.file(slot.square) as i32, g.rank(slot.square) as i32);
+    let mut emit = |to: Square, capture: bool| {
+        out.push(Move::normal(slot.square, to, capture));
+        false
+    };
+    for (dx, dy) in ORTHOGONAL {
+        janggi_cannon_line(ctx.cells, (1..).map_while(|k| g.square(f + dx * k, r + dy * k)), slot.kind, slot.side, &mut emit);
+    }
+    for d in DIAGONAL {
+        janggi_cannon_line(ctx.cells, line_points(ctx.registry, slot.square, d), slot.kind, slot.side, &mut emit);
     }
 }
 
 fn janggi_cannon_attacks(reg: &PieceTypeRegistry, cells: &[Cell], kind: PieceType, _by: Side, from: Square, target: Square) -> bool {
-    let mut hit = false;
-    for line in cannon_lines(reg, from) {
-        // The target is attacked even when empty or a cannon (check detection asks about the
-        // royal square only, which holds the enemy general).
+    if from == target || !aligned(reg, from, target) {
+        return false;
+    }
+    // The target is attacked even when empty or a cannon (check detection asks about the
+    // royal square only, which holds the enemy general).
+    let reaches = |line: &mut dyn Iterator<Item = Square>| {
         let mut screened = false;
         for sq in line {
-            let c = cells[sq.index()];
             if sq == target {
-                hit = screened;
-                break;
+                return screened;
             }
+            let c = cells[sq.index()];
             if c.is_piece() {
                 if screened || c.kind() == kind {
-                    break;
+                    return false;
                 }
                 screened = true;
             }
         }
-        if hit {
+        false
+    };
+    let g = reg.geometry;
+    let (f, r) = (g.file(from) as i32, g.rank(from) as i32);
+    let (tf, tr) = (g.file(target) as i32, g.rank(target) as i32);
+    if f == tf || r == tr {
+        let (dx, dy) = ((tf - f).signum(), (tr - r).signum());
+        if reaches(&mut (1..).map_while(|k| g.square(f + dx * k, r + dy * k))) {
             return true;
         }
     }
-    false
+    DIAGONAL.into_iter().any(|d| reaches(&mut line_points(reg, from, d)))
 }
 
 /// The code-defined piece types by name: generator and attack probe.
 pub fn code_piece(name: &str) -> Option<(MoveGenerator, AttackProbe)> {
     match name {
-        "cannon" => Some((MoveGenerator::Custom(cannon_moves), AttackProbe::Custom(cannon_attacks))),
+        // Exactly Betza `mRcpR`: the compiled tables generate it, and the reverse attack table
+        // answers for it, so that check detection needs no per-piece scan.
+        "cannon" => Some((MoveGenerator::Table, AttackProbe::Table)),
         "janggi_palace" => Some((MoveGenerator::Custom(palace_moves), AttackProbe::Table)),
         "janggi_soldier" => Some((MoveGenerator::Custom(soldier_moves), AttackProbe::Custom(soldier_attacks))),
         "janggi_chariot" => Some((MoveGenerator::Custom(chariot_moves), AttackProbe::Custom(chariot_attacks))),
         "janggi_cannon" => Some((MoveGenerator::Custom(janggi_cannon_moves), AttackProbe::Custom(janggi_cannon_attacks))),
+        _ => None,
+    }
+}
+
+/// The Betza movement a code piece is compiled from when its tables generate it (whatever
+/// the variant file's own Betza string, which then only draws the diagram).
+pub fn code_piece_betza(name: &str) -> Option<&'static str> {
+    match name {
+        "cannon" => Some("mRcpR"),
         _ => None,
     }
 }

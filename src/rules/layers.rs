@@ -151,8 +151,14 @@ impl RuleFns {
         }
         let mask = variant.registry.royal_mask;
         let royal = |c: Cell| c.is_piece() && mask & (1u64 << c.kind().0) != 0;
+        // With one royal type, look for its cell value (a byte search), else test each cell.
+        let only = (mask.count_ones() == 1).then(|| Cell::piece(PieceType(mask.trailing_zeros() as u8), side));
         cells.iter().enumerate().any(|(i, &c)| {
-            if !(royal(c) && c.side() == side) {
+            let mine = match only {
+                Some(want) => c == want,
+                None => royal(c) && c.side() == side,
+            };
+            if !mine {
                 return false;
             }
             let sq = Square(i as u8);

@@ -33,14 +33,19 @@
 //!   duration and game-result steps are skipped, and the move is undone. No second model of
 //!   move making exists.
 //! - **Movement.** Piece movement is data: Betza atoms compiled into per-side, per-square ray
-//!   tables; check detection uses one merged reverse table for simple sliders and leapers and
-//!   walks the rays of the rest (hoppers, lame leapers, confined pieces). Presets that change a
+//!   tables (see below for check detection). Presets that change a
 //!   piece's movement register [`MoveLayer`]s (override, transform, extra moves) — function
 //!   values, a departure from "every hook is a system" explained in `layers.rs` — which the
 //!   query's steps and check detection ([`Attacks`]) both run, so a Berolina pawn checks
-//!   straight ahead and a double knight leap gives check. The self-check filter skips the
-//!   trial for moves of unpinned, non-royal pieces when every attacker is simple and no layer
-//!   or royalty rule is active.
+//!   straight ahead and a double knight leap gives check. Check detection reads two reverse
+//!   tables compiled from the same rays generation walks: a merged per-direction table for
+//!   sliders and leapers, and per-square lists of (origin, path) for hoppers, lame leapers and
+//!   confined or region-dependent pieces; only code pieces with their own probes (Janggi's) are
+//!   asked piece by piece. The self-check filter skips the trial for a move that cannot change
+//!   whether a royal piece is attacked (not by a royal piece, not en passant, no blast, not
+//!   leaving a pin or the file between facing generals, not entering or leaving a square on the
+//!   path of a hopper or lame leaper that reaches a royal piece) when no custom probe, layer or
+//!   royalty rule is active and the side is not in check.
 //! - **Royalty.** The royal set is one function ([`RuleFns::royals`]): the union of the
 //!   presets' [`RoyalRule`]s, or every piece of a royal type. Check, mate, blasts, flying
 //!   generals, check counting, drop mates and position setup all ask it. Where a royal piece can
@@ -87,7 +92,7 @@ pub use apply::{
 };
 pub use betza::{BetzaError, Diagram, DiagramCell, diagram, parse_betza};
 pub use board::{Board, mix};
-pub use code_pieces::{CODE_PIECES, code_piece, code_piece_confinable};
+pub use code_pieces::{CODE_PIECES, code_piece, code_piece_betza, code_piece_confinable};
 pub use damage::{DamageKind, DamagePipeline, DamageRequest, DamageSystems, deal_damage};
 pub use effects::{Effect, EffectKind, Effects, emit_effect, subscribe_effects, take_effects};
 pub use engine::{

@@ -460,3 +460,120 @@ impl AttackTable {
         false
     }
 }
+
+/// What the squares between an attacker and its target must hold for a reverse entry.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Between {
+    /// All empty (slides and lame leaps).
+    Clear,
+    /// Exactly one piece, anywhere (a hopper's screen, Betza `p`).
+    Screen,
+    /// Exactly one piece, right before the target (a grasshopper's screen, Betza `g`).
+    ScreenAdjacent,
+}
+
+/// One way a piece may attack a square: the piece cell that must stand on `origin` and what
+/// the squares between must hold.
+#[derive(Copy, Clone, Debug)]
+struct ReverseEntry {
+    origin: Square,
+    attacker: Cell,
+    between: Between,
+    start: u32,
+    len: u8,
+}
+
+/// The reverse view of the capture rays the merged [`AttackTable`] cannot express: lame leaps,
+/// hops, and the rays of confined or region-dependent types. For each side and target square,
+/// every (origin, path) from which a piece of such a type would capture on the target, compiled
+/// from the same [`MoveTable`] rays that generation walks, so that an attack probe reads a
+/// short list instead of walking the rays of every piece on the board.
+#[derive(Clone, Debug, Default)]
+pub struct ReverseRays {
+    /// Number of squares of the board.
+    squares: usize,
+    /// For `side * len + target`: the range of `entries` that can reach it.
+    index: Vec<(u32, u32)>,
+    entries: Vec<ReverseEntry>,
+    path: Vec<Square>,
+}
+
+impl ReverseRays {
+    /// Builds the reverse entries of the types in `types` (their compiled tables, by type
+    /// index; `None` for types not in the table). Any-square rays are not reversible: a type
+    /// with one must stay out of this table.
+    pub fn compile(geometry: Geometry, tables: &[Option<&MoveTable>]) -> ReverseRays {
+        let len = geometry.len();
+        let mut by_target: Vec<Vec<(Square, Cell, Between, Vec<Square>)>> = vec![Vec::new(); 2 * len];
+        for side in Side::BOTH {
+            for (t, table) in tables.iter().enumerate() {
+                let Some(table) = table else { continue };
+                let attacker = Cell::piece(PieceType(t as u8), side);
+                for origin in geometry.squares() {
+                    for ray in table.rays(len, side, origin).iter().filter(|r| r.mode.captures()) {
+                        let squares = table.ray_squares(ray);
+                        let mut add = |k: usize, between: Between| {
+                            by_target[side.index() * len + squares[k].index()].push((origin, attacker, between, squares[..k].to_vec()));
+                        };
+                        match ray.kind {
+                            RayKind::Slide => (0..squares.len()).for_each(|k| add(k, Between::Clear)),
+                            RayKind::Lame { path } => add(path as usize, Between::Clear),
+                            RayKind::Hop(Hop::Adjacent) => (1..squares.len()).for_each(|k| add(k, Between::ScreenAdjacent)),
+                            RayKind::Hop(_) => (1..squares.len()).for_each(|k| add(k, Between::Screen)),
+                            RayKind::AnySquare => unreachable!("any-square rays are not reversible"),
+                        }
+                    }
+                }
+            }
+        }
+        let mut table = ReverseRays { squares: len, ..ReverseRays::default() };
+        for list in by_target {
+            let first = table.entries.len() as u32;
+            for (origin, attacker, between, path) in list {
+                let start = table.path.len() as u32;
+                table.path.extend_from_slice(&path);
+                table.entries.push(ReverseEntry { origin, attacker, between, start, len: path.len() as u8 });
+            }
+            table.index.push((first, table.entries.len() as u32));
+        }
+        table
+    }
+
+    /// Whether a piece of `by` in this table captures on `target` along one of its rays.
+    #[inline]
+    pub fn attacked(&self, cells: &[Cell], target: Square, by: Side) -> bool {
+        let Some(&(a, b)) = self.index.get(by.index() * self.squares + target.index()) else { return false };
+        self.entries[a as usize..b as usize].iter().any(|e| {
+            if cells[e.origin.index()] != e.attacker {
+                return false;
+            }
+            let path = &self.path[e.start as usize..e.start as usize + e.len as usize];
+            match e.between {
+                Between::Clear => path.iter().all(|s| cells[s.index()].is_empty()),
+                Between::Screen => {
+                    let mut screens = path.iter().map(|s| cells[s.index()]).filter(|c| !c.is_empty());
+                    screens.next().is_some_and(Cell::is_piece) && screens.next().is_none()
+                }
+                Between::ScreenAdjacent => {
+                    let (last, before) = path.split_last().expect("a screen stands between");
+                    cells[last.index()].is_piece() && before.iter().all(|s| cells[s.index()].is_empty())
+                }
+            }
+        })
+    }
+}
+
+impl ReverseRays {
+    /// Calls `mark` for every square between `target` and a piece of `by` that stands on the
+    /// origin of one of `target`'s entries: the squares whose occupancy decides whether those
+    /// pieces attack it. A move that changes none of them (and does not put a piece of `by`
+    /// on an origin) leaves this table's verdict on `target` as it was.
+    pub fn live_paths(&self, cells: &[Cell], target: Square, by: Side, mut mark: impl FnMut(Square)) {
+        let Some(&(a, b)) = self.index.get(by.index() * self.squares + target.index()) else { return };
+        for e in &self.entries[a as usize..b as usize] {
+            if cells[e.origin.index()] == e.attacker {
+                self.path[e.start as usize..e.start as usize + e.len as usize].iter().for_each(|&s| mark(s));
+            }
+        }
+    }
+}

@@ -229,7 +229,22 @@ pub fn royal_attacked(rules: &Variant, fns: &RuleFns, state: &GameState, cells: 
 /// Whether one of `royals` (of `side`) faces an enemy royal piece along an open file.
 fn flying_generals(rules: &Variant, fns: &RuleFns, cells: &[Cell], royals: &[Square], side: Side) -> bool {
     if fns.royalty.is_empty() {
-        return fns.generals_facing(rules, cells, side);
+        // Walk the file from each royal piece to the first piece: no scan for the royal set.
+        let g = rules.geometry;
+        let mask = rules.registry.royal_mask;
+        return royals.iter().any(|&sq| {
+            [1i32, -1].into_iter().any(|dir| {
+                let mut k = 1;
+                while let Some(s) = g.square(g.file(sq) as i32, g.rank(sq) as i32 + dir * k) {
+                    let x = cells[s.index()];
+                    if !x.is_empty() {
+                        return x.is_piece() && x.side() != side && mask & (1u64 << x.kind().0) != 0;
+                    }
+                    k += 1;
+                }
+                false
+            })
+        });
     }
     generals_face(rules.geometry, cells, royals, &fns.royals(rules, cells, side.opponent()))
 }
@@ -727,13 +742,22 @@ impl SquareSet {
     fn contains(&self, sq: Square) -> bool {
         self.0[sq.index() >> 6] & (1 << (sq.0 & 63)) != 0
     }
+    #[inline]
+    fn union(&mut self, other: &SquareSet) {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a |= b;
+        }
+    }
 }
 
 /// Step 3: drops moves that leave a royal piece of the mover in check, judged on the position
 /// the kernel's make produces (captures, blasts, drops, castling, promotion to a royal type).
-/// With first-blocker attacks only and no movement layers, a move by a piece that is neither
-/// royal nor pinned, made while not in check, not en passant and not crowning a royal piece,
-/// cannot expose a royal piece and skips the trial.
+/// Without custom attack probes, movement layers or royalty rules, and while not in check, a
+/// move skips the trial when it cannot change whether a royal piece is attacked: it is not
+/// made by a royal piece, crowns none, is not en passant, does not blow anything up, does not
+/// leave a square that shields a royal piece (a pinned piece, the one piece between facing
+/// generals, a square on the path of a hopper or lame leaper that reaches a royal piece), and
+/// does not enter a square on such a path (a new screen or blocked leg).
 pub fn filter_self_check(
     mut query: ResMut<MoveQuery>,
     mut board: ResMut<Board>,
@@ -773,9 +797,8 @@ fn self_check_filter(
     let side = q.side;
     let by = side.opponent();
     // Royalty rules may make a moved or dropped piece royal, or none: every move is tried.
-    let fast =
-        reg.simple_attacks && !fns.layered(by) && fns.royalty.is_empty() && !q.in_check && !rules.flying_general && rules.blast.is_none();
-    let pinned = if fast { pinned_pieces(reg, &board.cells, &q.royals, side) } else { SquareSet::default() };
+    let fast = reg.custom_probes.is_empty() && reg.scanned_mask == 0 && !fns.layered(by) && fns.royalty.is_empty() && !q.in_check;
+    let (leave, enter) = if fast { shields(rules, fns, &board.cells, &q.royals, side) } else { Default::default() };
     let royals = std::mem::take(&mut q.royals);
     // A pawn promoting to a royal type (Coregal's queen) or a royal piece dropped makes a new
     // royal piece, which may not stand attacked either.
@@ -790,7 +813,13 @@ fn self_check_filter(
     let mut after = std::mem::take(&mut q.scratch_squares);
     q.moves.retain(|m| {
         let crowned = crowns(m);
-        if fast && !matches!(m.kind, MoveKind::EnPassant(_)) && !pinned.contains(m.from) && !royals.contains(&m.from) && !crowned {
+        let may_expose = matches!(m.kind, MoveKind::EnPassant(_))
+            || (m.capture && rules.blast.is_some())
+            || leave.contains(m.from)
+            || enter.contains(m.to)
+            || royals.contains(&m.from)
+            || crowned;
+        if fast && !may_expose {
             return true;
         }
         let mut w = TrialWriter::new(board, std::mem::take(&mut ops), base);
@@ -893,6 +922,36 @@ pub fn safe_after(
         return true;
     }
     !royal_attacked(rules, fns, state, cells, scratch, side)
+}
+
+/// The squares a move of `side` may not leave (`.0`) or enter (`.1`) without a trial: the
+/// pinned pieces, the one piece between facing generals, and the paths of the hoppers and lame
+/// leapers that reach one of `royals`.
+fn shields(rules: &Variant, fns: &RuleFns, cells: &[Cell], royals: &[Square], side: Side) -> (SquareSet, SquareSet) {
+    let reg = &rules.registry;
+    let by = side.opponent();
+    let mut leave = pinned_pieces(reg, cells, royals, side);
+    let mut enter = SquareSet::default();
+    if reg.any_reverse {
+        for &r in royals {
+            reg.reverse.live_paths(cells, r, by, |s| enter.insert(s));
+        }
+        leave.union(&enter);
+    }
+    if rules.flying_general {
+        let g = rules.geometry;
+        let theirs = fns.royals(rules, cells, by);
+        for &r in royals {
+            for &t in theirs.iter().filter(|t| g.file(**t) == g.file(r)) {
+                let (lo, hi) = (g.rank(r).min(g.rank(t)), g.rank(r).max(g.rank(t)));
+                let between = (lo + 1..hi).map(|rank| Square(rank * g.files + g.file(r)));
+                if between.clone().filter(|s| !cells[s.index()].is_empty()).count() == 1 {
+                    between.for_each(|s| leave.insert(s));
+                }
+            }
+        }
+    }
+    (leave, enter)
 }
 
 /// The pieces of `side` that stand alone between one of `royals` and an enemy slider

@@ -2,7 +2,7 @@
 
 use super::betza::{BetzaError, parse_betza};
 use super::geometry::{Geometry, Side, Square};
-use super::movement::{Atom, AttackTable, MoveTable, RayKind, Zones};
+use super::movement::{Atom, AttackTable, MoveTable, RayKind, ReverseRays, Zones};
 use super::moves::Move;
 use super::piece::{Cell, PieceType};
 use super::query::{GenContext, PieceSlot};
@@ -161,9 +161,17 @@ pub struct PieceTypeRegistry {
     pub tables: Vec<MoveTable>,
     /// Merged reverse table of the simple capture atoms of every table-probed type.
     pub attacks: AttackTable,
+    /// Reverse entries of the types with capture atoms the merged table cannot express
+    /// (hoppers, lame leapers, confined or region-dependent movement).
+    pub reverse: ReverseRays,
+    /// Whether any type is in [`Self::reverse`].
+    pub any_reverse: bool,
     /// Bit set of types with capture atoms the merged table cannot express (hoppers, lame
-    /// leapers, any-square): check detection walks their rays piece by piece.
+    /// leapers, any-square, zones).
     pub complex_mask: u64,
+    /// Bit set of the complex types with any-square captures, which no reverse table holds:
+    /// check detection walks their rays piece by piece.
+    pub scanned_mask: u64,
     /// Types with custom attack probes, checked piece by piece.
     pub custom_probes: Vec<(PieceType, ProbeFn)>,
     /// Whether every type attacks along atoms with first-blocker semantics, so that a piece
@@ -221,7 +229,7 @@ impl PieceTypeRegistry {
             matches!(t.attack_probe, AttackProbe::Table)
                 && (t.atoms.iter().any(|a| a.mode.captures() && !a.is_simple()) || t.zones != Zones::default())
         });
-        let tables = types
+        let tables: Vec<MoveTable> = types
             .iter()
             .enumerate()
             .map(|(i, t)| MoveTable::compile_with(geometry, &t.atoms, &t.initial_ranks, en_passant_mask & (1 << i) != 0, &t.zones))
@@ -243,13 +251,25 @@ impl PieceTypeRegistry {
                 AttackProbe::Table => None,
             })
             .collect();
+        let any_square = |t: &PieceTypeDef| {
+            let region = t.zones.region_atoms.as_ref().map_or(&[][..], |(_, atoms)| atoms.as_slice());
+            t.atoms.iter().chain(region).any(|a| a.any_square && a.mode.captures())
+        };
+        let scanned_mask = complex_mask & mask(&any_square);
+        let reversed: Vec<Option<&MoveTable>> =
+            tables.iter().enumerate().map(|(i, table)| (complex_mask & !scanned_mask & (1 << i) != 0).then_some(table)).collect();
+        let reverse = ReverseRays::compile(geometry, &reversed);
+        let any_reverse = complex_mask & !scanned_mask != 0;
         let simple_attacks = custom_probes.is_empty() && complex_mask == 0;
         Ok(PieceTypeRegistry {
             geometry,
             types,
             tables,
             attacks,
+            reverse,
+            any_reverse,
             complex_mask,
+            scanned_mask,
             custom_probes,
             simple_attacks,
             royal_mask,
@@ -300,7 +320,10 @@ impl PieceTypeRegistry {
         if self.attacks.attacked(cells, target, by) {
             return true;
         }
-        if self.custom_probes.is_empty() && self.complex_mask == 0 {
+        if self.any_reverse && self.reverse.attacked(cells, target, by) {
+            return true;
+        }
+        if self.custom_probes.is_empty() && self.scanned_mask == 0 {
             return false;
         }
         self.slow_attacks(cells, target, by)
@@ -313,7 +336,7 @@ impl PieceTypeRegistry {
                 continue;
             }
             let (kind, from) = (c.kind(), Square(i as u8));
-            if self.complex_mask & (1u64 << kind.0) != 0 && self.complex_attacks(cells, kind, by, from, target) {
+            if self.scanned_mask & (1u64 << kind.0) != 0 && self.complex_attacks(cells, kind, by, from, target) {
                 return true;
             }
             if let Some((_, probe)) = self.custom_probes.iter().find(|(k, _)| *k == kind)

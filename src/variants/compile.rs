@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use crate::rules::{
     BlastRule, BoardLook, CODE_PIECES, CastlingRule, DropRule, EndCondition, Geometry, MAX_FILES, MAX_RANKS, MaterialCount, PiecePromotion,
     PieceType, PieceTypeDef, PieceTypeRegistry, PresetRequest, PromotionRule, RegistryError, Side, Square, Variant, Verdict, code_piece,
-    code_piece_confinable, parse_betza, parse_fen,
+    code_piece_betza, code_piece_confinable, parse_betza, parse_fen,
 };
 
 use super::format::{BoardStyle, CastlingSpec, EndSpec, PieceSpec, RegionSpec, ShuffleSpec, VariantFile};
@@ -230,6 +230,9 @@ fn check_piece(file: &VariantFile, cx: &Context, i: usize, p: &PieceSpec, ck: &m
             Some((generator, probe)) if (p.confined.is_none() || code_piece_confinable(name)) && p.region_moves.is_none() => {
                 def.generator = generator;
                 def.attack_probe = probe;
+                if let Some(betza) = code_piece_betza(name) {
+                    def.atoms = parse_betza(betza).expect("a code piece's own Betza string reads");
+                }
             }
             Some(_) => ck.add(ProblemCode::CodePieceZones, format!("{path}.code"), "a code piece cannot be confined or have region moves"),
             None => {
