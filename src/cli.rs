@@ -18,6 +18,9 @@ usage:
   chimera perft --variant <id|file.ron> --fen <FEN|startpos> --depth <N> [--divide]
                                   count leaf nodes through the rules pipelines
   chimera check <file.ron>...     validate variant files, reporting every problem
+  chimera uci                     the engine over the UCI protocol (Fairy-Stockfish's dialect):
+                                  options UCI_Variant, VariantPath, Presets, UCI_Chess960,
+                                  Skill Level (1-8), Hash
   chimera list variants           print the built-in variant ids
   chimera list presets            print the preset ids and names
   chimera help                    this text";
@@ -63,6 +66,8 @@ pub enum Command {
     ListPresets,
     /// Validate variant files.
     Check(Vec<String>),
+    /// Speak UCI on standard input and output.
+    Uci,
     /// Print usage.
     Help,
 }
@@ -136,6 +141,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             }
             Ok(Command::Check(args[1..].to_vec()))
         }
+        "uci" => Ok(Command::Uci),
         "help" | "--help" | "-h" => Ok(Command::Help),
         other => Err(format!("unknown command '{other}'")),
     }

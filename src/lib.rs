@@ -13,10 +13,12 @@
 //! assert_eq!(engine.move_log().0[1].san.as_deref(), Some("e5"));
 //! ```
 
+pub mod ai;
 pub mod cli;
 pub mod pgn;
 pub mod presets;
 pub mod rules;
+pub mod uci;
 pub mod variants;
 
 #[cfg(feature = "gui")]

@@ -18,6 +18,11 @@ fn main() -> ExitCode {
             println!("{USAGE}");
             ExitCode::SUCCESS
         }
+        Command::Uci => {
+            let out: chimera::uci::Output = std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
+            chimera::uci::run(chimera::uci::lines(std::io::stdin().lock()), out);
+            ExitCode::SUCCESS
+        }
         Command::ListVariants => {
             for id in chimera::variants::builtin_ids() {
                 println!("{id}");

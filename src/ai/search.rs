@@ -1,0 +1,800 @@
+//! The search: iterative deepening, principal-variation alpha-beta with a transposition table
+//! keyed by the full position hash, quiescence, and move ordering — all through the engine's
+//! own pipelines ([`RulesWorld`]), so every variant, preset and variant file is searched by the
+//! rules it is played by.
+//!
+//! - **Side to move.** A score is always from the point of view of the side to move. After a
+//!   move the search looks at whose turn it is: the sign (and the window) flips only when the
+//!   side to move changed, so double moves, follow-up captures and other extra turns are
+//!   searched as what they are.
+//! - **Ends.** [`RulesWorld::outcome`] judges every node (checkmate, stalemate, the variant's
+//!   own wins, draws by rule); a win is `MATE - ply` for the winner, so nearer wins score
+//!   higher. A position that repeats one inside the search or the game since the last
+//!   irreversible move scores as a draw.
+//! - **Quiescence** searches captures and promotions; at its first ply also the moves that may
+//!   end the game at once in the variant (checks where checks are counted or pieces can be
+//!   dropped, moves onto a goal region); in check it searches every evasion for a few plies.
+//! - **Pruning** is safe only where the variant allows it: null-move pruning is off with
+//!   mandatory capture, inverted material, extinction ends, passes, any active preset (double
+//!   moves, follow-up captures and the like change whose turn it is), in check, and for a side
+//!   with only pawns and royal pieces. Reverse futility pruning and late-move reductions apply
+//!   to quiet moves only.
+//! - **Stopping.** An atomic flag, a deadline and a node budget are polled every 256 nodes;
+//!   a stopped search returns the best move of the last finished iteration (or the first move
+//!   searched in the unfinished one, when it improved).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use bevy::prelude::*;
+
+use super::eval::{Evaluator, FactQueries, Score};
+use super::tt::{Bound, Tt};
+use crate::rules::{
+    Board, EndCondition, GameState, History, Move, MoveKind, MoveQuery, Outcome, RuleFns, Rules, RulesWorld, Side, Square, position_hash,
+    repetitions, royal_attacked,
+};
+
+/// A win at the root.
+pub const MATE: Score = 30_000;
+/// Beyond every score.
+pub const INF: Score = 32_000;
+/// Scores above this are wins (or losses) at a distance.
+pub const MATE_BOUND: Score = MATE - 1_000;
+
+const MAX_PLY: usize = 128;
+
+/// What a search may spend.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// At most this many plies of iterative deepening.
+    pub depth: Option<u32>,
+    /// At most about this many nodes.
+    pub nodes: Option<u64>,
+    /// Think this long for the move.
+    pub movetime: Option<Duration>,
+    /// A game clock for the side to move.
+    pub clock: Option<Clock>,
+    /// Until stopped (the other limits but `depth` are ignored).
+    pub infinite: bool,
+}
+
+/// The side to move's clock.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Clock {
+    /// Time left on the main clock.
+    pub remaining: Duration,
+    /// Added after each move (Fischer).
+    pub increment: Duration,
+    /// Free time per move before the clock runs (a delay).
+    pub delay: Duration,
+    /// Byo-yomi: the time per move once the main time is spent.
+    pub byoyomi: Duration,
+    /// Moves until the next time control, if any.
+    pub moves_to_go: Option<u32>,
+}
+
+impl Clock {
+    /// The soft (do not start another iteration) and hard (stop now) budgets for one move.
+    pub fn budget(&self) -> (Duration, Duration) {
+        let overhead = Duration::from_millis(30);
+        let mtg = self.moves_to_go.unwrap_or(30).clamp(1, 50);
+        let main = self.remaining / mtg;
+        let extra = self.increment.mul_f64(0.8) + self.delay.mul_f64(0.9) + self.byoyomi.mul_f64(0.85);
+        let target = main + extra;
+        // Never plan to spend more than a third of what is left beyond the free time.
+        let ceiling = self.remaining / 3 + self.byoyomi.mul_f64(0.9) + self.delay.mul_f64(0.9);
+        let hard = (target * 3).min(ceiling).saturating_sub(overhead).max(Duration::from_millis(5));
+        let soft = target.mul_f64(0.6).min(hard);
+        (soft, hard)
+    }
+}
+
+/// What a search reports after each finished iteration.
+#[derive(Clone, Debug, Default)]
+pub struct Info {
+    /// Iteration depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Score from the side to move's point of view.
+    pub score: Score,
+    /// Nodes so far.
+    pub nodes: u64,
+    /// Time so far.
+    pub elapsed: Duration,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+}
+
+impl Info {
+    /// Moves to a win (positive) or loss (negative), when the score is one.
+    pub fn mate_in(&self) -> Option<i32> {
+        if self.score.abs() < MATE_BOUND {
+            return None;
+        }
+        let plies = MATE - self.score.abs();
+        let moves = (plies + 1) / 2;
+        Some(if self.score > 0 { moves } else { -moves })
+    }
+}
+
+/// How a search may err on purpose (the computer's levels).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Weakness {
+    /// Pick among the root moves scoring within this many centipawns of the best.
+    pub margin: Score,
+    /// Seed for the pick.
+    pub seed: u64,
+}
+
+/// The result of a search.
+#[derive(Clone, Debug, Default)]
+pub struct SearchResult {
+    /// The move to play; `None` when there is no legal move (or the game is over).
+    pub best: Option<Move>,
+    /// The last finished iteration's report.
+    pub info: Info,
+    /// Every root move's score in the last finished iteration (exact within the margin).
+    pub root_scores: Vec<(Move, Score)>,
+}
+
+/// Reusable search memory (transposition table, history), kept between moves of a game.
+pub struct SearchMemory {
+    tt: Tt,
+    history: Vec<i32>,
+}
+
+impl SearchMemory {
+    /// Memory with a transposition table of about `megabytes`.
+    pub fn new(megabytes: usize) -> SearchMemory {
+        SearchMemory { tt: Tt::new(megabytes), history: Vec::new() }
+    }
+
+    /// Forgets everything (a new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.clear();
+    }
+}
+
+impl Default for SearchMemory {
+    fn default() -> SearchMemory {
+        SearchMemory::new(16)
+    }
+}
+
+struct Searcher<'a> {
+    world: &'a mut World,
+    eval: &'a Evaluator,
+    facts: Option<FactQueries>,
+    memory: &'a mut SearchMemory,
+    stop: &'a AtomicBool,
+    start: Instant,
+    hard: Option<Duration>,
+    node_limit: Option<u64>,
+    nodes: u64,
+    seldepth: usize,
+    aborted: bool,
+    killers: Vec<[Option<Move>; 2]>,
+    buffers: Vec<Vec<Move>>,
+    squares: usize,
+    null_allowed: bool,
+    forcing_checks: bool,
+    goals: Vec<(u64, [Vec<u8>; 2])>,
+    pv: Vec<Vec<Move>>,
+}
+
+/// Searches the position in `world` (a fork of a game: the search plays and takes back moves
+/// on it, and leaves it as it found it).
+pub fn search(
+    world: &mut World,
+    eval: &Evaluator,
+    memory: &mut SearchMemory,
+    limits: &Limits,
+    weakness: Weakness,
+    stop: &AtomicBool,
+    mut report: impl FnMut(&Info),
+) -> SearchResult {
+    let start = Instant::now();
+    let rules = world.resource::<Rules>().0.clone();
+    let (soft, hard) = if limits.infinite {
+        (None, None)
+    } else if let Some(t) = limits.movetime {
+        (Some(t), Some(t))
+    } else if let Some(c) = limits.clock {
+        let (s, h) = c.budget();
+        (Some(s), Some(h))
+    } else {
+        (None, None)
+    };
+    let presets_active = world.get_resource::<crate::presets::ActivePresets>().is_some_and(|a| !a.0.is_empty());
+    let null_allowed = !rules.mandatory_capture
+        && !rules.pass
+        && !presets_active
+        && !rules.end.iter().any(|e| {
+            matches!(e, EndCondition::Extinction { .. } | EndCondition::Checkmated(_) | EndCondition::Stalemate(crate::rules::Verdict::Win))
+        });
+    let forcing_checks = rules.check_limit().is_some() || rules.drops.is_some();
+    let goals = rules
+        .end
+        .iter()
+        .filter_map(|e| match e {
+            EndCondition::RegionReached { types, regions, .. } | EndCondition::RegionHeld { types, regions } => {
+                let g = rules.geometry;
+                let at = |r: &[u64; 4]| g.squares().map(|s| u8::from(r[s.index() >> 6] & (1u64 << (s.0 & 63)) == 0)).collect();
+                Some((*types, [at(&regions[0]), at(&regions[1])]))
+            }
+            _ => None,
+        })
+        .collect();
+    let squares = rules.geometry.len();
+    if memory.history.len() != squares * squares {
+        memory.history = vec![0; squares * squares];
+    }
+    memory.tt.new_search();
+    let facts = FactQueries::new(world);
+    let mut s = Searcher {
+        world,
+        eval,
+        facts,
+        memory,
+        stop,
+        start,
+        hard,
+        node_limit: if limits.infinite { None } else { limits.nodes },
+        nodes: 0,
+        seldepth: 0,
+        aborted: false,
+        killers: vec![[None; 2]; MAX_PLY + 2],
+        buffers: vec![Vec::new(); MAX_PLY + 2],
+        squares,
+        null_allowed,
+        forcing_checks,
+        goals,
+        pv: vec![Vec::new(); MAX_PLY + 2],
+    };
+    let root_moves: Vec<Move> = if s.world.outcome().is_some() { Vec::new() } else { s.world.resource::<MoveQuery>().moves.clone() };
+    let mut result = SearchResult::default();
+    if root_moves.is_empty() {
+        return result;
+    }
+    result.best = Some(root_moves[0]);
+    let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 8).clamp(1, MAX_PLY as u32 - 8);
+    let mut order: Vec<(Move, Score)> = root_moves.iter().map(|&m| (m, 0)).collect();
+    let mut last_score = 0;
+    for depth in 1..=max_depth {
+        let (scores, finished) = s.root(depth as i32, &mut order, weakness.margin, last_score);
+        if !scores.is_empty() && (finished || depth == 1) {
+            // A finished iteration, or an unfinished one whose first move (the previous best,
+            // searched first) already has a score.
+            order = scores;
+            last_score = order[0].1;
+            result.info = Info {
+                depth,
+                seldepth: s.seldepth as u32,
+                score: last_score,
+                nodes: s.nodes,
+                elapsed: start.elapsed(),
+                pv: s.pv[0].clone(),
+            };
+            result.best = Some(order[0].0);
+            result.root_scores = order.clone();
+            report(&result.info);
+        }
+        if !finished || s.aborted {
+            break;
+        }
+        // A forced win found, or the soft budget spent: no deeper iteration.
+        if last_score.abs() >= MATE_BOUND && depth as Score >= MATE - last_score.abs() {
+            break;
+        }
+        if order.len() == 1 && soft.is_some() {
+            break;
+        }
+        if soft.is_some_and(|t| start.elapsed() >= t) {
+            break;
+        }
+    }
+    result.info.nodes = s.nodes;
+    result.info.elapsed = start.elapsed();
+    if weakness.margin > 0 && !result.root_scores.is_empty() {
+        let best = result.root_scores[0].1;
+        let near: Vec<Move> = result.root_scores.iter().filter(|(_, sc)| *sc >= best - weakness.margin).map(|(m, _)| *m).collect();
+        let pick = (splitmix(weakness.seed ^ s.world.resource::<Board>().hash) % near.len() as u64) as usize;
+        result.best = Some(near[pick]);
+    }
+    result
+}
+
+/// A 64-bit mixer for seeded picks.
+fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+/// The score of a decided game for the side to move, `ply` plies from the root.
+fn outcome_score(outcome: &Outcome, turn: Side, ply: usize) -> Score {
+    match outcome.winner {
+        None => 0,
+        Some(w) if w == turn => MATE - ply as Score,
+        Some(_) => -(MATE - ply as Score),
+    }
+}
+
+fn to_tt(score: Score, ply: usize) -> Score {
+    if score >= MATE_BOUND {
+        score + ply as Score
+    } else if score <= -MATE_BOUND {
+        score - ply as Score
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: Score, ply: usize) -> Score {
+    if score >= MATE_BOUND {
+        score - ply as Score
+    } else if score <= -MATE_BOUND {
+        score + ply as Score
+    } else {
+        score
+    }
+}
+
+impl Searcher<'_> {
+    fn poll(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        self.nodes += 1;
+        if self.nodes & 255 == 0 {
+            let out_of_time = self.hard.is_some_and(|h| self.start.elapsed() >= h);
+            let out_of_nodes = self.node_limit.is_some_and(|n| self.nodes >= n);
+            if out_of_time || out_of_nodes || self.stop.load(Ordering::Relaxed) {
+                self.aborted = true;
+            }
+        }
+        self.aborted
+    }
+
+    fn turn(&self) -> Side {
+        self.world.resource::<GameState>().turn
+    }
+
+    /// Whether the current position repeats one since the last irreversible move.
+    fn repeated(&self) -> bool {
+        let clock = self.world.resource::<GameState>().halfmove_clock;
+        repetitions(&self.world.resource::<History>().0, clock) >= 2
+    }
+
+    fn key(&self) -> u64 {
+        self.world.resource::<History>().0.last().copied().unwrap_or_default()
+    }
+
+    /// Plays `m`; returns whether the side to move changed, or `None` when a hook cancelled it.
+    fn play(&mut self, m: Move) -> Option<bool> {
+        let before = self.turn();
+        self.world.apply_unchecked(m).ok()?;
+        Some(self.turn() != before)
+    }
+
+    fn undo(&mut self) {
+        self.world.undo_move();
+    }
+
+    /// Searches the current child; `flipped` says whether the side to move changed.
+    fn child(&mut self, flipped: bool, depth: i32, ply: usize, alpha: Score, beta: Score) -> Score {
+        if flipped { -self.node(depth, ply + 1, -beta, -alpha, true) } else { self.node(depth, ply + 1, alpha, beta, true) }
+    }
+
+    /// The root: every move searched, the list reordered best first. Returns the moves with
+    /// their scores (exact for the best and for those within `margin` of it) and whether the
+    /// iteration finished.
+    fn root(&mut self, depth: i32, order: &mut [(Move, Score)], margin: Score, guess: Score) -> (Vec<(Move, Score)>, bool) {
+        // Aspiration window around the previous score, widened on failure.
+        let mut window = if depth >= 5 && margin == 0 && guess.abs() < MATE_BOUND { 40 } else { INF };
+        loop {
+            let (alpha0, beta) = if window >= INF { (-INF, INF) } else { (guess - window, guess + window) };
+            let (scores, finished, best) = self.root_window(depth, order, margin, alpha0, beta);
+            if !finished || window >= INF || (best > alpha0 && best < beta) {
+                return (scores, finished);
+            }
+            window = if window >= 400 { INF } else { window * 4 };
+        }
+    }
+
+    fn root_window(
+        &mut self,
+        depth: i32,
+        order: &[(Move, Score)],
+        margin: Score,
+        alpha0: Score,
+        beta: Score,
+    ) -> (Vec<(Move, Score)>, bool, Score) {
+        let mut alpha = alpha0;
+        let mut best = -INF;
+        let mut scored: Vec<(Move, Score)> = Vec::with_capacity(order.len());
+        let key = self.key();
+        for (i, &(m, _)) in order.iter().enumerate() {
+            let Some(flipped) = self.play(m) else { continue };
+            self.pv[1].clear();
+            // With a margin, every move is searched with a window that tells whether it is
+            // within the margin of the best so far.
+            let floor = if margin > 0 { (best - margin - 1).max(alpha0) } else { alpha };
+            let score = if i == 0 {
+                self.child(flipped, depth - 1, 0, floor, beta)
+            } else {
+                let s = self.child(flipped, depth - 1, 0, floor, floor + 1);
+                if s > floor && !self.aborted { self.child(flipped, depth - 1, 0, floor, beta) } else { s }
+            };
+            self.undo();
+            if self.aborted {
+                if i > 0 && best > -INF {
+                    scored.sort_by_key(|x| std::cmp::Reverse(x.1));
+                    return (scored, false, best);
+                }
+                return (Vec::new(), false, best);
+            }
+            scored.push((m, score));
+            if score > best {
+                best = score;
+                let child_pv = self.pv[1].clone();
+                self.pv[0].clear();
+                self.pv[0].push(m);
+                self.pv[0].extend(child_pv);
+                if score > alpha {
+                    alpha = score;
+                }
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        // Moves cut off by beta keep their old order after the searched ones.
+        scored.sort_by_key(|x| std::cmp::Reverse(x.1));
+        let searched: Vec<Move> = scored.iter().map(|x| x.0).collect();
+        for &(m, _) in order {
+            if !searched.contains(&m) {
+                scored.push((m, -INF));
+            }
+        }
+        if let Some(&(m, s)) = scored.first() {
+            self.memory.tt.store(key, Some(m), to_tt(s, 0), depth, Bound::Exact);
+        }
+        (scored, true, best)
+    }
+
+    /// Whether `side` has material beyond pawns and royal pieces.
+    fn has_pieces(&self, side: Side) -> bool {
+        let board = self.world.resource::<Board>();
+        let reg = &self.world.resource::<Rules>().0.registry;
+        board
+            .cells
+            .iter()
+            .any(|c| c.is_piece() && c.side() == side && !reg.def(c.kind()).pawn && reg.royal_mask & (1u64 << c.kind().0) == 0)
+            || board.hand_counts[side.index()].iter().any(|&n| n > 0)
+    }
+
+    fn order_score(&self, m: &Move, tt_move: Option<Move>, ply: usize) -> i32 {
+        if Some(*m) == tt_move {
+            return 2_000_000;
+        }
+        let cells = &self.world.resource::<Board>().cells;
+        if m.capture {
+            let victim = match m.kind {
+                MoveKind::EnPassant(v) => cells[v.index()],
+                _ => cells[m.to.index()],
+            };
+            let attacker = cells[m.from.index()];
+            let v = if victim.is_piece() { self.eval.order_value(victim.kind()) } else { 100 };
+            let a = if attacker.is_piece() && m.dropped().is_none() { self.eval.order_value(attacker.kind()) } else { 0 };
+            return 1_000_000 + v * 16 - a / 16 + m.promotion.map_or(0, |p| self.eval.value(p));
+        }
+        if let Some(p) = m.promotion {
+            return 900_000 + self.eval.value(p);
+        }
+        if self.killers[ply][0] == Some(*m) {
+            return 800_000;
+        }
+        if self.killers[ply][1] == Some(*m) {
+            return 799_000;
+        }
+        self.memory.history[m.from.index() * self.squares + m.to.index()].min(700_000)
+    }
+
+    fn sort_moves(&self, moves: &mut [Move], tt_move: Option<Move>, ply: usize) {
+        moves.sort_by_cached_key(|m| std::cmp::Reverse(self.order_score(m, tt_move, ply)));
+    }
+
+    /// The legal moves and check status of the current position, or its outcome score.
+    fn expand(&mut self, ply: usize) -> Result<(Vec<Move>, bool), Score> {
+        let turn = self.turn();
+        if let Some(o) = self.world.outcome() {
+            return Err(outcome_score(&o, turn, ply));
+        }
+        let q = self.world.resource::<MoveQuery>();
+        let in_check = q.in_check;
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        moves.clear();
+        moves.extend_from_slice(&q.moves);
+        Ok((moves, in_check))
+    }
+
+    fn node(&mut self, depth: i32, ply: usize, mut alpha: Score, beta: Score, allow_null: bool) -> Score {
+        if self.poll() {
+            return 0;
+        }
+        self.pv[ply].clear();
+        self.seldepth = self.seldepth.max(ply);
+        if ply > 0 && self.repeated() {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return self.eval.evaluate(self.world, self.facts.as_mut());
+        }
+        let (mut moves, in_check) = match self.expand(ply) {
+            Ok(x) => x,
+            Err(score) => return score,
+        };
+        // Checks are searched one ply deeper.
+        let depth = if in_check { depth + 1 } else { depth };
+        if depth <= 0 {
+            self.buffers[ply] = moves;
+            return self.quiesce(ply, alpha, beta, 0);
+        }
+        let pv_node = beta - alpha > 1;
+        let key = self.key();
+        let mut tt_move = None;
+        if let Some(e) = self.memory.tt.probe(key) {
+            tt_move = e.mv.filter(|m| moves.contains(m));
+            let score = from_tt(e.score, ply);
+            if !pv_node && e.depth >= depth {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    self.buffers[ply] = moves;
+                    return score;
+                }
+            }
+        }
+        let turn = self.turn();
+        if !pv_node && !in_check {
+            let static_eval = self.eval.evaluate(self.world, self.facts.as_mut());
+            // Reverse futility: far above beta near the leaves.
+            if depth <= 3 && static_eval - 120 * depth >= beta && beta.abs() < MATE_BOUND {
+                self.buffers[ply] = moves;
+                return static_eval;
+            }
+            if self.null_allowed && allow_null && depth >= 3 && static_eval >= beta && self.has_pieces(turn) {
+                let r = 2 + depth / 4;
+                let saved = self.make_null();
+                let score = -self.node(depth - 1 - r, ply + 1, -beta, -beta + 1, false);
+                self.unmake_null(saved);
+                if self.aborted {
+                    self.buffers[ply] = moves;
+                    return 0;
+                }
+                if score >= beta && score < MATE_BOUND {
+                    self.buffers[ply] = moves;
+                    return beta;
+                }
+            }
+        }
+        self.sort_moves(&mut moves, tt_move, ply);
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        let mut searched = 0;
+        for (i, &m) in moves.iter().enumerate() {
+            let quiet = !m.capture && m.promotion.is_none();
+            let Some(flipped) = self.play(m) else { continue };
+            let mut score;
+            if searched == 0 {
+                score = self.child(flipped, depth - 1, ply, alpha, beta);
+            } else {
+                // Late quiet moves are searched shallower first.
+                let reduction =
+                    if quiet && depth >= 3 && i >= 3 && !in_check && Some(m) != tt_move { if i >= 8 { 2 } else { 1 } } else { 0 };
+                score = self.child(flipped, depth - 1 - reduction, ply, alpha, alpha + 1);
+                if score > alpha && reduction > 0 && !self.aborted {
+                    score = self.child(flipped, depth - 1, ply, alpha, alpha + 1);
+                }
+                if score > alpha && score < beta && !self.aborted {
+                    score = self.child(flipped, depth - 1, ply, alpha, beta);
+                }
+            }
+            self.undo();
+            searched += 1;
+            if self.aborted {
+                self.buffers[ply] = moves;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(m);
+                    head[ply].extend_from_slice(&tail[0]);
+                }
+            }
+            if alpha >= beta {
+                if quiet {
+                    if self.killers[ply][0] != Some(m) {
+                        self.killers[ply][1] = self.killers[ply][0];
+                        self.killers[ply][0] = Some(m);
+                    }
+                    let h = &mut self.memory.history[m.from.index() * self.squares + m.to.index()];
+                    *h = (*h + depth * depth).min(600_000);
+                }
+                break;
+            }
+        }
+        self.buffers[ply] = moves;
+        if searched == 0 {
+            // Every move was cancelled by a hook: nothing can be played.
+            return 0;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.memory.tt.store(key, best_move, to_tt(best, ply), depth, bound);
+        best
+    }
+
+    /// Whether `m`, considered at the first quiescence ply, may end the game at once in this
+    /// variant: it lands a goal piece on its region, or (where checks count or pieces are
+    /// dropped, for mates by drops) the moved piece would attack an enemy royal piece from
+    /// where it lands — a cheap filter; the check itself is confirmed after the move.
+    fn forcing(&self, m: &Move, turn: Side, enemy_royals: &[Square]) -> bool {
+        let cells = &self.world.resource::<Board>().cells;
+        let mover =
+            if let Some(k) = m.dropped() { Some(k) } else { cells[m.from.index()].is_piece().then(|| cells[m.from.index()].kind()) };
+        let Some(kind) = mover else { return false };
+        if self.goals.iter().any(|(types, off)| types & (1u64 << kind.0) != 0 && off[turn.index()][m.to.index()] == 0) {
+            return true;
+        }
+        let kind = m.promotion.unwrap_or(kind);
+        let reg = &self.world.resource::<Rules>().0.registry;
+        self.forcing_checks && enemy_royals.iter().any(|&r| reg.piece_attacks(cells, kind, turn, m.to, r))
+    }
+
+    /// Whether the side to move is in check (asked after a move, without running the query).
+    fn side_to_move_in_check(&self) -> bool {
+        let rules = &self.world.resource::<Rules>().0;
+        let fns = self.world.resource::<RuleFns>();
+        let state = self.world.resource::<GameState>();
+        let cells = &self.world.resource::<Board>().cells;
+        let royals: Vec<Square> = fns.royals(rules, cells, state.turn);
+        royal_attacked(rules, fns, state, cells, &royals, state.turn)
+    }
+
+    fn quiesce(&mut self, ply: usize, mut alpha: Score, beta: Score, qdepth: u32) -> Score {
+        if self.poll() {
+            return 0;
+        }
+        self.pv[ply].clear();
+        self.seldepth = self.seldepth.max(ply);
+        // The caller (a node at depth 0) has expanded this position already when qdepth is 0.
+        let (mut moves, in_check) = if qdepth == 0 {
+            let moves = std::mem::take(&mut self.buffers[ply]);
+            let in_check = self.world.resource::<MoveQuery>().in_check;
+            (moves, in_check)
+        } else {
+            if self.repeated() {
+                return 0;
+            }
+            match self.expand(ply) {
+                Ok(x) => x,
+                Err(score) => return score,
+            }
+        };
+        if ply >= MAX_PLY {
+            self.buffers[ply] = moves;
+            return self.eval.evaluate(self.world, self.facts.as_mut());
+        }
+        let turn = self.turn();
+        let evasions = in_check && qdepth < 4;
+        let mut best = -INF;
+        if !evasions {
+            let stand = self.eval.evaluate(self.world, self.facts.as_mut());
+            if stand >= beta {
+                self.buffers[ply] = moves;
+                return stand;
+            }
+            best = stand;
+            alpha = alpha.max(stand);
+            let first = qdepth == 0;
+            let enemy_royals = if first && self.forcing_checks {
+                let rules = &self.world.resource::<Rules>().0;
+                self.world.resource::<RuleFns>().royals(rules, &self.world.resource::<Board>().cells, turn.opponent())
+            } else {
+                Vec::new()
+            };
+            let mut keep = Vec::with_capacity(moves.len());
+            for m in moves.drain(..) {
+                if m.capture || m.promotion.is_some() || (first && self.forcing(&m, turn, &enemy_royals)) {
+                    keep.push(m);
+                }
+            }
+            moves = keep;
+        }
+        self.sort_moves(&mut moves, None, ply);
+        let checks_only = !evasions && qdepth == 0 && self.forcing_checks;
+        for &m in moves.iter() {
+            let quiet = !m.capture && m.promotion.is_none();
+            let Some(flipped) = self.play(m) else { continue };
+            // Quiet forcing moves count only when they check (or reach a goal, judged by the rules).
+            if quiet && checks_only && !self.side_to_move_in_check() && self.world.resource::<crate::rules::DecidedOutcome>().0.is_none() {
+                let goal = {
+                    let kind = self.world.resource::<Board>().cells[m.to.index()];
+                    kind.is_piece()
+                        && self.goals.iter().any(|(t, off)| t & (1u64 << kind.kind().0) != 0 && off[turn.index()][m.to.index()] == 0)
+                };
+                if !goal {
+                    self.undo();
+                    continue;
+                }
+            }
+            let score =
+                if flipped { -self.quiesce(ply + 1, -beta, -alpha, qdepth + 1) } else { self.quiesce(ply + 1, alpha, beta, qdepth + 1) };
+            self.undo();
+            if self.aborted {
+                self.buffers[ply] = moves;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(m);
+                    head[ply].extend_from_slice(&tail[0]);
+                }
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.buffers[ply] = moves;
+        if best == -INF {
+            // In check with every evasion cancelled, or nothing searched: judge statically.
+            return self.eval.evaluate(self.world, self.facts.as_mut());
+        }
+        best
+    }
+
+    /// Passes the turn without a move (null-move pruning only), returning what to restore.
+    fn make_null(&mut self) -> GameState {
+        let saved = *self.world.resource::<GameState>();
+        {
+            let mut st = self.world.resource_mut::<GameState>();
+            st.turn = st.turn.opponent();
+            st.ep_square = None;
+            st.ep_victim = None;
+            // No repetition reaches back across a null move.
+            st.halfmove_clock = 0;
+        }
+        let h = position_hash(self.world);
+        self.world.resource_mut::<History>().0.push(h);
+        saved
+    }
+
+    fn unmake_null(&mut self, saved: GameState) {
+        self.world.resource_mut::<History>().0.pop();
+        *self.world.resource_mut::<GameState>() = saved;
+    }
+}

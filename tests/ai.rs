@@ -1,0 +1,211 @@
+//! The computer opponent: values from movement, tactics found through the engine's own rules,
+//! extra turns searched without a sign flip, levels, stopping, and the UCI mode.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+
+use chimera::ai::{Computer, Evaluator, Limits, MATE};
+use chimera::presets::new_game;
+use chimera::rules::{Engine, PresetRequest, Side, Variant};
+use chimera::variants::builtin;
+
+fn best(engine: &Engine, level: u8, depth: u32) -> (String, chimera::ai::SearchResult) {
+    let mut c = Computer::new(engine, level);
+    let stop = AtomicBool::new(false);
+    let r = c.think(engine, Limits { depth: Some(depth), ..Limits::default() }, &stop, |_| {});
+    (engine.to_uci(&r.best.expect("a move")), r)
+}
+
+const INVENTED: &str = r#"(
+    id: "invented",
+    name: "Invented",
+    description: "Pieces made up for a test, with no value hints.",
+    rules_summary: "Capture the king.",
+    board: (files: 8, ranks: 8),
+    pieces: [
+        (letter: 'P', name: "pawn", betza: "fmWfceF", pawn: true, promotes: true),
+        (letter: 'S', name: "stepper", betza: "fW"),
+        (letter: 'W', name: "waffle", betza: "WD"),
+        (letter: 'R', name: "runner", betza: "R"),
+        (letter: 'C', name: "charger", betza: "RN"),
+        (letter: 'K', name: "king", betza: "K", royal: true),
+    ],
+    start: "rwsckswr/pppppppp/8/8/8/8/PPPPPPPP/RWSCKSWR w - - 0 1",
+    castling: Off,
+    promotion: (rank: 8, choices: "CRWS"),
+    end: [Checkmate, Stalemate(Draw), MoveRule(100), Repetition(3)],
+)"#;
+
+#[test]
+fn piece_values_follow_mobility_for_invented_pieces_and_the_variant_plays_to_its_end() {
+    let dir = std::env::temp_dir().join(format!("chimera-ai-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("invented.ron");
+    std::fs::write(&path, INVENTED).unwrap();
+    let variant = chimera::variants::find(path.to_str().unwrap()).unwrap();
+    let eval = Evaluator::new(&variant);
+    let reg = &variant.registry;
+    let v = |name: &str| eval.value(reg.by_name(name).unwrap());
+    assert!(v("stepper") < v("waffle"), "fW {} < WD {}", v("stepper"), v("waffle"));
+    assert!(v("waffle") < v("runner"), "WD {} < R {}", v("waffle"), v("runner"));
+    assert!(v("runner") < v("charger"), "R {} < RN {}", v("runner"), v("charger"));
+    assert_eq!(v("king"), 0, "royal pieces carry no material value");
+    // And the computer plays the variant to its end.
+    let mut game = new_game(variant, "startpos").unwrap();
+    let mut white = Computer::new(&game, 2);
+    let mut black = Computer::new(&game, 3);
+    let stop = AtomicBool::new(false);
+    for _ in 0..300 {
+        if game.outcome().is_some() {
+            break;
+        }
+        let side = game.state().turn;
+        let c = if side == Side::White { &mut white } else { &mut black };
+        let r = c.think(&game, Limits { depth: Some(2), ..Limits::default() }, &stop, |_| {});
+        game.apply(r.best.expect("a move while the game goes on")).unwrap();
+    }
+    assert!(game.outcome().is_some(), "the game ends (mate, stalemate or a draw rule) within 300 plies");
+}
+
+#[test]
+fn the_fide_pieces_come_out_near_their_classical_values() {
+    let eval = Evaluator::new(&Variant::chess());
+    let reg = &Variant::chess().registry;
+    let v = |name: &str| eval.value(reg.by_name(name).unwrap());
+    for (name, lo, hi) in [("pawn", 70, 140), ("knight", 250, 350), ("bishop", 260, 380), ("rook", 420, 600), ("queen", 800, 1050)] {
+        assert!((lo..=hi).contains(&v(name)), "{name}: {}", v(name));
+    }
+}
+
+#[test]
+fn finds_mate_in_one_and_in_two() {
+    // Back-rank mate in one.
+    let e = Engine::from_fen(Variant::chess(), "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
+    let (m, r) = best(&e, 8, 3);
+    assert_eq!(m, "a1a8");
+    assert_eq!(r.info.score, MATE - 1);
+    // Mate in two: a queen sacrifice then a rook mate (1. Qxh7+ Kxh7 2. Rh3#)... a known
+    // position: 1. Qf8+ Rxf8 2. Rxf8#.
+    let e = Engine::from_fen(Variant::chess(), "5r1k/6pp/8/8/8/8/5Q2/5RK1 w - - 0 1").unwrap();
+    let (_, r) = best(&e, 8, 5);
+    assert!(r.info.score >= MATE - 5, "a forced mate is seen: {}", r.info.score);
+}
+
+#[test]
+fn takes_a_hanging_piece_in_variants_with_their_own_rules() {
+    // Xiangqi: the chariot takes the undefended chariot on its file.
+    let e = Engine::from_fen(builtin("xiangqi").unwrap(), "4k4/9/9/9/4r4/9/9/9/4R4/3K5 w - - 0 1").unwrap();
+    assert_eq!(best(&e, 8, 3).0, "e2e6");
+    let e = Engine::from_fen(Variant::chess(), "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1").unwrap();
+    assert_eq!(best(&e, 8, 3).0, "d2d5");
+}
+
+#[test]
+fn a_king_walks_to_the_hill() {
+    // King of the Hill: the white king reaches the centre in one move and wins.
+    let e = new_game(builtin("kingofthehill").unwrap(), "4k3/8/8/8/8/4K3/8/8 w - - 0 1").unwrap();
+    let (m, r) = best(&e, 8, 2);
+    assert!(["e3d4", "e3e4"].contains(&m.as_str()), "{m}");
+    assert_eq!(r.info.score, MATE - 1);
+}
+
+#[test]
+fn double_moves_are_searched_as_two_moves_of_the_same_side() {
+    // With two moves a turn, Ra7 then Rb8 mates within white's turn: the search must keep the
+    // score's sign across the first move, which leaves white to move.
+    let mut v = Variant::chess();
+    v.presets = vec![PresetRequest { id: "double-move".into(), sides: [true, true], ..Default::default() }];
+    let e = new_game(v, "7k/8/8/8/8/8/8/RR2K3 w - - 0 1").unwrap();
+    let (_, r) = best(&e, 8, 3);
+    assert_eq!(r.info.score, MATE - 2, "mate on the second move of the turn");
+    // Without the preset the same position is no mate in one turn.
+    let e = Engine::from_fen(Variant::chess(), "7k/8/8/8/8/8/8/RR2K3 w - - 0 1").unwrap();
+    let (_, r) = best(&e, 8, 2);
+    assert!(r.info.score < MATE - 2, "{}", r.info.score);
+}
+
+#[test]
+fn levels_pick_only_within_their_margin() {
+    let e = Engine::from_fen(Variant::chess(), "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1").unwrap();
+    for level in 1..=8 {
+        let (_, r) = best(&e, level, 2);
+        let margin = chimera::ai::level(level).margin;
+        let top = r.root_scores[0].1;
+        let chosen = r.root_scores.iter().find(|(m, _)| Some(*m) == r.best).unwrap().1;
+        assert!(chosen >= top - margin, "level {level}: chose {chosen}, best {top}, margin {margin}");
+    }
+}
+
+#[test]
+fn a_stopped_search_still_returns_a_legal_move() {
+    let e = Engine::from_fen(Variant::chess(), "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3").unwrap();
+    let mut c = Computer::new(&e, 8);
+    let stop = AtomicBool::new(true);
+    let r = c.think(&e, Limits { infinite: true, ..Limits::default() }, &stop, |_| {});
+    let mut e2 = e.fork();
+    assert!(e2.legal_moves().contains(&r.best.unwrap()));
+}
+
+fn uci(script: &str) -> String {
+    let buffer: Arc<Mutex<Vec<u8>>> = Arc::new(Mutex::new(Vec::new()));
+    struct Sink(Arc<Mutex<Vec<u8>>>);
+    impl std::io::Write for Sink {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let out: chimera::uci::Output = Arc::new(Mutex::new(Sink(buffer.clone())));
+    // A line `wait N` (not part of the protocol) holds the input back until N best moves have
+    // been written, as a GUI waits for the engine's answer.
+    let seen = buffer.clone();
+    let lines = script.lines().map(String::from).collect::<Vec<_>>().into_iter().filter_map(move |line| {
+        let Some(n) = line.strip_prefix("wait ") else { return Some(line) };
+        let n: usize = n.parse().unwrap();
+        while String::from_utf8_lossy(&seen.lock().unwrap()).matches("bestmove").count() < n {
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        None
+    });
+    chimera::uci::run(lines, out);
+    String::from_utf8(buffer.lock().unwrap().clone()).unwrap()
+}
+
+#[test]
+fn uci_speaks_the_protocol_and_survives_bad_input() {
+    let out = uci("uci\nisready\nsetoption name UCI_Variant value nosuchvariant\nposition fen garbage\ngo depth x\n\
+         position startpos moves e2e5\nsetoption name Presets value piece-hp(hp=3,scope=white,turns=6),piece-shield\n\
+         setoption name Presets value no-such-preset\nbogus\nsetoption name Presets value <empty>\n\
+         setoption name UCI_Variant value crazyhouse\nposition startpos moves e2e4 d7d5 e4d5 d8d5\ngo depth 3\nisready\nwait 2\nquit\n");
+    assert!(out.contains("uciok"), "{out}");
+    assert!(out.contains("option name Skill Level type spin default 8 min 1 max 8"), "{out}");
+    assert!(out.matches("readyok").count() == 2, "{out}");
+    assert!(out.contains("info string unknown variant 'nosuchvariant'"), "{out}");
+    assert!(out.contains("info string bad position 'garbage'"), "{out}");
+    assert!(out.contains("info string go depth needs a number"), "{out}");
+    assert!(out.contains("info string illegal move 'e2e5'"), "{out}");
+    assert!(out.contains("no preset 'no-such-preset'"), "{out}");
+    assert!(out.contains("info string unknown command 'bogus'"), "{out}");
+    assert!(out.contains("info depth 3 "), "{out}");
+    let bestmoves: Vec<&str> = out.lines().filter(|l| l.starts_with("bestmove ")).collect();
+    assert_eq!(bestmoves.len(), 2, "{out}");
+    // The crazyhouse search answers with a legal move of that position.
+    let mv = bestmoves[1].trim_start_matches("bestmove ").split_whitespace().next().unwrap();
+    let mut game = new_game(builtin("crazyhouse").unwrap(), "startpos").unwrap();
+    for m in ["e2e4", "d7d5", "e4d5", "d8d5"] {
+        game.play_uci(m).unwrap();
+    }
+    assert!(game.parse_uci(mv).is_ok(), "{mv} is legal");
+}
+
+#[test]
+fn uci_plays_presets_and_reports_mates() {
+    let out = uci("setoption name Presets value piece-hp(hp=2)\nposition startpos\ngo nodes 3000\nwait 1\n\
+         setoption name Presets value <empty>\nposition fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\ngo depth 3\nwait 2\nquit\n");
+    assert!(out.contains("score mate 1"), "{out}");
+    assert!(out.lines().any(|l| l == "bestmove a1a8"), "{out}");
+    assert_eq!(out.lines().filter(|l| l.starts_with("bestmove ")).count(), 2, "{out}");
+}
