@@ -15,6 +15,10 @@ usage:
                                   while its effects still play
       [--bench-frames <N>]        print median and 99th-percentile frame times of N
                                   frames of the position, then N with explosions
+      [--computer white|black|both] [--level <1-8>] [--pace <seconds>]
+                                  the computer plays that side (or both, a move every
+                                  <pace> seconds) at that level (default 3)
+      [--until-ply <N>]           take the screenshot once the game has N moves (or is over)
   chimera perft --variant <id|file.ron> --fen <FEN|startpos> --depth <N> [--divide]
                                   count leaf nodes through the rules pipelines
   chimera check <file.ron>...     validate variant files, reporting every problem
@@ -42,6 +46,14 @@ pub struct GameArgs {
     pub screenshot_after: Option<u32>,
     /// Measure this many frames (quiet, then with explosions), print the figures, exit.
     pub bench_frames: Option<u32>,
+    /// The sides the computer plays (`[white, black]`).
+    pub computer: [bool; 2],
+    /// The computer's level.
+    pub level: Option<u8>,
+    /// Milliseconds between moves when the computer plays both sides.
+    pub pace_ms: Option<u32>,
+    /// The screenshot waits until the game has this many moves (or is over).
+    pub until_ply: Option<u32>,
 }
 
 /// A parsed command line.
@@ -102,6 +114,35 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
                     "--bench-frames" => {
                         let v = value("--bench-frames")?;
                         game.bench_frames = Some(v.parse().map_err(|_| format!("--bench-frames needs a number of frames, got '{v}'"))?);
+                    }
+                    "--computer" => {
+                        game.computer = match value("--computer")?.as_str() {
+                            "white" => [true, false],
+                            "black" => [false, true],
+                            "both" => [true, true],
+                            "none" => [false, false],
+                            v => return Err(format!("--computer takes white, black, both or none, not '{v}'")),
+                        }
+                    }
+                    "--level" => {
+                        let v = value("--level")?;
+                        let n: u8 = v.parse().map_err(|_| format!("--level takes 1 to 8, not '{v}'"))?;
+                        if !(1..=8).contains(&n) {
+                            return Err(format!("--level takes 1 to 8, not '{v}'"));
+                        }
+                        game.level = Some(n);
+                    }
+                    "--pace" => {
+                        let v = value("--pace")?;
+                        let x: f32 = v.parse().map_err(|_| format!("--pace takes seconds, not '{v}'"))?;
+                        if !(0.0..=60.0).contains(&x) {
+                            return Err(format!("--pace takes 0 to 60 seconds, not '{v}'"));
+                        }
+                        game.pace_ms = Some((x * 1000.0).round() as u32);
+                    }
+                    "--until-ply" => {
+                        let v = value("--until-ply")?;
+                        game.until_ply = Some(v.parse().map_err(|_| format!("--until-ply takes a number of moves, not '{v}'"))?);
                     }
                     other => return Err(format!("unknown option '{other}'")),
                 }

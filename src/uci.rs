@@ -4,7 +4,8 @@
 //! Options: `UCI_Variant` (every catalogue id, plus Fairy-Stockfish's names where they differ),
 //! `VariantPath` (a `.ron` variant file, which then takes precedence), `Presets`
 //! (`piece-hp(hp=3,scope=white,turns=6),piece-shield`: parameters, scope and duration as in
-//! variant files), `UCI_Chess960`, `Skill Level` (1–8, Chimera's levels) and `Hash` (MB).
+//! variant files), `UCI_Chess960`, `Skill Level` (1–8, Chimera's levels), `Level Time Percent`
+//! (a bare `go` thinks for the level's own time per move, scaled by it) and `Hash` (MB).
 //! Moves are read and written in the dialect Fairy-Stockfish speaks: drops `P@e4`, gating as a
 //! fifth letter, `+` promotions, a pass as the king moving to its own square, king-to-rook
 //! castling in Chess960 mode. The search runs on its own thread; `stop`, `isready` and `quit`
@@ -42,6 +43,8 @@ struct Session {
     presets_text: String,
     chess960: bool,
     level: u8,
+    /// The level's own time per move (used by a bare `go`) is scaled by this, in percent.
+    level_time_percent: u32,
     hash_mb: usize,
     game: Option<Engine>,
     /// The settings the current computer was made for.
@@ -60,6 +63,7 @@ impl Session {
             presets_text: String::new(),
             chess960: false,
             level: crate::ai::MAX_LEVEL,
+            level_time_percent: 100,
             hash_mb: 16,
             game: None,
             computer_key: String::new(),
@@ -109,6 +113,7 @@ impl Session {
         say(&self.out, "option name Presets type string default <empty>");
         say(&self.out, "option name UCI_Chess960 type check default false");
         say(&self.out, &format!("option name Skill Level type spin default {} min 1 max {}", crate::ai::MAX_LEVEL, crate::ai::MAX_LEVEL));
+        say(&self.out, "option name Level Time Percent type spin default 100 min 1 max 100");
         say(&self.out, "option name Hash type spin default 16 min 1 max 1024");
         say(&self.out, "uciok");
     }
@@ -160,6 +165,10 @@ impl Session {
                 Ok(n) => self.level = n.clamp(1, crate::ai::MAX_LEVEL as i64) as u8,
                 Err(_) => self.info(&format!("Skill Level takes a number from 1 to {}, not '{value}'", crate::ai::MAX_LEVEL)),
             },
+            "level time percent" => match value.parse::<u32>() {
+                Ok(n) => self.level_time_percent = n.clamp(1, 100),
+                Err(_) => self.info(&format!("Level Time Percent takes 1 to 100, not '{value}'")),
+            },
             "hash" => match value.parse::<usize>() {
                 Ok(n) => {
                     self.hash_mb = n.clamp(1, 1024);
@@ -209,7 +218,13 @@ impl Session {
             self.info("no position to search");
             return say(&self.out, "bestmove (none)");
         };
-        let (limits, problems) = parse_go(rest, game.state().turn);
+        let (mut limits, problems) = parse_go(rest, game.state().turn);
+        let bare = limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() && limits.clock.is_none();
+        if bare && !limits.infinite {
+            // A bare `go`: the level's own time per move, scaled.
+            let own = crate::ai::level(self.level).movetime;
+            limits.movetime = Some(own * self.level_time_percent / 100);
+        }
         for p in problems {
             self.info(&p);
         }

@@ -70,6 +70,14 @@ fn game_options_parse() {
         "5",
         "--bench-frames",
         "100",
+        "--computer",
+        "black",
+        "--level",
+        "4",
+        "--pace",
+        "0.5",
+        "--until-ply",
+        "12",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -82,8 +90,16 @@ fn game_options_parse() {
         screenshot: Some("x.png".into()),
         screenshot_after: Some(5),
         bench_frames: Some(100),
+        computer: [false, true],
+        level: Some(4),
+        pace_ms: Some(500),
+        until_ply: Some(12),
     };
     assert_eq!(parse_args(&args), Ok(Command::Game(expected)));
     let bad: Vec<String> = ["--bench-frames", "many"].iter().map(|s| s.to_string()).collect();
     assert!(parse_args(&bad).unwrap_err().contains("--bench-frames needs a number"));
+    let bad: Vec<String> = ["--level", "9"].iter().map(|s| s.to_string()).collect();
+    assert!(parse_args(&bad).unwrap_err().contains("--level takes 1 to 8"));
+    let bad: Vec<String> = ["--computer", "red"].iter().map(|s| s.to_string()).collect();
+    assert!(parse_args(&bad).unwrap_err().contains("--computer takes white, black, both or none"));
 }

@@ -34,30 +34,7 @@ const DEFAULT_SEED: u64 = 0x0C41_3E7A_D1FF_5EED;
 
 /// Orda and Orda Mirror for pyffish, which does not have them built in (Couch Tomato's
 /// rules, as Chimera's `presets/orda.ron` and `presets/ordamirror.ron` state them).
-const ORDA_INI: &str = "\
-[orda:chess]
-customPiece1 = l:mNcR
-customPiece2 = h:KN
-customPiece3 = a:mNcB
-customPiece4 = y:FfW
-promotionPieceTypes = qh
-startFen = lhaykahl/8/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1
-flagPiece = k
-flagRegionWhite = *8
-flagRegionBlack = *1
-
-[ordamirror:chess]
-customPiece1 = l:mNcR
-customPiece2 = h:KN
-customPiece3 = a:mNcB
-customPiece4 = f:mQcN
-promotionPieceTypes = lhaf
-startFen = lhafkahl/8/pppppppp/8/8/PPPPPPPP/8/LHAFKAHL w - - 0 1
-castling = false
-flagPiece = k
-flagRegionWhite = *8
-flagRegionBlack = *1
-";
+const ORDA_INI: &str = include_str!("data/orda.ini");
 
 /// A disagreement we know of and do not fix now. `contains` narrows it to disagreements
 /// whose detail has that text. The reproducer (`fen`, then `moves` in Chimera's UCI) must

@@ -299,10 +299,26 @@ pub fn search(
     result.info.nodes = s.nodes;
     result.info.elapsed = start.elapsed();
     if weakness.margin > 0 && !result.root_scores.is_empty() {
+        // A seeded pick among the moves within the margin, the better ones likelier (weight
+        // e^(-loss / (margin / 4))): a weak level errs, but mostly by a little.
         let best = result.root_scores[0].1;
-        let near: Vec<Move> = result.root_scores.iter().filter(|(_, sc)| *sc >= best - weakness.margin).map(|(m, _)| *m).collect();
-        let pick = (splitmix(weakness.seed ^ s.world.resource::<Board>().hash) % near.len() as u64) as usize;
-        result.best = Some(near[pick]);
+        let near: Vec<(Move, f64)> = result
+            .root_scores
+            .iter()
+            .filter(|(_, sc)| *sc >= best - weakness.margin)
+            .map(|(m, sc)| (*m, (-((best - sc) as f64) / (weakness.margin as f64 / 4.0)).exp()))
+            .collect();
+        let total: f64 = near.iter().map(|x| x.1).sum();
+        let r = splitmix(weakness.seed ^ s.world.resource::<Board>().hash) as f64 / u64::MAX as f64 * total;
+        let mut acc = 0.0;
+        result.best = Some(near.last().expect("the best move is within the margin").0);
+        for (m, w) in near {
+            acc += w;
+            if r < acc {
+                result.best = Some(m);
+                break;
+            }
+        }
     }
     result
 }

@@ -625,11 +625,16 @@ fn mouse_to_inputs(
     pockets: Query<&PocketSlot>,
     pending: Res<PendingChoice>,
     state: Res<crate::rules::GameState>,
+    egui_input: Option<Res<bevy_egui::input::EguiWantsInput>>,
     mut inputs: MessageWriter<BoardInput>,
 ) {
     let pressed = buttons.just_pressed(MouseButton::Left);
     let released = buttons.just_released(MouseButton::Left);
     if !(pressed || released) || !pending.0.is_empty() {
+        return;
+    }
+    // A press on a window over the board (the start screen, a dialog) is the window's.
+    if pressed && egui_input.is_some_and(|e| e.is_pointer_over_area()) {
         return;
     }
     let Some(at) = cursor_world(&windows, &cameras) else { return };

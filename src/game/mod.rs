@@ -4,6 +4,7 @@
 
 mod bench;
 mod board;
+pub mod computer;
 pub mod effects;
 pub mod files;
 mod pieces;
@@ -121,7 +122,21 @@ pub fn run(options: GameOptions) -> ExitCode {
         bench::plugin,
         files::plugin,
         screens::plugin,
+        computer::plugin,
     ));
+    {
+        let o = app.world().resource::<GameOptions>().clone();
+        let mut cp = app.world_mut().resource_mut::<computer::ComputerPlay>();
+        let level = o.level.unwrap_or(3);
+        cp.sides = o.computer.map(|on| on.then_some(level));
+        if let Some(ms) = o.pace_ms {
+            cp.pace = ms as f32 / 1000.0;
+        }
+        if o.computer == [true, false] {
+            // The person plays black: black at the bottom.
+            app.world_mut().resource_mut::<board::BoardView>().bottom = crate::rules::Side::Black;
+        }
+    }
     // Started plainly (no variant, moves or automation): show the start screen.
     let plain = {
         let o = app.world().resource::<GameOptions>();

@@ -10,6 +10,8 @@
 
 use bevy::prelude::*;
 
+use super::computer::ComputerPlay;
+
 use crate::rules::{Board, Move, MoveError, MoveKind, PieceType, RulesWorld, Square};
 
 /// What the player did on the board.
@@ -223,6 +225,12 @@ pub fn handle(world: &mut World, input: BoardInput) {
                 world.resource_mut::<RedoStack>().0.push(m);
                 world.resource_mut::<PositionVersion>().0 += 1;
             }
+            // Against the computer, take back to the person's last turn.
+            while computer_to_move(world) && world.get_resource::<ComputerPlay>().is_some_and(ComputerPlay::person_plays) {
+                let Some(m) = world.undo_move() else { break };
+                world.resource_mut::<RedoStack>().0.push(m);
+                world.resource_mut::<PositionVersion>().0 += 1;
+            }
         }
         BoardInput::Redo => {
             clear_selection(world);
@@ -236,10 +244,22 @@ pub fn handle(world: &mut World, input: BoardInput) {
     }
 }
 
-/// Feeds this frame's inputs to the state machine.
+/// Whether the computer plays the side to move.
+fn computer_to_move(world: &World) -> bool {
+    let turn = world.resource::<crate::rules::GameState>().turn;
+    world.get_resource::<ComputerPlay>().is_some_and(|c| c.plays(turn))
+}
+
+/// Feeds this frame's inputs (mouse, keys, panel) to the state machine. While the computer
+/// is to move, the board takes no move from a person (takeback, redo and cancel still work).
 pub fn handle_input(world: &mut World) {
     let inputs: Vec<BoardInput> = world.resource_mut::<Messages<BoardInput>>().drain().collect();
     for input in inputs {
+        let moves = !matches!(input, BoardInput::Takeback | BoardInput::Redo | BoardInput::Cancel);
+        if moves && computer_to_move(world) {
+            world.resource_mut::<Notice>().0 = Some(("The computer is to move.".into(), 2.0));
+            continue;
+        }
         handle(world, input);
     }
 }

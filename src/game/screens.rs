@@ -1,12 +1,13 @@
 //! The start screen (pick a variant by searching its name or description, see its start
-//! position, tick presets with their descriptions, choose sides: hot-seat now, the computer's
-//! place kept for later) and the picture helpers the panel shares: piece images as egui
+//! position, tick presets with their descriptions, choose who plays: hot-seat, against the
+//! computer as white, black or at random, or computer against computer, with a level) and the picture helpers the panel shares: piece images as egui
 //! textures, board previews and move diagrams.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiTextureHandle, egui};
 
 use super::NewGame;
+use super::computer::ComputerPlay;
 use super::pieces::{PieceImages, image_name};
 use crate::presets::ALL;
 use crate::rules::{PieceTypeDef, Side, Variant, diagram, parse_fen};
@@ -23,18 +24,48 @@ impl PieceTextures {
     }
 }
 
-/// Who plays the black pieces.
+/// Who plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Opponent {
     /// Two players at one machine.
     #[default]
     HotSeat,
-    /// The computer (not yet available).
+    /// A person against the computer.
     Computer,
+    /// The computer against itself, to watch.
+    Watch,
+}
+
+/// The colour a person takes against the computer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum PlayAs {
+    /// White.
+    #[default]
+    White,
+    /// Black.
+    Black,
+    /// Drawn at random when the game starts.
+    Random,
+}
+
+impl Default for StartScreen {
+    fn default() -> StartScreen {
+        StartScreen {
+            open: false,
+            search: String::new(),
+            selected: None,
+            presets: Vec::new(),
+            opponent: Opponent::HotSeat,
+            play_as: PlayAs::White,
+            level: 3,
+            pace: 1.0,
+            catalogue: Vec::new(),
+        }
+    }
 }
 
 /// The start screen's state.
-#[derive(Resource, Default)]
+#[derive(Resource)]
 pub struct StartScreen {
     /// Shown.
     pub open: bool,
@@ -44,8 +75,14 @@ pub struct StartScreen {
     pub selected: Option<String>,
     /// The presets ticked.
     pub presets: Vec<&'static str>,
-    /// Hot-seat or computer.
+    /// Hot-seat, against the computer, or computer against computer.
     pub opponent: Opponent,
+    /// The person's colour against the computer.
+    pub play_as: PlayAs,
+    /// The computer's level, 1–8.
+    pub level: u8,
+    /// Seconds between moves when the computer plays both sides.
+    pub pace: f32,
     /// Variants loaded for browsing: id, compiled variant.
     catalogue: Vec<(String, Variant)>,
 }
@@ -152,6 +189,8 @@ fn start_screen(
     mut screen: ResMut<StartScreen>,
     textures: Res<PieceTextures>,
     mut new_game: MessageWriter<NewGame>,
+    mut computer: ResMut<ComputerPlay>,
+    mut view: ResMut<super::board::BoardView>,
 ) -> Result {
     if !screen.open {
         return Ok(());
@@ -229,10 +268,49 @@ fn start_screen(
                     ui.separator();
                     ui.horizontal(|ui| {
                         ui.radio_value(&mut screen.opponent, Opponent::HotSeat, "Two players (hot-seat)");
-                        ui.add_enabled(false, egui::RadioButton::new(screen.opponent == Opponent::Computer, "Computer (coming later)"));
+                        ui.radio_value(&mut screen.opponent, Opponent::Computer, "Against the computer");
+                        ui.radio_value(&mut screen.opponent, Opponent::Watch, "Computer against computer");
                     });
+                    if screen.opponent != Opponent::HotSeat {
+                        ui.horizontal(|ui| {
+                            if screen.opponent == Opponent::Computer {
+                                ui.label("Play as");
+                                ui.radio_value(&mut screen.play_as, PlayAs::White, "White");
+                                ui.radio_value(&mut screen.play_as, PlayAs::Black, "Black");
+                                ui.radio_value(&mut screen.play_as, PlayAs::Random, "Random");
+                                ui.separator();
+                            }
+                            ui.add(egui::Slider::new(&mut screen.level, 1..=crate::ai::MAX_LEVEL).text("level"))
+                                .on_hover_text("1 is for beginners; 8 searches as deep as it can in about a second");
+                            if screen.opponent == Opponent::Watch {
+                                ui.add(egui::Slider::new(&mut screen.pace, 0.0..=5.0).text("s a move"));
+                            }
+                        });
+                    }
                     if ui.button(egui::RichText::new("Play").size(18.0)).clicked() {
                         new_game.write(NewGame { variant: Some(id), presets: Some(screen.presets.clone()) });
+                        let level = Some(screen.level);
+                        computer.cancel();
+                        computer.pace = screen.pace;
+                        computer.sides = match screen.opponent {
+                            Opponent::HotSeat => [None, None],
+                            Opponent::Watch => [level, level],
+                            Opponent::Computer => {
+                                let person = match screen.play_as {
+                                    PlayAs::White => Side::White,
+                                    PlayAs::Black => Side::Black,
+                                    PlayAs::Random => {
+                                        if rand::random::<bool>() {
+                                            Side::White
+                                        } else {
+                                            Side::Black
+                                        }
+                                    }
+                                };
+                                view.bottom = person;
+                                if person == Side::White { [None, level] } else { [level, None] }
+                            }
+                        };
                         screen.open = false;
                     }
                 });

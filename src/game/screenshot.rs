@@ -18,12 +18,16 @@ fn capture_when_settled(
     options: Res<GameOptions>,
     script: Res<Script>,
     animating: Query<(), Or<(With<super::effects::Particle>, With<super::board::Glide>, With<super::effects::PopIn>)>>,
+    log: Res<crate::rules::MoveLog>,
+    panel: Res<super::ui::PanelData>,
     mut frames: Local<u32>,
 ) {
     let Some(path) = options.screenshot.clone() else { return };
-    // Wait for the moves, then for the effects of the last one to play out (or a set number
-    // of frames, to see them playing).
-    if !script.0.is_empty() || (options.screenshot_after.is_none() && !animating.is_empty()) {
+    // Wait for the moves (and, with --until-ply, for the game to reach that many moves or
+    // end), then for the effects of the last one to play out (or a set number of frames, to
+    // see them playing).
+    let short = options.until_ply.is_some_and(|n| (log.0.len() as u32) < n && panel.outcome.is_none());
+    if !script.0.is_empty() || short || (options.screenshot_after.is_none() && !animating.is_empty()) {
         *frames = 0;
         return;
     }

@@ -6,6 +6,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
 use super::board::{BoardView, PANEL_WIDTH};
+use super::computer::ComputerPlay;
 use super::effects::EffectsLevel;
 use super::files::{ClipboardOut, GameAction, saved_games};
 use super::play::{BoardInput, Notice, PendingChoice};
@@ -54,6 +55,7 @@ struct PanelOut<'w> {
     actions: MessageWriter<'w, GameAction>,
     start: ResMut<'w, StartScreen>,
     textures: Res<'w, PieceTextures>,
+    computer: ResMut<'w, ComputerPlay>,
 }
 
 /// The panel's own state: the paste box and the list of saved games (with when it was read).
@@ -82,7 +84,7 @@ fn panel(
     mut clipboard: ResMut<ClipboardOut>,
     mut local: Local<PanelLocal>,
 ) -> Result {
-    let PanelOut { inputs, new_game, actions, start, textures } = &mut out;
+    let PanelOut { inputs, new_game, actions, start, textures, computer } = &mut out;
     let PanelLocal { paste, saved } = &mut *local;
     let ctx = contexts.ctx_mut()?;
     if let Some(text) = clipboard.0.take() {
@@ -110,6 +112,25 @@ fn panel(
                 let check = if check.0.is_empty() { "" } else { " — check!" };
                 let extra = if state.half_moves_this_turn > 0 { " (again)" } else { "" };
                 ui.label(egui::RichText::new(format!("{to_move} to move{extra}{check}")).strong().size(16.0));
+            }
+        }
+        // Who plays, the computer's state, and a hint for the person to move.
+        if computer.sides.iter().any(Option::is_some) {
+            let who = |side: Side| match computer.sides[side.index()] {
+                Some(level) => format!("computer (level {level})"),
+                None => "you".to_string(),
+            };
+            ui.label(format!("White: {} · Black: {}", who(Side::White), who(Side::Black)));
+            if let Some(status) = &computer.status {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label(status);
+                });
+            } else if data.outcome.is_none()
+                && !computer.plays(state.turn)
+                && ui.button("Hint").on_hover_text("Show the computer's best move for you as an arrow").clicked()
+            {
+                computer.hint_requested = true;
             }
         }
         ui.horizontal(|ui| {

@@ -688,7 +688,12 @@ impl Engine {
     /// what-if. The fork starts with an empty undo log: it cannot take back moves played before
     /// it. Its piece entities are new (the square index and hands are remapped).
     pub fn fork(&self) -> Engine {
-        let src = &self.world;
+        Engine::fork_of(&self.world)
+    }
+
+    /// A fork ([`Engine::fork`]) of the game in any world that has the rules installed, such
+    /// as the game window's.
+    pub fn fork_of(src: &World) -> Engine {
         let mut world = World::new();
         let mut map = EntityMap::new();
         if let Some(mut pieces) = src.try_query_filtered::<(Entity, &PieceType, &Owner, &Location, &Promoted), With<Piece>>() {

@@ -1,0 +1,348 @@
+//! The computer in the window: who plays which side, the search on Bevy's
+//! `AsyncComputeTaskPool` over a fork of the game (the board stays responsive while it
+//! thinks), its moves played through the same input path a player uses (so every effect and
+//! sound happens), cancelling on takeback, new game or leaving, the pace of computer against
+//! computer, and the hint arrow.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use bevy::prelude::*;
+use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
+
+use super::board::{BoardView, square_centre};
+use super::play::{self, PendingChoice, PositionVersion};
+use crate::ai::{Computer, Limits, SearchResult};
+use crate::rules::{Engine, GameState, Move, Rules, RulesWorld, Side, Square};
+
+/// Who plays, and how the computer is doing.
+#[derive(Resource)]
+pub struct ComputerPlay {
+    /// The computer's level (1–8) for each side it plays (`[white, black]`); `None` is a person.
+    pub sides: [Option<u8>; 2],
+    /// Seconds between moves when the computer plays both sides (to watch).
+    pub pace: f32,
+    /// A hint is asked for (the computer's best move for the side to move, as an arrow).
+    pub hint_requested: bool,
+    /// The hint: from, to, and the position it is for.
+    pub hint: Option<(Square, Square, u64)>,
+    /// What the computer is doing now, for the panel.
+    pub status: Option<String>,
+    running: Option<Running>,
+    computers: [Option<Computer>; 2],
+    /// The game the computers were made for (variant, start position, presets).
+    game_key: String,
+    last_move: Option<Instant>,
+}
+
+impl Default for ComputerPlay {
+    fn default() -> ComputerPlay {
+        ComputerPlay {
+            sides: [None, None],
+            pace: 1.0,
+            hint_requested: false,
+            hint: None,
+            status: None,
+            running: None,
+            computers: [None, None],
+            game_key: String::new(),
+            last_move: None,
+        }
+    }
+}
+
+impl ComputerPlay {
+    /// Whether the computer plays `side`.
+    pub fn plays(&self, side: Side) -> bool {
+        self.sides[side.index()].is_some()
+    }
+
+    /// Whether a person plays at least one side.
+    pub fn person_plays(&self) -> bool {
+        self.sides.iter().any(Option::is_none)
+    }
+
+    /// Whether a search is running.
+    pub fn thinking(&self) -> bool {
+        self.running.as_ref().is_some_and(|r| !r.hint)
+    }
+
+    /// Stops a running search at once (its result will be discarded).
+    pub fn cancel(&mut self) {
+        if let Some(r) = &self.running {
+            r.stop.store(true, Ordering::Relaxed);
+            r.cancelled.store(true, Ordering::Relaxed);
+        }
+        self.hint = None;
+        self.hint_requested = false;
+    }
+}
+
+struct Running {
+    task: Task<(Computer, SearchResult)>,
+    stop: Arc<AtomicBool>,
+    cancelled: Arc<AtomicBool>,
+    version: u64,
+    side: Side,
+    hint: bool,
+    started: Instant,
+    /// The game it searches (a computer made for another game is not kept).
+    game_key: String,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    logic(app);
+    app.add_systems(Update, draw_hint);
+    app.add_systems(Startup, |mut config: ResMut<GizmoConfigStore>| {
+        let (c, _) = config.config_mut::<DefaultGizmoConfigGroup>();
+        c.line.width = 7.0;
+    });
+}
+
+/// The computer's turn-taking without drawing (for tests on a bare app).
+fn logic(app: &mut App) {
+    app.init_resource::<ComputerPlay>();
+    app.add_systems(Update, computer_turn.after(play::handle_input));
+}
+
+fn game_key(world: &World) -> String {
+    let setup = world.resource::<super::GameSetup>();
+    let presets: Vec<&str> = setup.presets.iter().map(|a| a.id).collect();
+    format!("{}|{}|{}", setup.variant_id, setup.start_fen, presets.join(","))
+}
+
+/// Starts and finishes searches: the computer's turn, a hint, computer against computer.
+fn computer_turn(world: &mut World) {
+    let version = world.resource::<PositionVersion>().0;
+    let key = game_key(world);
+    {
+        let mut cp = world.resource_mut::<ComputerPlay>();
+        if cp.game_key != key && cp.game_key.is_empty() {
+            cp.game_key = key;
+        } else if cp.game_key != key {
+            // A new game: the computers learn the new variant; a search for the old one stops.
+            cp.game_key = key;
+            cp.computers = [None, None];
+            cp.cancel();
+            cp.last_move = None;
+        }
+    }
+    // A running search: cancel it when the position changed under it; play its move when done.
+    let finished = {
+        let mut cp = world.resource_mut::<ComputerPlay>();
+        let Some(running) = &mut cp.running else { return start_if_due(world, version) };
+        if running.version != version {
+            running.stop.store(true, Ordering::Relaxed);
+            running.cancelled.store(true, Ordering::Relaxed);
+        }
+        let elapsed = running.started.elapsed().as_secs_f32();
+        let hint = running.hint;
+        cp.status = Some(if hint { format!("Looking for a hint… {elapsed:.1} s") } else { format!("Thinking… {elapsed:.1} s") });
+        let running = cp.running.as_mut().expect("checked above");
+        check_ready(&mut running.task)
+    };
+    let Some((computer, result)) = finished else { return };
+    let mut cp = world.resource_mut::<ComputerPlay>();
+    let running = cp.running.take().expect("a finished search was running");
+    cp.status = None;
+    let side = running.side;
+    let stale = running.cancelled.load(Ordering::Relaxed) || running.version != version;
+    if running.game_key != cp.game_key {
+        return;
+    }
+    if running.hint {
+        if let (false, Some(m)) = (stale, result.best) {
+            cp.hint = Some((m.from, m.to, version));
+        }
+        // The hint's searcher is the side's own computer when it has one; otherwise dropped.
+        if cp.computers[side.index()].is_none() && cp.plays(side) {
+            cp.computers[side.index()] = Some(computer);
+        }
+        return;
+    }
+    cp.computers[side.index()] = Some(computer);
+    if stale {
+        return;
+    }
+    let Some(m) = result.best else { return };
+    play_as_player(world, m);
+    world.resource_mut::<ComputerPlay>().last_move = Some(Instant::now());
+}
+
+/// Plays `m` through the board's input path (press, release, choose), as a person would.
+fn play_as_player(world: &mut World, m: Move) {
+    let legal = world.legal_moves().to_vec();
+    if !legal.contains(&m) {
+        return;
+    }
+    for input in play::inputs_for(&m, &legal) {
+        play::handle(world, input);
+    }
+}
+
+/// Starts a search when it is the computer's turn (after the pace delay when it plays both
+/// sides), or a hint search when one is asked for.
+fn start_if_due(world: &mut World, version: u64) {
+    let turn = world.resource::<GameState>().turn;
+    let (level, hint) = {
+        let cp = world.resource::<ComputerPlay>();
+        match (cp.sides[turn.index()], cp.hint_requested) {
+            (Some(level), _) => {
+                let both = !cp.person_plays();
+                if both && cp.last_move.is_some_and(|t| t.elapsed().as_secs_f32() < cp.pace) {
+                    return;
+                }
+                (level, false)
+            }
+            (None, true) => (crate::ai::MAX_LEVEL, true),
+            (None, false) => return,
+        }
+    };
+    if !world.resource::<PendingChoice>().0.is_empty() || world.outcome().is_some() {
+        world.resource_mut::<ComputerPlay>().hint_requested = false;
+        return;
+    }
+    let fork = Engine::fork_of(world);
+    let mut cp = world.resource_mut::<ComputerPlay>();
+    cp.hint_requested = false;
+    let mut computer = match cp.computers[turn.index()].take() {
+        Some(c) => c,
+        None => Computer::new(&fork, level),
+    };
+    let limits = if hint {
+        Limits { movetime: Some(Duration::from_millis(1500)), ..Limits::default() }
+    } else {
+        computer.level = level;
+        Limits::default()
+    };
+    let level_before = computer.level;
+    if hint {
+        computer.level = crate::ai::MAX_LEVEL;
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let mut fork = fork;
+    let task = AsyncComputeTaskPool::get().spawn(async move {
+        let result = computer.think_on(&mut fork, limits, &flag, |_| {});
+        computer.level = level_before;
+        (computer, result)
+    });
+    cp.running = Some(Running {
+        task,
+        stop,
+        cancelled: Arc::new(AtomicBool::new(false)),
+        version,
+        side: turn,
+        hint,
+        started: Instant::now(),
+        game_key: cp.game_key.clone(),
+    });
+}
+
+/// The hint: an arrow from the piece to its destination, while the position is the one it is for.
+fn draw_hint(mut gizmos: Gizmos, cp: Res<ComputerPlay>, version: Res<PositionVersion>, rules: Res<Rules>, view: Res<BoardView>) {
+    let Some((from, to, at)) = cp.hint else { return };
+    if at != version.0 {
+        return;
+    }
+    let g = rules.0.geometry;
+    let (a, b) = (square_centre(g, *view, from), square_centre(g, *view, to));
+    let colour = Color::srgba(0.15, 0.55, 0.95, 0.8);
+    if a == b {
+        gizmos.circle_2d(a, 30.0, colour);
+    } else {
+        gizmos.arrow_2d(a, b, colour).with_tip_length(28.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::play::BoardInput;
+    use crate::rules::MoveLog;
+
+    fn app(computer: [Option<u8>; 2]) -> App {
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins);
+        crate::game::start_game(app.world_mut(), "chess", &[]).unwrap();
+        app.add_plugins(play::plugin);
+        logic(&mut app);
+        app.world_mut().resource_mut::<ComputerPlay>().sides = computer;
+        app.world_mut().resource_mut::<ComputerPlay>().pace = 0.0;
+        app
+    }
+
+    fn sq(name: &str) -> Square {
+        crate::rules::Variant::chess().geometry.parse_square(name).unwrap()
+    }
+
+    /// Updates until `done` holds (the search runs on the task pool), at most a few seconds.
+    fn run_until(app: &mut App, done: impl Fn(&World) -> bool) {
+        for _ in 0..3000 {
+            app.update();
+            if done(app.world()) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        panic!("the computer did not answer in time");
+    }
+
+    fn plies(world: &World) -> usize {
+        world.resource::<MoveLog>().0.len()
+    }
+
+    #[test]
+    fn the_computer_answers_through_the_board_and_takeback_returns_to_the_person() {
+        let mut app = app([None, Some(1)]);
+        // The person cannot move the computer's pieces, and plays their own.
+        app.world_mut().write_message(BoardInput::Press(sq("e2")));
+        app.world_mut().write_message(BoardInput::Release(sq("e4")));
+        app.update();
+        assert_eq!(plies(app.world()), 1);
+        run_until(&mut app, |w| plies(w) == 2);
+        assert_eq!(app.world().resource::<GameState>().turn, Side::White);
+        // Takeback goes back to the person's last turn: both moves.
+        app.world_mut().write_message(BoardInput::Takeback);
+        app.update();
+        assert_eq!(plies(app.world()), 0);
+        assert_eq!(app.world().resource::<GameState>().turn, Side::White);
+    }
+
+    #[test]
+    fn the_board_refuses_a_person_on_the_computers_turn_and_a_takeback_cancels_its_search() {
+        let mut app = app([Some(8), None]);
+        app.update();
+        assert!(app.world().resource::<ComputerPlay>().thinking(), "white's computer starts thinking");
+        app.world_mut().write_message(BoardInput::Press(sq("e2")));
+        app.world_mut().write_message(BoardInput::Release(sq("e4")));
+        app.update();
+        assert_eq!(plies(app.world()), 0, "the person may not move white's pieces");
+        // A new position under the search (here: a takeback with nothing to take back still
+        // counts nothing; a new game does) cancels it: its move is not played.
+        crate::game::start_game(app.world_mut(), "crazyhouse", &[]).unwrap();
+        app.world_mut().resource_mut::<PositionVersion>().0 += 1;
+        run_until(&mut app, |w| plies(w) == 1);
+        // The move played is crazyhouse's, from a fresh search of the new game.
+        assert!(app.world().resource::<crate::rules::Rules>().0.drops.is_some());
+    }
+
+    #[test]
+    fn computer_against_computer_plays_on() {
+        let mut app = app([Some(1), Some(1)]);
+        run_until(&mut app, |w| plies(w) >= 6);
+    }
+
+    #[test]
+    fn a_hint_is_the_best_move_for_the_person_to_move() {
+        let mut app = app([None, Some(1)]);
+        app.world_mut().resource_mut::<ComputerPlay>().hint_requested = true;
+        run_until(&mut app, |w| w.resource::<ComputerPlay>().hint.is_some());
+        let (from, to, at) = app.world().resource::<ComputerPlay>().hint.unwrap();
+        assert_eq!(at, app.world().resource::<PositionVersion>().0);
+        let legal = app.world_mut().legal_moves().to_vec();
+        assert!(legal.iter().any(|m| m.from == from && m.to == to));
+        assert_eq!(plies(app.world()), 0, "a hint plays nothing");
+    }
+}

@@ -1,0 +1,37 @@
+//! `chimera uci` plays itself over the protocol: two games per catalogue variant, each to its
+//! end or 80 plies at `go nodes 2000`, every `bestmove` checked against pyffish's legal moves
+//! where pyffish knows the variant (Orda and Orda Mirror through `tests/data/orda.ini`), after
+//! a round of malformed input the engine must survive. The games are played by
+//! `scripts/uci_selfplay.py` (Python with pyffish, made by `scripts/setup.sh`); the test fails,
+//! never skips, when that Python is missing.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn python() -> PathBuf {
+    match std::env::var("CHIMERA_PYTHON") {
+        Ok(p) if !p.is_empty() => PathBuf::from(p),
+        _ => PathBuf::from(std::env::var("HOME").expect("HOME or CHIMERA_PYTHON is set")).join(".cache/chimera-venv/bin/python"),
+    }
+}
+
+#[test]
+fn the_uci_engine_plays_every_catalogue_variant_against_itself_legally() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let engine = format!("{} uci", env!("CARGO_BIN_EXE_chimera"));
+    let python = python();
+    let output = Command::new(&python)
+        .arg(root.join("scripts/uci_selfplay.py"))
+        .args(["--engine", &engine, "--games", "2", "--max-plies", "80", "--go", "nodes 2000", "--seed", "1"])
+        .arg("--ffish-ini")
+        .arg(root.join("tests/data/orda.ini"))
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {} ({e}); run `bash scripts/setup.sh` (or set CHIMERA_PYTHON)", python.display()));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    println!("{stdout}");
+    assert!(output.status.success(), "self-play found problems:\n{stdout}\n{stderr}");
+    let variants = chimera::variants::builtin_ids().count();
+    let played = stdout.lines().filter(|l| l.ends_with(" ok") && !l.starts_with('(')).count();
+    assert!(played >= variants, "every catalogue variant is played ({played} of {variants} reported ok):\n{stdout}");
+}
