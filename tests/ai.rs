@@ -52,19 +52,20 @@ fn piece_values_follow_mobility_for_invented_pieces_and_the_variant_plays_to_its
     assert_eq!(v("king"), 0, "royal pieces carry no material value");
     // And the computer plays the variant to its end.
     let mut game = new_game(variant, "startpos").unwrap();
-    let mut white = Computer::new(&game, 2);
-    let mut black = Computer::new(&game, 3);
+    let mut white = Computer::new(&game, 8);
+    let mut black = Computer::new(&game, 8);
     let stop = AtomicBool::new(false);
-    for _ in 0..300 {
+    for _ in 0..600 {
         if game.outcome().is_some() {
             break;
         }
         let side = game.state().turn;
         let c = if side == Side::White { &mut white } else { &mut black };
-        let r = c.think(&game, Limits { depth: Some(2), ..Limits::default() }, &stop, |_| {});
+        let r = c.think(&game, Limits { depth: Some(3), ..Limits::default() }, &stop, |_| {});
         game.apply(r.best.expect("a move while the game goes on")).unwrap();
     }
-    assert!(game.outcome().is_some(), "the game ends (mate, stalemate or a draw rule) within 300 plies");
+    let plies = game.move_log().0.len();
+    assert!(game.outcome().is_some(), "the game ends (mate, stalemate or a draw rule) within 600 plies: {plies}");
 }
 
 #[test]

@@ -551,6 +551,26 @@ impl Searcher<'_> {
         if ply >= MAX_PLY {
             return self.eval.evaluate(self.world, self.facts.as_mut());
         }
+        let pv_node = beta - alpha > 1;
+        let key = self.key();
+        let entry = self.memory.tt.probe(key);
+        // A stored result deep enough answers before the moves are even generated (the hash
+        // covers every fact the rules read, so the position's own end is in that result).
+        if depth > 0
+            && !pv_node
+            && let Some(e) = entry
+            && e.depth >= depth
+        {
+            let score = from_tt(e.score, ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if cut {
+                return score;
+            }
+        }
         let (mut moves, in_check) = match self.expand(ply) {
             Ok(x) => x,
             Err(score) => return score,
@@ -561,24 +581,7 @@ impl Searcher<'_> {
             self.buffers[ply] = moves;
             return self.quiesce(ply, alpha, beta, 0);
         }
-        let pv_node = beta - alpha > 1;
-        let key = self.key();
-        let mut tt_move = None;
-        if let Some(e) = self.memory.tt.probe(key) {
-            tt_move = e.mv.filter(|m| moves.contains(m));
-            let score = from_tt(e.score, ply);
-            if !pv_node && e.depth >= depth {
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if cut {
-                    self.buffers[ply] = moves;
-                    return score;
-                }
-            }
-        }
+        let tt_move = entry.and_then(|e| e.mv).filter(|m| moves.contains(m));
         let turn = self.turn();
         if !pv_node && !in_check {
             let static_eval = self.eval.evaluate(self.world, self.facts.as_mut());
