@@ -24,7 +24,7 @@ usage:
   chimera check <file.ron>...     validate variant files, reporting every problem
   chimera uci                     the engine over the UCI protocol (Fairy-Stockfish's dialect):
                                   options UCI_Variant, VariantPath, Presets, UCI_Chess960,
-                                  Skill Level (1-8), Hash
+                                  Skill Level (1-8), Level Time Percent, Hash
   chimera list variants           print the built-in variant ids
   chimera list presets            print the preset ids and names
   chimera help                    this text";

@@ -25,7 +25,8 @@
 //! # Variant terms
 //!
 //! Where the rules say so: distance of the pieces that count to their goal region (King of the
-//! Hill, Racing Kings, Jeson Mor's centre), checks given towards an n-check win, inverted
+//! Hill, Racing Kings, Jeson Mor's centre), checks given towards an n-check win, the king's
+//! exposure to blasts (own pieces a blast next to it would take), inverted
 //! material where losing every piece wins (Antichess, Giveaway, Losers), a penalty for a type
 //! close to extinction in Extinction-style games, pieces in hand (a little above their value
 //! on the board: a drop goes anywhere), and the hit points and shields of presets.
@@ -120,6 +121,8 @@ pub struct Evaluator {
     start_material: Score,
     /// Pieces in hand exist.
     hands: bool,
+    /// In variants with blasts, the types a neighbouring blast spares.
+    blast_immune: Option<u64>,
 }
 
 impl Evaluator {
@@ -217,6 +220,7 @@ impl Evaluator {
             extinction_types,
             start_material: 0,
             hands: variant.drops.is_some(),
+            blast_immune: variant.blast.as_ref().map(|b| b.immune),
         };
         // The game phase is measured against the start position's material (a chess-like
         // army when the start position does not read, as for a shuffled back rank template).
@@ -291,6 +295,18 @@ impl Evaluator {
                 let mid = self.squares[k][side.index()][sq.index()];
                 let end = self.endgame_royal[k][side.index()][sq.index()];
                 positional[side.index()] += (mid * phase + end * (256 - phase)) / 256;
+                // With blasts, every own piece next to the king that a blast would take is a
+                // square where a capture blows the king up.
+                if let Some(immune) = self.blast_immune {
+                    let exposed = crate::rules::blast_squares(board.geometry, sq)
+                        .filter(|&n| n != sq)
+                        .filter(|n| {
+                            let c = board.cells[n.index()];
+                            c.is_piece() && c.side() == side && immune & (1u64 << c.kind().0) == 0
+                        })
+                        .count();
+                    positional[side.index()] -= 30 * exposed as Score;
+                }
             }
         }
         if self.extinction_types != 0 {

@@ -43,6 +43,8 @@ pub const INF: Score = 32_000;
 pub const MATE_BOUND: Score = MATE - 1_000;
 
 const MAX_PLY: usize = 128;
+/// Quiescence plies at most.
+const MAX_QUIESCENCE: u32 = 8;
 
 /// What a search may spend.
 #[derive(Clone, Debug, Default)]
@@ -183,6 +185,8 @@ struct Searcher<'a> {
     forcing_checks: bool,
     goals: Vec<(u64, [Vec<u8>; 2])>,
     pv: Vec<Vec<Move>>,
+    /// The depth of the iteration under way.
+    root_depth: i32,
 }
 
 /// Searches the position in `world` (a fork of a game: the search plays and takes back moves
@@ -253,6 +257,7 @@ pub fn search(
         forcing_checks,
         goals,
         pv: vec![Vec::new(); MAX_PLY + 2],
+        root_depth: 1,
     };
     let root_moves: Vec<Move> = if s.world.outcome().is_some() { Vec::new() } else { s.world.resource::<MoveQuery>().moves.clone() };
     let mut result = SearchResult::default();
@@ -264,6 +269,7 @@ pub fn search(
     let mut order: Vec<(Move, Score)> = root_moves.iter().map(|&m| (m, 0)).collect();
     let mut last_score = 0;
     for depth in 1..=max_depth {
+        s.root_depth = depth as i32;
         let (scores, finished) = s.root(depth as i32, &mut order, weakness.margin, last_score);
         if !scores.is_empty() && (finished || depth == 1) {
             // A finished iteration, or an unfinished one whose first move (the previous best,
@@ -457,10 +463,7 @@ impl Searcher<'_> {
             scored.push((m, score));
             if score > best {
                 best = score;
-                let child_pv = self.pv[1].clone();
-                self.pv[0].clear();
-                self.pv[0].push(m);
-                self.pv[0].extend(child_pv);
+                self.update_pv(0, m);
                 if score > alpha {
                     alpha = score;
                 }
@@ -575,8 +578,10 @@ impl Searcher<'_> {
             Ok(x) => x,
             Err(score) => return score,
         };
-        // Checks are searched one ply deeper.
-        let depth = if in_check { depth + 1 } else { depth };
+        // Checks are searched one ply deeper, up to twice the iteration's depth from the root
+        // (where check is not enforced, as under hit points, a king may stay attacked for many
+        // plies).
+        let depth = if in_check && (ply as i32) < 2 * self.root_depth { depth + 1 } else { depth };
         if depth <= 0 {
             self.buffers[ply] = moves;
             return self.quiesce(ply, alpha, beta, 0);
@@ -639,10 +644,7 @@ impl Searcher<'_> {
                 best_move = Some(m);
                 if score > alpha {
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(m);
-                    head[ply].extend_from_slice(&tail[0]);
+                    self.update_pv(ply, m);
                 }
             }
             if alpha >= beta {
@@ -720,7 +722,9 @@ impl Searcher<'_> {
                 Err(score) => return score,
             }
         };
-        if ply >= MAX_PLY {
+        // Captures need not end (under hit points a capture may only wound): the quiescence
+        // search stops after a bounded number of plies.
+        if ply >= MAX_PLY || qdepth >= MAX_QUIESCENCE {
             self.buffers[ply] = moves;
             return self.eval.evaluate(self.world, self.facts.as_mut());
         }
@@ -778,10 +782,7 @@ impl Searcher<'_> {
                 best = score;
                 if score > alpha {
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(m);
-                    head[ply].extend_from_slice(&tail[0]);
+                    self.update_pv(ply, m);
                 }
             }
             if alpha >= beta {
@@ -794,6 +795,14 @@ impl Searcher<'_> {
             return self.eval.evaluate(self.world, self.facts.as_mut());
         }
         best
+    }
+
+    /// The principal variation at `ply` becomes `m` followed by the child's.
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(m);
+        head[ply].extend_from_slice(&tail[0]);
     }
 
     /// Passes the turn without a move (null-move pruning only), returning what to restore.
