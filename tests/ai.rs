@@ -210,3 +210,21 @@ fn uci_plays_presets_and_reports_mates() {
     assert!(out.lines().any(|l| l == "bestmove a1a8"), "{out}");
     assert_eq!(out.lines().filter(|l| l.starts_with("bestmove ")).count(), 2, "{out}");
 }
+
+#[test]
+fn a_weak_level_picks_a_repeating_move_only_when_it_is_the_best() {
+    let mut e = Engine::new(Variant::chess());
+    for m in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {
+        e.play_uci(m).unwrap();
+    }
+    // Black's f6g8 would repeat the start position.
+    for seed in 0..12u64 {
+        let mut c = Computer::new(&e, 1);
+        c.seed = seed;
+        let stop = AtomicBool::new(false);
+        let r = c.think(&e, Limits { depth: Some(2), ..Limits::default() }, &stop, |_| {});
+        let chosen = e.to_uci(&r.best.unwrap());
+        let top = e.to_uci(&r.root_scores[0].0);
+        assert!(chosen != "f6g8" || top == "f6g8", "seed {seed}: chose the repetition {chosen} though {top} is best");
+    }
+}

@@ -187,6 +187,8 @@ struct Searcher<'a> {
     pv: Vec<Vec<Move>>,
     /// The depth of the iteration under way.
     root_depth: i32,
+    /// Root moves that repeat an earlier position.
+    root_repeats: Vec<Move>,
 }
 
 /// Searches the position in `world` (a fork of a game: the search plays and takes back moves
@@ -258,6 +260,7 @@ pub fn search(
         goals,
         pv: vec![Vec::new(); MAX_PLY + 2],
         root_depth: 1,
+        root_repeats: Vec::new(),
     };
     let root_moves: Vec<Move> = if s.world.outcome().is_some() { Vec::new() } else { s.world.resource::<MoveQuery>().moves.clone() };
     let mut result = SearchResult::default();
@@ -306,12 +309,14 @@ pub fn search(
     result.info.elapsed = start.elapsed();
     if weakness.margin > 0 && !result.root_scores.is_empty() {
         // A seeded pick among the moves within the margin, the better ones likelier (weight
-        // e^(-loss / (margin / 4))): a weak level errs, but mostly by a little.
-        let best = result.root_scores[0].1;
+        // e^(-loss / (margin / 4))): a weak level errs, but mostly by a little. A move that
+        // repeats a position is picked only when it is the best (a weak level would otherwise
+        // drift into draws by repetition).
+        let (top, best) = result.root_scores[0];
         let near: Vec<(Move, f64)> = result
             .root_scores
             .iter()
-            .filter(|(_, sc)| *sc >= best - weakness.margin)
+            .filter(|(m, sc)| *sc >= best - weakness.margin && (*m == top || !s.root_repeats.contains(m)))
             .map(|(m, sc)| (*m, (-((best - sc) as f64) / (weakness.margin as f64 / 4.0)).exp()))
             .collect();
         let total: f64 = near.iter().map(|x| x.1).sum();
@@ -442,6 +447,9 @@ impl Searcher<'_> {
         let key = self.key();
         for (i, &(m, _)) in order.iter().enumerate() {
             let Some(flipped) = self.play(m) else { continue };
+            if self.repeated() && !self.root_repeats.contains(&m) {
+                self.root_repeats.push(m);
+            }
             self.pv[1].clear();
             // With a margin, every move is searched with a window that tells whether it is
             // within the margin of the best so far.
