@@ -225,17 +225,8 @@ def play_known(checker: Checker, row: Row, fs_name: str, chess960: bool, start_f
             moves.append(first_move)
             continue
         fen_now = lambda: sf.get_fen(fs_name, start_fen, moves, chess960)  # noqa: E731
-        try:
-            move, _, _ = eng.go(position_command(fen_arg, moves), f"go {args.go}", args.move_timeout)
-        except EngineTimeout:
-            row.problems.append(f"no bestmove within {args.move_timeout:g} s at ply {len(moves) + 1} (at {fen_now()})")
-            row.plies += len(moves)
-            checker.resync()
-            return "!"
-        except EngineCrashed as exc:
-            row.problems.append(f"crash at ply {len(moves) + 1} (at {fen_now()}): {exc}")
-            row.plies += len(moves)
-            checker.restart()
+        move = ask_move(checker, row, fen_arg, moves, args, lambda: f"at {fen_now()}")
+        if move is None:
             return "!"
         played = normalize_move(move, legal)
         if played not in legal:
@@ -248,22 +239,29 @@ def play_known(checker: Checker, row: Row, fs_name: str, chess960: bool, start_f
         moves.append(played)
 
 
+def ask_move(checker: Checker, row: Row, fen_arg, moves: list[str], args, where) -> str | None:
+    """The engine's bestmove after `moves`, or None after recording a timeout or a crash (and
+    resyncing or restarting the engine); `where()` describes the position for the problem line."""
+    try:
+        move, _, _ = checker.engine.go(position_command(fen_arg, moves), f"go {args.go}", args.move_timeout)
+        return move
+    except EngineTimeout:
+        row.problems.append(f"no bestmove within {args.move_timeout:g} s at ply {len(moves) + 1} ({where()})")
+        row.plies += len(moves)
+        checker.resync()
+    except EngineCrashed as exc:
+        row.problems.append(f"crash at ply {len(moves) + 1} ({where()}): {exc}")
+        row.plies += len(moves)
+        checker.restart()
+    return None
+
+
 def play_unknown(checker: Checker, row: Row, args) -> str:
     """A game pyffish cannot judge: only that bestmoves arrive and `(none)` comes late."""
-    eng = checker.engine
     moves: list[str] = []
     while len(moves) < args.max_plies:
-        try:
-            move, _, _ = eng.go(position_command(None, moves), f"go {args.go}", args.move_timeout)
-        except EngineTimeout:
-            row.problems.append(f"no bestmove within {args.move_timeout:g} s at ply {len(moves) + 1} (moves: {' '.join(moves) or '-'})")
-            row.plies += len(moves)
-            checker.resync()
-            return "!"
-        except EngineCrashed as exc:
-            row.problems.append(f"crash at ply {len(moves) + 1} (moves: {' '.join(moves) or '-'}): {exc}")
-            row.plies += len(moves)
-            checker.restart()
+        move = ask_move(checker, row, None, moves, args, lambda: f"moves: {' '.join(moves) or '-'}")
+        if move is None:
             return "!"
         if move in NO_MOVE:
             row.plies += len(moves)
