@@ -69,16 +69,7 @@ static KNOWN_GAPS: LazyLock<Vec<KnownGap>> = LazyLock::new(|| {
         fen,
         moves,
     });
-    let captured_king_castling = CAPTURED_KING_CASTLING.iter().map(|&(variant, fen)| KnownGap {
-        variant,
-        kind: "fen-castling",
-        contains: "",
-        class: "bug",
-        why: "a castling right survives the capture of its king (a king is an ordinary piece here); Fairy-Stockfish drops it",
-        fen,
-        moves: "h1e1",
-    });
-    LISTED_GAPS.iter().copied().chain(pinned_en_passant).chain(captured_king_castling).collect()
+    LISTED_GAPS.iter().copied().chain(pinned_en_passant).collect()
 });
 
 /// Variants where a double step beside a pinned pawn shows the en-passant difference (black's
@@ -103,14 +94,6 @@ const PINNED_EN_PASSANT: &[(&str, &str, &str)] = &[
     ("shako", "2b1kbc3/er6re/1p1ppn2p1/1np1cp1pq1/p3P5/3P1PPp1P/9P/1PP6N/1R1BNQ1RCE/1E2KB3C b - - 0 31", "d8d6"),
 ];
 
-/// Variants where a king is an ordinary piece that can be taken, with a position where
-/// black's rook takes it (h1e1) while white keeps a castling right.
-const CAPTURED_KING_CASTLING: &[(&str, &str)] = &[
-    ("giveaway", "4k3/p7/8/8/8/8/P7/R3K2r b Q - 0 1"),
-    ("kinglet", "4k3/p7/8/8/8/8/P7/R3K2r b Q - 0 1"),
-    ("extinction", "nbq1k3/p7/8/8/8/8/P7/RNBQK2r b Q - 0 1"),
-];
-
 /// One entry per class of disagreement, as narrow as the kinds allow.
 const LISTED_GAPS: &[KnownGap] = &[
     // FEN: castling and gating rights.
@@ -122,15 +105,6 @@ const LISTED_GAPS: &[KnownGap] = &[
         why: "castling rights: Chimera writes X-FEN (KQkq for the outermost rooks), Fairy-Stockfish's Chess960 mode Shredder-FEN (file letters)",
         fen: "nnbrkrqb/pppppppp/8/8/8/8/PPPPPPPP/NNBRKRQB w KQkq - 0 1",
         moves: "",
-    },
-    KnownGap {
-        variant: "seirawan",
-        kind: "fen-castling",
-        contains: "",
-        class: "bug",
-        why: "Chimera keeps writing a side's gating rights (file letters) after its hand is empty; Fairy-Stockfish drops them, so the same position has two FENs",
-        fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[HEhe] w KQBCDFGkqbcdfg - 0 1",
-        moves: "g1f3h g8f6 b1c3e",
     },
     // FEN: en passant.
     KnownGap {
@@ -216,15 +190,6 @@ const LISTED_GAPS: &[KnownGap] = &[
         moves: "G@a2",
     },
     // Results.
-    KnownGap {
-        variant: "coregal",
-        kind: "result-chimera-ends",
-        contains: "Chimera draw(material)",
-        class: "bug",
-        why: "Chimera calls a royal queen no mating material and draws king and queen against king; Fairy-Stockfish plays on",
-        fen: "3qk3/8/8/8/8/8/8/4K3 w - - 0 1",
-        moves: "",
-    },
     // FEN: pockets.
     KnownGap {
         variant: "minishogi",
@@ -395,42 +360,12 @@ const LISTED_GAPS: &[KnownGap] = &[
         moves: "",
     },
     KnownGap {
-        variant: "dobutsu",
-        kind: "san-disambiguation",
-        contains: "",
-        class: "bug",
-        why: "Chimera disambiguates a piece move by a drop of another type onto the same square (C2b1=H): \
-              san_body's rivals include drops, whose empty from-square reads as the first piece type",
-        fen: "gle/3/1cG/E1L[c] b - - 1 2",
-        moves: "",
-    },
-    KnownGap {
         variant: "atomic",
         kind: "san-check",
         contains: "",
         class: "notation",
         why: "Fairy-Stockfish writes no check marks in Atomic (its gives_check is false for blast variants); Chimera does",
         fen: "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
-        moves: "",
-    },
-    KnownGap {
-        variant: "minishogi",
-        kind: "san-disambiguation",
-        contains: "",
-        class: "bug",
-        why: "Chimera disambiguates a piece move by a drop of another type onto the same square (P2a3 for a2a3 with a rook in hand): \
-              san_body's rivals include drops, whose empty from-square reads as the first piece type",
-        fen: "k4/5/5/P4/4K[R] w - - 0 1",
-        moves: "",
-    },
-    KnownGap {
-        variant: "shogi",
-        kind: "san-disambiguation",
-        contains: "",
-        class: "bug",
-        why: "Chimera disambiguates a piece move by a drop of another type onto the same square (P3a4 for a3a4 with a rook in hand): \
-              san_body's rivals include drops, whose empty from-square reads as the first piece type",
-        fen: "k8/9/9/9/9/9/P8/9/8K[R] w - - 0 1",
         moves: "",
     },
     KnownGap {

@@ -47,7 +47,7 @@ fn generated(world: &mut World, side: Side) -> Vec<Move> {
     let (turn, decided) = (world.resource::<GameState>().turn, world.resource::<DecidedOutcome>().0.clone());
     world.resource_mut::<GameState>().turn = side;
     world.resource_mut::<DecidedOutcome>().0 = None;
-    world.run_schedule(chimera::rules::LegalMoveQuery);
+    chimera::rules::run_pipeline(world, chimera::rules::Pipeline::Query);
     let moves = std::mem::take(&mut world.resource_mut::<Generated>().0);
     world.resource_mut::<GameState>().turn = turn;
     world.resource_mut::<DecidedOutcome>().0 = decided;
@@ -158,6 +158,7 @@ const NOT_POSITION: &[&str] = &[
     "Hooks",
     "RuleFns",
     "HashExtras",
+    "Pipelines",
 ];
 /// Types [`snapshot`] compares.
 const IN_SNAPSHOT: &[&str] = &[

@@ -176,3 +176,48 @@ fn san_in() {
     assert!(matches!(e.parse_san("Nd4"), Err(MoveError::Illegal { .. })));
     assert!(matches!(e.parse_san("hello"), Err(MoveError::Unparsable { .. })));
 }
+
+fn builtin_at(id: &str, fen: &str) -> Engine {
+    let variant = chimera::variants::builtin(id).unwrap_or_else(|e| panic!("{id}: {e}"));
+    Engine::from_fen(variant, fen).unwrap_or_else(|e| panic!("{id} {fen}: {e}"))
+}
+
+#[test]
+fn a_drop_is_no_rival_for_disambiguation() {
+    // A rook in hand could be dropped on a4 (a3) too; the pawn move still needs no file and
+    // rank (Fairy-Stockfish: Pa4, Pa3). Chimera wrote P3a4 and P2a3 before.
+    for (id, fen, uci, san) in
+        [("shogi", "k8/9/9/9/9/9/P8/9/8K[R] w - - 0 1", "a3a4", "Pa4"), ("minishogi", "k4/5/5/P4/4K[R] w - - 0 1", "a2a3", "Pa3")]
+    {
+        let mut e = builtin_at(id, fen);
+        let m = e.parse_uci(uci).unwrap();
+        assert_eq!(e.to_san(&m), san, "{id}");
+    }
+}
+
+#[test]
+fn gating_rights_end_with_an_empty_hand() {
+    // White gates both pieces of its hand: its gating files go, only the castling rights stay
+    // (Fairy-Stockfish writes the same FEN).
+    let mut e = builtin_at("seirawan", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[HEhe] w KQBCDFGkqbcdfg - 0 1");
+    for uci in ["g1f3h", "g8f6", "b1c3e"] {
+        e.play_uci(uci).unwrap();
+    }
+    assert_eq!(e.fen(), "rnbqkb1r/pppppppp/5n2/8/8/2N2N2/PPPPPPPP/REBQKBHR[eh] b KQkqbcdf - 3 2");
+    // A FEN with gating files but nothing in hand has none.
+    assert_eq!(builtin_at("seirawan", "4k3/8/8/8/8/8/8/RN2K2R[] w KQB - 0 1").fen(), "4k3/8/8/8/8/8/8/RN2K2R[] w KQ - 0 1");
+    assert_eq!(builtin_at("seirawan", "4k3/8/8/8/8/8/8/RN2K2R[H] w KQB - 0 1").fen(), "4k3/8/8/8/8/8/8/RN2K2R[H] w KQB - 0 1");
+}
+
+#[test]
+fn castling_rights_go_with_a_captured_king() {
+    // Where the king is an ordinary piece, taking it ends its side's castling rights.
+    for (id, fen, after) in [
+        ("giveaway", "4k3/p7/8/8/8/8/P7/R3K2r b Q - 0 1", "4k3/p7/8/8/8/8/P7/R3r3 w - - 0 2"),
+        ("extinction", "nbq1k3/p7/8/8/8/8/P7/RNBQK2r b Q - 0 1", "nbq1k3/p7/8/8/8/8/P7/RNBQr3 w - - 0 2"),
+    ] {
+        let mut e = builtin_at(id, fen);
+        e.play_uci("h1e1").unwrap();
+        assert_eq!(e.fen(), after, "{id}");
+    }
+}

@@ -111,3 +111,18 @@ fn insufficient_material_knows_other_ways_to_win() {
     let capa = chimera::variants::builtin("capablanca").unwrap();
     assert_eq!(Engine::from_fen(capa, "k9/10/10/10/10/10/10/KA8 w - - 0 1").unwrap().outcome(), None);
 }
+
+#[test]
+fn a_second_royal_piece_is_mating_material() {
+    // Coregal: the royal queen beside the king can mate, so king and queen against king is no
+    // draw by material (Fairy-Stockfish plays on; its insufficient-material facts agree).
+    let variant = chimera::variants::builtin("coregal").unwrap();
+    let mut e = Engine::from_fen(variant.clone(), "3qk3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+    assert_eq!(e.outcome(), None);
+    let board = e.world().resource::<Board>();
+    assert!(chimera::rules::has_insufficient_material(&variant, board, Side::White));
+    assert!(!chimera::rules::has_insufficient_material(&variant, board, Side::Black));
+    // Two bare kings still draw.
+    let mut bare = Engine::from_fen(variant, "4k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+    assert_eq!(bare.outcome(), Some(Outcome::draw(Reason::InsufficientMaterial)));
+}

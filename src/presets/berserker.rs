@@ -3,7 +3,7 @@
 use bevy::prelude::*;
 
 use super::{Activation, PresetDef, PresetState, set_preset_state};
-use crate::rules::{ApplySystems, Board, Hook, LegalMoveQuery, MoveQuery, PendingMove, QuerySystems, Trial};
+use crate::rules::{ApplySystems, Board, Hook, MoveQuery, PendingMove, Pipeline, QuerySystems, Trial, run_pipeline};
 
 /// The preset's state key: the square of the piece in its berserk half-move.
 const RAGING: &str = "raging-on";
@@ -45,7 +45,7 @@ fn hooks(a: &Activation) -> Vec<Hook> {
             }
             let sq = i64::from(to.0);
             set_preset_state(world, "berserker", RAGING, Some(sq));
-            world.run_schedule(LegalMoveQuery);
+            run_pipeline(world, Pipeline::Query);
             if world.resource::<MoveQuery>().moves.is_empty() {
                 set_preset_state(world, "berserker", RAGING, None);
             } else {

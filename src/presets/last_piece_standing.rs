@@ -3,7 +3,7 @@
 use bevy::prelude::*;
 
 use super::{Activation, PresetDef};
-use crate::rules::{ApplySystems, Board, DecidedOutcome, GameState, Hook, LegalMoveQuery, MoveQuery, Outcome, PendingMove, Reason};
+use crate::rules::{ApplySystems, Board, DecidedOutcome, GameState, Hook, MoveQuery, Outcome, PendingMove, Pipeline, Reason, run_pipeline};
 
 /// The preset.
 pub const LAST_PIECE_STANDING: PresetDef = PresetDef {
@@ -38,7 +38,7 @@ fn hooks(_a: &Activation) -> Vec<Hook> {
                 return;
             }
             // A side to move with pieces but no legal move loses.
-            world.run_schedule(LegalMoveQuery);
+            run_pipeline(world, Pipeline::Query);
             if world.resource::<MoveQuery>().moves.is_empty() {
                 let stuck = world.resource::<GameState>().turn;
                 world.resource_mut::<DecidedOutcome>().0 = Some(Outcome::win(stuck.opponent(), Reason::Rule("no legal move".into())));

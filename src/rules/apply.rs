@@ -9,12 +9,13 @@ use bevy::prelude::*;
 use super::board::Board;
 use super::geometry::{Side, Square};
 use super::layers::RuleFns;
-use super::lifecycle::PieceEvent;
 use super::moves::Move;
 use super::outcome::{Outcome, Reason};
 use super::piece::{Location, Owner, Piece, PieceType, Promoted};
 use super::position::{Making, PositionWriter, Victim, blast, mutate, remove_victim};
-use super::state::GameState;
+use super::query::{MoveQuery, QueryParts};
+use super::state::{DecidedOutcome, GameState, decide};
+use super::undo::{Change, PieceEvent, UndoEntry, UndoLog, piece_facts, place, revert_changes, set_component, unplace};
 use super::variant::{EndCondition, Rules};
 
 /// The move-application schedule. The caller fills [`PendingMove`] and runs it.
@@ -139,17 +140,6 @@ impl PendingMove {
     }
 }
 
-/// The outcome a game-result hook decided; part of the position (undo restores it).
-#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
-pub struct DecidedOutcome(pub Option<Outcome>);
-
-/// Step 10: a hook decides the game. The first decision stands.
-pub fn decide(outcome: &mut DecidedOutcome, result: Outcome) {
-    if outcome.0.is_none() {
-        outcome.0 = Some(result);
-    }
-}
-
 /// One applied move, for the move list, PGN and replays.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveRecord {
@@ -201,119 +191,6 @@ pub fn record_full_hash(world: &mut World) {
     let h = position_hash(world);
     if let Some(last) = world.resource_mut::<History>().0.last_mut() {
         *last = h;
-    }
-}
-
-/// Puts something back as it was before a move (preset state, the active preset set).
-#[derive(Clone)]
-pub struct Restore(pub std::sync::Arc<dyn Fn(&mut World) + Send + Sync>);
-
-impl std::fmt::Debug for Restore {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Restore(..)")
-    }
-}
-
-/// One reversible change.
-#[derive(Clone, Debug)]
-pub enum Change {
-    /// The piece was at `from` before.
-    Relocated { entity: Entity, from: Location },
-    /// The piece had type `from` before.
-    Retyped { entity: Entity, from: PieceType },
-    /// The piece belonged to `from` before.
-    Reowned { entity: Entity, from: Side },
-    /// The piece's promoted-from type was `from` before.
-    Promoted { entity: Entity, from: Option<PieceType> },
-    /// The piece was created by this move.
-    Spawned { entity: Entity },
-    /// A numeric piece fact owned by a preset (hit points, shields…) was `old` before
-    /// (`None`: absent); `restore` puts it back.
-    Fact { entity: Entity, old: Option<i32>, restore: fn(&mut World, Entity, Option<i32>) },
-    /// Anything else: the closure restores it.
-    Restore(Restore),
-}
-
-/// A numeric piece fact that presets own and the undo log can restore.
-pub trait IntFact: Component<Mutability = bevy::ecs::component::Mutable> + Copy {
-    /// The number.
-    fn value(&self) -> i32;
-    /// The fact with this number.
-    fn with_value(v: i32) -> Self;
-}
-
-/// Puts a numeric fact back as it was (`None`: removes it).
-pub fn restore_fact<C: IntFact>(world: &mut World, entity: Entity, old: Option<i32>) {
-    let Ok(mut e) = world.get_entity_mut(entity) else { return };
-    match old {
-        Some(v) => {
-            e.insert(C::with_value(v));
-        }
-        None => {
-            e.remove::<C>();
-        }
-    }
-}
-
-impl UndoLog {
-    /// Records that `entity`'s fact `C` was `old` before the change about to be made.
-    pub fn record_fact<C: IntFact>(&mut self, entity: Entity, old: Option<i32>) {
-        self.record(Change::Fact { entity, old, restore: restore_fact::<C> });
-    }
-
-    /// Records a change made during a move (outside a move there is nothing to undo).
-    pub fn record(&mut self, change: Change) {
-        if !self.entries.is_empty() {
-            self.changes.push(change);
-        }
-    }
-
-    /// Records how to put something back if the current move is undone.
-    pub fn record_restore(&mut self, restore: impl Fn(&mut World) + Send + Sync + 'static) {
-        self.record(Change::Restore(Restore(std::sync::Arc::new(restore))));
-    }
-}
-
-/// What undo needs to restore one move.
-#[derive(Clone, Debug)]
-pub struct UndoEntry {
-    /// Game facts before the move.
-    pub state: GameState,
-    /// The decided outcome before the move.
-    pub decided: Option<Outcome>,
-    /// Where this move's changes start in [`UndoLog::changes`].
-    pub changes_start: usize,
-}
-
-/// Every change of every applied move, in order, so that undo is exact.
-#[derive(Resource, Clone, Debug, Default)]
-pub struct UndoLog {
-    /// One entry per applied move.
-    pub entries: Vec<UndoEntry>,
-    /// All changes.
-    pub changes: Vec<Change>,
-    /// Pieces that left the board during the current move and were not yet announced to the
-    /// retract hooks ([`announce_retractions`](super::lifecycle::announce_retractions)).
-    pub retracted: Vec<PieceEvent>,
-}
-
-/// Removes a piece from the square index or hand at `loc`.
-fn unplace(board: &mut Board, loc: Location, kind: PieceType, side: Side, entity: Entity) {
-    match loc {
-        Location::Board(sq) => {
-            board.take(sq);
-        }
-        Location::Hand => board.take_from_hand(side, kind, entity),
-        Location::Captured => {}
-    }
-}
-
-/// Adds a piece to the square index or hand at `loc`.
-fn place(board: &mut Board, loc: Location, kind: PieceType, side: Side, entity: Entity) {
-    match loc {
-        Location::Board(sq) => board.put(sq, kind, side, entity),
-        Location::Hand => board.put_in_hand(side, kind, entity),
-        Location::Captured => {}
     }
 }
 
@@ -441,16 +318,92 @@ impl PositionWriter for WorldWriter<'_> {
     }
 }
 
+/// Marks a trial application ([`trial_application`](super::trial_application)): effects are
+/// not written, and the duration and game-result steps do not run (a trial asks about the
+/// position, not the game).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Trial(pub bool);
+
+/// Run condition: not inside a trial application.
+pub fn not_in_trial(trial: Option<Res<Trial>>) -> bool {
+    !trial.is_some_and(|t| t.0)
+}
+
+/// What move application's default systems read and write. The pipeline fuses each run of
+/// default systems that no hook separates into one Bevy system over these parts, so the
+/// resources are fetched once per run rather than once per default ([`ApplyPart`]).
+#[derive(SystemParam)]
+pub struct ApplyParts<'w, 's> {
+    pending: ResMut<'w, PendingMove>,
+    state: ResMut<'w, GameState>,
+    rules: Res<'w, Rules>,
+    fns: Res<'w, RuleFns>,
+    decided: ResMut<'w, DecidedOutcome>,
+    log: ResMut<'w, MoveLog>,
+    history: ResMut<'w, History>,
+    writer: BoardWriter<'w, 's>,
+}
+
+/// [`ApplyParts`] as plain references, for one default system to take apart.
+pub struct ApplyView<'a, 'w, 's> {
+    /// The move being applied.
+    pub pending: &'a mut PendingMove,
+    /// Game-level facts.
+    pub state: &'a mut GameState,
+    /// The variant.
+    pub rules: &'a Rules,
+    /// Movement layers and royalty rules.
+    pub fns: &'a RuleFns,
+    /// The decided outcome.
+    pub decided: &'a mut DecidedOutcome,
+    /// The move log.
+    pub log: &'a mut MoveLog,
+    /// Position hashes of the game so far.
+    pub history: &'a mut History,
+    /// The one writer of pieces (square index, undo log).
+    pub writer: &'a mut BoardWriter<'w, 's>,
+}
+
+impl<'w, 's> ApplyParts<'w, 's> {
+    /// The parts as plain references.
+    pub fn view(&mut self) -> ApplyView<'_, 'w, 's> {
+        ApplyView {
+            pending: &mut self.pending,
+            state: &mut self.state,
+            rules: &self.rules,
+            fns: &self.fns,
+            decided: &mut self.decided,
+            log: &mut self.log,
+            history: &mut self.history,
+            writer: &mut self.writer,
+        }
+    }
+
+    /// Whether a default of `step` runs now: the gates the schedule puts on the step's set
+    /// (not cancelled after step 1, the turn flipped for turn start, outside a trial for the
+    /// duration and game-result steps when `trial` says it is one), for a fused run of defaults
+    /// that spans several steps.
+    pub fn gate_open(&self, step: ApplySystems, trial: bool) -> bool {
+        let p = &*self.pending;
+        match step {
+            ApplySystems::BeforeMove => true,
+            _ if p.cancelled.is_some() => false,
+            ApplySystems::TurnStart => p.turn_advanced,
+            ApplySystems::DurationTick | ApplySystems::GameResult => !trial,
+            _ => true,
+        }
+    }
+}
+
+/// One default system of move application, as a function over the shared parts.
+pub type ApplyPart = fn(&mut ApplyParts);
+
 /// Step 1 (first): fills the pending move from the board and opens its undo entry.
-pub fn prepare_move(
-    mut pending: ResMut<PendingMove>,
-    board: Res<Board>,
-    mut state: ResMut<GameState>,
-    decided: Res<DecidedOutcome>,
-    mut undo: ResMut<UndoLog>,
-) {
-    let p = &mut *pending;
-    let made = Making::of(&board, p.mv(), state.turn);
+pub fn prepare_move(parts: &mut ApplyParts) {
+    let ApplyView { pending, state, decided, writer, .. } = parts.view();
+    let (board, undo) = (&*writer.board, &mut *writer.undo);
+    let p = pending;
+    let made = Making::of(board, p.mv(), state.turn);
     p.mover = state.turn;
     p.piece = made.piece;
     p.piece_type = made.kind;
@@ -475,28 +428,23 @@ pub fn damage_the_victim(world: &mut World) {
 /// Step 3 (default, last): an unconsumed capture whose victim died (without damage hooks,
 /// always) takes it off the board, or into the captor's hand (as what it was promoted from)
 /// in variants with drops.
-pub fn resolve_capture(mut pending: ResMut<PendingMove>, rules: Res<Rules>, mut writer: BoardWriter) {
-    let p = &mut *pending;
+pub fn resolve_capture(parts: &mut ApplyParts) {
+    let ApplyView { pending: p, rules, writer, .. } = parts.view();
     if p.victim_survived {
         return;
     }
     if let (Some(v), None) = (p.victim, p.capture_consumed_by) {
-        remove_victim(&mut writer, &rules, v, p.mover);
+        remove_victim(writer, rules, v, p.mover);
         p.victim_died = true;
     }
 }
 
 /// Step 4 (default): the kernel's mutations — the piece moves, castles, promotes, and castling
 /// rights, the en-passant square and the half-move clock follow.
-pub fn mutate_position(
-    pending: Res<PendingMove>,
-    mut state: ResMut<GameState>,
-    rules: Res<Rules>,
-    fns: Res<RuleFns>,
-    mut writer: BoardWriter,
-) {
+pub fn mutate_position(parts: &mut ApplyParts) {
+    let ApplyView { pending, state, rules, fns, writer, .. } = parts.view();
     let made = Making { mv: pending.mv(), mover: pending.mover, piece: pending.piece, kind: pending.piece_type, victim: pending.victim };
-    mutate(&mut writer, &rules, &fns, &mut state, &made);
+    mutate(writer, rules, fns, state, &made);
 }
 
 /// Step 4 (default, after the move), in variants with exploding captures: the capture square
@@ -521,25 +469,29 @@ pub fn explode(world: &mut World) {
 
 /// Step 4 (default, after the hooks), in n-check variants: a move that leaves an enemy royal
 /// piece attacked counts as a check given.
-pub fn count_checks(pending: Res<PendingMove>, board: Res<Board>, rules: Res<Rules>, fns: Res<RuleFns>, mut state: ResMut<GameState>) {
+pub fn count_checks(parts: &mut ApplyParts) {
+    let ApplyView { pending, state, rules, fns, writer, .. } = parts.view();
+    let board = writer.board();
     if rules.check_limit().is_none() {
         return;
     }
     let mover = pending.mover;
     let victim = mover.opponent();
-    let royals = fns.royals(&rules, &board.cells, victim);
-    if super::query::royal_attacked(&rules, &fns, &state, &board.cells, &royals, victim) {
+    let royals = fns.royals(rules, &board.cells, victim);
+    if super::query::royal_attacked(rules, fns, state, &board.cells, &royals, victim) {
         state.checks[mover.index()] = state.checks[mover.index()].saturating_add(1);
     }
 }
 
 /// Step 5: one more half-move in this turn.
-pub fn count_half_move(mut state: ResMut<GameState>) {
+pub fn count_half_move(parts: &mut ApplyParts) {
+    let state = &mut *parts.state;
     state.half_moves_this_turn = state.half_moves_this_turn.saturating_add(1);
 }
 
 /// Step 6 (default, after the hooks): flips the turn unless vetoed.
-pub fn advance_turn(mut pending: ResMut<PendingMove>, mut state: ResMut<GameState>) {
+pub fn advance_turn(parts: &mut ApplyParts) {
+    let ApplyView { pending, state, .. } = parts.view();
     if pending.advance_vetoed_by.is_some() {
         return;
     }
@@ -552,14 +504,9 @@ pub fn advance_turn(mut pending: ResMut<PendingMove>, mut state: ResMut<GameStat
 }
 
 /// Step 11 (default, after the hooks): writes the move record and the position hash.
-pub fn record_move(
-    mut pending: ResMut<PendingMove>,
-    board: Res<Board>,
-    state: Res<GameState>,
-    mut log: ResMut<MoveLog>,
-    mut history: ResMut<History>,
-) {
-    let p = &mut *pending;
+pub fn record_move(parts: &mut ApplyParts) {
+    let ApplyView { pending: p, state, log, history, writer, .. } = parts.view();
+    let board = writer.board();
     log.0.push(MoveRecord {
         mv: p.mv(),
         mover: p.mover,
@@ -573,14 +520,9 @@ pub fn record_move(
 
 /// Step 10 (default, after the hooks): the variant's immediate end conditions — a piece
 /// reaching its region, a bared king.
-pub fn decide_variant_results(
-    pending: Res<PendingMove>,
-    board: Res<Board>,
-    rules: Res<Rules>,
-    fns: Res<RuleFns>,
-    state: Res<GameState>,
-    mut decided: ResMut<DecidedOutcome>,
-) {
+pub fn decide_variant_results(parts: &mut ApplyParts) {
+    let ApplyView { pending, state, rules, fns, decided, writer, .. } = parts.view();
+    let (board, state) = (writer.board(), &*state);
     if decided.0.is_some() {
         return;
     }
@@ -591,8 +533,8 @@ pub fn decide_variant_results(
             EndCondition::RegionReached { types, regions, safe: true, .. } => {
                 // A piece on its goal wins once the opponent cannot take it there: the mover's
                 // at once, the other side's when the mover leaves it alone.
-                if let Some(result) = safe_goal_result(&rules, &fns, &state, &board, *types, regions, mover) {
-                    decide(&mut decided, result);
+                if let Some(result) = safe_goal_result(rules, fns, state, board, *types, regions, mover) {
+                    decide(decided, result);
                     return;
                 }
             }
@@ -613,7 +555,7 @@ pub fn decide_variant_results(
                     (false, true) => Some(Outcome::win(Side::Black, reason())),
                 };
                 if let Some(result) = result {
-                    decide(&mut decided, result);
+                    decide(decided, result);
                     return;
                 }
             }
@@ -623,7 +565,7 @@ pub fn decide_variant_results(
                 let bare = |side: Side| board.find(side, !reg.royal_mask).next().is_none();
                 let victim = mover.opponent();
                 if bare(victim) && !bare(mover) {
-                    decide(&mut decided, super::outcome::scored(*verdict, victim, Reason::Rule("bare king".into())));
+                    decide(decided, super::outcome::scored(*verdict, victim, Reason::Rule("bare king".into())));
                     return;
                 }
             }
@@ -631,26 +573,26 @@ pub fn decide_variant_results(
                 let side = mover.opponent();
                 let region = &regions[side.index()];
                 if board.find(side, *types).any(|sq| region[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0) {
-                    decide(&mut decided, Outcome::win(side, Reason::Rule("held the goal".into())));
+                    decide(decided, Outcome::win(side, Reason::Rule("held the goal".into())));
                     return;
                 }
             }
             EndCondition::NCheck(n) if state.checks[mover.index()] >= *n => {
-                decide(&mut decided, Outcome::win(mover, Reason::Rule(format!("{n} checks"))));
+                decide(decided, Outcome::win(mover, Reason::Rule(format!("{n} checks"))));
                 return;
             }
             EndCondition::Extinction { .. } => {
-                if let Some(result) = extinction_result(&rules, &board, &rules.end, [mover.opponent(), mover]) {
-                    decide(&mut decided, result);
+                if let Some(result) = extinction_result(rules, board, &rules.end, [mover.opponent(), mover]) {
+                    decide(decided, result);
                     return;
                 }
             }
             EndCondition::Bikjang if state.facing_streak >= 2 => {
-                decide(&mut decided, counted_result(&rules, &board, "bikjang"));
+                decide(decided, counted_result(rules, board, "bikjang"));
                 return;
             }
             EndCondition::DoublePass if state.pass_streak >= 2 => {
-                decide(&mut decided, counted_result(&rules, &board, "both sides passed"));
+                decide(decided, counted_result(rules, board, "both sides passed"));
                 return;
             }
             _ => {}
@@ -660,25 +602,23 @@ pub fn decide_variant_results(
 
 /// Step 1 (default, after preparing), where a royal piece may leave the board in play: notes
 /// which sides have royal pieces before the move.
-pub fn note_royals(mut pending: ResMut<PendingMove>, board: Res<Board>, rules: Res<Rules>, fns: Res<RuleFns>) {
-    pending.royals_before = Side::BOTH.map(|s| !fns.royals(&rules, &board.cells, s).is_empty());
+pub fn note_royals(parts: &mut ApplyParts) {
+    let ApplyView { pending, rules, fns, writer, .. } = parts.view();
+    let board = writer.board();
+    pending.royals_before = Side::BOTH.map(|s| !fns.royals(rules, &board.cells, s).is_empty());
 }
 
 /// Step 10 (default, last), where a royal piece may leave the board in play (damage,
 /// explosions, hit points): a side that had royal pieces before the move and has none after
 /// it loses at once (both sides: a draw), unless a game-result hook decided first.
-pub fn decide_royal_loss(
-    pending: Res<PendingMove>,
-    board: Res<Board>,
-    rules: Res<Rules>,
-    fns: Res<RuleFns>,
-    mut decided: ResMut<DecidedOutcome>,
-) {
+pub fn decide_royal_loss(parts: &mut ApplyParts) {
+    let ApplyView { pending, rules, fns, decided, writer, .. } = parts.view();
+    let board = writer.board();
     if decided.0.is_some() {
         return;
     }
-    let lost = Side::BOTH.map(|s| pending.royals_before[s.index()] && fns.royals(&rules, &board.cells, s).is_empty());
-    let reason = || Reason::Rule(super::outcome::royal_loss_words(&rules));
+    let lost = Side::BOTH.map(|s| pending.royals_before[s.index()] && fns.royals(rules, &board.cells, s).is_empty());
+    let reason = || Reason::Rule(super::outcome::royal_loss_words(rules));
     let result = match lost {
         [true, true] => Some(Outcome::draw(reason())),
         [true, false] => Some(Outcome::win(Side::Black, reason())),
@@ -686,7 +626,7 @@ pub fn decide_royal_loss(
         [false, false] => None,
     };
     if let Some(result) = result {
-        decide(&mut decided, result);
+        decide(decided, result);
     }
 }
 
@@ -744,7 +684,7 @@ pub fn decide_flag_reply(world: &mut World) {
         return;
     }
     let cells = board.cells.clone();
-    world.run_schedule(super::query::LegalMoveQuery);
+    super::schedules::run_pipeline(world, super::schedules::Pipeline::Query);
     let black_can_reach = world.resource::<super::query::MoveQuery>().moves.iter().any(|m| {
         let c = cells[m.from.index()];
         types & (1u64 << c.kind().0) != 0 && in_region(m.to, Side::Black)
@@ -759,10 +699,12 @@ pub fn extinction_result(variant: &super::variant::Variant, board: &Board, end: 
     for condition in end {
         if let EndCondition::Extinction { types, per_type, fewer_than, verdict } = condition {
             let all = if *types == 0 { u64::MAX } else { *types };
-            let groups: Vec<u64> = if *per_type { (0..64).map(|t| 1u64 << t).filter(|m| all & m != 0).collect() } else { vec![all] };
+            let n = *fewer_than as usize;
             for side in sides {
-                let gone = groups.iter().find(|&&mask| board.find(side, mask).take(*fewer_than as usize).count() < *fewer_than as usize);
-                if let Some(&mask) = gone {
+                let short = |mask: &u64| board.find(side, *mask).take(n).count() < n;
+                let gone =
+                    if *per_type { (0..64).map(|t| 1u64 << t).filter(|m| all & m != 0).find(short) } else { Some(all).filter(short) };
+                if let Some(mask) = gone {
                     let reason = Reason::Rule(extinction_reason(variant, mask, *types == 0));
                     return Some(super::outcome::scored(*verdict, side, reason));
                 }
@@ -803,9 +745,9 @@ pub fn turn_advanced(pending: Res<PendingMove>) -> bool {
 /// Reverts the last applied move exactly: every piece change, the game facts, the decided
 /// outcome, the move log and the history. Returns the move, or `None` at the start.
 pub fn undo_last(world: &mut World) -> Option<Move> {
-    let entry = world.resource_mut::<UndoLog>().entries.pop()?;
-    let changes: Vec<Change> = world.resource_mut::<UndoLog>().changes.drain(entry.changes_start..).collect();
+    let (entry, changes) = world.resource_mut::<UndoLog>().pop_move()?;
     revert_changes(world, &changes);
+    world.resource_mut::<UndoLog>().give_back(changes);
     *world.resource_mut::<GameState>() = entry.state;
     world.resource_mut::<DecidedOutcome>().0 = entry.decided;
     world.resource_mut::<History>().0.pop();
@@ -829,54 +771,94 @@ pub fn retract_piece(world: &mut World, entity: Entity) {
     }
 }
 
-/// Reverts `changes` (newest last) on the world.
-pub fn revert_changes(world: &mut World, changes: &[Change]) {
-    for change in changes.iter().rev() {
-        match change.clone() {
-            Change::Relocated { entity, from } => {
-                let (kind, owner, now) = piece_facts(world, entity);
-                let mut board = world.resource_mut::<Board>();
-                unplace(&mut board, now, kind, owner, entity);
-                place(&mut board, from, kind, owner, entity);
-                set_component(world, entity, from);
-            }
-            Change::Retyped { entity, from } => {
-                let (kind, owner, now) = piece_facts(world, entity);
-                let mut board = world.resource_mut::<Board>();
-                unplace(&mut board, now, kind, owner, entity);
-                place(&mut board, now, from, owner, entity);
-                set_component(world, entity, from);
-            }
-            Change::Reowned { entity, from } => {
-                let (kind, owner, now) = piece_facts(world, entity);
-                let mut board = world.resource_mut::<Board>();
-                unplace(&mut board, now, kind, owner, entity);
-                place(&mut board, now, kind, from, entity);
-                set_component(world, entity, Owner(from));
-            }
-            Change::Promoted { entity, from } => set_component(world, entity, Promoted(from)),
-            Change::Fact { entity, old, restore } => restore(world, entity, old),
-            Change::Restore(r) => (r.0)(world),
-            Change::Spawned { entity } => {
-                let (kind, owner, now) = piece_facts(world, entity);
-                unplace(&mut world.resource_mut::<Board>(), now, kind, owner, entity);
-                world.despawn(entity);
-            }
+/// Plays `m` through the full move application as a trial — every preset hook that changes
+/// what the move does runs, nothing reaches the game (no effects; the game-result and duration
+/// steps are skipped) — calls `judge` on the position it leaves, and takes the move back
+/// exactly (the pending move of an application in progress included). `None` when the move was
+/// cancelled by a hook or the application schedule is already running (a query asked from
+/// inside a move), so the caller judges by the kernel alone.
+pub fn trial_application<T>(world: &mut World, m: Move, judge: impl FnOnce(&mut World) -> T) -> Option<T> {
+    let saved = world.resource::<PendingMove>().clone();
+    let effects = world.remove_resource::<Messages<super::effects::Effect>>();
+    let was = world.get_resource::<Trial>().copied().unwrap_or_default();
+    world.insert_resource(Trial(true));
+    *world.resource_mut::<PendingMove>() = PendingMove { mv: Some(m), ..Default::default() };
+    let verdict = match super::schedules::run_pipeline(world, super::schedules::Pipeline::Apply) {
+        false => None,
+        true if world.resource::<PendingMove>().cancelled.is_some() => {
+            take_back_cancelled(world);
+            None
+        }
+        true => {
+            let v = judge(world);
+            undo_last(world);
+            Some(v)
+        }
+    };
+    world.insert_resource(was);
+    if let Some(effects) = effects {
+        world.insert_resource(effects);
+    }
+    *world.resource_mut::<PendingMove>() = saved;
+    verdict
+}
+
+/// Reverts what a cancelled move's before-move step recorded (its undo entry and changes).
+pub(crate) fn take_back_cancelled(world: &mut World) {
+    let popped = world.resource_mut::<UndoLog>().pop_move();
+    if let Some((entry, changes)) = popped {
+        revert_changes(world, &changes);
+        world.resource_mut::<UndoLog>().give_back(changes);
+        *world.resource_mut::<GameState>() = entry.state;
+        world.resource_mut::<DecidedOutcome>().0 = entry.decided;
+    }
+}
+
+/// Which moves the self-check filter judges by a full trial application, when preset hooks
+/// change what moves do: every move when hooks change the position during or after the
+/// mutations, otherwise captures only (capture consumers, damage absorbers).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AppliedTrials {
+    /// Every move, not only captures.
+    pub every_move: bool,
+}
+
+/// Step 3, when preset hooks change what moves do: the moves those hooks may change are judged
+/// on the position a full trial application leaves ([`trial_application`]); the rest by the
+/// kernel ([`filter_self_check`]). Falls back to the kernel inside a move or for a move a hook
+/// cancels.
+pub fn filter_self_check_applied(world: &mut World) {
+    let q = world.resource::<MoveQuery>();
+    if !q.filter_self_check || q.royals.is_empty() {
+        return;
+    }
+    let side = q.side;
+    let royal_pieces: Vec<Entity> = q.royals.iter().filter_map(|&r| world.resource::<Board>().entity(r)).collect();
+    let every = world.get_resource::<AppliedTrials>().is_some_and(|t| t.every_move);
+    let all = std::mem::take(&mut world.resource_mut::<MoveQuery>().moves);
+    let needs = |m: &Move| every || m.capture;
+    // The kernel judges all of them; the applied trials overrule it for the moves they concern.
+    world.resource_mut::<MoveQuery>().moves = all.clone();
+    let _ = world.run_system_cached(|mut p: QueryParts| super::query::filter_self_check(&mut p));
+    let by_kernel = std::mem::take(&mut world.resource_mut::<MoveQuery>().moves);
+    let mut kept = Vec::with_capacity(all.len());
+    for m in all {
+        let kernel_says = by_kernel.contains(&m);
+        let safe = if needs(&m) {
+            trial_application(world, m, |w| {
+                let rules = w.resource::<Rules>().0.clone();
+                let fns = w.resource::<RuleFns>().clone();
+                let state = *w.resource::<GameState>();
+                let lost = royal_pieces.iter().any(|&e| w.get::<super::piece::Location>(e).and_then(|l| l.square()).is_none());
+                super::query::safe_after(&rules, &fns, &state, &w.resource::<Board>().cells, side, lost, &mut Vec::new())
+            })
+            .unwrap_or(kernel_says)
+        } else {
+            kernel_says
+        };
+        if safe {
+            kept.push(m);
         }
     }
-}
-
-fn piece_facts(world: &World, entity: Entity) -> (PieceType, Side, Location) {
-    let e = world.entity(entity);
-    (
-        *e.get::<PieceType>().expect("a piece has a type"),
-        e.get::<Owner>().expect("a piece has an owner").0,
-        *e.get::<Location>().expect("a piece has a location"),
-    )
-}
-
-fn set_component<C: Component<Mutability = bevy::ecs::component::Mutable>>(world: &mut World, entity: Entity, value: C) {
-    if let Some(mut c) = world.get_mut::<C>(entity) {
-        *c = value;
-    }
+    world.resource_mut::<MoveQuery>().moves = kept;
 }

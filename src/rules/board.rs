@@ -129,3 +129,21 @@ impl Board {
             .filter_map(move |(i, c)| (c.is_piece() && c.side() == side && mask & (1u64 << c.kind().0) != 0).then_some(Square(i as u8)))
     }
 }
+
+/// Whether a royal piece of `mine` faces one of `theirs` along an open file (Xiangqi's
+/// flying general, Janggi's bikjang).
+pub fn generals_face(g: Geometry, cells: &[Cell], mine: &[Square], theirs: &[Square]) -> bool {
+    mine.iter().any(|&sq| {
+        let (f, r) = (g.file(sq) as i32, g.rank(sq) as i32);
+        [1, -1].into_iter().any(|dir| {
+            let mut k = 1;
+            while let Some(s) = g.square(f, r + dir * k) {
+                if !cells[s.index()].is_empty() {
+                    return theirs.contains(&s);
+                }
+                k += 1;
+            }
+            false
+        })
+    })
+}

@@ -3,11 +3,11 @@
 //! clearer. A variant file picks one with `code: "<name>"` on a piece; its Betza string then
 //! only draws the diagram.
 
+use super::generate::{GenContext, GeneratorFn, PieceSlot, generate_from_tables};
 use super::geometry::{Side, Square};
 use super::movement::RayKind;
 use super::moves::Move;
 use super::piece::{Cell, PieceType};
-use super::query::{GenContext, PieceSlot, generate_from_tables};
 use super::registry::{AttackProbe, MoveGenerator, PieceTypeRegistry};
 
 const ORTHOGONAL: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
@@ -225,13 +225,16 @@ pub fn code_piece(name: &str) -> Option<(MoveGenerator, AttackProbe)> {
         // Exactly Betza `mRcpR`: the compiled tables generate it, and the reverse attack table
         // answers for it, so that check detection needs no per-piece scan.
         "cannon" => Some((MoveGenerator::Table, AttackProbe::Table)),
-        "janggi_palace" => Some((MoveGenerator::Custom(palace_moves), AttackProbe::Table)),
-        "janggi_soldier" => Some((MoveGenerator::Custom(soldier_moves), AttackProbe::Custom(soldier_attacks))),
-        "janggi_chariot" => Some((MoveGenerator::Custom(chariot_moves), AttackProbe::Custom(chariot_attacks))),
-        "janggi_cannon" => Some((MoveGenerator::Custom(janggi_cannon_moves), AttackProbe::Custom(janggi_cannon_attacks))),
+        "janggi_palace" => Some((MoveGenerator::Code(0), AttackProbe::Table)),
+        "janggi_soldier" => Some((MoveGenerator::Code(1), AttackProbe::Custom(soldier_attacks))),
+        "janggi_chariot" => Some((MoveGenerator::Code(2), AttackProbe::Custom(chariot_attacks))),
+        "janggi_cannon" => Some((MoveGenerator::Code(3), AttackProbe::Custom(janggi_cannon_attacks))),
         _ => None,
     }
 }
+
+/// The code generators, by the index [`MoveGenerator::Code`] holds.
+pub const CODE_GENERATORS: [GeneratorFn; 4] = [palace_moves, soldier_moves, chariot_moves, janggi_cannon_moves];
 
 /// The Betza movement a code piece is compiled from when its tables generate it (whatever
 /// the variant file's own Betza string, which then only draws the diagram).

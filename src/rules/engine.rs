@@ -5,9 +5,7 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 
-use super::apply::{
-    DecidedOutcome, History, MoveApplication, MoveLog, PendingMove, UndoLog, extinction_result, revert_changes, safe_goal_result, undo_last,
-};
+use super::apply::{History, MoveLog, PendingMove, Trial, extinction_result, safe_goal_result, take_back_cancelled, undo_last};
 use super::board::Board;
 use super::fen::{FenError, FenField, Setup, parse_fen, write_castling, write_en_passant, write_placement, write_pocket};
 use super::geometry::{Side, Square};
@@ -17,8 +15,10 @@ use super::notation::{MoveError, parse_san, parse_uci, san_body, to_uci};
 use super::outcome::{Outcome, Reason, has_insufficient_material, repetitions};
 use super::piece::{Location, Owner, Piece, PieceType, Promoted, piece_bundle};
 use super::pipeline::{Hook, Hooks, Step, rebuild_pipelines};
-use super::query::{LegalMoveQuery, MoveQuery, QuerySystems};
-use super::state::GameState;
+use super::query::{MoveQuery, QuerySystems};
+use super::schedules::{Pipeline, run_pipeline};
+use super::state::{DecidedOutcome, GameState};
+use super::undo::UndoLog;
 use super::variant::{EndCondition, Rules, Variant};
 
 /// Installs `variant`'s rules in `world` (resources and both pipelines) and sets up its start
@@ -226,62 +226,9 @@ pub trait RulesWorld {
     fn fen(&mut self) -> String;
 }
 
-/// Marks a trial application ([`trial_application`]): effects are not written, and the
-/// duration and game-result steps do not run (a trial asks about the position, not the game).
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Trial(pub bool);
-
-/// Run condition: not inside a trial application.
-pub fn not_in_trial(trial: Option<Res<Trial>>) -> bool {
-    !trial.is_some_and(|t| t.0)
-}
-
-/// Plays `m` through the full move application as a trial — every preset hook that changes
-/// what the move does runs, nothing reaches the game (no effects; the game-result and duration
-/// steps are skipped) — calls `judge` on the position it leaves, and takes the move back
-/// exactly (the pending move of an application in progress included). `None` when the move was
-/// cancelled by a hook or the application schedule is already running (a query asked from
-/// inside a move), so the caller judges by the kernel alone.
-pub fn trial_application<T>(world: &mut World, m: Move, judge: impl FnOnce(&mut World) -> T) -> Option<T> {
-    let saved = world.resource::<PendingMove>().clone();
-    let effects = world.remove_resource::<Messages<super::effects::Effect>>();
-    let was = world.get_resource::<Trial>().copied().unwrap_or_default();
-    world.insert_resource(Trial(true));
-    *world.resource_mut::<PendingMove>() = PendingMove { mv: Some(m), ..Default::default() };
-    let verdict = match world.try_run_schedule(MoveApplication) {
-        Err(_) => None,
-        Ok(()) if world.resource::<PendingMove>().cancelled.is_some() => {
-            take_back_cancelled(world);
-            None
-        }
-        Ok(()) => {
-            let v = judge(world);
-            undo_last(world);
-            Some(v)
-        }
-    };
-    world.insert_resource(was);
-    if let Some(effects) = effects {
-        world.insert_resource(effects);
-    }
-    *world.resource_mut::<PendingMove>() = saved;
-    verdict
-}
-
-/// Reverts what a cancelled move's before-move step recorded (its undo entry and changes).
-fn take_back_cancelled(world: &mut World) {
-    let entry = world.resource_mut::<UndoLog>().entries.pop();
-    if let Some(entry) = entry {
-        let changes: Vec<_> = world.resource_mut::<UndoLog>().changes.drain(entry.changes_start..).collect();
-        revert_changes(world, &changes);
-        *world.resource_mut::<GameState>() = entry.state;
-        world.resource_mut::<DecidedOutcome>().0 = entry.decided;
-    }
-}
-
 impl RulesWorld for World {
     fn legal_moves(&mut self) -> &[Move] {
-        self.run_schedule(LegalMoveQuery);
+        run_pipeline(self, Pipeline::Query);
         &self.resource::<MoveQuery>().moves
     }
 
@@ -292,11 +239,14 @@ impl RulesWorld for World {
             *p = PendingMove { mv: Some(m), effects, ..Default::default() };
             p.effects.clear();
         }
-        self.run_schedule(MoveApplication);
-        if std::mem::take(&mut self.resource_mut::<PendingMove>().rebuild_pipelines) {
+        run_pipeline(self, Pipeline::Apply);
+        let (rebuild, cancelled) = {
+            let mut p = self.resource_mut::<PendingMove>();
+            (std::mem::take(&mut p.rebuild_pipelines), p.cancelled.take())
+        };
+        if rebuild {
             rebuild_pipelines(self);
         }
-        let cancelled = self.resource_mut::<PendingMove>().cancelled.take();
         if let Some((preset, reason)) = cancelled {
             take_back_cancelled(self);
             return Err(MoveError::Cancelled { preset: preset.to_string(), reason });
@@ -390,7 +340,7 @@ impl RulesWorld for World {
     }
 
     fn is_check(&mut self) -> bool {
-        self.run_schedule(LegalMoveQuery);
+        run_pipeline(self, Pipeline::Query);
         self.resource::<MoveQuery>().in_check
     }
 

@@ -210,10 +210,16 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
         Some("b") => Side::Black,
         Some(other) => return Err(err(FenField::Turn, format!("'{other}'; expected 'w' or 'b'"))),
     };
-    let (castling, gates) = match fields.next() {
+    let (castling, mut gates) = match fields.next() {
         None => (CastlingRights::default(), [0, 0]),
         Some(text) => parse_castling(g, reg, variant.castling.as_ref(), variant.gating, &pieces, text)?,
     };
+    // A side with nothing in hand has nothing to gate: its gating rights are void.
+    for side in Side::BOTH {
+        if !hand.iter().any(|&(_, s)| s == side) {
+            gates[side.index()] = 0;
+        }
+    }
     let (ep_square, ep_other) = match fields.next() {
         None | Some("-") => (None, None),
         Some(text) => {

@@ -147,6 +147,14 @@ impl Geometry {
     }
 }
 
+/// Whether `k` stands next to one of `others`.
+pub fn kings_touch(g: Geometry, k: Square, others: &[Square]) -> bool {
+    others.iter().any(|&o| {
+        let (df, dr) = (g.file(k) as i32 - g.file(o) as i32, g.rank(k) as i32 - g.rank(o) as i32);
+        df.abs() <= 1 && dr.abs() <= 1
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,10 +19,10 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 
+use super::generate::{GenContext, PieceSlot, generate_from_tables};
 use super::geometry::{Side, Square};
 use super::moves::Move;
 use super::piece::{Cell, PieceType};
-use super::query::{GenContext, PieceSlot, generate_from_tables};
 use super::registry::MoveGenerator;
 use super::state::GameState;
 use super::variant::Variant;
@@ -142,7 +142,7 @@ impl RuleFns {
     pub fn generals_facing(&self, variant: &Variant, cells: &[Cell], side: Side) -> bool {
         let g = variant.geometry;
         if !self.royalty.is_empty() {
-            return super::position::generals_face(
+            return super::board::generals_face(
                 g,
                 cells,
                 &self.royals(variant, cells, side),
@@ -180,7 +180,7 @@ impl RuleFns {
     pub fn touches_enemy_royal(&self, variant: &Variant, cells: &[Cell], sq: Square, side: Side) -> bool {
         let g = variant.geometry;
         if !self.royalty.is_empty() {
-            return super::position::kings_touch(g, sq, &self.royals(variant, cells, side.opponent()));
+            return super::geometry::kings_touch(g, sq, &self.royals(variant, cells, side.opponent()));
         }
         let mask = variant.registry.royal_mask;
         let (f, r) = (g.file(sq) as i32, g.rank(sq) as i32);
@@ -212,7 +212,7 @@ impl RuleFns {
 pub fn type_moves(ctx: &GenContext, slot: &PieceSlot, out: &mut Vec<Move>) {
     match ctx.registry.def(slot.kind).generator {
         MoveGenerator::Table => generate_from_tables(ctx, slot, out),
-        MoveGenerator::Custom(f) => f(ctx, slot, out),
+        MoveGenerator::Code(i) => super::code_pieces::CODE_GENERATORS[i as usize](ctx, slot, out),
     }
 }
 

@@ -10,11 +10,12 @@
 use bevy::ecs::schedule::ScheduleLabel;
 use bevy::prelude::*;
 
-use super::apply::{Change, UndoLog};
 use super::board::Board;
 use super::effects::{Effect, EffectKind, emit_effect};
 use super::geometry::{Side, Square};
 use super::piece::{Location, PieceType, piece_bundle};
+pub use super::undo::PieceEvent;
+use super::undo::{Change, UndoLog};
 
 /// The on-piece-spawn pipeline, run once per spawned piece.
 #[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
@@ -32,19 +33,6 @@ pub enum LifecycleSystems {
     OnSpawn,
     /// on-piece-retract.
     OnRetract,
-}
-
-/// A piece that appeared or left, as the lifecycle hooks see it.
-#[derive(Resource, Copy, Clone, Debug, PartialEq, Eq)]
-pub struct PieceEvent {
-    /// The piece.
-    pub entity: Entity,
-    /// Where it appeared, or the square it left.
-    pub square: Square,
-    /// Its type at that moment.
-    pub kind: PieceType,
-    /// Its side at that moment.
-    pub side: Side,
 }
 
 /// Why [`spawn_piece`] could not place a piece.

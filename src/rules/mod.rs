@@ -17,6 +17,17 @@
 //!   order inside a step is exactly the list order. The default systems of a variant's own
 //!   rules (drops, gating, blasts, mandatory capture…) are added only when the variant has
 //!   them, so plain chess pays for none of them per node.
+//! - **Fused default runs** (a departure from "every default is its own system"). The default
+//!   systems are plain functions over one shared parameter set per pipeline ([`QueryParts`],
+//!   [`ApplyParts`]). Each run of defaults that no hook (or exclusive default) separates becomes
+//!   one Bevy system in the set of its first step, calling them in step order; move
+//!   application's runs re-check the gates of each step they cross (not cancelled, the turn
+//!   flipped, not in a trial). Hooks still sit in their own chained slots, so the order a hook
+//!   sees is unchanged; what changes is that plain chess runs one query system and one
+//!   application system per node instead of five and six, each fetching its resources (in Bevy
+//!   0.19 a resource fetch is an entity lookup). The built schedules live in [`Pipelines`],
+//!   not in Bevy's `Schedules`, and [`run_pipeline`] runs them without interning a label or
+//!   moving the schedule out of a map at every node.
 //! - **Results.** A game-result hook decides by writing [`DecidedOutcome`] during
 //!   application; the default rules that need the opponent's legal moves (checkmate,
 //!   stalemate) are judged lazily by [`RulesWorld::outcome`], so search and perft never pay for
@@ -70,6 +81,7 @@ mod damage;
 mod effects;
 mod engine;
 mod fen;
+mod generate;
 mod geometry;
 mod layers;
 mod lifecycle;
@@ -82,25 +94,25 @@ mod pipeline;
 mod position;
 mod query;
 mod registry;
+mod schedules;
 mod shuffle;
 mod state;
+mod undo;
 mod variant;
 
 pub use apply::{
-    ApplySystems, BoardWriter, Change, DecidedOutcome, ExtraHasher, HashExtras, History, IntFact, MoveApplication, MoveLog, MoveRecord,
-    PendingMove, Restore, UndoEntry, UndoLog, WorldWriter, decide, position_hash, restore_fact, retract_piece,
+    AppliedTrials, ApplyPart, ApplyParts, ApplySystems, ApplyView, BoardWriter, ExtraHasher, HashExtras, History, MoveApplication, MoveLog,
+    MoveRecord, PendingMove, Trial, WorldWriter, not_in_trial, position_hash, retract_piece, trial_application,
 };
 pub use betza::{BetzaError, Diagram, DiagramCell, diagram, parse_betza};
-pub use board::{Board, mix};
+pub use board::{Board, generals_face, mix};
 pub use code_pieces::{CODE_PIECES, code_piece, code_piece_betza, code_piece_confinable};
 pub use damage::{DamageKind, DamagePipeline, DamageRequest, DamageSystems, deal_damage};
 pub use effects::{Effect, EffectKind, Effects, emit_effect, subscribe_effects, take_effects};
-pub use engine::{
-    Engine, EntityMap, FenExtras, ForkCopiers, ForkFn, RulesWorld, Trial, install_rules, not_in_trial, perft, setup_position,
-    trial_application,
-};
+pub use engine::{Engine, EntityMap, FenExtras, ForkCopiers, ForkFn, RulesWorld, install_rules, perft, setup_position};
 pub use fen::{Counters, FenError, FenField, Setup, parse_fen, split_trailing};
-pub use geometry::{Geometry, MAX_FILES, MAX_RANKS, Side, Square};
+pub use generate::{GenContext, GeneratorFn, PieceSlot, generate_from_tables};
+pub use geometry::{Geometry, MAX_FILES, MAX_RANKS, Side, Square, kings_touch};
 pub use layers::{Attacks, LayerFn, LayerKind, MoveLayer, RoyalFn, RoyalRule, RuleFns, piece_moves, type_moves};
 pub use lifecycle::{LifecycleSystems, PieceEvent, RetractPipeline, SpawnError, SpawnPipeline, announce_retractions, spawn_piece};
 pub use movement::{Atom, Hop, Mode, MoveTable, Ray, RayKind, SquareBits, Zones, lame_path, symmetric, walk_ray};
@@ -109,13 +121,13 @@ pub use notation::{MoveError, parse_san, parse_uci, san_body, to_uci};
 pub use outcome::{Outcome, Reason, cannot_mate, has_insufficient_material, repetitions, scored};
 pub use piece::{Cell, Location, Owner, Piece, PieceType, Promoted, piece_bundle};
 pub use pipeline::{Hook, Hooks, Step, SystemFactory, rebuild_pipelines};
-pub use position::{
-    Making, PositionWriter, TrialOp, TrialWriter, Victim, blast_squares, en_passant_takers, generals_face, kings_touch, make,
-};
-pub use query::{GenContext, LegalMoveQuery, MoveQuery, PieceSlot, QuerySystems, generate_from_tables, royal_attacked, safe_after};
+pub use position::{Making, PositionWriter, TrialOp, TrialWriter, Victim, blast_squares, en_passant_takers, make};
+pub use query::{LegalMoveQuery, MoveQuery, QueryPart, QueryParts, QuerySystems, QueryView, royal_attacked, safe_after};
 pub use registry::{AttackProbe, MoveGenerator, PieceTypeDef, PieceTypeRegistry, RegistryError};
+pub use schedules::{Pipeline, Pipelines, run_pipeline};
 pub use shuffle::{chess960_back_rank, chess960_fen};
-pub use state::{CastlingRights, GameState};
+pub use state::{CastlingRights, DecidedOutcome, GameState, decide};
+pub use undo::{Change, IntFact, Restore, UndoEntry, UndoLog, restore_fact, revert_changes};
 pub use variant::{
     BlastRule, BoardLook, CastlingRule, DropRule, EndCondition, MaterialCount, PiecePromotion, PresetRequest, PromotionRule, Rules,
     Shuffle, Variant, Verdict, fide_end_conditions,

@@ -229,8 +229,10 @@ pub fn san_body(variant: &Variant, cells: &[Cell], legal: &[Move], m: &Move) -> 
         }
     } else {
         s.push(def.letter);
-        let rivals: Vec<&Move> =
-            legal.iter().filter(|o| o.to == m.to && o.from != m.from && !o.is_castle() && cells[o.from.index()].kind() == kind).collect();
+        let rivals: Vec<&Move> = legal
+            .iter()
+            .filter(|o| o.to == m.to && o.from != m.from && !o.is_castle() && o.dropped().is_none() && cells[o.from.index()].kind() == kind)
+            .collect();
         if !rivals.is_empty() {
             let same_file = rivals.iter().any(|o| g.file(o.from) == g.file(m.from));
             let same_rank = rivals.iter().any(|o| g.rank(o.from) == g.rank(m.from));

@@ -178,8 +178,8 @@ pub fn has_insufficient_material(variant: &super::variant::Variant, board: &Boar
         let confined = reg.ids().filter(|&k| royal(k)).find_map(|k| reg.def(k).zones.confinement.map(|c| c[side.opponent().index()]));
         g.squares().filter(|&sq| confined.as_ref().is_none_or(|c| bit(c, sq))).collect()
     };
-    let restricted = |k: super::piece::PieceType, s: Side| {
-        royal(k) || (s == side && reg.def(k).zones.confinement.is_some_and(|c| !enemy_area.iter().any(|&sq| bit(&c[s.index()], sq))))
+    let confined_away = |k: super::piece::PieceType, s: Side| {
+        s == side && reg.def(k).zones.confinement.is_some_and(|c| !enemy_area.iter().any(|&sq| bit(&c[s.index()], sq)))
     };
     let mates_alone = |k: super::piece::PieceType| {
         let atoms = &reg.def(k).atoms;
@@ -202,8 +202,15 @@ pub fn has_insufficient_material(variant: &super::variant::Variant, board: &Boar
     let mut colours = [false; 2];
     let mut unbound_any = false;
     let mut free_pieces = 0;
+    // One royal piece per side is the one that must not be lost; further royal pieces (Coregal's
+    // queen beside the king) can help to mate like any other piece. The one kept back is one
+    // that cannot mate alone, if the side has such a royal piece.
+    let kept_royal = Side::BOTH.map(|s| {
+        let royals = || board.cells.iter().enumerate().filter(move |(_, c)| c.is_piece() && c.side() == s && royal(c.kind()));
+        royals().find(|(_, c)| !mates_alone(c.kind())).or_else(|| royals().next()).map(|(i, _)| i)
+    });
     for (i, c) in board.cells.iter().enumerate() {
-        if !c.is_piece() || restricted(c.kind(), c.side()) {
+        if !c.is_piece() || kept_royal[c.side().index()] == Some(i) || confined_away(c.kind(), c.side()) {
             continue;
         }
         free_pieces += 1;

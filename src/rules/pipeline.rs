@@ -8,10 +8,11 @@ use bevy::ecs::schedule::{ScheduleConfigs, ScheduleLabel, SingleThreadedExecutor
 use bevy::ecs::system::ScheduleSystem;
 use bevy::prelude::*;
 
-use super::apply::{self, ApplySystems, MoveApplication};
+use super::apply::{self, ApplyPart, ApplyParts, ApplySystems, MoveApplication};
 use super::damage::{DamagePipeline, DamageRequest, DamageSystems};
 use super::lifecycle::{LifecycleSystems, RetractPipeline, SpawnPipeline};
-use super::query::{self, LegalMoveQuery, QuerySystems};
+use super::query::{self, LegalMoveQuery, QueryPart, QueryParts, QuerySystems};
+use super::schedules::Pipelines;
 use super::variant::{EndCondition, Rules, Variant};
 
 /// A step of either pipeline.
@@ -151,8 +152,6 @@ struct Needs {
     extra_hash: bool,
     /// Presets registered movement layers.
     layers: bool,
-    /// Captures go to the captor's hand (a trial asks what a piece was promoted from).
-    hands: bool,
 }
 
 impl Needs {
@@ -173,7 +172,6 @@ impl Needs {
             immediate_results: v.end.iter().any(EndCondition::is_immediate),
             flag_reply: v.end.iter().any(|e| matches!(e, EndCondition::RegionReached { reply: true, .. })),
             drops: v.drops.is_some(),
-            hands: v.drops.as_ref().is_some_and(|d| d.captures_to_hand),
             must_drop: v.drops.as_ref().is_some_and(|d| d.must_drop),
             blast: v.blast.is_some(),
             gating: v.gating,
@@ -186,51 +184,62 @@ impl Needs {
     }
 }
 
-fn query_defaults(step: QuerySystems, needs: Needs) -> (Vec<ScheduleConfigs<ScheduleSystem>>, Vec<ScheduleConfigs<ScheduleSystem>>) {
+/// A default system of a step: a part of its pipeline ([`QueryPart`], [`ApplyPart`]), fused
+/// with the parts next to it into one system, or a system of its own (exclusive systems, and
+/// every hook).
+enum Entry<P> {
+    Part(P),
+    System(ScheduleConfigs<ScheduleSystem>),
+}
+
+/// The default systems of a step: those before its hooks and those after them.
+type Defaults<P> = (Vec<Entry<P>>, Vec<Entry<P>>);
+
+fn query_defaults(step: QuerySystems, needs: Needs) -> Defaults<QueryPart> {
+    use Entry::Part;
     use QuerySystems as Q;
     match step {
-        Q::Royalty => (vec![query::begin_query.into_configs()], vec![query::resolve_royalty.into_configs()]),
-        Q::Override if needs.layers => (vec![query::override_by_layers.into_configs()], vec![]),
-        Q::Extra if needs.layers => (vec![query::extra_by_layers.into_configs()], vec![]),
+        Q::Royalty => (vec![Part(query::begin_query), Part(query::resolve_royalty)], vec![]),
+        Q::Override if needs.layers => (vec![Part(query::override_by_layers)], vec![]),
+        Q::Extra if needs.layers => (vec![Part(query::extra_by_layers)], vec![]),
         Q::Generate => {
-            let mut before = vec![query::generate_piece_moves.into_configs()];
+            let mut before = vec![Part(query::generate_piece_moves as QueryPart)];
             if needs.drops {
-                before.push(query::generate_drops.into_configs());
+                before.push(Part(query::generate_drops));
             }
             if needs.pass {
-                before.push(query::generate_pass.into_configs());
+                before.push(Part(query::generate_pass));
             }
             (before, vec![])
         }
         Q::Synthesize => {
-            let mut before = vec![query::synthesize_special_moves.into_configs()];
+            let mut before = vec![Part(query::synthesize_special_moves as QueryPart)];
             if needs.gating {
-                before.push(query::synthesize_gating.into_configs());
+                before.push(Part(query::synthesize_gating));
             }
             if needs.piece_promotion {
-                before.push(query::synthesize_piece_promotions.into_configs());
+                before.push(Part(query::synthesize_piece_promotions));
             }
             (before, vec![])
         }
-        Q::SelfCheck if needs.applied_captures => (vec![query::filter_self_check_applied.into_configs()], vec![]),
-        Q::SelfCheck if needs.hands => (vec![query::filter_self_check.into_configs()], vec![]),
-        Q::SelfCheck => (vec![query::filter_self_check_no_hands.into_configs()], vec![]),
+        Q::SelfCheck if needs.applied_captures => (vec![Entry::System(apply::filter_self_check_applied.into_configs())], vec![]),
+        Q::SelfCheck => (vec![Part(query::filter_self_check)], vec![]),
         Q::LegalFilter => {
-            let mut before = Vec::new();
+            let mut before: Vec<Entry<QueryPart>> = Vec::new();
             if needs.drop_mates {
-                before.push(query::forbid_drop_mates.into_configs());
+                before.push(Part(query::forbid_drop_mates));
             }
             if needs.bikjang {
-                before.push(query::answer_bikjang.into_configs());
+                before.push(Part(query::answer_bikjang));
             }
             if needs.checks_forbidden {
-                before.push(query::forbid_checks.into_configs());
+                before.push(Part(query::forbid_checks));
             }
             if needs.mandatory_capture {
-                before.push(query::enforce_mandatory_capture.into_configs());
+                before.push(Part(query::enforce_mandatory_capture));
             }
             if needs.must_drop {
-                before.push(query::enforce_must_drop.into_configs());
+                before.push(Part(query::enforce_must_drop));
             }
             (before, vec![])
         }
@@ -238,70 +247,150 @@ fn query_defaults(step: QuerySystems, needs: Needs) -> (Vec<ScheduleConfigs<Sche
     }
 }
 
-fn apply_defaults(step: ApplySystems, needs: Needs) -> (Vec<ScheduleConfigs<ScheduleSystem>>, Vec<ScheduleConfigs<ScheduleSystem>>) {
+/// A part of move application, with the step whose gates it obeys.
+type StepPart = (ApplySystems, ApplyPart);
+
+fn apply_defaults(step: ApplySystems, needs: Needs) -> Defaults<StepPart> {
     use ApplySystems as A;
-    let (before, mut after) = apply_rule_defaults(step, needs);
+    let (before, after) = apply_rule_defaults(step, needs);
+    let part = |f: ApplyPart| Entry::Part((step, f));
+    let system = |s: fn(&mut World)| Entry::System(s.into_configs());
+    let before: Vec<Entry<StepPart>> = before.into_iter().map(|d| d.map_or_else(system, part)).collect();
+    let mut after: Vec<Entry<StepPart>> = after.into_iter().map(|d| d.map_or_else(system, part)).collect();
     // Pieces that left the board in a step are announced to the retract hooks at its end.
     if needs.retract_hooks && matches!(step, A::Damage | A::Mutate | A::AfterMove | A::TurnStart) {
-        after.push(super::lifecycle::announce_retractions.into_configs());
+        after.push(system(super::lifecycle::announce_retractions));
     }
     (before, after)
 }
 
-fn apply_rule_defaults(step: ApplySystems, needs: Needs) -> (Vec<ScheduleConfigs<ScheduleSystem>>, Vec<ScheduleConfigs<ScheduleSystem>>) {
+/// A default of move application: a part (`Ok`) or an exclusive system (`Err`).
+type ApplyDefault = Result<ApplyPart, fn(&mut World)>;
+
+fn apply_rule_defaults(step: ApplySystems, needs: Needs) -> (Vec<ApplyDefault>, Vec<ApplyDefault>) {
     use ApplySystems as A;
     match step {
-        A::BeforeMove if needs.royal_loss => (vec![apply::prepare_move.into_configs(), apply::note_royals.into_configs()], vec![]),
-        A::BeforeMove => (vec![apply::prepare_move.into_configs()], vec![]),
-        A::Damage if needs.damage_hooks => (vec![], vec![apply::damage_the_victim.into_configs(), apply::resolve_capture.into_configs()]),
-        A::Damage => (vec![], vec![apply::resolve_capture.into_configs()]),
+        A::BeforeMove if needs.royal_loss => (vec![Ok(apply::prepare_move), Ok(apply::note_royals)], vec![]),
+        A::BeforeMove => (vec![Ok(apply::prepare_move)], vec![]),
+        A::Damage if needs.damage_hooks => (vec![], vec![Err(apply::damage_the_victim), Ok(apply::resolve_capture)]),
+        A::Damage => (vec![], vec![Ok(apply::resolve_capture)]),
         A::Mutate => {
-            let mut before = vec![apply::mutate_position.into_configs()];
+            let mut before: Vec<ApplyDefault> = vec![Ok(apply::mutate_position)];
             if needs.blast {
-                before.push(apply::explode.into_configs());
+                before.push(Err(apply::explode));
             }
-            let after = if needs.count_checks { vec![apply::count_checks.into_configs()] } else { vec![] };
+            let after: Vec<ApplyDefault> = if needs.count_checks { vec![Ok(apply::count_checks)] } else { vec![] };
             (before, after)
         }
-        A::CountHalfMove => (vec![apply::count_half_move.into_configs()], vec![]),
-        A::AdvanceTurn => (vec![], vec![apply::advance_turn.into_configs()]),
+        A::CountHalfMove => (vec![Ok(apply::count_half_move)], vec![]),
+        A::AdvanceTurn => (vec![], vec![Ok(apply::advance_turn)]),
         A::GameResult => {
-            let mut after = Vec::new();
+            let mut after: Vec<ApplyDefault> = Vec::new();
             if needs.immediate_results {
-                after.push(apply::decide_variant_results.into_configs());
+                after.push(Ok(apply::decide_variant_results));
             }
             if needs.flag_reply {
-                after.push(apply::decide_flag_reply.into_configs());
+                after.push(Err(apply::decide_flag_reply));
             }
             if needs.royal_loss {
-                after.push(apply::decide_royal_loss.into_configs());
+                after.push(Ok(apply::decide_royal_loss));
             }
             (vec![], after)
         }
-        A::Describe if needs.extra_hash => (vec![], vec![apply::record_move.into_configs(), apply::record_full_hash.into_configs()]),
-        A::Describe => (vec![], vec![apply::record_move.into_configs()]),
+        A::Describe if needs.extra_hash => (vec![], vec![Ok(apply::record_move), Err(apply::record_full_hash)]),
+        A::Describe => (vec![], vec![Ok(apply::record_move)]),
         _ => (vec![], vec![]),
     }
 }
 
-fn add_step(
+/// Adds the systems of a pipeline's steps in order — each step's defaults before its hooks,
+/// its hooks in activation order, its defaults after them — giving every system its own
+/// slot, chained, so the order inside a step is exactly the list order. Each run of parts that
+/// no other system separates becomes one system (`fuse`), placed in the step of its first part,
+/// as long as the conditions on that step's set also hold for the later parts' steps (`joins`):
+/// a variant pays per node for one parameter fetch per run instead of one per default.
+fn add_steps<S: SystemSet + Copy, P>(
     schedule: &mut Schedule,
-    step: Step,
-    set: impl SystemSet + Copy,
+    steps: impl IntoIterator<Item = (S, Step, Defaults<P>)>,
     hooks: &[Hook],
-    defaults: (Vec<ScheduleConfigs<ScheduleSystem>>, Vec<ScheduleConfigs<ScheduleSystem>>),
+    joins: impl Fn(Step, Step) -> bool,
+    fuse: impl Fn(Vec<P>) -> ScheduleConfigs<ScheduleSystem>,
 ) {
-    let (before, after) = defaults;
-    let systems = before.into_iter().chain(hooks.iter().filter(|h| h.step == step).map(Hook::system)).chain(after);
-    for (i, system) in systems.enumerate() {
-        let slot = Slot(step, i as u16);
-        if i == 0 {
+    let mut next: std::collections::HashMap<Step, u16> = std::collections::HashMap::new();
+    let mut place = |schedule: &mut Schedule, set: S, step: Step, system: ScheduleConfigs<ScheduleSystem>| {
+        let i = next.entry(step).or_insert(0);
+        let slot = Slot(step, *i);
+        if *i == 0 {
             schedule.configure_sets(slot.in_set(set));
         } else {
-            schedule.configure_sets(slot.in_set(set).after(Slot(step, i as u16 - 1)));
+            schedule.configure_sets(slot.in_set(set).after(Slot(step, *i - 1)));
         }
+        *i += 1;
         schedule.add_systems(system.in_set(slot));
+    };
+    let mut run: Vec<P> = Vec::new();
+    let mut run_at: Option<(S, Step)> = None;
+    for (set, step, (before, after)) in steps {
+        let hook_systems = hooks.iter().filter(|h| h.step == step).map(|h| Entry::System(h.system()));
+        for entry in before.into_iter().chain(hook_systems).chain(after) {
+            match entry {
+                Entry::Part(p) => {
+                    // A fused system obeys the conditions of the set it is placed in: a part
+                    // joins the run only where those conditions hold for its own step too.
+                    if let Some((at_set, at_step)) = run_at
+                        && !joins(at_step, step)
+                    {
+                        place(schedule, at_set, at_step, fuse(std::mem::take(&mut run)));
+                        run_at = None;
+                    }
+                    run_at.get_or_insert((set, step));
+                    run.push(p);
+                }
+                Entry::System(system) => {
+                    if let Some((at_set, at_step)) = run_at.take() {
+                        place(schedule, at_set, at_step, fuse(std::mem::take(&mut run)));
+                    }
+                    place(schedule, set, step, system);
+                }
+            }
+        }
     }
+    if let Some((at_set, at_step)) = run_at {
+        place(schedule, at_set, at_step, fuse(run));
+    }
+}
+
+/// One system running `parts` of the query in order.
+fn fused_query(parts: Vec<QueryPart>) -> ScheduleConfigs<ScheduleSystem> {
+    (move |mut p: QueryParts| {
+        for part in &parts {
+            part(&mut p);
+        }
+    })
+    .into_configs()
+}
+
+/// One system running `parts` of move application in order, each behind its step's gates.
+fn fused_apply(parts: Vec<StepPart>, trial_gated: bool) -> ScheduleConfigs<ScheduleSystem> {
+    use ApplySystems as A;
+    if trial_gated && parts.iter().any(|(s, _)| matches!(s, A::DurationTick | A::GameResult)) {
+        return (move |mut p: ApplyParts, trial: Res<apply::Trial>| {
+            for &(step, part) in &parts {
+                if p.gate_open(step, trial.0) {
+                    part(&mut p);
+                }
+            }
+        })
+        .into_configs();
+    }
+    (move |mut p: ApplyParts| {
+        for &(step, part) in &parts {
+            if p.gate_open(step, false) {
+                part(&mut p);
+            }
+        }
+    })
+    .into_configs()
 }
 
 fn chain_sets<S: SystemSet + Copy>(schedule: &mut Schedule, sets: &[S]) {
@@ -316,9 +405,8 @@ pub fn build_query_schedule(hooks: &[Hook], variant: Option<&Variant>, layers: b
     let mut schedule = Schedule::new(LegalMoveQuery);
     schedule.set_executor(SingleThreadedExecutor::new());
     chain_sets(&mut schedule, &QuerySystems::ALL);
-    for step in QuerySystems::ALL {
-        add_step(&mut schedule, Step::Query(step), step, hooks, query_defaults(step, needs));
-    }
+    let steps = QuerySystems::ALL.map(|step| (step, Step::Query(step), query_defaults(step, needs)));
+    add_steps(&mut schedule, steps, hooks, |_, _| true, fused_query);
     schedule
 }
 
@@ -328,20 +416,37 @@ pub fn build_apply_schedule(hooks: &[Hook], variant: Option<&Variant>, extra_has
     let mut schedule = Schedule::new(MoveApplication);
     schedule.set_executor(SingleThreadedExecutor::new());
     chain_sets(&mut schedule, &ApplySystems::ALL);
-    schedule.configure_sets(Committed.run_if(apply::move_not_cancelled));
-    for step in &ApplySystems::ALL[1..] {
-        schedule.configure_sets(step.in_set(Committed));
+    // Only a before-move hook can cancel, and only hooks run at turn start: without them the
+    // gates would cost a resource fetch per move for nothing (fused defaults check their own).
+    if hooks.iter().any(|h| h.step == Step::Apply(ApplySystems::BeforeMove)) {
+        schedule.configure_sets(Committed.run_if(apply::move_not_cancelled));
+        for step in &ApplySystems::ALL[1..] {
+            schedule.configure_sets(step.in_set(Committed));
+        }
     }
-    schedule.configure_sets(ApplySystems::TurnStart.run_if(apply::turn_advanced));
+    if hooks.iter().any(|h| h.step == Step::Apply(ApplySystems::TurnStart)) {
+        schedule.configure_sets(ApplySystems::TurnStart.run_if(apply::turn_advanced));
+    }
     // A trial application asks about the position only: no expiry, no game result. (Trials
     // happen only where hooks change what moves do; elsewhere the gate would only cost time.)
-    if needs.applied_captures {
-        schedule.configure_sets(ApplySystems::DurationTick.run_if(super::engine::not_in_trial));
-        schedule.configure_sets(ApplySystems::GameResult.run_if(super::engine::not_in_trial));
+    let trial_gated = needs.applied_captures;
+    if trial_gated {
+        schedule.configure_sets(ApplySystems::DurationTick.run_if(apply::not_in_trial));
+        schedule.configure_sets(ApplySystems::GameResult.run_if(apply::not_in_trial));
     }
-    for step in ApplySystems::ALL {
-        add_step(&mut schedule, Step::Apply(step), step, hooks, apply_defaults(step, needs));
-    }
+    let steps = ApplySystems::ALL.map(|step| (step, Step::Apply(step), apply_defaults(step, needs)));
+    // The conditions on each step's set: not cancelled after step 1, the turn flipped for turn
+    // start, not in a trial for the duration and game-result steps where trials happen.
+    let gates = move |step: Step| -> u8 {
+        match step {
+            Step::Apply(ApplySystems::BeforeMove) => 0,
+            Step::Apply(ApplySystems::TurnStart) => 0b011,
+            Step::Apply(ApplySystems::DurationTick | ApplySystems::GameResult) if trial_gated => 0b101,
+            _ => 0b001,
+        }
+    };
+    let joins = move |first: Step, next: Step| gates(first) & !gates(next) == 0;
+    add_steps(&mut schedule, steps, hooks, joins, |parts| fused_apply(parts, trial_gated));
     schedule
 }
 
@@ -355,7 +460,7 @@ fn build_lifecycle_schedule(hooks: &[Hook], step: Step) -> Option<Schedule> {
         _ => (Schedule::new(RetractPipeline), LifecycleSystems::OnRetract),
     };
     schedule.set_executor(SingleThreadedExecutor::new());
-    add_step(&mut schedule, step, set, hooks, (vec![], vec![]));
+    add_steps(&mut schedule, [(set, step, (vec![], vec![]))], hooks, |_, _| true, fused_query);
     Some(schedule)
 }
 
@@ -379,7 +484,7 @@ pub fn build_damage_schedule(hooks: &[Hook]) -> Option<Schedule> {
             Hook { make: std::sync::Arc::new(move || make().run_if(damage_not_consumed)), ..h.clone() }
         })
         .collect();
-    add_step(&mut schedule, Step::Damage, DamageSystems::OnDamage, &gated, (vec![], vec![]));
+    add_steps(&mut schedule, [(DamageSystems::OnDamage, Step::Damage, (vec![], vec![]))], &gated, |_, _| true, fused_query);
     Some(schedule)
 }
 
@@ -389,7 +494,7 @@ pub fn rebuild_pipelines(world: &mut World) {
     let hooks = world.get_resource::<Hooks>().map(|h| h.0.clone()).unwrap_or_default();
     let variant = world.get_resource::<Rules>().map(|r| r.0.clone());
     let needs = Needs::of(variant.as_deref(), &hooks);
-    world.insert_resource(query::AppliedTrials { every_move: needs.applied_moves });
+    world.insert_resource(apply::AppliedTrials { every_move: needs.applied_moves });
     let extra_hash = world.get_resource::<apply::HashExtras>().is_some_and(|x| !x.0.is_empty());
     let layers = world.get_resource::<super::layers::RuleFns>().is_some_and(|f| !f.layers.is_empty());
     let mut query = build_query_schedule(&hooks, variant.as_deref(), layers);
@@ -415,7 +520,5 @@ pub fn rebuild_pipelines(world: &mut World) {
     optional(build_damage_schedule(&hooks), &|| DamagePipeline.intern());
     optional(build_lifecycle_schedule(&hooks, Step::Spawn), &|| SpawnPipeline.intern());
     optional(build_lifecycle_schedule(&hooks, Step::Retract), &|| RetractPipeline.intern());
-    let mut schedules = world.get_resource_or_init::<Schedules>();
-    schedules.insert(query);
-    schedules.insert(apply);
+    world.get_resource_or_init::<Pipelines>().install(query, apply);
 }

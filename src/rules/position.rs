@@ -316,10 +316,15 @@ pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: 
             }
         }
     }
-    // Castling rights: a castling king that moves loses both; a rook that moves or is taken
-    // loses its own.
+    // Castling rights: a castling king that moves or is taken (where kings are ordinary
+    // pieces) loses both; a rook that moves or is taken loses its own.
     if def.castles {
         st.castling.rooks[side.index()] = [None, None];
+    }
+    if let Some(v) = mk.victim
+        && reg.def(v.kind).castles
+    {
+        st.castling.rooks[side.opponent().index()] = [None, None];
     }
     for s in Side::BOTH {
         let back = rules.castling.as_ref().map(|c| c.rank_of(s, g.ranks)).unwrap_or(0);
@@ -342,6 +347,11 @@ pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: 
         && let Some(e) = w.board().in_hand(side, gate.kind)
     {
         w.move_to(e, Location::Hand, Location::Board(gate.square));
+        // With nothing left to gate, the side's gating rights are gone (as Fairy-Stockfish
+        // writes them: one position, one FEN).
+        if w.board().hand_counts[side.index()].iter().all(|&n| n == 0) {
+            st.gates[side.index()] = 0;
+        }
     }
     if st.gates != [0, 0] {
         for s in Side::BOTH {
@@ -473,31 +483,5 @@ pub fn en_passant_takers(reg: &PieceTypeRegistry, g: Geometry, cells: &[Cell], e
                 .iter()
                 .any(|ray| ray.en_passant && ray.mode.captures() && table.ray_squares(ray).first() == Some(&ep))
         }
-    })
-}
-
-/// Whether a royal piece of `mine` faces one of `theirs` along an open file (Xiangqi's
-/// flying general, Janggi's bikjang).
-pub fn generals_face(g: Geometry, cells: &[Cell], mine: &[Square], theirs: &[Square]) -> bool {
-    mine.iter().any(|&sq| {
-        let (f, r) = (g.file(sq) as i32, g.rank(sq) as i32);
-        [1, -1].into_iter().any(|dir| {
-            let mut k = 1;
-            while let Some(s) = g.square(f, r + dir * k) {
-                if !cells[s.index()].is_empty() {
-                    return theirs.contains(&s);
-                }
-                k += 1;
-            }
-            false
-        })
-    })
-}
-
-/// Whether `k` stands next to one of `others`.
-pub fn kings_touch(g: Geometry, k: Square, others: &[Square]) -> bool {
-    others.iter().any(|&o| {
-        let (df, dr) = (g.file(k) as i32 - g.file(o) as i32, g.rank(k) as i32 - g.rank(o) as i32);
-        df.abs() <= 1 && dr.abs() <= 1
     })
 }

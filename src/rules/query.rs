@@ -2,18 +2,21 @@
 //! reference's "legal-move query" sequence, and the default systems that give FIDE chess.
 
 use bevy::ecs::schedule::ScheduleLabel;
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
-use super::apply::DecidedOutcome;
 use super::board::Board;
-use super::geometry::{Geometry, Side, Square};
-use super::layers::{Attacks, RuleFns, extra_moves, override_moves, piece_moves, transformed_moves};
-use super::movement::{RayKind, walk_ray};
+use super::board::generals_face;
+use super::generate::{GenContext, PieceSlot};
+use super::geometry::kings_touch;
+use super::geometry::{Side, Square};
+use super::layers::{Attacks, RuleFns, extra_moves, override_moves, piece_moves, transformed_moves, type_moves};
+use super::movement::RayKind;
 use super::moves::{Move, MoveKind, Wing};
 use super::piece::{Cell, PieceType, Promoted};
-use super::position::{PositionWriter, TrialOp, TrialWriter, generals_face, kings_touch, make};
+use super::position::{PositionWriter, TrialOp, TrialWriter, make};
 use super::registry::PieceTypeRegistry;
-use super::state::GameState;
+use super::state::{DecidedOutcome, GameState};
 use super::variant::{DropRule, Rules, Variant};
 
 /// The legal-move query schedule. Running it leaves the legal moves of the side to move in
@@ -70,21 +73,6 @@ impl QuerySystems {
         QuerySystems::SelfCheck,
         QuerySystems::LegalFilter,
     ];
-}
-
-/// One piece of the side to move, as the per-piece steps see it.
-#[derive(Copy, Clone, Debug)]
-pub struct PieceSlot {
-    /// The piece entity.
-    pub entity: Entity,
-    /// Its square.
-    pub square: Square,
-    /// Its type.
-    pub kind: PieceType,
-    /// Its side.
-    pub side: Side,
-    /// The hook that overrode its moves, if any.
-    pub overridden_by: Option<&'static str>,
 }
 
 /// The working state of one legal-move query, visible to every hook.
@@ -152,35 +140,60 @@ impl MoveQuery {
     }
 }
 
-/// What a generator sees.
-pub struct GenContext<'a> {
-    /// The variant.
-    pub variant: &'a Variant,
-    /// The compiled piece types.
-    pub registry: &'a PieceTypeRegistry,
-    /// Board size.
-    pub geometry: Geometry,
-    /// Occupancy.
-    pub cells: &'a [Cell],
-    /// Game-level facts.
-    pub state: &'a GameState,
+/// What the query's default systems read and write. The pipeline fuses each run of default
+/// systems that no hook separates into one Bevy system over these parts, so the resources are
+/// fetched once per run rather than once per default ([`QueryPart`]).
+#[derive(SystemParam)]
+pub struct QueryParts<'w, 's> {
+    query: ResMut<'w, MoveQuery>,
+    board: ResMut<'w, Board>,
+    rules: Res<'w, Rules>,
+    fns: Res<'w, RuleFns>,
+    state: Res<'w, GameState>,
+    decided: Res<'w, DecidedOutcome>,
+    promoted: Query<'w, 's, &'static Promoted>,
 }
 
-/// The default generator: walk each compiled ray (slides to the first blocker, lame leaps,
-/// hops, any-square moves).
-pub fn generate_from_tables(ctx: &GenContext, slot: &PieceSlot, out: &mut Vec<Move>) {
-    let table = &ctx.registry.tables[slot.kind.0 as usize];
-    for ray in table.rays(ctx.geometry.len(), slot.side, slot.square) {
-        walk_ray(table, ray, ctx.cells, slot.side, |to, capture, double| {
-            let kind = if double { MoveKind::DoubleStep } else { MoveKind::Normal };
-            out.push(Move { from: slot.square, to, kind, capture, promotion: None, gate: None });
-        });
+/// [`QueryParts`] as plain references, for one default system to take apart.
+pub struct QueryView<'a, 'w, 's> {
+    /// The query's working state.
+    pub query: &'a mut MoveQuery,
+    /// The square index (trials make and take back moves on it).
+    pub board: &'a mut Board,
+    /// The variant.
+    pub rules: &'a Rules,
+    /// Movement layers and royalty rules.
+    pub fns: &'a RuleFns,
+    /// Game-level facts.
+    pub state: &'a GameState,
+    /// An outcome already decided (no moves then).
+    pub decided: &'a DecidedOutcome,
+    /// What pieces were promoted from (a captured piece goes to hand as that).
+    pub promoted: &'a Query<'w, 's, &'static Promoted>,
+}
+
+impl<'w, 's> QueryParts<'w, 's> {
+    /// The parts as plain references.
+    pub fn view(&mut self) -> QueryView<'_, 'w, 's> {
+        QueryView {
+            query: &mut self.query,
+            board: &mut self.board,
+            rules: &self.rules,
+            fns: &self.fns,
+            state: &self.state,
+            decided: &self.decided,
+            promoted: &self.promoted,
+        }
     }
 }
 
+/// One default system of the query, as a function over the shared parts.
+pub type QueryPart = fn(&mut QueryParts);
+
 /// Step 1 (first): resets the query for the side to move and lists its pieces. When a rule
 /// has already decided the game, no piece is listed and no move results.
-pub fn begin_query(mut query: ResMut<MoveQuery>, board: Res<Board>, state: Res<GameState>, decided: Res<DecidedOutcome>) {
+pub fn begin_query(p: &mut QueryParts) {
+    let QueryView { query, board, state, decided, .. } = p.view();
     let q = &mut *query;
     q.side = state.turn;
     q.royals.clear();
@@ -204,10 +217,19 @@ pub fn begin_query(mut query: ResMut<MoveQuery>, board: Res<Board>, state: Res<G
 
 /// Step 1 (last): resolves the royal set (the union of the presets' royalty rules, or the
 /// default) and whether it is attacked.
-pub fn resolve_royalty(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>, fns: Res<RuleFns>, state: Res<GameState>) {
+pub fn resolve_royalty(p: &mut QueryParts) {
+    let QueryView { query, board, rules, fns, state, .. } = p.view();
     let q = &mut *query;
-    fns.royals_into(&rules, &board.cells, q.side, &mut q.royals);
-    q.in_check = royal_attacked(&rules, &fns, &state, &board.cells, &q.royals, q.side);
+    if fns.royalty.is_empty() && !q.pieces.is_empty() {
+        // The default royal set from the pieces just listed (a decided game lists none: then
+        // the board is asked, so that a final check still shows).
+        let mask = rules.registry.royal_mask;
+        q.royals.clear();
+        q.royals.extend(q.pieces.iter().filter(|s| mask & (1u64 << s.kind.0) != 0).map(|s| s.square));
+    } else {
+        fns.royals_into(rules, &board.cells, q.side, &mut q.royals);
+    }
+    q.in_check = royal_attacked(rules, fns, state, &board.cells, &q.royals, q.side);
 }
 
 /// Whether one of `royals` (the royal squares of `side`) is in check on `cells`: attacked by the
@@ -250,14 +272,15 @@ fn flying_generals(rules: &Variant, fns: &RuleFns, cells: &[Cell], royals: &[Squ
 }
 
 /// Step 2.1 (default, before the hooks): the override layers claim pieces, first wins.
-pub fn override_by_layers(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>, fns: Res<RuleFns>, state: Res<GameState>) {
+pub fn override_by_layers(p: &mut QueryParts) {
+    let QueryView { query, board, rules, fns, state, .. } = p.view();
     if !fns.layered(query.side) {
         return;
     }
     let q = &mut *query;
-    let ctx = GenContext { variant: &rules, registry: &rules.registry, geometry: board.geometry, cells: &board.cells, state: &state };
+    let ctx = GenContext { variant: rules, registry: &rules.registry, geometry: board.geometry, cells: &board.cells, state };
     for slot in &mut q.pieces {
-        if let Some(owner) = override_moves(&ctx, &fns, slot, &mut q.moves) {
+        if let Some(owner) = override_moves(&ctx, fns, slot, &mut q.moves) {
             slot.overridden_by = Some(owner);
             q.any_override = true;
         }
@@ -266,33 +289,42 @@ pub fn override_by_layers(mut query: ResMut<MoveQuery>, board: Res<Board>, rules
 
 /// Step 2.2: every piece not overridden generates through its type's generator, wrapped by
 /// the transform layers that apply to it.
-pub fn generate_piece_moves(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>, fns: Res<RuleFns>, state: Res<GameState>) {
+pub fn generate_piece_moves(p: &mut QueryParts) {
+    let QueryView { query, board, rules, fns, state, .. } = p.view();
     let q = &mut *query;
-    let ctx = GenContext { variant: &rules, registry: &rules.registry, geometry: board.geometry, cells: &board.cells, state: &state };
+    let ctx = GenContext { variant: rules, registry: &rules.registry, geometry: board.geometry, cells: &board.cells, state };
+    if fns.layers.is_empty() && !q.any_override {
+        for slot in &q.pieces {
+            type_moves(&ctx, slot, &mut q.moves);
+        }
+        return;
+    }
     for slot in &q.pieces {
         if slot.overridden_by.is_none() {
-            transformed_moves(&ctx, &fns, slot, &mut q.moves);
+            transformed_moves(&ctx, fns, slot, &mut q.moves);
         }
     }
 }
 
 /// Step 2.4 (default, before the hooks): the extra layers' moves for pieces not overridden.
-pub fn extra_by_layers(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>, fns: Res<RuleFns>, state: Res<GameState>) {
+pub fn extra_by_layers(p: &mut QueryParts) {
+    let QueryView { query, board, rules, fns, state, .. } = p.view();
     if !fns.layered(query.side) {
         return;
     }
     let q = &mut *query;
-    let ctx = GenContext { variant: &rules, registry: &rules.registry, geometry: board.geometry, cells: &board.cells, state: &state };
+    let ctx = GenContext { variant: rules, registry: &rules.registry, geometry: board.geometry, cells: &board.cells, state };
     for slot in &q.pieces {
         if slot.overridden_by.is_none() {
-            extra_moves(&ctx, &fns, slot, &mut q.moves);
+            extra_moves(&ctx, fns, slot, &mut q.moves);
         }
     }
 }
 
 /// Step 2.2 (default, last), in variants where a side may pass (Janggi): the pass, written as
 /// the royal piece moving to its own square; the self-check filter keeps it only out of check.
-pub fn generate_pass(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>, decided: Res<DecidedOutcome>) {
+pub fn generate_pass(p: &mut QueryParts) {
+    let QueryView { query, board, rules, decided, .. } = p.view();
     if decided.0.is_some() {
         return;
     }
@@ -304,7 +336,8 @@ pub fn generate_pass(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res
 
 /// Step 2.2 (default, after the board pieces), in variants with drops: every piece in hand
 /// may be dropped on every empty square its type may be dropped on.
-pub fn generate_drops(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>, decided: Res<DecidedOutcome>) {
+pub fn generate_drops(p: &mut QueryParts) {
+    let QueryView { query, board, rules, decided, .. } = p.view();
     let Some(drops) = &rules.drops else { return };
     if decided.0.is_some() {
         return;
@@ -355,7 +388,7 @@ pub fn generate_drops(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Re
         }
         for (i, c) in board.cells.iter().enumerate() {
             let sq = Square(i as u8);
-            if c.is_empty() && drop_allowed(&rules, drops, &board.cells, side, kind, sq) && feasible(kind, sq) {
+            if c.is_empty() && drop_allowed(rules, drops, &board.cells, side, kind, sq) && feasible(kind, sq) {
                 q.moves.push(Move::drop(kind, sq));
             }
         }
@@ -392,7 +425,8 @@ pub fn drop_allowed(rules: &Variant, drops: &DropRule, cells: &[Cell], side: Sid
 /// promotion or immobile-piece rules: a piece that may promote (its type has `promotes_to`)
 /// may on any move starting or ending in the zone — and must where promotion is compulsory
 /// or it could not move again; a piece may not move where it would be stuck for good.
-pub fn synthesize_piece_promotions(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>) {
+pub fn synthesize_piece_promotions(p: &mut QueryParts) {
+    let QueryView { query, board, rules, .. } = p.view();
     let q = &mut *query;
     let side = q.side;
     let g = board.geometry;
@@ -413,11 +447,11 @@ pub fn synthesize_piece_promotions(mut query: ResMut<MoveQuery>, board: Res<Boar
             _ => None,
         };
         if let Some((to, mandatory)) = promotion {
-            if !mandatory && !immobile_on(&rules, kind, side, m.to) {
+            if !mandatory && !immobile_on(rules, kind, side, m.to) {
                 out.push(m);
             }
             out.push(Move { promotion: Some(to), ..m });
-        } else if !immobile_on(&rules, kind, side, m.to) {
+        } else if !immobile_on(rules, kind, side, m.to) {
             out.push(m);
         }
     }
@@ -428,21 +462,15 @@ pub fn synthesize_piece_promotions(mut query: ResMut<MoveQuery>, board: Res<Boar
 /// Step 4 (default, first), in variants with the bikjang rule (Janggi): while the royal pieces
 /// face each other on an open file, the side to move must break it up or pass (passing ends
 /// the game).
-pub fn answer_bikjang(
-    mut query: ResMut<MoveQuery>,
-    mut board: ResMut<Board>,
-    rules: Res<Rules>,
-    fns: Res<RuleFns>,
-    state: Res<GameState>,
-    promoted: Query<&Promoted>,
-) {
+pub fn answer_bikjang(p: &mut QueryParts) {
+    let QueryView { query, board, rules, fns, state, promoted, .. } = p.view();
     let side = query.side;
-    if !fns.generals_facing(&rules, &board.cells, side) {
+    if !fns.generals_facing(rules, &board.cells, side) {
         return;
     }
     let base = |e: Entity| promoted.get(e).ok().and_then(|p| p.0);
-    retain_after(&mut query, &mut board, &rules, &fns, &state, &base, |m, cells, _| {
-        m.kind == MoveKind::Pass || !fns.generals_facing(&rules, cells, side)
+    retain_after(query, board, rules, fns, state, &base, |m, cells, _| {
+        m.kind == MoveKind::Pass || !fns.generals_facing(rules, cells, side)
     });
 }
 
@@ -473,20 +501,14 @@ fn retain_after(
 
 /// Step 4 (default, first), in variants where some drops may not mate (Shogi's uchifuzume):
 /// drops a drop of such a type that leaves the opponent in check with no legal reply.
-pub fn forbid_drop_mates(
-    mut query: ResMut<MoveQuery>,
-    mut board: ResMut<Board>,
-    rules: Res<Rules>,
-    fns: Res<RuleFns>,
-    state: Res<GameState>,
-    promoted: Query<&Promoted>,
-) {
+pub fn forbid_drop_mates(p: &mut QueryParts) {
+    let QueryView { query, board, rules, fns, state, promoted, .. } = p.view();
     let Some(drops) = &rules.drops else { return };
     let side = query.side;
     let base = |e: Entity| promoted.get(e).ok().and_then(|p| p.0);
     let board = &mut *board;
     query.moves.retain(|m| match m.dropped() {
-        Some(kind) if drops.no_drop_mate & (1u64 << kind.0) != 0 => !drop_mates(&rules, &fns, drops, board, &state, &base, side, m),
+        Some(kind) if drops.no_drop_mate & (1u64 << kind.0) != 0 => !drop_mates(rules, fns, drops, board, state, &base, side, m),
         _ => true,
     });
 }
@@ -551,7 +573,8 @@ fn has_safe_reply(rules: &Variant, fns: &RuleFns, drops: &DropRule, w: &mut Tria
 
 /// Step 4 (default, before the hooks), in variants where pieces in hand must be dropped
 /// (Placement): a side with anything in hand may only drop.
-pub fn enforce_must_drop(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>) {
+pub fn enforce_must_drop(p: &mut QueryParts) {
+    let QueryView { query, board, rules, .. } = p.view();
     let side = query.side;
     if rules.drops.as_ref().is_some_and(|d| d.must_drop) && board.hand_counts[side.index()].iter().any(|&n| n > 0) {
         query.moves.retain(|m| m.dropped().is_some());
@@ -559,13 +582,8 @@ pub fn enforce_must_drop(mut query: ResMut<MoveQuery>, board: Res<Board>, rules:
 }
 
 /// Step 2.3: promotion, en passant and castling for pieces not overridden.
-pub fn synthesize_special_moves(
-    mut query: ResMut<MoveQuery>,
-    board: Res<Board>,
-    rules: Res<Rules>,
-    fns: Res<RuleFns>,
-    state: Res<GameState>,
-) {
+pub fn synthesize_special_moves(p: &mut QueryParts) {
+    let QueryView { query, board, rules, fns, state, .. } = p.view();
     let q = &mut *query;
     let reg = &rules.registry;
     let g = board.geometry;
@@ -625,7 +643,9 @@ pub fn synthesize_special_moves(
         }
     }
     // Castling.
-    if let Some(rule) = &rules.castling {
+    if let Some(rule) = &rules.castling
+        && state.castling.rooks[q.side.index()].iter().any(Option::is_some)
+    {
         let side = q.side;
         for slot in q.pieces.iter().filter(|s| s.overridden_by.is_none() && reg.def(s.kind).castles) {
             if g.relative_rank(slot.square, side) != rule.rank || (q.in_check && q.royals.contains(&slot.square)) {
@@ -665,8 +685,8 @@ pub fn synthesize_special_moves(
                 // Only a royal king may not castle out of, through or into check; in Atomic a
                 // square next to the enemy king is safe (kings touching cannot be taken).
                 let royal = q.royals.contains(&slot.square);
-                let enemy_kings: Vec<Square> = if rules.blast.is_some() { fns.royals(&rules, &board.cells, by) } else { Vec::new() };
-                let attacks = Attacks { variant: &rules, fns: &fns, state: &state };
+                let enemy_kings: Vec<Square> = if rules.blast.is_some() { fns.royals(rules, &board.cells, by) } else { Vec::new() };
+                let attacks = Attacks { variant: rules, fns, state };
                 let attacked = royal
                     && span(king_file, kd).any(|f| {
                         let sq = Square((rank as u8) * g.files + f);
@@ -690,7 +710,8 @@ pub fn synthesize_special_moves(
 /// Step 2.3 (default, last), in gating variants: each move of a back-rank piece from a square
 /// that may still gate also comes with every piece type in the hand placed on the vacated
 /// square (for castling: on the king's or the rook's square).
-pub fn synthesize_gating(mut query: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>, state: Res<GameState>) {
+pub fn synthesize_gating(p: &mut QueryParts) {
+    let QueryView { query, board, rules, state, .. } = p.view();
     if !rules.gating {
         return;
     }
@@ -758,28 +779,10 @@ impl SquareSet {
 /// leave a square that shields a royal piece (a pinned piece, the one piece between facing
 /// generals, a square on the path of a hopper or lame leaper that reaches a royal piece), and
 /// does not enter a square on such a path (a new screen or blocked leg).
-pub fn filter_self_check(
-    mut query: ResMut<MoveQuery>,
-    mut board: ResMut<Board>,
-    rules: Res<Rules>,
-    fns: Res<RuleFns>,
-    state: Res<GameState>,
-    promoted: Query<&Promoted>,
-) {
+pub fn filter_self_check(p: &mut QueryParts) {
+    let QueryView { query, board, rules, fns, state, promoted, .. } = p.view();
     let base = |e: Entity| promoted.get(e).ok().and_then(|p| p.0);
-    self_check_filter(&mut query, &mut board, &rules, &fns, &state, &base);
-}
-
-/// Step 3 in variants whose captures never go to a hand: [`filter_self_check`] without asking
-/// what a piece was promoted from (one parameter less on the hottest path).
-pub fn filter_self_check_no_hands(
-    mut query: ResMut<MoveQuery>,
-    mut board: ResMut<Board>,
-    rules: Res<Rules>,
-    fns: Res<RuleFns>,
-    state: Res<GameState>,
-) {
-    self_check_filter(&mut query, &mut board, &rules, &fns, &state, &|_| None);
+    self_check_filter(query, board, rules, fns, state, &base);
 }
 
 fn self_check_filter(
@@ -850,55 +853,6 @@ fn self_check_filter(
     q.royals = royals;
     q.scratch_ops = ops;
     q.scratch_squares = after;
-}
-
-/// Which moves the self-check filter judges by a full trial application, when preset hooks
-/// change what moves do: every move when hooks change the position during or after the
-/// mutations, otherwise captures only (capture consumers, damage absorbers).
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct AppliedTrials {
-    /// Every move, not only captures.
-    pub every_move: bool,
-}
-
-/// Step 3, when preset hooks change what moves do: the moves those hooks may change are judged
-/// on the position a full trial application leaves ([`trial_application`]); the rest by the
-/// kernel ([`filter_self_check`]). Falls back to the kernel inside a move or for a move a hook
-/// cancels.
-pub fn filter_self_check_applied(world: &mut World) {
-    let q = world.resource::<MoveQuery>();
-    if !q.filter_self_check || q.royals.is_empty() {
-        return;
-    }
-    let side = q.side;
-    let royal_pieces: Vec<Entity> = q.royals.iter().filter_map(|&r| world.resource::<Board>().entity(r)).collect();
-    let every = world.get_resource::<AppliedTrials>().is_some_and(|t| t.every_move);
-    let all = std::mem::take(&mut world.resource_mut::<MoveQuery>().moves);
-    let needs = |m: &Move| every || m.capture;
-    // The kernel judges all of them; the applied trials overrule it for the moves they concern.
-    world.resource_mut::<MoveQuery>().moves = all.clone();
-    let _ = world.run_system_cached(filter_self_check);
-    let by_kernel = std::mem::take(&mut world.resource_mut::<MoveQuery>().moves);
-    let mut kept = Vec::with_capacity(all.len());
-    for m in all {
-        let kernel_says = by_kernel.contains(&m);
-        let safe = if needs(&m) {
-            super::engine::trial_application(world, m, |w| {
-                let rules = w.resource::<Rules>().0.clone();
-                let fns = w.resource::<RuleFns>().clone();
-                let state = *w.resource::<GameState>();
-                let lost = royal_pieces.iter().any(|&e| w.get::<super::piece::Location>(e).and_then(|l| l.square()).is_none());
-                safe_after(&rules, &fns, &state, &w.resource::<Board>().cells, side, lost, &mut Vec::new())
-            })
-            .unwrap_or(kernel_says)
-        } else {
-            kernel_says
-        };
-        if safe {
-            kept.push(m);
-        }
-    }
-    world.resource_mut::<MoveQuery>().moves = kept;
 }
 
 /// Whether `side`, having just moved to `cells`, leaves none of its royal pieces in check and
@@ -995,7 +949,8 @@ fn pinned_pieces(reg: &PieceTypeRegistry, cells: &[Cell], royals: &[Square], sid
 
 /// Step 4 (default, before the hooks): in variants with mandatory capture, a side that can
 /// capture must.
-pub fn enforce_mandatory_capture(mut query: ResMut<MoveQuery>, rules: Res<Rules>) {
+pub fn enforce_mandatory_capture(p: &mut QueryParts) {
+    let QueryView { query, rules, .. } = p.view();
     if rules.mandatory_capture && query.moves.iter().any(|m| m.capture) {
         query.moves.retain(|m| m.capture);
     }
@@ -1003,20 +958,14 @@ pub fn enforce_mandatory_capture(mut query: ResMut<MoveQuery>, rules: Res<Rules>
 
 /// Step 4 (default, first), in variants where giving check is illegal (Racing Kings): drops
 /// every move after which an enemy royal piece is in check.
-pub fn forbid_checks(
-    mut query: ResMut<MoveQuery>,
-    mut board: ResMut<Board>,
-    rules: Res<Rules>,
-    fns: Res<RuleFns>,
-    state: Res<GameState>,
-    promoted: Query<&Promoted>,
-) {
+pub fn forbid_checks(p: &mut QueryParts) {
+    let QueryView { query, board, rules, fns, state, promoted, .. } = p.view();
     if !rules.checks_forbidden {
         return;
     }
     let enemy = query.side.opponent();
     let base = |e: Entity| promoted.get(e).ok().and_then(|p| p.0);
-    retain_after(&mut query, &mut board, &rules, &fns, &state, &base, |_, cells, st| {
-        !royal_attacked(&rules, &fns, st, cells, &fns.royals(&rules, cells, enemy), enemy)
+    retain_after(query, board, rules, fns, state, &base, |_, cells, st| {
+        !royal_attacked(rules, fns, st, cells, &fns.royals(rules, cells, enemy), enemy)
     });
 }

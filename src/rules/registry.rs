@@ -3,12 +3,7 @@
 use super::betza::{BetzaError, parse_betza};
 use super::geometry::{Geometry, Side, Square};
 use super::movement::{Atom, AttackTable, MoveTable, RayKind, ReverseRays, Zones};
-use super::moves::Move;
 use super::piece::{Cell, PieceType};
-use super::query::{GenContext, PieceSlot};
-
-/// Generates the pseudo-legal moves of one piece (step 2.2 of the legal-move query).
-pub type GeneratorFn = fn(&GenContext, &PieceSlot, &mut Vec<Move>);
 
 /// Whether a piece of `kind` and `side` standing on `from` attacks `target`.
 pub type ProbeFn = fn(&PieceTypeRegistry, &[Cell], PieceType, Side, Square, Square) -> bool;
@@ -18,8 +13,10 @@ pub type ProbeFn = fn(&PieceTypeRegistry, &[Cell], PieceType, Side, Square, Squa
 pub enum MoveGenerator {
     /// From its compiled atom tables.
     Table,
-    /// Its own function (hoppers, lame leapers, anything atoms cannot say).
-    Custom(GeneratorFn),
+    /// Its own function (anything atoms cannot say): the index of a code generator in
+    /// `code_pieces.rs`, which the generation step calls; the registry holds only the index, so
+    /// it needs nothing of what a generator sees.
+    Code(u8),
 }
 
 /// How check detection asks whether a type attacks a square.

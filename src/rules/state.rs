@@ -5,6 +5,7 @@ use bevy::prelude::*;
 use super::board::mix;
 use super::geometry::{Side, Square};
 use super::moves::Wing;
+use super::outcome::Outcome;
 
 /// Castling rights: for each side and wing, the file of the rook that may still castle.
 /// Storing the rook's file (not a flag) makes Chess960 and X-FEN/Shredder FEN exact.
@@ -91,5 +92,16 @@ impl GameState {
                 | self.pass_streak as u64);
         }
         h
+    }
+}
+
+/// The outcome a game-result hook decided; part of the position (undo restores it).
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct DecidedOutcome(pub Option<Outcome>);
+
+/// Step 10: a hook decides the game. The first decision stands.
+pub fn decide(outcome: &mut DecidedOutcome, result: Outcome) {
+    if outcome.0.is_none() {
+        outcome.0 = Some(result);
     }
 }

@@ -1,0 +1,56 @@
+//! What a piece's move generator sees and the default generator over the compiled tables:
+//! shared by the query, the movement layers and the code pieces.
+
+use bevy::prelude::*;
+
+use super::geometry::{Geometry, Side, Square};
+use super::movement::walk_ray;
+use super::moves::{Move, MoveKind};
+use super::piece::{Cell, PieceType};
+use super::registry::PieceTypeRegistry;
+use super::state::GameState;
+use super::variant::Variant;
+
+/// Generates the pseudo-legal moves of one piece (step 2.2 of the legal-move query).
+pub type GeneratorFn = fn(&GenContext, &PieceSlot, &mut Vec<Move>);
+
+/// One piece of the side to move, as the per-piece steps see it.
+#[derive(Copy, Clone, Debug)]
+pub struct PieceSlot {
+    /// The piece entity.
+    pub entity: Entity,
+    /// Its square.
+    pub square: Square,
+    /// Its type.
+    pub kind: PieceType,
+    /// Its side.
+    pub side: Side,
+    /// The hook that overrode its moves, if any.
+    pub overridden_by: Option<&'static str>,
+}
+
+/// What a generator sees.
+pub struct GenContext<'a> {
+    /// The variant.
+    pub variant: &'a Variant,
+    /// The compiled piece types.
+    pub registry: &'a PieceTypeRegistry,
+    /// Board size.
+    pub geometry: Geometry,
+    /// Occupancy.
+    pub cells: &'a [Cell],
+    /// Game-level facts.
+    pub state: &'a GameState,
+}
+
+/// The default generator: walk each compiled ray (slides to the first blocker, lame leaps,
+/// hops, any-square moves).
+pub fn generate_from_tables(ctx: &GenContext, slot: &PieceSlot, out: &mut Vec<Move>) {
+    let table = &ctx.registry.tables[slot.kind.0 as usize];
+    for ray in table.rays(ctx.geometry.len(), slot.side, slot.square) {
+        walk_ray(table, ray, ctx.cells, slot.side, |to, capture, double| {
+            let kind = if double { MoveKind::DoubleStep } else { MoveKind::Normal };
+            out.push(Move { from: slot.square, to, kind, capture, promotion: None, gate: None });
+        });
+    }
+}
