@@ -105,7 +105,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
                         game.presets = value("--presets")?.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
                     }
                     "--moves" => game.moves = value("--moves")?.split_whitespace().map(String::from).collect(),
-                    "--screenshot" => game.screenshot = Some(value("--screenshot")?),
+                    "--screenshot" => game.screenshot = Some(screenshot_path(&value("--screenshot")?)?),
                     "--screenshot-after" => {
                         let v = value("--screenshot-after")?;
                         game.screenshot_after =
@@ -235,4 +235,18 @@ pub fn run_check(files: &[String], out: &mut impl Write) -> bool {
         }
     }
     all_ok
+}
+
+/// Checks a `--screenshot` file name before the window opens: a `.png` in a folder that exists
+/// (the window would otherwise only log that it could not save, and exit as if it had).
+fn screenshot_path(path: &str) -> Result<String, String> {
+    let p = std::path::Path::new(path);
+    if !p.extension().is_some_and(|e| e.eq_ignore_ascii_case("png")) {
+        return Err(format!("--screenshot saves a PNG: give a file name ending in .png, not '{path}'"));
+    }
+    let folder = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    if !folder.is_dir() {
+        return Err(format!("--screenshot: the folder '{}' does not exist", folder.display()));
+    }
+    Ok(path.to_string())
 }

@@ -39,6 +39,17 @@ fn bad_input_fails_with_a_message() {
 }
 
 #[test]
+fn a_screenshot_that_cannot_be_saved_is_refused_before_the_window_opens() {
+    // It once opened the window, failed to save, and exited 0.
+    let (ok, _, err) = chimera(&["--variant", "chess", "--screenshot", "/no/such/folder/board.png"]);
+    assert!(!ok);
+    assert!(err.contains("the folder '/no/such/folder' does not exist"), "{err}");
+    let (ok, _, err) = chimera(&["--variant", "chess", "--screenshot", "board.bmp"]);
+    assert!(!ok);
+    assert!(err.contains("ending in .png"), "{err}");
+}
+
+#[test]
 fn list_variants() {
     let (ok, out, _) = chimera(&["list", "variants"]);
     assert!(ok);

@@ -35,9 +35,17 @@ fn capture_when_settled(
     if *frames != options.screenshot_after.unwrap_or(SETTLE_FRAMES) {
         return;
     }
-    let mut save = save_to_disk(path);
+    let mut save = save_to_disk(path.clone());
     commands.spawn(Screenshot::primary_window()).observe(move |captured: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
+        // Bevy's saver only logs a failure: the file must be there, written now, for success.
+        let started = std::time::SystemTime::now() - std::time::Duration::from_secs(1);
         save(captured);
-        exit.write(AppExit::Success);
+        let written = std::fs::metadata(&path).and_then(|m| m.modified()).is_ok_and(|t| t >= started);
+        if written {
+            exit.write(AppExit::Success);
+        } else {
+            error!("the screenshot could not be saved to {path}");
+            exit.write(AppExit::from_code(3));
+        }
     });
 }

@@ -496,7 +496,7 @@ pub fn advance_turn(parts: &mut ApplyParts) {
         return;
     }
     if state.turn == Side::Black {
-        state.fullmove += 1;
+        state.fullmove = state.fullmove.saturating_add(1);
     }
     state.turn = state.turn.opponent();
     state.half_moves_this_turn = 0;

@@ -96,7 +96,8 @@ impl Board {
     pub fn put_in_hand(&mut self, side: Side, kind: PieceType, entity: Entity) {
         let count = &mut self.hand_counts[side.index()][kind.0 as usize];
         self.hash ^= hand_key(side, kind, *count);
-        *count += 1;
+        // Positions hold at most 255 pieces of a type (the FEN reader refuses more).
+        *count = count.saturating_add(1);
         self.hash ^= hand_key(side, kind, *count);
         // Kept sorted, so that a hand taken from and given back is the same list (exact undo).
         let list = &mut self.hand[side.index()];

@@ -42,6 +42,10 @@ impl fmt::Display for FenField {
     }
 }
 
+/// The most pieces of one type a position may hold, on the board and in both hands together
+/// (hands count a type's pieces in one byte).
+pub const MAX_PIECES_OF_A_TYPE: usize = 255;
+
 /// A FEN that cannot be read, with the field and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FenError {
@@ -196,7 +200,24 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
                 .by_letter(c)
                 .filter(|_| c.is_ascii_alphabetic())
                 .ok_or_else(|| err(FenField::Board, format!("pocket: unknown piece letter '{c}'")))?;
+            // A royal piece reaches a hand only where the start puts pieces there to be placed
+            // (Placement); a captured royal piece ends the game instead.
+            if reg.def(kind).royal && !variant.drops.as_ref().is_some_and(|d| d.must_drop) {
+                return Err(err(FenField::Board, format!("pocket: '{c}' is a royal piece, which cannot be held in hand in this variant")));
+            }
             hand.push((kind, if c.is_ascii_uppercase() { Side::White } else { Side::Black }));
+        }
+        // A type's pieces, on the board and in both pockets, are counted in one byte each way a
+        // capture can move them.
+        for kind in reg.ids() {
+            let total = hand.iter().filter(|(k, _)| *k == kind).count() + pieces.iter().filter(|p| p.1 == kind).count();
+            if total > MAX_PIECES_OF_A_TYPE {
+                let letter = reg.def(kind).letter;
+                return Err(err(
+                    FenField::Board,
+                    format!("pocket: {total} pieces of type '{letter}' on the board and in hand; at most {MAX_PIECES_OF_A_TYPE}"),
+                ));
+            }
         }
     }
     // `X~` was promoted from the first promoting type (the pawn); `+X` from X.
@@ -308,13 +329,16 @@ fn parse_placement(g: Geometry, reg: &PieceTypeRegistry, text: &str) -> Result<P
             if c.is_ascii_digit() {
                 let mut n = c.to_digit(10).unwrap_or(0) as usize;
                 while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
-                    n = n * 10 + d as usize;
+                    n = n.saturating_mul(10).saturating_add(d as usize);
                     chars.next();
                 }
                 if n == 0 {
                     return Err(err(FenField::Board, format!("rank {}: an empty run of 0 squares", rank + 1)));
                 }
-                file += n;
+                file = file.saturating_add(n);
+                if file > g.files as usize {
+                    return Err(err(FenField::Board, format!("rank {} has more than {} squares", rank + 1, g.files)));
+                }
             } else if c == '~' {
                 match pieces.last() {
                     Some(&(sq, _, _)) if file > 0 && Square((rank * g.files as usize + file - 1) as u8) == sq => promoted.push((sq, None)),

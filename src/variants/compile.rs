@@ -24,7 +24,12 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
     let name = check_name(file, &mut ck);
     let (geometry, look) = check_board(file, &mut ck);
     let no_regions = BTreeMap::new();
-    let cx = Context { geometry, regions: file.regions.as_ref().unwrap_or(&no_regions), specs: file.pieces.as_deref().unwrap_or_default() };
+    let cx = Context {
+        geometry,
+        regions: file.regions.as_ref().unwrap_or(&no_regions),
+        specs: file.pieces.as_deref().unwrap_or_default(),
+        region_cache: Default::default(),
+    };
     let registry = check_pieces(file, &cx, &mut ck);
     let (castling, chess960) = check_castling(file, &cx, &mut ck);
     let promotion = check_promotion(file, &cx, &mut ck);
@@ -102,6 +107,9 @@ struct Context<'f> {
     /// The piece types as listed; a letter's index is its type even when another type failed
     /// to compile.
     specs: &'f [PieceSpec],
+    /// Regions already worked out (with their problems reported), so that each region is
+    /// computed and reported once however often it is named.
+    region_cache: std::cell::RefCell<BTreeMap<String, [SquareSet; 2]>>,
 }
 
 impl Context<'_> {
@@ -134,7 +142,9 @@ impl Context<'_> {
 
     /// The squares of the region `name`, for white and for black.
     fn region(&self, name: &str, ck: &mut Checker) -> [SquareSet; 2] {
-        region_squares(name, self.regions, self.geometry, ck, 0)
+        let mut walk =
+            RegionWalk { specs: self.regions, geometry: self.geometry, done: &mut self.region_cache.borrow_mut(), path: Vec::new() };
+        walk.squares(name, ck)
     }
 }
 
@@ -366,70 +376,99 @@ fn check_regions(cx: &Context, ck: &mut Checker) {
     }
 }
 
-/// The squares of the region `name` for white and for black, reporting problems at
-/// `regions.<name>`; `depth` counts the regions it is part of, to stop loops.
-fn region_squares(name: &str, specs: &BTreeMap<String, RegionSpec>, g: Geometry, ck: &mut Checker, depth: u8) -> [SquareSet; 2] {
-    let path = format!("regions.{name}");
-    let Some(spec) = specs.get(name) else {
-        ck.add(ProblemCode::UnknownRegion, path, format!("no region named '{name}'"));
-        return [[0; 4]; 2];
-    };
-    if depth > 8 {
-        ck.add(ProblemCode::RegionLoop, path, "regions refer to each other in a loop");
-        return [[0; 4]; 2];
+/// Works out named regions: each once (`done`), following the names a region is made of, with
+/// the names on the way (`path`) to find loops.
+struct RegionWalk<'a> {
+    specs: &'a BTreeMap<String, RegionSpec>,
+    geometry: Geometry,
+    done: &'a mut BTreeMap<String, [SquareSet; 2]>,
+    path: Vec<String>,
+}
+
+impl RegionWalk<'_> {
+    /// The squares of the region `name` for white and for black, reporting problems at
+    /// `regions.<name>` the first time it is worked out. A region that names itself, directly
+    /// or through others, is a loop, reported once; it counts as empty inside itself. Linear in
+    /// the size of the regions, however they nest.
+    fn squares(&mut self, name: &str, ck: &mut Checker) -> [SquareSet; 2] {
+        if let Some(done) = self.done.get(name) {
+            return *done;
+        }
+        let path = format!("regions.{name}");
+        if self.path.iter().any(|n| n == name) {
+            let mut cycle: Vec<&str> = self.path.iter().skip_while(|n| *n != name).map(String::as_str).collect();
+            cycle.push(name);
+            ck.add(ProblemCode::RegionLoop, path, format!("regions refer to each other in a loop: {}", cycle.join(" → ")));
+            self.done.insert(name.to_string(), [[0; 4]; 2]);
+            return [[0; 4]; 2];
+        }
+        let Some(spec) = self.specs.get(name) else {
+            ck.add(ProblemCode::UnknownRegion, path, format!("no region named '{name}'"));
+            self.done.insert(name.to_string(), [[0; 4]; 2]);
+            return [[0; 4]; 2];
+        };
+        self.path.push(name.to_string());
+        let squares = self.compute(spec, &path, ck);
+        self.path.pop();
+        self.done.insert(name.to_string(), squares);
+        squares
     }
-    let mut set: SquareSet = [0; 4];
-    let mut put = |sq: Square| set[sq.index() >> 6] |= 1u64 << (sq.0 & 63);
-    match spec {
-        RegionSpec::Rect(a, b) => match (g.parse_square(a), g.parse_square(b)) {
-            (Some(a), Some(b)) => {
-                let (f0, f1) = (g.file(a).min(g.file(b)), g.file(a).max(g.file(b)));
-                let (r0, r1) = (g.rank(a).min(g.rank(b)), g.rank(a).max(g.rank(b)));
-                for r in r0..=r1 {
-                    for f in f0..=f1 {
-                        put(Square(r * g.files + f));
+
+    fn compute(&mut self, spec: &RegionSpec, path: &str, ck: &mut Checker) -> [SquareSet; 2] {
+        let g = self.geometry;
+        let mut set: SquareSet = [0; 4];
+        let mut put = |sq: Square| set[sq.index() >> 6] |= 1u64 << (sq.0 & 63);
+        match spec {
+            RegionSpec::Rect(a, b) => match (g.parse_square(a), g.parse_square(b)) {
+                (Some(a), Some(b)) => {
+                    let (f0, f1) = (g.file(a).min(g.file(b)), g.file(a).max(g.file(b)));
+                    let (r0, r1) = (g.rank(a).min(g.rank(b)), g.rank(a).max(g.rank(b)));
+                    for r in r0..=r1 {
+                        for f in f0..=f1 {
+                            put(Square(r * g.files + f));
+                        }
+                    }
+                }
+                _ => {
+                    let message = format!("Rect(\"{a}\", \"{b}\") has a corner off the {}×{} board", g.files, g.ranks);
+                    ck.add(ProblemCode::SquareOffBoard, path, message);
+                }
+            },
+            RegionSpec::Squares(list) => {
+                for s in list {
+                    match g.parse_square(s) {
+                        Some(sq) => put(sq),
+                        None => {
+                            let message = format!("'{s}' is not a square of the {}×{} board", g.files, g.ranks);
+                            ck.add(ProblemCode::SquareOffBoard, path, message);
+                        }
                     }
                 }
             }
-            _ => {
-                let message = format!("Rect(\"{a}\", \"{b}\") has a corner off the {}×{} board", g.files, g.ranks);
-                ck.add(ProblemCode::SquareOffBoard, path, message);
-            }
-        },
-        RegionSpec::Squares(list) => {
-            for s in list {
-                match g.parse_square(s) {
-                    Some(sq) => put(sq),
-                    None => {
-                        let message = format!("'{s}' is not a square of the {}×{} board", g.files, g.ranks);
-                        ck.add(ProblemCode::SquareOffBoard, path.clone(), message);
+            RegionSpec::Union(names) | RegionSpec::Intersection(names) => {
+                let union = matches!(spec, RegionSpec::Union(_));
+                if names.is_empty() {
+                    return [[0; 4]; 2];
+                }
+                let mut out = if union { [[0u64; 4]; 2] } else { [[u64::MAX; 4]; 2] };
+                for n in names {
+                    let p = self.squares(n, ck);
+                    for s in 0..2 {
+                        for w in 0..4 {
+                            out[s][w] = if union { out[s][w] | p[s][w] } else { out[s][w] & p[s][w] };
+                        }
                     }
                 }
+                return out;
+            }
+            RegionSpec::PerSide { white, black } => {
+                let w = self.squares(white, ck)[0];
+                let b = self.squares(black, ck)[1];
+                return [w, b];
             }
         }
-        RegionSpec::Union(names) | RegionSpec::Intersection(names) => {
-            let parts: Vec<[SquareSet; 2]> = names.iter().map(|n| region_squares(n, specs, g, ck, depth + 1)).collect();
-            let union = matches!(spec, RegionSpec::Union(_));
-            let mut out = if union { [[0u64; 4]; 2] } else { [[u64::MAX; 4]; 2] };
-            for p in &parts {
-                for s in 0..2 {
-                    for w in 0..4 {
-                        out[s][w] = if union { out[s][w] | p[s][w] } else { out[s][w] & p[s][w] };
-                    }
-                }
-            }
-            if parts.is_empty() {
-                out = [[0; 4]; 2];
-            }
-            return out;
-        }
-        RegionSpec::PerSide { white, black } => {
-            let w = region_squares(white, specs, g, ck, depth + 1)[0];
-            let b = region_squares(black, specs, g, ck, depth + 1)[1];
-            return [w, b];
-        }
+        [set, set]
     }
-    [set, set]
 }
 
 /// `end`: the end conditions in order (chess's when missing), and a check that something wins.

@@ -1,0 +1,91 @@
+//! Bad input that once crashed, hung or was taken silently (issue "Hardening"): each case is
+//! refused with a message or handled, never a panic or a hang.
+
+use chimera::rules::{Engine, FenField, Variant};
+use chimera::variants::{self, LoadError, ProblemCode, compile, parse_variant_file, resolve};
+
+fn fen_error(variant: Variant, fen: &str) -> chimera::rules::FenError {
+    match Engine::from_fen(variant, fen) {
+        Ok(_) => panic!("{fen} was accepted"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn a_huge_empty_run_is_refused_not_an_overflow() {
+    let e = fen_error(Variant::chess(), "99999999999999999999/8/8/8/8/8/8/4K2k w - - 0 1");
+    assert_eq!(e.field, FenField::Board);
+    assert!(e.to_string().contains("more than 8 squares"), "{e}");
+    let e = fen_error(Variant::chess(), "4k3/8/8/8/8/8/8/4K3 9 w - - 0 1");
+    assert!(!e.to_string().is_empty());
+}
+
+#[test]
+fn a_pocket_beyond_the_count_limit_is_refused() {
+    // 256 black pawns in hand once loaded as none in a release build (the count wrapped).
+    let crazyhouse = variants::builtin("crazyhouse").unwrap();
+    let pawns = "p".repeat(256);
+    let e = fen_error(crazyhouse.clone(), &format!("4k3/8/8/8/8/8/8/4K3[{pawns}] w - - 0 1"));
+    assert!(e.to_string().contains("at most 255"), "{e}");
+    // The most that fits loads, keeps its count and plays on.
+    let pawns = "p".repeat(255);
+    let mut full = Engine::from_fen(crazyhouse, &format!("4k3/8/8/8/8/8/8/4K3[{pawns}] b - - 0 1")).unwrap();
+    assert!(full.fen().contains(&pawns));
+    full.play_uci("P@e4").unwrap();
+}
+
+#[test]
+fn a_royal_piece_cannot_be_held_in_hand() {
+    let crazyhouse = variants::builtin("crazyhouse").unwrap();
+    let e = fen_error(crazyhouse, "4k3/8/8/8/8/8/8/4K3[Kk] w - - 0 1");
+    assert!(e.to_string().contains("royal"), "{e}");
+}
+
+#[test]
+fn counters_at_their_limit_do_not_overflow() {
+    // A half-move clock at the top of its range, then moves (perft plays on where the game
+    // itself has ended by the move rule).
+    let at_limit = "4k3/8/8/8/8/8/8/4K2R w - - 4294967295 7";
+    let mut e = Engine::from_fen(Variant::chess(), at_limit).unwrap();
+    assert_eq!(e.perft(2), Engine::from_fen(Variant::chess(), "4k3/8/8/8/8/8/8/4K2R w - - 0 7").unwrap().perft(2));
+    assert_eq!(e.fen(), at_limit);
+    // A full-move number at the top of its range, then a black move.
+    let mut e = Engine::from_fen(Variant::chess(), "4k3/8/8/8/8/8/8/4K2R b - - 0 4294967295").unwrap();
+    e.play_uci("e8d8").unwrap();
+    assert_eq!(e.fen(), "3k4/8/8/8/8/8/8/4K2R w - - 1 4294967295");
+    e.undo();
+    assert_eq!(e.fen(), "4k3/8/8/8/8/8/8/4K2R b - - 0 4294967295");
+}
+
+fn problems(text: &str) -> Vec<chimera::variants::Problem> {
+    let file = parse_variant_file(text).unwrap();
+    match resolve(file, &variants::builtin_file).and_then(|f| compile(&f)) {
+        Ok(_) => Vec::new(),
+        Err(LoadError::Invalid(ps)) => ps,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+#[test]
+fn a_region_that_names_itself_is_one_loop_reported_at_once() {
+    // Eight self-references once took minutes and gigabytes (every path walked to a depth
+    // limit) and printed the loop message hundreds of thousands of times.
+    let text = r#"(id: "loop", extends: "chess", name: "Loop",
+        regions: { "r": Union(["r", "r", "r", "r", "r", "r", "r", "r"]) })"#;
+    let p = problems(text);
+    let loops: Vec<_> = p.iter().filter(|x| x.code == ProblemCode::RegionLoop).collect();
+    assert_eq!(loops.len(), 1, "{p:#?}");
+    assert_eq!(loops[0].path, "regions.r");
+    // Four names in a ring: one report, naming the ring.
+    let text = r#"(id: "ring", extends: "chess", name: "Ring",
+        regions: { "a": Union(["b", "b"]), "b": Union(["c", "c"]), "c": Union(["d", "d"]), "d": Union(["a", "a"]) })"#;
+    let p = problems(text);
+    let loops: Vec<_> = p.iter().filter(|x| x.code == ProblemCode::RegionLoop).collect();
+    assert_eq!(loops.len(), 1, "{p:#?}");
+    assert!(loops[0].message.contains("a → b → c → d → a"), "{}", loops[0].message);
+    // Deep nesting without a loop is fine, and linear.
+    let mut regions: Vec<String> = (0..200).map(|i| format!(r#""n{i}": Union(["n{}", "n{}"])"#, i + 1, i + 1)).collect();
+    regions.push(r#""n200": Rect("a1", "h1")"#.to_string());
+    let text = format!(r#"(id: "deep", extends: "chess", name: "Deep", regions: {{ {} }})"#, regions.join(", "));
+    assert!(problems(&text).is_empty());
+}
