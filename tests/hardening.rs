@@ -42,6 +42,27 @@ fn a_royal_piece_cannot_be_held_in_hand() {
 }
 
 #[test]
+fn more_kings_than_the_variant_allows_are_refused() {
+    // Fairy-Stockfish: "Invalid number of white kings. Maximum: 1. Given: 2".
+    let e = fen_error(Variant::chess(), "4k3/8/8/8/8/8/8/4K2K w - - 0 1");
+    assert!(e.to_string().contains("white has 2 pieces of the royal type king; at most 1"), "{e}");
+    let e = fen_error(variants::builtin("xiangqi").unwrap(), "3kk4/9/9/9/9/9/9/9/9/4K4 w - - 0 1");
+    assert!(e.to_string().contains("black has 2"), "{e}");
+    let placement = variants::builtin("placement").unwrap();
+    fen_error(placement.clone(), "8/pppppppp/8/8/8/8/PPPPPPPP/8[KKQRRBBNNkqrrbbnn] w - - 0 1");
+    Engine::from_fen(placement, "8/pppppppp/8/8/8/8/PPPPPPPP/8[KQRRBBNNkqrrbbnn] w - - 0 1").unwrap();
+    // Where kings are ordinary pieces, or royal pieces come by promotion, more are fine.
+    Engine::from_fen(variants::builtin("antichess").unwrap(), "4k3/8/8/8/8/8/8/4K2K w - - 0 1").unwrap();
+    Engine::from_fen(variants::builtin("coregal").unwrap(), "4k3/8/8/8/8/8/8/3QK2Q w - - 0 1").unwrap();
+}
+
+#[test]
+fn an_unclosed_pocket_is_refused() {
+    let e = fen_error(variants::builtin("crazyhouse").unwrap(), "4k3/8/8/8/8/8/8/4K3[Pp w - - 0 1");
+    assert!(e.to_string().contains("not closed"), "{e}");
+}
+
+#[test]
 fn counters_at_their_limit_do_not_overflow() {
     // A half-move clock at the top of its range, then moves (perft plays on where the game
     // itself has ended by the move rule).

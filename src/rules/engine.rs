@@ -88,6 +88,19 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
             if !royal_at_start && has_royal {
                 return Err(bad(format!("{side} may not have a king in this variant")));
             }
+            // No more royal pieces of a type than the start gives, where nothing can add one
+            // (Fairy-Stockfish's "at most one king"; Coregal's queens come by promotion too).
+            let Some(start) = &start else { continue };
+            for kind in reg.ids().filter(|&k| royal(k)) {
+                let gained = variant.promotion.choices.contains(&kind) || reg.ids().any(|t| reg.def(t).promotes_to == Some(kind));
+                let count = |pieces: &mut dyn Iterator<Item = (PieceType, Side)>| pieces.filter(|&(k, s)| k == kind && s == side).count();
+                let at_start = count(&mut start.pieces.iter().map(|&(_, k, s)| (k, s)).chain(start.hand.iter().copied()));
+                let now = count(&mut setup.pieces.iter().map(|&(_, k, s)| (k, s)).chain(setup.hand.iter().copied()));
+                if !gained && now > at_start.max(1) {
+                    let name = &reg.def(kind).name;
+                    return Err(bad(format!("{side} has {now} pieces of the royal type {name}; at most {}", at_start.max(1))));
+                }
+            }
         }
     }
     // The side not to move may not stand in check, where check is enforced at all.

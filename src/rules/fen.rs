@@ -194,6 +194,9 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
         if variant.drops.is_none() && !variant.gating {
             return Err(err(FenField::Board, "this variant has no hands, but the FEN has a pocket"));
         }
+        if pocket.starts_with('[') {
+            return Err(err(FenField::Board, "pocket: the '[' is not closed by ']'"));
+        }
         // `[-]` is an empty pocket, as Fairy-Stockfish writes Shogi's start.
         for c in pocket.chars().filter(|_| pocket != "-") {
             let kind = reg
@@ -283,7 +286,8 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
 /// Splits a pocket off the placement: `board[pocket]`, or one rank more than the board has.
 fn split_pocket(g: Geometry, placement: &str) -> (&str, Option<&str>) {
     if let Some(open) = placement.find('[') {
-        let pocket = placement[open + 1..].trim_end_matches(']');
+        // An unclosed pocket keeps its '[': the letters check then refuses it.
+        let pocket = placement[open + 1..].strip_suffix(']').unwrap_or(&placement[open..]);
         return (&placement[..open], Some(pocket));
     }
     if placement.split('/').count() == g.ranks as usize + 1 {
