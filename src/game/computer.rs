@@ -68,6 +68,12 @@ impl ComputerPlay {
         self.running.as_ref().is_some_and(|r| !r.hint)
     }
 
+    /// Whether a search (or a hint) runs or is asked for: the window keeps drawing until its
+    /// move arrives.
+    pub fn busy(&self) -> bool {
+        self.running.is_some() || self.hint_requested
+    }
+
     /// Stops a running search at once (its result will be discarded).
     pub fn cancel(&mut self) {
         if let Some(r) = &self.running {

@@ -7,6 +7,7 @@ mod board;
 pub mod computer;
 pub mod effects;
 pub mod files;
+mod idle;
 mod pieces;
 pub mod play;
 mod screens;
@@ -123,6 +124,7 @@ pub fn run(options: GameOptions) -> ExitCode {
         files::plugin,
         screens::plugin,
         computer::plugin,
+        idle::plugin,
     ));
     {
         let o = app.world().resource::<GameOptions>().clone();

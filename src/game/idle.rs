@@ -1,0 +1,144 @@
+//! Drawing only when something changes: the window updates on input and window events, and
+//! asks for the next frame only while something moves on it (effects, glides, the computer
+//! thinking or due to move, a scripted move still to play). Otherwise it sleeps, so an idle
+//! board costs next to nothing. Automation (`--screenshot`, `--bench-frames`, `--moves`) runs
+//! continuously, as it counts frames.
+//!
+//! Bevy 0.19's `reactive_low_power` ignores device events (mouse motion outside the window);
+//! egui asks for a frame itself when its widgets animate, and the text cursor does not blink,
+//! so a focused text field does not keep the window awake. bevy_egui 0.42 reports the modifier
+//! keys to egui every frame as an input event, which egui answers with another frame: that
+//! event is dropped while the modifiers stay the same.
+
+use std::time::Duration;
+
+use bevy::platform::collections::HashMap;
+use bevy::prelude::*;
+use bevy::window::RequestRedraw;
+use bevy::winit::{UpdateMode, WinitSettings};
+use bevy_egui::{EguiContexts, egui};
+
+use super::computer::ComputerPlay;
+use super::{GameOptions, Script};
+
+/// How long an idle window sleeps between updates when nothing wakes it.
+const IDLE_WAIT: Duration = Duration::from_secs(10);
+
+pub(super) fn plugin(app: &mut App) {
+    let automated = {
+        let o = app.world().resource::<GameOptions>();
+        o.screenshot.is_some() || o.bench_frames.is_some() || !o.moves.is_empty()
+    };
+    app.insert_resource(if automated { continuous() } else { reactive() });
+    app.add_systems(bevy_egui::EguiPrimaryContextPass, no_blinking_cursor);
+    app.add_systems(PostUpdate, keep_awake_while_moving);
+    app.add_systems(
+        PreUpdate,
+        drop_unchanged_modifiers.after(bevy_egui::EguiPreUpdateSet::ProcessInput).before(bevy_egui::EguiPreUpdateSet::BeginPass),
+    );
+}
+
+/// Settings for play: update on input and when asked.
+pub(super) fn reactive() -> WinitSettings {
+    WinitSettings { focused_mode: UpdateMode::reactive_low_power(IDLE_WAIT), unfocused_mode: UpdateMode::reactive_low_power(IDLE_WAIT * 6) }
+}
+
+/// Settings for automation: every frame.
+fn continuous() -> WinitSettings {
+    WinitSettings { focused_mode: UpdateMode::Continuous, unfocused_mode: UpdateMode::Continuous }
+}
+
+fn no_blinking_cursor(mut contexts: EguiContexts, mut done: Local<bool>) {
+    if *done {
+        return;
+    }
+    if let Ok(ctx) = contexts.ctx_mut() {
+        ctx.all_styles_mut(|s| s.visuals.text_cursor.blink = false);
+        *done = true;
+    }
+}
+
+/// Whether anything on the window moves this frame: then the next frame is asked for.
+pub(super) fn keep_awake_while_moving(
+    animating: Query<(), Or<(With<super::effects::Particle>, With<super::board::Glide>, With<super::effects::PopIn>)>>,
+    computer: Res<ComputerPlay>,
+    panel: Res<super::ui::PanelData>,
+    state: Res<crate::rules::GameState>,
+    script: Res<Script>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let computer_due = computer.plays(state.turn) && panel.outcome.is_none();
+    if !animating.is_empty() || computer.busy() || computer_due || !script.0.is_empty() {
+        redraw.write(RequestRedraw);
+    }
+}
+
+/// bevy_egui 0.42 tells egui the modifier keys every frame, as an input event; egui answers any
+/// input event by asking for another frame, so the window would never sleep. The event is kept
+/// only when the modifiers changed.
+fn drop_unchanged_modifiers(mut inputs: Query<(Entity, &mut bevy_egui::EguiInput)>, mut last: Local<HashMap<Entity, egui::Modifiers>>) {
+    for (entity, mut input) in &mut inputs {
+        input.0.events.retain(|e| match e {
+            egui::Event::ModifiersChanged(m) => last.insert(entity, *m) != Some(*m),
+            _ => true,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn app() -> App {
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins);
+        app.add_message::<RequestRedraw>();
+        app.init_resource::<ComputerPlay>();
+        app.init_resource::<super::super::ui::PanelData>();
+        app.init_resource::<crate::rules::GameState>();
+        app.insert_resource(Script::default());
+        app.add_systems(PostUpdate, keep_awake_while_moving);
+        app
+    }
+
+    fn redraws(app: &mut App) -> usize {
+        app.update();
+        app.world_mut().resource_mut::<Messages<RequestRedraw>>().drain().count()
+    }
+
+    #[test]
+    fn a_still_board_asks_for_no_frame_and_a_moving_one_does() {
+        let mut app = app();
+        assert_eq!(redraws(&mut app), 0);
+        let spark = super::super::effects::Particle { velocity: Vec2::ZERO, gravity: 0.0, life: 1.0, max_life: 1.0, grow: 0.0 };
+        let e = app.world_mut().spawn(spark).id();
+        assert_eq!(redraws(&mut app), 1);
+        app.world_mut().despawn(e);
+        assert_eq!(redraws(&mut app), 0);
+        // The computer to move keeps the window awake until its move is played.
+        app.world_mut().resource_mut::<ComputerPlay>().sides = [Some(1), None];
+        assert_eq!(redraws(&mut app), 1);
+        app.world_mut().resource_mut::<super::super::ui::PanelData>().outcome = Some("white wins".into());
+        assert_eq!(redraws(&mut app), 0);
+        app.world_mut().resource_mut::<Script>().0.push_back("e2e4".into());
+        assert_eq!(redraws(&mut app), 1);
+    }
+
+    #[test]
+    fn the_modifier_keys_reach_egui_only_when_they_change() {
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins);
+        app.add_systems(Update, drop_unchanged_modifiers);
+        let e = app.world_mut().spawn(bevy_egui::EguiInput::default()).id();
+        let events = |app: &mut App, m: egui::Modifiers| {
+            app.world_mut().get_mut::<bevy_egui::EguiInput>(e).unwrap().0.events = vec![egui::Event::ModifiersChanged(m)];
+            app.update();
+            app.world_mut().get_mut::<bevy_egui::EguiInput>(e).unwrap().0.events.len()
+        };
+        assert_eq!(events(&mut app, egui::Modifiers::NONE), 1);
+        assert_eq!(events(&mut app, egui::Modifiers::NONE), 0);
+        assert_eq!(events(&mut app, egui::Modifiers::SHIFT), 1);
+        assert_eq!(events(&mut app, egui::Modifiers::SHIFT), 0);
+        assert_eq!(events(&mut app, egui::Modifiers::NONE), 1);
+    }
+}
