@@ -110,3 +110,36 @@ fn a_region_that_names_itself_is_one_loop_reported_at_once() {
     let text = format!(r#"(id: "deep", extends: "chess", name: "Deep", regions: {{ {} }})"#, regions.join(", "));
     assert!(problems(&text).is_empty());
 }
+
+#[test]
+fn variant_file_slips_once_taken_silently_are_reported() {
+    let chess = |keys: &str| format!(r#"(id: "bad", extends: "chess", name: "Bad", {keys})"#);
+    let cases = [
+        (chess(r#"promotion: (rank: 8, choices: "QK")"#), ProblemCode::PromotionRoyal, "promotion.choices"),
+        (chess("end: []"), ProblemCode::EndEmpty, "end"),
+        (chess("end: [Checkmate, NCheck(0)]"), ProblemCode::EndCount, "end[1]"),
+        (chess("end: [Checkmate, MoveRule(0)]"), ProblemCode::EndCount, "end[1]"),
+        (chess("end: [Checkmate, Repetition(1)]"), ProblemCode::EndCount, "end[1]"),
+        (chess(r#"presets: [(id: "piece-hp", params: {"hp": -3})]"#), ProblemCode::PresetParam, "presets"),
+        (chess(r#"presets: [(id: "piece-hp", params: {"hp": 2.5})]"#), ProblemCode::PresetParam, "presets"),
+        (chess(r#"presets: [(id: "piece-hp", params: {"hpx": 3})]"#), ProblemCode::PresetParam, "presets"),
+        (chess(r#"presets: [(id: "double-move", params: {"n": 3})]"#), ProblemCode::PresetParam, "presets"),
+        (chess(r#"pieces: [(letter: 'X', name: "x", betza: "gggR")]"#), ProblemCode::Betza, "pieces[X].betza"),
+        (chess(r#"pieces: [(letter: 'X', name: "x", betza: "pgR")]"#), ProblemCode::Betza, "pieces[X].betza"),
+        (chess(r#"pieces: [(letter: 'X', name: "x", betza: "( 1 , 2 )")]"#), ProblemCode::Betza, "pieces[X].betza"),
+    ];
+    for (text, code, path) in cases {
+        let p = problems(&text);
+        assert!(p.iter().any(|x| x.code == code && x.path == path), "{text}: expected {code} at {path}, got {p:#?}");
+    }
+    // What these rules allow still loads: Coregal promotes to its second royal type, parameters
+    // in range, directions that repeat, a leap without spaces.
+    for keys in [
+        r#"presets: [(id: "piece-hp", params: {"hp": 3}), (id: "stamina", params: {"max": 4})]"#,
+        r#"pieces: [(letter: 'X', name: "x", betza: "ffN(1,2)")]"#,
+        "end: [Checkmate, NCheck(1), MoveRule(1), Repetition(2)]",
+    ] {
+        assert!(problems(&chess(keys)).is_empty(), "{keys}: {:#?}", problems(&chess(keys)));
+    }
+    assert!(variants::builtin("coregal").is_ok());
+}

@@ -129,6 +129,8 @@ pub struct PresetDef {
     pub requires: &'static [&'static str],
     /// Piece facts it owns (their union is the engine's effective piece attributes).
     pub piece_attributes: &'static [&'static str],
+    /// The parameters it reads; any other parameter, or a value out of range, is refused.
+    pub params: &'static [ParamSpec],
     /// Its hook systems for one activation.
     pub hooks: fn(&Activation) -> Vec<Hook>,
     /// Its movement layers (override, transform, extra moves) for one activation in a variant:
@@ -142,6 +144,19 @@ pub struct PresetDef {
     pub on_activate: fn(&mut World, &Activation),
     /// Runs when it stops being active; its state is cleared afterwards.
     pub on_deactivate: fn(&mut World, &Activation),
+}
+
+/// A parameter of a preset: a whole number in `min..=max`, `default` when not given.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ParamSpec {
+    /// Its name in a variant file (`params: {"hp": 3}`) or a `Presets` UCI option (`hp=3`).
+    pub name: &'static str,
+    /// The smallest value.
+    pub min: i32,
+    /// The largest value.
+    pub max: i32,
+    /// The value when it is not given.
+    pub default: i32,
 }
 
 impl fmt::Debug for PresetDef {
@@ -160,6 +175,7 @@ impl PresetDef {
         incompatible_with: &[],
         requires: &[],
         piece_attributes: &[],
+        params: &[],
         hooks: no_hooks,
         layers: no_layers,
         royalty: no_royalty,
@@ -397,6 +413,15 @@ pub enum PresetError {
     },
     /// The same preset twice.
     Duplicate(String),
+    /// A parameter the preset does not have, or a value it does not take.
+    BadParam {
+        /// The preset.
+        preset: String,
+        /// The parameter.
+        name: String,
+        /// What is wrong, with what is allowed.
+        why: String,
+    },
 }
 
 impl fmt::Display for PresetError {
@@ -406,6 +431,7 @@ impl fmt::Display for PresetError {
             PresetError::Incompatible(a, b) => write!(f, "'{a}' and '{b}' cannot be active together"),
             PresetError::Missing { preset, requires } => write!(f, "'{preset}' needs '{requires}' to be active too"),
             PresetError::Duplicate(id) => write!(f, "'{id}' is listed twice"),
+            PresetError::BadParam { preset, name, why } => write!(f, "'{preset}' parameter '{name}': {why}"),
         }
     }
 }
@@ -420,6 +446,7 @@ impl std::error::Error for PresetError {}
 pub fn validate(set: &[Activation]) -> Result<(), PresetError> {
     for (i, a) in set.iter().enumerate() {
         let def = by_id(a.id).ok_or_else(|| PresetError::Unknown(a.id.to_string()))?;
+        check_params(def, a)?;
         if set[..i].iter().any(|b| b.id == a.id) {
             return Err(PresetError::Duplicate(a.id.to_string()));
         }
@@ -433,6 +460,25 @@ pub fn validate(set: &[Activation]) -> Result<(), PresetError> {
             if !set.iter().any(|b| b.id == needed) {
                 return Err(PresetError::Missing { preset: a.id.to_string(), requires: needed.to_string() });
             }
+        }
+    }
+    Ok(())
+}
+
+/// Every parameter of `a` is one `def` reads, a whole number in its range.
+fn check_params(def: &PresetDef, a: &Activation) -> Result<(), PresetError> {
+    for (name, &value) in &a.params {
+        let bad = |why: String| PresetError::BadParam { preset: def.id.to_string(), name: name.clone(), why };
+        let Some(spec) = def.params.iter().find(|p| p.name == name) else {
+            let known: Vec<&str> = def.params.iter().map(|p| p.name).collect();
+            return Err(bad(if known.is_empty() {
+                "this preset takes no parameters".into()
+            } else {
+                format!("no such parameter; it takes {}", known.join(", "))
+            }));
+        };
+        if !value.is_finite() || value.fract() != 0.0 || value < f64::from(spec.min) || value > f64::from(spec.max) {
+            return Err(bad(format!("{value} is not a whole number from {} to {}", spec.min, spec.max)));
         }
     }
     Ok(())

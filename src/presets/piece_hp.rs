@@ -26,6 +26,7 @@ pub const PIECE_HP: PresetDef = PresetDef {
     description: "Every piece starts with hit points (2 unless set). A capture deals one point of damage instead of removing the piece; a piece at zero is removed. Kings can take hits too, so check does not restrict moves.",
     hash_facts: Some(super::hash_fact::<Hp>),
     piece_attributes: &["Hp"],
+    params: &[super::ParamSpec { name: "hp", min: 1, max: 99, default: 2 }],
     hooks,
     on_activate,
     on_deactivate,

@@ -26,6 +26,7 @@ pub const PIECE_SHIELD: PresetDef = PresetDef {
     description: "Every piece has a shield that absorbs one hit. A hit on a shielded piece breaks the shield; the next hit is dealt normally.",
     hash_facts: Some(super::hash_fact::<Shield>),
     piece_attributes: &["Shield"],
+    params: &[super::ParamSpec { name: "shield", min: 1, max: 99, default: 1 }],
     hooks,
     on_activate,
     on_deactivate,

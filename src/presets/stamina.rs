@@ -28,6 +28,7 @@ pub const STAMINA: PresetDef = PresetDef {
     description: "Every piece has 3 stamina (or the `max` parameter). A move costs 2; a piece with less is too tired and the move is refused. At the start of your turn each of your pieces regains 1, so a piece can move two turns running and then needs a turn's rest. Kings never tire.",
     hash_facts: Some(super::hash_fact::<Stamina>),
     piece_attributes: &["Stamina"],
+    params: &[super::ParamSpec { name: "max", min: 1, max: 99, default: 3 }],
     hooks,
     on_activate,
     on_deactivate,

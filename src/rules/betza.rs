@@ -84,9 +84,23 @@ pub fn parse_betza(text: &str) -> Result<Vec<Atom>, BetzaError> {
     if chars.is_empty() {
         return Err(err(0, "empty; expected at least one atom such as W, N or Q".into()));
     }
+    if let Some(at) = chars.iter().position(|c| c.is_whitespace()) {
+        return Err(err(at, "a space; Betza is written without spaces, e.g. (1,2) or fmWfceF".into()));
+    }
     while i < chars.len() {
         let mut m = Modifiers::default();
+        let mut flags_seen = String::new();
         while i < chars.len() && chars[i].is_ascii_lowercase() {
+            // Directions may repeat (ff, rl); a flag given twice, or both hop flags, is a slip.
+            if "mcniepg".contains(chars[i]) {
+                if flags_seen.contains(chars[i]) {
+                    return Err(err(i, format!("modifier '{}' given twice", chars[i])));
+                }
+                if (chars[i] == 'p' && flags_seen.contains('g')) || (chars[i] == 'g' && flags_seen.contains('p')) {
+                    return Err(err(i, "'p' (hop over any distance) and 'g' (land just beyond) exclude each other".into()));
+                }
+                flags_seen.push(chars[i]);
+            }
             match chars[i] {
                 'f' | 'b' | 'l' | 'r' | 'v' | 's' | 'h' => m.dirs.push(chars[i]),
                 'm' => m.moves_only = true,

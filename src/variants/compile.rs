@@ -366,6 +366,15 @@ fn check_promotion(file: &VariantFile, cx: &Context, ck: &mut Checker) -> Promot
     if promotes && choices.is_empty() {
         ck.add(ProblemCode::PromotionChoicesEmpty, "promotion.choices", "empty; list the letters a piece may promote to");
     }
+    // Promotion to the only royal type makes a second king; where several types are royal
+    // (Coregal's queen beside the king), promoting to one of the others is a rule.
+    let royal_types: Vec<char> = cx.specs.iter().filter(|s| s.royal).map(|s| s.letter).collect();
+    if let [only] = royal_types.as_slice()
+        && p.choices.contains(*only)
+    {
+        let message = format!("'{only}' is the only royal type: promoting to it would make a second one; leave it out");
+        ck.add(ProblemCode::PromotionRoyal, "promotion.choices", message);
+    }
     PromotionRule { rank: p.rank.saturating_sub(1), choices, optional_from: p.optional_from.map(|r| r.saturating_sub(1)), limits }
 }
 
@@ -481,9 +490,23 @@ fn check_end(file: &VariantFile, cx: &Context, ck: &mut Checker) -> Vec<EndCondi
         EndSpec::InsufficientMaterial,
     ];
     let specs = file.end.as_deref().unwrap_or(&chess);
+    if specs.is_empty() {
+        ck.add(ProblemCode::EndEmpty, "end", "empty: nothing would end the game; list the conditions, or leave `end` out for chess's");
+    }
     let mut end = Vec::new();
     for (i, e) in specs.iter().enumerate() {
         let pieces_path = format!("end[{i}].pieces");
+        let count = |ck: &mut Checker, n: u32, min: u32, what: &str| {
+            if n < min {
+                ck.add(ProblemCode::EndCount, format!("end[{i}]"), format!("{what} {n}; it must be at least {min}"));
+            }
+        };
+        match e {
+            EndSpec::MoveRule(n) => count(ck, u32::from(*n), 1, "a move rule of"),
+            EndSpec::NCheck(n) => count(ck, u32::from(*n), 1, "a check count of"),
+            EndSpec::Repetition(n) => count(ck, u32::from(*n), 2, "a repetition count of"),
+            _ => {}
+        }
         end.push(match e {
             EndSpec::Checkmate => EndCondition::Checkmate,
             EndSpec::Stalemate(v) => EndCondition::Stalemate(*v),
@@ -551,6 +574,7 @@ fn check_presets(file: &VariantFile, ck: &mut Checker) -> Vec<PresetRequest> {
             PresetError::Incompatible(..) => ProblemCode::PresetConflict,
             PresetError::Missing { .. } => ProblemCode::PresetRequires,
             PresetError::Duplicate(_) => ProblemCode::PresetDuplicate,
+            PresetError::BadParam { .. } => ProblemCode::PresetParam,
         };
         ck.add(code, "presets", e.to_string());
     }

@@ -129,6 +129,8 @@ problem_codes! {
     PromotionChoicesEmpty = "E_PROMOTION_CHOICES_EMPTY",
     /// `promotion.optional_from` is not between 1 and the promotion rank.
     PromotionOptionalFrom = "E_PROMOTION_OPTIONAL_FROM",
+    /// A promotion choice is the variant's only royal type (a second king).
+    PromotionRoyal = "E_PROMOTION_ROYAL",
 
     // `regions`, and every key that names a region.
     /// No region has this name.
@@ -139,6 +141,10 @@ problem_codes! {
     // `end`.
     /// Nothing wins the game: no royal piece type and no other winning condition.
     EndNoWin = "E_END_NO_WIN",
+    /// `end` is an empty list.
+    EndEmpty = "E_END_EMPTY",
+    /// A count in an end condition (`NCheck`, `MoveRule`, `Repetition`) is out of its range.
+    EndCount = "E_END_COUNT",
 
     // `presets` and `profile`.
     /// No preset has this id.
@@ -149,6 +155,8 @@ problem_codes! {
     PresetRequires = "E_PRESET_REQUIRES",
     /// The same preset twice.
     PresetDuplicate = "E_PRESET_DUPLICATE",
+    /// A preset parameter it does not take, or a value out of its range.
+    PresetParam = "E_PRESET_PARAM",
     /// No modifier profile has this id.
     UnknownProfile = "E_UNKNOWN_PROFILE",
 }
