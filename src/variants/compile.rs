@@ -502,7 +502,7 @@ fn check_end(file: &VariantFile, cx: &Context, ck: &mut Checker) -> Vec<EndCondi
             }
         };
         match e {
-            EndSpec::MoveRule(n) => count(ck, u32::from(*n), 1, "a move rule of"),
+            EndSpec::MoveRule(n) => count(ck, *n, 1, "a move rule of"),
             EndSpec::NCheck(n) => count(ck, u32::from(*n), 1, "a check count of"),
             EndSpec::Repetition(n) => count(ck, u32::from(*n), 2, "a repetition count of"),
             _ => {}
