@@ -143,3 +143,51 @@ fn variant_file_slips_once_taken_silently_are_reported() {
     }
     assert!(variants::builtin("coregal").is_ok());
 }
+
+/// A fresh folder under the system's temporary one, for variant files.
+fn folder(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("chimera-hardening-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn load_problems(path: &std::path::Path) -> Vec<chimera::variants::Problem> {
+    match variants::load_path(path) {
+        Ok(_) => Vec::new(),
+        Err(LoadError::Invalid(ps)) => ps,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+#[test]
+fn extends_names_an_id_never_a_path() {
+    let dir = folder("extends");
+    let file = dir.join("sneaky.ron");
+    std::fs::write(&file, r#"(id: "sneaky", extends: "../../etc/passwd", name: "Sneaky")"#).unwrap();
+    let p = load_problems(&file);
+    assert!(p.iter().any(|x| x.code == ProblemCode::ExtendsId && x.path == "extends"), "{p:#?}");
+    // Files beside each other that extend each other under other ids: a loop, found at once.
+    std::fs::write(dir.join("a.ron"), r#"(id: "x", extends: "b", name: "A")"#).unwrap();
+    std::fs::write(dir.join("b.ron"), r#"(id: "y", extends: "a", name: "B")"#).unwrap();
+    let p = load_problems(&dir.join("a.ron"));
+    assert!(p.iter().any(|x| x.code == ProblemCode::ExtendsCycle), "{p:#?}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn check_judges_the_start_as_a_game_sets_it_up() {
+    let dir = folder("start");
+    // Black in check with white to move: `check` once passed it and `perft` refused it.
+    let file = dir.join("checked.ron");
+    std::fs::write(&file, r#"(id: "checked", extends: "chess", name: "C", start: "4k3/4R3/8/8/8/8/8/4K3 w - - 0 1")"#).unwrap();
+    let p = load_problems(&file);
+    assert!(p.iter().any(|x| x.code == ProblemCode::StartFen && x.message.contains("in check")), "{p:#?}");
+    // Under hit points check is not enforced: the same start is a game (it once panicked).
+    let file = dir.join("wounded.ron");
+    let text = r#"(id: "wounded", extends: "chess", name: "W", start: "4k3/4R3/8/8/8/8/8/4K3 w - - 0 1", presets: [(id: "piece-hp")])"#;
+    std::fs::write(&file, text).unwrap();
+    let variant = variants::load_path(&file).unwrap();
+    let mut game = chimera::presets::new_game(variant, "startpos").unwrap();
+    assert!(game.perft(2) > 0);
+    std::fs::remove_dir_all(dir).unwrap();
+}

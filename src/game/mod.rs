@@ -24,7 +24,7 @@ use bevy::prelude::*;
 use bevy::window::WindowResolution;
 
 use crate::presets::{Activation, by_id, requested_by, set_active_presets};
-use crate::rules::{Board, Rules, RulesWorld, Square, install_rules, parse_uci};
+use crate::rules::{Board, Rules, RulesWorld, Square, install_rules_bare, parse_uci};
 use crate::variants;
 
 /// Options of the game window: the command line's.
@@ -81,8 +81,12 @@ pub fn start_game(world: &mut World, variant_id: &str, presets: &[String]) -> Re
     if world.contains_resource::<Rules>() {
         set_active_presets(world, vec![]).map_err(|e| e.to_string())?;
     }
-    install_rules(world, Arc::new(variant)).map_err(|e| e.to_string())?;
+    // The rules first, then the presets, then the start judged under them (under hit points a
+    // start may have a king attacked).
+    let start = variant.start_fen.clone();
+    install_rules_bare(world, Arc::new(variant));
     set_active_presets(world, set.clone()).map_err(|e| e.to_string())?;
+    crate::presets::set_position(world, &start).map_err(|e| format!("the start position: {e}"))?;
     let start_fen = world.fen();
     world.insert_resource(GameSetup { variant_id: variant_id.to_string(), presets: set, start_fen });
     Ok(())

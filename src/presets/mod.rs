@@ -797,7 +797,7 @@ pub fn new_game(variant: crate::rules::Variant, fen: &str) -> Result<crate::rule
         return crate::rules::Engine::from_fen(variant, fen).map_err(|e| e.to_string());
     }
     let fen = if fen.trim() == "startpos" { variant.start_fen.clone() } else { fen.to_string() };
-    let mut engine = crate::rules::Engine::new(variant);
+    let mut engine = crate::rules::Engine::bare(variant);
     set_active_presets(engine.world_mut(), requests).map_err(|e| e.to_string())?;
     set_position(engine.world_mut(), &fen)?;
     Ok(engine)

@@ -28,6 +28,14 @@ use super::variant::{EndCondition, Rules, Variant};
 /// The variant's start FEN does not read.
 pub fn install_rules(world: &mut World, variant: Arc<Variant>) -> Result<(), FenError> {
     let setup = parse_fen(&variant, &variant.start_fen)?;
+    install_rules_bare(world, variant);
+    setup_position(world, &setup)
+}
+
+/// Installs `variant`'s rules in `world` with an empty board: for a game whose presets must be
+/// active before its position can be judged (under hit points a start may have a king
+/// attacked), which then sets the position up with them.
+pub fn install_rules_bare(world: &mut World, variant: Arc<Variant>) {
     world.insert_resource(Board::empty(variant.geometry));
     world.insert_resource(Rules(variant));
     world.init_resource::<GameState>();
@@ -41,7 +49,6 @@ pub fn install_rules(world: &mut World, variant: Arc<Variant>) -> Result<(), Fen
     world.init_resource::<RuleFns>();
     world.init_resource::<Trial>();
     rebuild_pipelines(world);
-    setup_position(world, &setup)
 }
 
 /// Replaces the position in `world` with `setup`: despawns the old pieces, spawns the new,
@@ -470,6 +477,14 @@ impl Engine {
     pub fn new(variant: Variant) -> Engine {
         let fen = variant.start_fen.clone();
         Engine::from_fen(variant, &fen).unwrap_or_else(|e| panic!("the start position does not read: {e}"))
+    }
+
+    /// A game of `variant` with its rules installed and nothing on the board
+    /// ([`install_rules_bare`]); set a position up before playing.
+    pub fn bare(variant: Variant) -> Engine {
+        let mut world = World::new();
+        install_rules_bare(&mut world, Arc::new(variant));
+        Engine { world }
     }
 
     /// A game of `variant` from `fen` (`startpos` means the variant's start).

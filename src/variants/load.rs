@@ -113,18 +113,34 @@ fn merge(parent: VariantFile, child: VariantFile) -> VariantFile {
     }
 }
 
+/// The most variants an `extends` chain may hold above a file.
+pub const MAX_EXTENDS_DEPTH: usize = 32;
+
 /// Resolves `extends` chains with `lookup` (id → parsed file), so that every field is the
 /// variant's own or inherited.
 ///
 /// # Errors
 /// An unknown parent or a cycle, as a problem at `extends`.
 pub fn resolve(file: VariantFile, lookup: &dyn Fn(&str) -> Option<VariantFile>) -> Result<VariantFile, LoadError> {
+    let mut seen = vec![file.id.clone()];
     let mut chain = vec![file];
     while let Some(parent_id) = chain.last().and_then(|f| f.extends.clone()) {
-        if chain.iter().any(|f| f.id == parent_id) || chain.len() > 16 {
-            let message = format!("'{parent_id}' leads back to itself");
+        // An id, never a path: a file may extend a built-in or a file beside it, nothing else.
+        let is_id = !parent_id.is_empty() && parent_id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+        if !is_id {
+            let message =
+                format!("'{parent_id}' is not a variant id; extends names a built-in variant or a file beside this one by its id");
+            return Err(LoadError::Invalid(vec![Problem::new(ProblemCode::ExtendsId, "extends", message)]));
+        }
+        if seen.contains(&parent_id) {
+            let message = format!("'{parent_id}' leads back to itself: {} → {parent_id}", seen.join(" → "));
             return Err(LoadError::Invalid(vec![Problem::new(ProblemCode::ExtendsCycle, "extends", message)]));
         }
+        if seen.len() > MAX_EXTENDS_DEPTH {
+            let message = format!("more than {MAX_EXTENDS_DEPTH} variants in the extends chain: {} → …", seen.join(" → "));
+            return Err(LoadError::Invalid(vec![Problem::new(ProblemCode::ExtendsDepth, "extends", message)]));
+        }
+        seen.push(parent_id.clone());
         match lookup(&parent_id) {
             Some(parent) => chain.push(parent),
             None => {
@@ -164,7 +180,13 @@ pub fn load_path(path: &Path) -> Result<Variant, LoadError> {
         id_problem = Some(Problem::new(ProblemCode::IdFileName, "id", message));
     }
     let resolved = resolve(file, &lookup)?;
-    match (compile(&resolved), id_problem) {
+    // The start as a game sets it up (with the variant's presets on), so that a file `check`
+    // passes is one that `perft` and the window accept.
+    let compiled = compile(&resolved).and_then(|v| match crate::presets::new_game(v.clone(), &v.start_fen) {
+        Ok(_) => Ok(v),
+        Err(e) => Err(LoadError::Invalid(vec![Problem::new(ProblemCode::StartFen, "start", format!("bad position: {e}"))])),
+    });
+    match (compiled, id_problem) {
         (Ok(v), None) => Ok(v),
         (Ok(_), Some(p)) => Err(LoadError::Invalid(vec![p])),
         (Err(LoadError::Invalid(mut ps)), Some(p)) => {

@@ -65,8 +65,12 @@ problem_codes! {
     UnknownVariant = "E_UNKNOWN_VARIANT",
     /// `extends` names no variant beside the file or built in.
     UnknownParent = "E_UNKNOWN_PARENT",
-    /// `extends` leads back to a variant already in the chain (or the chain is too long).
+    /// `extends` leads back to a variant already in the chain.
     ExtendsCycle = "E_EXTENDS_CYCLE",
+    /// `extends` is not a variant id (a path, say).
+    ExtendsId = "E_EXTENDS_ID",
+    /// The `extends` chain is longer than the limit.
+    ExtendsDepth = "E_EXTENDS_DEPTH",
     /// `name` is missing.
     NameMissing = "E_NAME_MISSING",
 
