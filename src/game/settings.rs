@@ -98,15 +98,35 @@ pub fn settings_path() -> Option<PathBuf> {
     config_dir().map(|d| d.join("settings.ron"))
 }
 
-/// Reads settings from `path`; anything missing or unreadable gives the defaults (and says why).
+/// Reads settings from `path`; a missing file gives the defaults, an unreadable one (not text,
+/// not RON) the defaults with a warning saying why, and a value out of range its nearest
+/// allowed value with a warning.
 pub fn load(path: &Path) -> Settings {
-    match std::fs::read_to_string(path) {
-        Ok(text) => ron::from_str(&text).unwrap_or_else(|e| {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Settings::default(),
+        Err(e) => {
+            warn!("settings in {} cannot be read ({e}); using the defaults", path.display());
+            return Settings::default();
+        }
+    };
+    let Ok(text) = String::from_utf8(bytes) else {
+        warn!("settings in {} are not text; using the defaults", path.display());
+        return Settings::default();
+    };
+    let mut settings: Settings = match ron::from_str(&text) {
+        Ok(s) => s,
+        Err(e) => {
             warn!("settings in {} do not read ({e}); using the defaults", path.display());
-            Settings::default()
-        }),
-        Err(_) => Settings::default(),
+            return Settings::default();
+        }
+    };
+    if !(0.0..=1.0).contains(&settings.volume) {
+        let volume = if settings.volume.is_nan() { Settings::default().volume } else { settings.volume.clamp(0.0, 1.0) };
+        warn!("settings in {}: volume {} is not between 0 and 1; using {volume}", path.display(), settings.volume);
+        settings.volume = volume;
     }
+    settings
 }
 
 /// Writes `settings` to `path` atomically: a temporary file beside it, then a rename.
@@ -172,6 +192,15 @@ mod tests {
         assert_eq!(load(&path), Settings::default());
         std::fs::write(&path, "(theme: Blue)").unwrap();
         assert_eq!(load(&path), Settings { theme: BoardTheme::Blue, ..Settings::default() });
+        // Binary garbage gives the defaults; a volume out of range its nearest allowed value.
+        std::fs::write(&path, [0xff, 0xfe, 0x00, 0x9c, 0x28]).unwrap();
+        assert_eq!(load(&path), Settings::default());
+        std::fs::write(&path, "(volume: inf)").unwrap();
+        assert_eq!(load(&path).volume, 1.0);
+        std::fs::write(&path, "(volume: -3.0)").unwrap();
+        assert_eq!(load(&path).volume, 0.0);
+        std::fs::write(&path, "(volume: NaN)").unwrap();
+        assert_eq!(load(&path).volume, Settings::default().volume);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -253,10 +253,13 @@ type StepPart = (ApplySystems, ApplyPart);
 fn apply_defaults(step: ApplySystems, needs: Needs) -> Defaults<StepPart> {
     use ApplySystems as A;
     let (before, after) = apply_rule_defaults(step, needs);
-    let part = |f: ApplyPart| Entry::Part((step, f));
     let system = |s: fn(&mut World)| Entry::System(s.into_configs());
-    let before: Vec<Entry<StepPart>> = before.into_iter().map(|d| d.map_or_else(system, part)).collect();
-    let mut after: Vec<Entry<StepPart>> = after.into_iter().map(|d| d.map_or_else(system, part)).collect();
+    let entry = |d: ApplyDefault| match d {
+        ApplyDefault::Part(f) => Entry::Part((step, f)),
+        ApplyDefault::Exclusive(s) => system(s),
+    };
+    let before: Vec<Entry<StepPart>> = before.into_iter().map(entry).collect();
+    let mut after: Vec<Entry<StepPart>> = after.into_iter().map(entry).collect();
     // Pieces that left the board in a step are announced to the retract hooks at its end.
     if needs.retract_hooks && matches!(step, A::Damage | A::Mutate | A::AfterMove | A::TurnStart) {
         after.push(system(super::lifecycle::announce_retractions));
@@ -264,41 +267,45 @@ fn apply_defaults(step: ApplySystems, needs: Needs) -> Defaults<StepPart> {
     (before, after)
 }
 
-/// A default of move application: a part (`Ok`) or an exclusive system (`Err`).
-type ApplyDefault = Result<ApplyPart, fn(&mut World)>;
+/// A default of move application: a part of a fused run, or an exclusive system.
+enum ApplyDefault {
+    Part(ApplyPart),
+    Exclusive(fn(&mut World)),
+}
 
 fn apply_rule_defaults(step: ApplySystems, needs: Needs) -> (Vec<ApplyDefault>, Vec<ApplyDefault>) {
+    use ApplyDefault::{Exclusive, Part};
     use ApplySystems as A;
     match step {
-        A::BeforeMove if needs.royal_loss => (vec![Ok(apply::prepare_move), Ok(apply::note_royals)], vec![]),
-        A::BeforeMove => (vec![Ok(apply::prepare_move)], vec![]),
-        A::Damage if needs.damage_hooks => (vec![], vec![Err(apply::damage_the_victim), Ok(apply::resolve_capture)]),
-        A::Damage => (vec![], vec![Ok(apply::resolve_capture)]),
+        A::BeforeMove if needs.royal_loss => (vec![Part(apply::prepare_move), Part(apply::note_royals)], vec![]),
+        A::BeforeMove => (vec![Part(apply::prepare_move)], vec![]),
+        A::Damage if needs.damage_hooks => (vec![], vec![Exclusive(apply::damage_the_victim), Part(apply::resolve_capture)]),
+        A::Damage => (vec![], vec![Part(apply::resolve_capture)]),
         A::Mutate => {
-            let mut before: Vec<ApplyDefault> = vec![Ok(apply::mutate_position)];
+            let mut before: Vec<ApplyDefault> = vec![Part(apply::mutate_position)];
             if needs.blast {
-                before.push(Err(apply::explode));
+                before.push(Exclusive(apply::explode));
             }
-            let after: Vec<ApplyDefault> = if needs.count_checks { vec![Ok(apply::count_checks)] } else { vec![] };
+            let after: Vec<ApplyDefault> = if needs.count_checks { vec![Part(apply::count_checks)] } else { vec![] };
             (before, after)
         }
-        A::CountHalfMove => (vec![Ok(apply::count_half_move)], vec![]),
-        A::AdvanceTurn => (vec![], vec![Ok(apply::advance_turn)]),
+        A::CountHalfMove => (vec![Part(apply::count_half_move)], vec![]),
+        A::AdvanceTurn => (vec![], vec![Part(apply::advance_turn)]),
         A::GameResult => {
             let mut after: Vec<ApplyDefault> = Vec::new();
             if needs.immediate_results {
-                after.push(Ok(apply::decide_variant_results));
+                after.push(Part(apply::decide_variant_results));
             }
             if needs.flag_reply {
-                after.push(Err(apply::decide_flag_reply));
+                after.push(Exclusive(apply::decide_flag_reply));
             }
             if needs.royal_loss {
-                after.push(Ok(apply::decide_royal_loss));
+                after.push(Part(apply::decide_royal_loss));
             }
             (vec![], after)
         }
-        A::Describe if needs.extra_hash => (vec![], vec![Ok(apply::record_move), Err(apply::record_full_hash)]),
-        A::Describe => (vec![], vec![Ok(apply::record_move)]),
+        A::Describe if needs.extra_hash => (vec![], vec![Part(apply::record_move), Exclusive(apply::record_full_hash)]),
+        A::Describe => (vec![], vec![Part(apply::record_move)]),
         _ => (vec![], vec![]),
     }
 }

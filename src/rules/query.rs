@@ -5,11 +5,9 @@ use bevy::ecs::schedule::ScheduleLabel;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
-use super::board::Board;
-use super::board::generals_face;
+use super::board::{Board, generals_face};
 use super::generate::{GenContext, PieceSlot};
-use super::geometry::kings_touch;
-use super::geometry::{Side, Square};
+use super::geometry::{Side, Square, kings_touch};
 use super::layers::{Attacks, RuleFns, extra_moves, override_moves, piece_moves, transformed_moves, type_moves};
 use super::movement::RayKind;
 use super::moves::{Move, MoveKind, Wing};
