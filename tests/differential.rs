@@ -89,6 +89,8 @@ const PINNED_EN_PASSANT: &[(&str, &str, &str)] = &[
     // Found by random playouts: the pawn that could take is pinned.
     ("hoppelpoppel", "rnb4r/1ppp4/3kpQ2/pP4p1/2PP1p1p/P5NP/1B1NPPP1/R3KBR1 w Q - 0 22", "e2e4"),
     ("embassy", "10/r3rn2Nk/1R3p4/2p1p2P2/BnP6p/P5P3/7KPR/10 w - - 2 75", "i2i4"),
+    ("gothic", "3k1r1n2/p6pr1/n8b/2ppPp2Pp/1P4P3/P1NPBPK2P/2P5P1/R3Q2BCR b - - 0 45", "h7h5"),
+    ("capablanca", "rn2qk3r/B2p2cp2/2p2p4/1p2p1P2p/1P7P/1bPP1C4/PAB1P1KpPR/RNQ7 b kq - 0 27", "h7h5"),
     // Shako's cannon on e7 stands behind the e6 pawn and the e2 knight: taking en passant would
     // leave one screen between it and the king.
     ("shako", "2b1kbc3/er6re/1p1ppn2p1/1np1cp1pq1/p3P5/3P1PPp1P/9P/1PP6N/1R1BNQ1RCE/1E2KB3C b - - 0 31", "d8d6"),
@@ -283,6 +285,17 @@ const LISTED_GAPS: &[KnownGap] = &[
               Chimera plays on",
         fen: "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
         moves: "a1a2 e8e7 a2e2 e7d7 e2e8 d7c6 e8f8 c6b7 f8b8 b7c7 b8c8 c7d6 c8a8 d6d7 e1f2 d7c7 a8h8 c7b7 f2g3 b7b6 h8f8 b6a5 g3g4 a5a4 f8f4 a4b3 f4f8 b3b2",
+    },
+    KnownGap {
+        variant: "janggi",
+        kind: "legal-missing-losing",
+        contains: "",
+        class: "rules",
+        why: "a check that also opens the file between the kings (bikjang), with no move that answers the check: Chimera scores \
+              checkmate, Fairy-Stockfish lets the checked side pass and leave the kings facing, which loses at once; which is right \
+              needs deciding",
+        fen: "r1bc2bn1/5a3/4k4/Pr7/5ppp1/3P2p2/2P4PP/1Cc2AN2/4KAR2/RNB1C1B2 b - - 4 41",
+        moves: "",
     },
     KnownGap {
         variant: "janggi",

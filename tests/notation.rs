@@ -221,3 +221,21 @@ fn castling_rights_go_with_a_captured_king() {
         assert_eq!(e.fen(), after, "{id}");
     }
 }
+
+#[test]
+fn a_move_that_promotes_has_no_rival_in_one_that_cannot() {
+    // The other silver reaches d2 only without promoting: Fairy-Stockfish writes Sd2=G (Chimera
+    // wrote Sed2=G before).
+    let mut e = builtin_at("minishogi", "5/1+PG1k/1+b1sp/R3R/K1g+bs[] b - - 4 28");
+    let m = e.parse_uci("e1d2+").unwrap();
+    assert_eq!(e.to_san(&m), "Sd2=G");
+}
+
+#[test]
+fn castling_squares_are_judged_with_the_king_on_its_square() {
+    // The grasshopper on f8 hops over the king on e8 to d8, which the king would cross:
+    // queenside castling is illegal (as Fairy-Stockfish rules). Chimera allowed it before.
+    let mut e = builtin_at("grasshopper", "r3kG2/1qg5/1ppb4/pNP4p/G5G1/3PKP2/nG1BBg1r/1N4R1 b q - 3 46");
+    assert!(e.parse_uci("e8c8").is_err());
+    assert!(e.legal_moves().iter().all(|m| !m.is_castle()));
+}

@@ -231,7 +231,16 @@ pub fn san_body(variant: &Variant, cells: &[Cell], legal: &[Move], m: &Move) -> 
         s.push(def.letter);
         let rivals: Vec<&Move> = legal
             .iter()
-            .filter(|o| o.to == m.to && o.from != m.from && !o.is_castle() && o.dropped().is_none() && cells[o.from.index()].kind() == kind)
+            // A rival makes the same kind of move: a drop, or a move that promotes where this one
+            // does not (or the other way round), needs no telling apart (Fairy-Stockfish's rule).
+            .filter(|o| {
+                o.to == m.to
+                    && o.from != m.from
+                    && !o.is_castle()
+                    && o.dropped().is_none()
+                    && o.promotion.is_some() == m.promotion.is_some()
+                    && cells[o.from.index()].kind() == kind
+            })
             .collect();
         if !rivals.is_empty() {
             let same_file = rivals.iter().any(|o| g.file(o.from) == g.file(m.from));

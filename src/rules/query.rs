@@ -90,7 +90,6 @@ pub struct MoveQuery {
     pub moves: Vec<Move>,
     /// Whether the self-check filter runs (step 3).
     pub filter_self_check: bool,
-    scratch_cells: Vec<Cell>,
     scratch_moves: Vec<Move>,
     scratch_ops: Vec<TrialOp>,
     scratch_squares: Vec<Square>,
@@ -676,10 +675,9 @@ pub fn synthesize_special_moves(p: &mut QueryParts) {
                     continue;
                 }
                 let by = side.opponent();
-                let scratch = &mut q.scratch_cells;
-                scratch.clear();
-                scratch.extend_from_slice(&board.cells);
-                scratch[slot.square.index()] = Cell::EMPTY;
+                // The squares are judged on the board as it stands, the king on its square (as
+                // Fairy-Stockfish does: a grasshopper beside the king attacks the square beyond it).
+                let cells = &board.cells;
                 // Only a royal king may not castle out of, through or into check; in Atomic a
                 // square next to the enemy king is safe (kings touching cannot be taken).
                 let royal = q.royals.contains(&slot.square);
@@ -688,7 +686,7 @@ pub fn synthesize_special_moves(p: &mut QueryParts) {
                 let attacked = royal
                     && span(king_file, kd).any(|f| {
                         let sq = Square((rank as u8) * g.files + f);
-                        attacks.attacked(scratch, sq, by) && !kings_touch(g, sq, &enemy_kings)
+                        attacks.attacked(cells, sq, by) && !kings_touch(g, sq, &enemy_kings)
                     });
                 if !attacked {
                     q.moves.push(Move {
