@@ -100,9 +100,7 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
             let Some(start) = &start else { continue };
             for kind in reg.ids().filter(|&k| royal(k)) {
                 let gained = variant.promotion.choices.contains(&kind) || reg.ids().any(|t| reg.def(t).promotes_to == Some(kind));
-                let count = |pieces: &mut dyn Iterator<Item = (PieceType, Side)>| pieces.filter(|&(k, s)| k == kind && s == side).count();
-                let at_start = count(&mut start.pieces.iter().map(|&(_, k, s)| (k, s)).chain(start.hand.iter().copied()));
-                let now = count(&mut setup.pieces.iter().map(|&(_, k, s)| (k, s)).chain(setup.hand.iter().copied()));
+                let (at_start, now) = (start.count(kind, side), setup.count(kind, side));
                 if !gained && now > at_start.max(1) {
                     let name = &reg.def(kind).name;
                     return Err(bad(format!("{side} has {now} pieces of the royal type {name}; at most {}", at_start.max(1))));

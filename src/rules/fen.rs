@@ -102,6 +102,14 @@ pub struct Setup {
     pub extra: Vec<String>,
 }
 
+impl Setup {
+    /// How many pieces of `kind` and `side` the position holds, on the board and in hand.
+    pub fn count(&self, kind: PieceType, side: Side) -> usize {
+        let on_board = self.pieces.iter().filter(|&&(_, k, s)| k == kind && s == side).count();
+        on_board + self.hand.iter().filter(|&&(k, s)| k == kind && s == side).count()
+    }
+}
+
 /// Game-level counters a position may need beyond the standard FEN fields (all zero in a
 /// position reached without presets, Janggi aside).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
