@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 
 use super::geometry::{Geometry, Side, Square};
-use super::movement::walk_ray;
+use super::movement::{RayKind, walk_ray};
 use super::moves::{Move, MoveKind};
 use super::piece::{Cell, PieceType};
 use super::registry::PieceTypeRegistry;
@@ -48,6 +48,28 @@ pub struct GenContext<'a> {
 pub fn generate_from_tables(ctx: &GenContext, slot: &PieceSlot, out: &mut Vec<Move>) {
     let table = &ctx.registry.tables[slot.kind.0 as usize];
     for ray in table.rays(ctx.geometry.len(), slot.side, slot.square) {
+        let first = ctx.cells[ray.first.index()];
+        let enemy = first.is_piece() && first.side() != slot.side;
+        match ray.kind {
+            // One-square slides (every leap, pawn step and pawn capture) without the walk.
+            RayKind::Slide if ray.len == 1 => {
+                let to = ray.first;
+                if first.is_empty() {
+                    if ray.mode.moves() {
+                        let kind = if ray.double_from == 0 { MoveKind::DoubleStep } else { MoveKind::Normal };
+                        out.push(Move { from: slot.square, to, kind, capture: false, promotion: None, gate: None });
+                    }
+                } else if enemy && ray.mode.captures() {
+                    out.push(Move { from: slot.square, to, kind: MoveKind::Normal, capture: true, promotion: None, gate: None });
+                }
+                continue;
+            }
+            // A slide whose first square holds a friend or a wall goes nowhere, nor does a lame
+            // leap whose first leg is blocked.
+            RayKind::Slide if !first.is_empty() && !enemy => continue,
+            RayKind::Lame { path } if path > 0 && !first.is_empty() => continue,
+            _ => {}
+        }
         walk_ray(table, ray, ctx.cells, slot.side, |to, capture, double| {
             let kind = if double { MoveKind::DoubleStep } else { MoveKind::Normal };
             out.push(Move { from: slot.square, to, kind, capture, promotion: None, gate: None });

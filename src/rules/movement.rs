@@ -169,6 +169,9 @@ pub struct Ray {
     pub start: u32,
     /// Number of squares.
     pub len: u8,
+    /// The first square (a copy of `squares[start]`, so that a one-square ray is read without
+    /// a second lookup; square 0 for an empty any-square ray).
+    pub first: Square,
     /// What the moves along it may do.
     pub mode: Mode,
     /// How it is walked.
@@ -259,7 +262,16 @@ impl MoveTable {
                     };
                     let len = table.squares.len() as u32 - start;
                     if len > 0 || kind == RayKind::AnySquare {
-                        table.rays.push(Ray { start, len: len as u8, mode: atom.mode, kind, en_passant: atom.en_passant, double_from });
+                        let first = table.squares.get(start as usize).copied().filter(|_| len > 0).unwrap_or(Square(0));
+                        table.rays.push(Ray {
+                            start,
+                            len: len as u8,
+                            first,
+                            mode: atom.mode,
+                            kind,
+                            en_passant: atom.en_passant,
+                            double_from,
+                        });
                     }
                 }
                 table.index.push((first, table.rays.len() as u32));

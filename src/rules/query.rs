@@ -202,12 +202,9 @@ pub fn begin_query(p: &mut QueryParts) {
     if decided.0.is_some() {
         return;
     }
-    for (i, c) in board.cells.iter().enumerate() {
-        if c.is_piece()
-            && c.side() == q.side
-            && let Some(entity) = board.entities[i]
-        {
-            q.pieces.push(PieceSlot { entity, square: Square(i as u8), kind: c.kind(), side: q.side, overridden_by: None });
+    for square in board.squares_of(q.side) {
+        if let Some(entity) = board.entities[square.index()] {
+            q.pieces.push(PieceSlot { entity, square, kind: board.cells[square.index()].kind(), side: q.side, overridden_by: None });
         }
     }
 }
@@ -589,11 +586,13 @@ pub fn synthesize_special_moves(p: &mut QueryParts) {
     let promo = &rules.promotion;
     let side = q.side;
     let zone = |m: &Move, cells: &[Cell]| -> Option<bool> {
+        // The rank first: most moves end outside the zone.
+        let plain = promo.zone(g.relative_rank(m.to, side))?;
         let c = cells[m.from.index()];
         if m.promotion.is_some() || m.is_castle() || m.dropped().is_some() || !c.is_piece() || !reg.def(c.kind()).promotes {
             return None;
         }
-        promo.zone(g.relative_rank(m.to, side))
+        Some(plain)
     };
     let count = |t: PieceType| board.find(side, 1u64 << t.0).count() as u8;
     let expand = |m: Move, plain: bool, out: &mut Vec<Move>| {
@@ -623,12 +622,7 @@ pub fn synthesize_special_moves(p: &mut QueryParts) {
             }
             let table = &reg.tables[slot.kind.0 as usize];
             for ray in table.rays(g.len(), slot.side, slot.square) {
-                if ray.en_passant
-                    && ray.mode.captures()
-                    && ray.kind == RayKind::Slide
-                    && table.ray_squares(ray)[0] == ep
-                    && board.cell(ep).is_empty()
-                {
+                if ray.en_passant && ray.mode.captures() && ray.kind == RayKind::Slide && ray.first == ep && board.cell(ep).is_empty() {
                     let m =
                         Move { from: slot.square, to: ep, kind: MoveKind::EnPassant(victim), capture: true, promotion: None, gate: None };
                     match zone(&m, &board.cells) {

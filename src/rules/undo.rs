@@ -160,11 +160,17 @@ pub fn revert_changes(world: &mut World, changes: &[Change]) {
     for change in changes.iter().rev() {
         match change.clone() {
             Change::Relocated { entity, from } => {
-                let (kind, owner, now) = piece_facts(world, entity);
+                // One entity access reads the facts and puts the location back.
+                let (kind, owner, now) = {
+                    let mut e = world.entity_mut(entity);
+                    let kind = *e.get::<PieceType>().expect("a piece has a type");
+                    let owner = e.get::<Owner>().expect("a piece has an owner").0;
+                    let now = std::mem::replace(&mut *e.get_mut::<Location>().expect("a piece has a location"), from);
+                    (kind, owner, now)
+                };
                 let mut board = world.resource_mut::<Board>();
                 unplace(&mut board, now, kind, owner, entity);
                 place(&mut board, from, kind, owner, entity);
-                set_component(world, entity, from);
             }
             Change::Retyped { entity, from } => {
                 let (kind, owner, now) = piece_facts(world, entity);
