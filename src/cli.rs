@@ -7,8 +7,10 @@ use crate::variants;
 /// Usage text.
 pub const USAGE: &str = "\
 usage:
-  chimera [--variant <id|file.ron>] [--fen <FEN>] [--presets a,b] [--moves '<uci> <uci> ...'] [--screenshot <file.png>]
-                                  start the game window with the variant and presets;
+  chimera [--variant <id|file.ron>] [--fen <FEN>] [--presets a,b] [--profile <id|file.ron>]
+          [--moves '<uci> <uci> ...'] [--screenshot <file.png>]
+                                  start the game window with the variant, presets and
+                                  modifier profile;
                                   play the moves through the board; save a screenshot
                                   once drawn and exit
       [--screenshot-after <frames>]  capture that many frames after the last move,
@@ -19,7 +21,7 @@ usage:
                                   the computer plays that side (or both, a move every
                                   <pace> seconds) at that level (default 3)
       [--until-ply <N>]           take the screenshot once the game has N moves (or is over)
-  chimera perft --variant <id|file.ron> --fen <FEN|startpos> --depth <N> [--divide]
+  chimera perft --variant <id|file.ron> --fen <FEN|startpos> --depth <N> [--divide] [--profile <id|file.ron>]
                                   count leaf nodes through the rules pipelines
   chimera check <file.ron>...     validate variant files, reporting every problem
   chimera uci                     the engine over the UCI protocol (Fairy-Stockfish's dialect):
@@ -27,6 +29,7 @@ usage:
                                   Skill Level (1-8), Level Time Percent, Hash
   chimera list variants           print the built-in variant ids
   chimera list presets            print the preset ids and names
+  chimera list profiles           print the built-in modifier profiles
   chimera help                    this text";
 
 /// The game window's options from the command line (also the game's resource of them).
@@ -36,6 +39,8 @@ pub struct GameArgs {
     pub variant: Option<String>,
     /// Presets to switch on after the variant's own, by id.
     pub presets: Vec<String>,
+    /// A modifier profile (built-in id or `.ron` file) instead of the variant's own.
+    pub profile: Option<String>,
     /// Start from this position (FEN) instead of the variant's.
     pub fen: Option<String>,
     /// UCI moves to play through the board's input path first.
@@ -71,11 +76,15 @@ pub enum Command {
         depth: u32,
         /// Print the count per first move.
         divide: bool,
+        /// A modifier profile (built-in id or `.ron` file).
+        profile: Option<String>,
     },
     /// List variant ids.
     ListVariants,
     /// List preset ids with their names.
     ListPresets,
+    /// List the built-in modifier profiles.
+    ListProfiles,
     /// Validate variant files.
     Check(Vec<String>),
     /// Speak UCI on standard input and output.
@@ -101,6 +110,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
                 match a.as_str() {
                     "--variant" => game.variant = Some(value("--variant")?),
                     "--fen" => game.fen = Some(value("--fen")?),
+                    "--profile" => game.profile = Some(value("--profile")?),
                     "--presets" => {
                         game.presets = value("--presets")?.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
                     }
@@ -154,6 +164,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             let mut fen = "startpos".to_string();
             let mut depth = None;
             let mut divide = false;
+            let mut profile = None;
             let mut it = args[1..].iter();
             while let Some(a) = it.next() {
                 let mut value = |name: &str| it.next().cloned().ok_or_else(|| format!("{name} needs a value"));
@@ -165,16 +176,18 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
                         depth = Some(v.parse::<u32>().map_err(|_| format!("--depth '{v}' is not a whole number"))?);
                     }
                     "--divide" => divide = true,
+                    "--profile" => profile = Some(value("--profile")?),
                     other => return Err(format!("unknown perft option '{other}'")),
                 }
             }
             let depth = depth.ok_or("perft needs --depth <N>")?;
-            Ok(Command::Perft { variant, fen, depth, divide })
+            Ok(Command::Perft { variant, fen, depth, divide, profile })
         }
         "list" => match args.get(1).map(String::as_str) {
             Some("variants") => Ok(Command::ListVariants),
             Some("presets") => Ok(Command::ListPresets),
-            other => Err(format!("list what? expected 'list variants' or 'list presets', got {other:?}")),
+            Some("profiles") => Ok(Command::ListProfiles),
+            other => Err(format!("list what? expected 'list variants', 'list presets' or 'list profiles', got {other:?}")),
         },
         "check" => {
             if args.len() < 2 {
@@ -192,8 +205,11 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
 ///
 /// # Errors
 /// An unknown variant or a bad FEN, as a message.
-pub fn run_perft(variant: &str, fen: &str, depth: u32, divide: bool, out: &mut impl Write) -> Result<u64, String> {
-    let variant = variants::find(variant).map_err(|e| format!("variant '{variant}': {e}"))?;
+pub fn run_perft(variant: &str, fen: &str, depth: u32, divide: bool, profile: Option<&str>, out: &mut impl Write) -> Result<u64, String> {
+    let mut variant = variants::find(variant).map_err(|e| format!("variant '{variant}': {e}"))?;
+    if let Some(p) = profile {
+        variant.profile = Some(crate::modifiers::load_profile(p)?.to_ron());
+    }
     let mut engine = crate::presets::new_game(variant, fen)?;
     let nodes = if divide && depth > 0 {
         let split = engine.divide(depth);

@@ -35,6 +35,13 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Command::ListProfiles => {
+            for (id, _) in chimera::modifiers::BUILTIN {
+                let name = chimera::modifiers::builtin(id).and_then(|p| p.name).unwrap_or_default();
+                println!("{id}\t{name}");
+            }
+            ExitCode::SUCCESS
+        }
         Command::Check(files) => {
             if run_check(&files, &mut std::io::stdout().lock()) {
                 ExitCode::SUCCESS
@@ -42,9 +49,9 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         }
-        Command::Perft { variant, fen, depth, divide } => {
+        Command::Perft { variant, fen, depth, divide, profile } => {
             let mut out = std::io::stdout().lock();
-            match run_perft(&variant, &fen, depth, divide, &mut out) {
+            match run_perft(&variant, &fen, depth, divide, profile.as_deref(), &mut out) {
                 Ok(_) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("chimera perft: {e}");

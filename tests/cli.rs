@@ -64,6 +64,22 @@ fn list_presets() {
 }
 
 #[test]
+fn list_profiles_and_perft_with_a_profile() {
+    let (ok, out, _) = chimera(&["list", "profiles"]);
+    assert!(ok);
+    assert!(out.lines().any(|l| l == "sturdy-rooks\tSturdy rooks"), "{out}");
+    // Long stride: pawns step three squares from their first rank and knights also step like
+    // a wazir, so the tree is larger.
+    let (ok, plain, _) = chimera(&["perft", "--depth", "2"]);
+    assert!(ok);
+    let (ok, out, err) = chimera(&["perft", "--depth", "2", "--profile", "long-stride"]);
+    assert!(ok, "{err}");
+    assert_ne!(out.lines().last(), plain.lines().last(), "{out}");
+    let (ok, _, err) = chimera(&["perft", "--depth", "1", "--profile", "nonesuch"]);
+    assert!(!ok && err.contains("no modifier profile 'nonesuch'"), "{err}");
+}
+
+#[test]
 fn game_options_parse() {
     use chimera::cli::{Command, GameArgs, parse_args};
     let args: Vec<String> = [
@@ -73,6 +89,8 @@ fn game_options_parse() {
         "startpos",
         "--presets",
         "piece-hp, piece-shield",
+        "--profile",
+        "sturdy-rooks",
         "--moves",
         "e2e4 d7d5",
         "--screenshot",
@@ -97,6 +115,7 @@ fn game_options_parse() {
         variant: Some("atomic".into()),
         fen: Some("startpos".into()),
         presets: vec!["piece-hp".into(), "piece-shield".into()],
+        profile: Some("sturdy-rooks".into()),
         moves: vec!["e2e4".into(), "d7d5".into()],
         screenshot: Some("x.png".into()),
         screenshot_after: Some(5),

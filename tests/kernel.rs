@@ -328,6 +328,7 @@ fn reverse_attacks_agree_with_generation() {
                             kind: c.kind(),
                             side: by,
                             overridden_by: None,
+                            mark: 0,
                         };
                         out.clear();
                         piece_moves(&ctx, &fns, &slot, &mut out);

@@ -123,14 +123,17 @@ fn snapshot(world: &mut World) -> String {
             Option<&chimera::presets::Shield>,
             Option<&chimera::presets::Stamina>,
             Option<&chimera::presets::Crowned>,
+            Option<&chimera::modifiers::Carry>,
         )>()
         .iter(world)
         .map(|x| format!("{x:?}"))
         .collect();
     pieces.sort();
     let hash = position_hash(world);
+    let profile = world.get_resource::<chimera::modifiers::ActiveProfile>().map(|a| a.compiled.profile.to_ron());
+    let swap = world.get_resource::<chimera::modifiers::PendingSwap>().map(|p| format!("{:?}", p.0));
     format!(
-        "{pieces:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{hash}",
+        "{pieces:?}\n{profile:?} {swap:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{hash}",
         world.resource::<Board>(),
         world.resource::<GameState>(),
         world.resource::<DecidedOutcome>(),
@@ -159,6 +162,8 @@ const NOT_POSITION: &[&str] = &[
     "RuleFns",
     "HashExtras",
     "Pipelines",
+    "Homes",
+    "DamageAdjusters",
 ];
 /// Types [`snapshot`] compares.
 const IN_SNAPSHOT: &[&str] = &[
@@ -178,6 +183,9 @@ const IN_SNAPSHOT: &[&str] = &[
     "PresetState",
     "ActivePresets",
     "UndoLog",
+    "Carry",
+    "ActiveProfile",
+    "PendingSwap",
 ];
 
 /// Every type of this crate registered in the world is either compared or known not to be
@@ -286,6 +294,10 @@ fn check_position(e: &mut Engine, context: &str) -> usize {
 }
 
 fn run(variant_id: &str, presets: &[&str], positions: usize, seed: u64) -> usize {
+    run_with(variant_id, presets, None, positions, seed)
+}
+
+fn run_with(variant_id: &str, presets: &[&str], profile: Option<&str>, positions: usize, seed: u64) -> usize {
     let variant: Variant = builtin(variant_id).unwrap_or_else(|e| panic!("{variant_id}: {e}"));
     let set: Vec<Activation> = presets.iter().map(|&id| Activation::of(chimera::presets::by_id(id).expect("preset").id)).collect();
     if validate(&set).is_err() {
@@ -297,6 +309,10 @@ fn run(variant_id: &str, presets: &[&str], positions: usize, seed: u64) -> usize
     while checked < positions {
         let mut e = Engine::new(variant.clone());
         set_active_presets(e.world_mut(), set.clone()).unwrap();
+        if let Some(text) = profile {
+            let p = chimera::modifiers::Profile::from_ron(text).expect("profile reads");
+            chimera::modifiers::apply_profile(e.world_mut(), Some(&p)).expect("profile applies");
+        }
         e.world_mut().init_resource::<Generated>();
         e.add_hooks([record_generated()]);
         subscribe_effects(e.world_mut());
@@ -358,4 +374,53 @@ fn legal_moves_equal_the_brute_force_set_with_combinations() {
             run(v, combo, 200, 0xC0B0 + i as u64);
         }
     }
+}
+
+/// A profile with all six kinds, per type and per instance, for the chess start.
+const CHESS_PROFILE: &str = r#"(
+    id: "oracle",
+    types: {
+        "P": {"range-bonus": 1, "promotion-override": "NR"},
+        "N": {"direction-additions": "W"},
+        "R": {"hp-bonus": 1},
+        "B": {"damage-resistance": 0.5},
+        "black:Q": {"capture-flags": ["CANNOT_CAPTURE"]},
+    },
+    instances: {
+        "b1": {"capture-flags": ["CANNOT_BE_CAPTURED"]},
+        "g8": {"direction-additions": "F"},
+        "d1": {"hp-bonus": 1, "damage-resistance": 0.25},
+        "e2": {"range-bonus": 1},
+        "c7": {"promotion-override": "B"},
+    },
+)"#;
+
+/// The same for the Xiangqi start.
+const XIANGQI_PROFILE: &str = r#"(
+    id: "oracle",
+    types: {
+        "B": {"range-bonus": 1},
+        "N": {"direction-additions": "W"},
+        "R": {"hp-bonus": 1},
+        "C": {"capture-flags": ["CANNOT_CAPTURE"]},
+        "A": {"damage-resistance": 0.5},
+        "P": {"promotion-override": "R"},
+    },
+    instances: {
+        "b1": {"capture-flags": ["CANNOT_BE_CAPTURED"]},
+        "c10": {"direction-additions": "W"},
+        "a1": {"hp-bonus": 2},
+    },
+)"#;
+
+#[test]
+fn legal_moves_equal_the_brute_force_set_with_a_profile() {
+    for (i, (v, profile)) in [("chess", CHESS_PROFILE), ("crazyhouse", CHESS_PROFILE), ("xiangqi", XIANGQI_PROFILE)].into_iter().enumerate()
+    {
+        let n = run_with(v, &[], Some(profile), 200, 0x9A0F + i as u64);
+        assert!(n > 1000, "{v}: only {n} moves compared");
+    }
+    // With presets under it: hit points (check not enforced) and Berolina pawns (an override).
+    run_with("chess", &["piece-hp"], Some(CHESS_PROFILE), 100, 0x9A1F);
+    run_with("chess", &["berolina-pawns", "knights-leap-twice"], Some(CHESS_PROFILE), 100, 0x9A2F);
 }

@@ -705,9 +705,9 @@ impl Searcher<'_> {
         let rules = &self.world.resource::<Rules>().0;
         let fns = self.world.resource::<RuleFns>();
         let state = self.world.resource::<GameState>();
-        let cells = &self.world.resource::<Board>().cells;
-        let royals: Vec<Square> = fns.royals(rules, cells, state.turn);
-        royal_attacked(rules, fns, state, cells, &royals, state.turn)
+        let board = self.world.resource::<Board>();
+        let royals: Vec<Square> = fns.royals(rules, &board.cells, state.turn);
+        royal_attacked(rules, fns, state, board, &royals, state.turn)
     }
 
     fn quiesce(&mut self, ply: usize, mut alpha: Score, beta: Score, qdepth: u32) -> Score {

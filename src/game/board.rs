@@ -723,8 +723,10 @@ struct FactBadge;
 struct PoisonTint;
 
 /// Hit points as red pips along the bottom of the piece, a shield as a blue ring, stamina as
-/// yellow pips along the top (a number when there are more than five).
-#[allow(clippy::type_complexity)]
+/// yellow pips along the top (a number when there are more than five); a piece with modifiers
+/// from the profile has a violet badge in its top right corner (gold when it carries its own
+/// per-instance entry).
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn draw_facts(
     mut commands: Commands,
     version: Res<PositionVersion>,
@@ -735,6 +737,8 @@ fn draw_facts(
         With<Piece>,
     >,
     marks: Res<MarkImages>,
+    board: Res<Board>,
+    profile: Option<Res<crate::modifiers::ActiveProfile>>,
     mut drawn: Local<Option<(u64, u64)>>,
 ) {
     if *drawn == Some((version.0, layout.0)) {
@@ -768,8 +772,15 @@ fn draw_facts(
         }
     };
     for (e, loc, hp, shield, stamina) in &pieces {
-        if loc.square().is_none() {
-            continue;
+        let Some(sq) = loc.square() else { continue };
+        if profile.as_ref().and_then(|p| p.on(&board, sq)).is_some_and(|m| !m.is_empty()) {
+            let own = board.mark(sq) != 0;
+            let colour = if own { Color::srgb(0.95, 0.75, 0.15) } else { Color::srgb(0.65, 0.35, 0.95) };
+            commands.entity(e).with_child((
+                FactBadge,
+                Sprite { image: marks.disc.clone(), color: colour, custom_size: Some(Vec2::splat(SQUARE * 0.17)), ..default() },
+                Transform::from_xyz(SQUARE * 0.36, SQUARE * 0.36, 0.2),
+            ));
         }
         if let Some(hp) = hp {
             row(hp.0, -SQUARE * 0.4, Color::srgb(0.9, 0.15, 0.15), &mut commands, e);

@@ -84,12 +84,24 @@ pub fn start_game(world: &mut World, variant_id: &str, presets: &[String]) -> Re
     // The rules first, then the presets, then the start judged under them (under hit points a
     // start may have a king attacked).
     let start = variant.start_fen.clone();
+    let variant_profile = variant.profile.clone();
     install_rules_bare(world, Arc::new(variant));
     set_active_presets(world, set.clone()).map_err(|e| e.to_string())?;
     crate::presets::set_position(world, &start).map_err(|e| format!("the start position: {e}"))?;
+    // The variant's own modifier profile (a profile from the command line replaces it later).
+    let profile = match &variant_profile {
+        Some(text) => Some(crate::modifiers::Profile::from_ron(text)?),
+        None => None,
+    };
+    crate::modifiers::apply_profile(world, profile.as_ref()).map_err(|p| profile_problems(&p))?;
     let start_fen = world.fen();
     world.insert_resource(GameSetup { variant_id: variant_id.to_string(), presets: set, start_fen });
     Ok(())
+}
+
+/// Profile problems in one line.
+fn profile_problems(problems: &[crate::modifiers::ProfileProblem]) -> String {
+    problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
 }
 
 /// Opens the game window and runs until it closes.
@@ -103,6 +115,14 @@ pub fn run(options: GameOptions) -> ExitCode {
     if let Err(e) = start_game(app.world_mut(), options.variant.as_deref().unwrap_or("chess"), &options.presets) {
         eprintln!("chimera: {e}");
         return ExitCode::FAILURE;
+    }
+    if let Some(name) = &options.profile {
+        let applied = crate::modifiers::load_profile(name)
+            .and_then(|p| crate::modifiers::apply_profile(app.world_mut(), Some(&p)).map_err(|p| profile_problems(&p)));
+        if let Err(e) = applied {
+            eprintln!("chimera: --profile: {e}");
+            return ExitCode::FAILURE;
+        }
     }
     if let Some(fen) = &options.fen {
         if let Err(e) = crate::presets::set_position(app.world_mut(), fen) {

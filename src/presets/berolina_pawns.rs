@@ -24,6 +24,8 @@ fn layers(a: &Activation, v: &Variant) -> Vec<MoveLayer> {
         kind: LayerKind::Override,
         sides: a.scope.sides(),
         types: 1u64 << pawn.0,
+        marked: false,
+        betza: Some("mfFcfWimfnA"),
         run: Arc::new(berolina_moves),
     }]
 }

@@ -22,6 +22,8 @@ fn layers(a: &Activation, v: &Variant) -> Vec<MoveLayer> {
         kind: LayerKind::Extra,
         sides: a.scope.sides(),
         types: 1u64 << knight.0,
+        marked: false,
+        betza: None,
         run: Arc::new(double_leaps),
     }]
 }

@@ -503,7 +503,8 @@ pub fn set_active_presets(world: &mut World, set: Vec<Activation>) -> Result<(),
     // The set is in place before on-activate runs, so that pieces an on-activate spawns
     // are seen by the spawn hooks of the presets activated before it.
     world.insert_resource(ActivePresets(set.clone()));
-    let hooks = hooks_of(&set);
+    let mut hooks = hooks_of(&set);
+    hooks.extend(crate::modifiers::hooks(world));
     world.insert_resource(Hooks(hooks));
     install_rule_fns(world, &set);
     rebuild_pipelines(world);
@@ -533,6 +534,20 @@ fn install_rule_fns(world: &mut World, set: &[Activation]) {
     world.insert_resource(HashExtras(extras));
     world.insert_resource(ForkCopiers(vec![fork_presets]));
     world.insert_resource(FenExtras(if set.is_empty() { Vec::new() } else { vec![write_fen_sections] }));
+    // The modifier profile's layer, hashers and copier come after the presets' (outermost).
+    crate::modifiers::contribute(world);
+}
+
+/// Installs the rules again from the active presets and the modifier profile (after a profile
+/// was applied, swapped or taken back): hooks, layers, hashers; the pipelines are rebuilt.
+pub fn reinstall_rules(world: &mut World) {
+    let set = world.get_resource::<ActivePresets>().map(|a| a.0.clone()).unwrap_or_default();
+    let mut hooks = hooks_of(&set);
+    hooks.extend(crate::modifiers::hooks(world));
+    world.insert_resource(Hooks(hooks));
+    install_rule_fns(world, &set);
+    rebuild_pipelines(world);
+    refresh_position_hash(world);
 }
 
 /// The piece facts presets own, by the name a FEN section and `piece_attributes` use: how to
@@ -793,13 +808,24 @@ pub fn requested_by(variant: &crate::rules::Variant) -> Vec<Activation> {
 /// A bad FEN, or (for a variant built in code) an invalid preset set.
 pub fn new_game(variant: crate::rules::Variant, fen: &str) -> Result<crate::rules::Engine, String> {
     let requests = requested_by(&variant);
-    if requests.is_empty() {
-        return crate::rules::Engine::from_fen(variant, fen).map_err(|e| e.to_string());
+    let profile = match &variant.profile {
+        Some(text) => Some(crate::modifiers::Profile::from_ron(text)?),
+        None => None,
+    };
+    let mut engine = if requests.is_empty() {
+        crate::rules::Engine::from_fen(variant, fen).map_err(|e| e.to_string())?
+    } else {
+        let fen = if fen.trim() == "startpos" { variant.start_fen.clone() } else { fen.to_string() };
+        let mut engine = crate::rules::Engine::bare(variant);
+        set_active_presets(engine.world_mut(), requests).map_err(|e| e.to_string())?;
+        set_position(engine.world_mut(), &fen)?;
+        engine
+    };
+    if let Some(profile) = profile {
+        crate::modifiers::apply_profile(engine.world_mut(), Some(&profile)).map_err(|problems| {
+            format!("profile '{}': {}", profile.id, problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))
+        })?;
     }
-    let fen = if fen.trim() == "startpos" { variant.start_fen.clone() } else { fen.to_string() };
-    let mut engine = crate::rules::Engine::bare(variant);
-    set_active_presets(engine.world_mut(), requests).map_err(|e| e.to_string())?;
-    set_position(engine.world_mut(), &fen)?;
     Ok(engine)
 }
 
@@ -815,6 +841,7 @@ pub fn set_position(world: &mut World, fen: &str) -> Result<(), String> {
     let setup = crate::rules::parse_fen(&variant, fen).map_err(|e| e.to_string())?;
     crate::rules::setup_position(world, &setup).map_err(|e| e.to_string())?;
     restart_presets(world);
+    crate::modifiers::restart(world);
     read_fen_sections(world, &setup.extra)?;
     refresh_position_hash(world);
     Ok(())

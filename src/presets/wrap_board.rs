@@ -99,6 +99,8 @@ fn layers(a: &Activation, _v: &Variant) -> Vec<MoveLayer> {
         kind: LayerKind::Extra,
         sides: a.scope.sides(),
         types: u64::MAX,
+        marked: false,
+        betza: None,
         run: Arc::new(|ctx: &GenContext, slot: &PieceSlot, out: &mut Vec<Move>| {
             wrapped_moves(ctx.variant, ctx.cells, slot.square, slot.kind, slot.side, out);
             true

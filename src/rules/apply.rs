@@ -478,7 +478,7 @@ pub fn count_checks(parts: &mut ApplyParts) {
     let mover = pending.mover;
     let victim = mover.opponent();
     let royals = fns.royals(rules, &board.cells, victim);
-    if super::query::royal_attacked(rules, fns, state, &board.cells, &royals, victim) {
+    if super::query::royal_attacked(rules, fns, state, board, &royals, victim) {
         state.checks[mover.index()] = state.checks[mover.index()].saturating_add(1);
     }
 }
@@ -660,7 +660,7 @@ pub fn safe_goal_result(
         let region = &regions[side.index()];
         board
             .find(side, types)
-            .any(|sq| region[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0 && !attacks.attacked(&board.cells, sq, side.opponent()))
+            .any(|sq| region[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0 && !attacks.attacked(board, sq, side.opponent()))
             .then(|| Outcome::win(side, Reason::Rule("reached the goal safely".into())))
     })
 }
@@ -850,7 +850,7 @@ pub fn filter_self_check_applied(world: &mut World) {
                 let fns = w.resource::<RuleFns>().clone();
                 let state = *w.resource::<GameState>();
                 let lost = royal_pieces.iter().any(|&e| w.get::<super::piece::Location>(e).and_then(|l| l.square()).is_none());
-                super::query::safe_after(&rules, &fns, &state, &w.resource::<Board>().cells, side, lost, &mut Vec::new())
+                super::query::safe_after(&rules, &fns, &state, w.resource::<Board>(), side, lost, &mut Vec::new())
             })
             .unwrap_or(kernel_says)
         } else {

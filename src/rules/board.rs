@@ -27,6 +27,12 @@ pub struct Board {
     /// The squares of each side's pieces as a bit set (bit `i` of word `i / 64`), so that a
     /// side's pieces are listed without a scan of every cell.
     occupancy: [[u64; 4]; 2],
+    /// Per square, the mark of the piece standing there (0: none): the modifier profile's
+    /// per-instance entry bound to it, so that a piece's own movement is known on any position
+    /// the kernel makes, trials included.
+    pub marks: Vec<u8>,
+    /// The marked pieces and their marks (empty without per-instance entries).
+    pub bound: Vec<(Entity, u8)>,
 }
 
 #[inline]
@@ -49,7 +55,39 @@ pub fn piece_key(sq: Square, cell: Cell) -> u64 {
     mix(((sq.0 as u64) << 8) | cell.0 as u64)
 }
 
+/// The hash contribution of a piece's mark on `sq`.
+#[inline]
+fn mark_key(sq: Square, mark: u8) -> u64 {
+    mix(0x4D41_524B_0000_0000 | ((sq.0 as u64) << 8) | mark as u64)
+}
+
 impl Board {
+    /// Marks pieces (a modifier profile's per-instance entries; an empty list unmarks every
+    /// piece): the marks of the pieces on the board and the hash follow at once.
+    pub fn bind(&mut self, bound: Vec<(Entity, u8)>) {
+        for i in 0..self.marks.len() {
+            let mark = std::mem::take(&mut self.marks[i]);
+            if mark != 0 {
+                self.hash ^= mark_key(Square(i as u8), mark);
+            }
+        }
+        self.bound = bound;
+        for i in 0..self.marks.len() {
+            if let Some(e) = self.entities[i]
+                && let Some(&(_, mark)) = self.bound.iter().find(|(b, _)| *b == e)
+            {
+                self.marks[i] = mark;
+                self.hash ^= mark_key(Square(i as u8), mark);
+            }
+        }
+    }
+
+    /// The mark of the piece on `sq` (0: none).
+    #[inline]
+    pub fn mark(&self, sq: Square) -> u8 {
+        self.marks[sq.index()]
+    }
+
     /// An empty board.
     pub fn empty(geometry: Geometry) -> Board {
         Board {
@@ -60,6 +98,8 @@ impl Board {
             hand: [Vec::new(), Vec::new()],
             hand_counts: [[0; 64]; 2],
             occupancy: [[0; 4]; 2],
+            marks: vec![0; geometry.len()],
+            bound: Vec::new(),
         }
     }
 
@@ -84,6 +124,12 @@ impl Board {
         self.entities[sq.index()] = Some(entity);
         self.hash ^= piece_key(sq, cell);
         self.occupancy[side.index()][sq.index() >> 6] |= 1 << (sq.0 & 63);
+        if !self.bound.is_empty()
+            && let Some(&(_, mark)) = self.bound.iter().find(|(e, _)| *e == entity)
+        {
+            self.marks[sq.index()] = mark;
+            self.hash ^= mark_key(sq, mark);
+        }
     }
 
     /// Takes the piece off `sq`, returning its cell and entity.
@@ -93,6 +139,13 @@ impl Board {
         if cell.is_piece() {
             self.hash ^= piece_key(sq, cell);
             self.occupancy[cell.side().index()][sq.index() >> 6] &= !(1 << (sq.0 & 63));
+            // Without bound pieces no square is marked.
+            if !self.bound.is_empty() {
+                let mark = std::mem::take(&mut self.marks[sq.index()]);
+                if mark != 0 {
+                    self.hash ^= mark_key(sq, mark);
+                }
+            }
         }
         self.cells[sq.index()] = Cell::EMPTY;
         (cell, self.entities[sq.index()].take())

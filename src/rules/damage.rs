@@ -68,10 +68,24 @@ impl DamageRequest {
     }
 }
 
+/// Functions that change a hit before the damage hooks see it (a modifier profile's damage
+/// resistance). One that brings the amount to 0 leaves the target unharmed.
+#[derive(Resource, Clone, Default)]
+pub struct DamageAdjusters(pub Vec<fn(&mut World, &mut DamageRequest)>);
+
 /// Deals `amount` of `kind` damage to `target`; returns whether it died. Without a damage
 /// pipeline (no damage hooks) or with no hook consuming it, the target dies.
 pub fn deal_damage(world: &mut World, target: Entity, target_side: Side, amount: i32, kind: DamageKind, attacker: Option<Entity>) -> bool {
-    world.insert_resource(DamageRequest { target: Some(target), target_side, amount, kind, attacker, consumed_by: None, died: false });
+    let mut request = DamageRequest { target: Some(target), target_side, amount, kind, attacker, consumed_by: None, died: false };
+    if let Some(adjusters) = world.get_resource::<DamageAdjusters>().filter(|a| !a.0.is_empty()).cloned() {
+        for adjust in adjusters.0 {
+            adjust(world, &mut request);
+        }
+        if request.amount <= 0 {
+            return false;
+        }
+    }
+    world.insert_resource(request);
     let died = world.try_run_schedule(DamagePipeline).is_err() || {
         let request = world.resource::<DamageRequest>();
         request.consumed_by.is_none() || request.died

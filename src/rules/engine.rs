@@ -115,7 +115,7 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     // (Generals facing each other are not refused, as Fairy-Stockfish does not refuse them.)
     let attacks = super::layers::Attacks { variant: &variant, fns: &fns, state: &probe_state };
     let touching = |r: Square| variant.blast.is_some() && fns.touches_enemy_royal(&variant, &probe.cells, r, waiting);
-    if enforced && royals.iter().any(|&r| !touching(r) && attacks.attacked(&probe.cells, r, setup.turn)) {
+    if enforced && royals.iter().any(|&r| !touching(r) && attacks.attacked(&probe, r, setup.turn)) {
         return Err(bad(format!("{waiting} is in check but it is {}'s turn", setup.turn)));
     }
     let (mut ep_square, mut ep_victim) = (None, None);
@@ -149,14 +149,17 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     for e in old {
         world.despawn(e);
     }
+    let mut homes = Vec::with_capacity(setup.pieces.len());
     for &(sq, kind, side) in &setup.pieces {
         let promoted = setup.promoted.iter().find(|(s, _)| *s == sq).map(|&(_, base)| base);
         let e = world.spawn(piece_bundle(kind, side, Location::Board(sq))).id();
+        homes.push((e, sq));
         if promoted.is_some() {
             world.entity_mut(e).insert(Promoted(promoted));
         }
         board.put(sq, kind, side, e);
     }
+    world.insert_resource(super::piece::Homes(homes));
     for &(kind, side) in &setup.hand {
         let e = world.spawn(piece_bundle(kind, side, Location::Hand)).id();
         board.put_in_hand(side, kind, e);
@@ -680,9 +683,15 @@ impl Engine {
                 map.insert(e, world.spawn((Piece, kind, owner, location, promoted)).id());
             }
         }
+        if let Some(homes) = src.get_resource::<super::piece::Homes>() {
+            let mut homes = homes.clone();
+            homes.0.iter_mut().for_each(|(e, _)| *e = map.get(e).copied().unwrap_or(*e));
+            world.insert_resource(homes);
+        }
         let remap = |e: &mut Entity| *e = map.get(e).copied().unwrap_or(*e);
         let mut board = src.resource::<Board>().clone();
         board.entities.iter_mut().flatten().for_each(remap);
+        board.bound.iter_mut().for_each(|(e, _)| remap(e));
         for hand in &mut board.hand {
             hand.iter_mut().for_each(|(_, e)| remap(e));
             hand.sort_unstable();

@@ -27,6 +27,8 @@ pub struct PieceSlot {
     pub side: Side,
     /// The hook that overrode its moves, if any.
     pub overridden_by: Option<&'static str>,
+    /// Its mark on the square index (a modifier profile's per-instance entry; 0: none).
+    pub mark: u8,
 }
 
 /// What a generator sees.

@@ -44,6 +44,10 @@ pub enum LayerKind {
     Transform,
     /// Step 2.4, get-extra-moves: adds moves.
     Extra,
+    /// A modifier profile's movement (`modifier-profiles-adr.md`, ADR-1 and ADR-5): wraps the
+    /// whole chain — the override or the transformed type generator — outermost, overridden
+    /// pieces included, and sees the piece's own moves only.
+    Profile,
 }
 
 /// One preset's change to how some pieces move.
@@ -57,6 +61,12 @@ pub struct MoveLayer {
     pub sides: [bool; 2],
     /// The piece types it applies to (bit per type).
     pub types: u64,
+    /// The movement it gives, in Betza, when it can be written so (an override's moves): a
+    /// modifier profile's range bonus lengthens its finite slides.
+    pub betza: Option<&'static str>,
+    /// Whether it also applies to every marked piece ([`PieceSlot::mark`] not 0), whatever
+    /// its type (a profile's per-instance entries).
+    pub marked: bool,
     /// The function.
     pub run: LayerFn,
 }
@@ -68,10 +78,10 @@ impl std::fmt::Debug for MoveLayer {
 }
 
 impl MoveLayer {
-    /// Whether it applies to a piece of `kind` and `side`.
+    /// Whether it applies to a piece of `kind` and `side` carrying `mark`.
     #[inline]
-    pub fn applies(&self, side: Side, kind: PieceType) -> bool {
-        self.sides[side.index()] && self.types & (1u64 << kind.0) != 0
+    pub fn applies(&self, side: Side, kind: PieceType, mark: u8) -> bool {
+        self.sides[side.index()] && (self.types & (1u64 << kind.0) != 0 || (self.marked && mark != 0))
     }
 }
 
@@ -90,13 +100,29 @@ impl std::fmt::Debug for RoyalRule {
     }
 }
 
+/// A per-piece replacement of the promotion choices (a modifier profile's PromotionOverride):
+/// the choices for a piece of this type, side and mark, or `None` for the variant's own.
+pub type PromotionFn = Arc<dyn Fn(PieceType, Side, u8) -> Option<Vec<PieceType>> + Send + Sync>;
+
 /// The movement layers and royalty rules of the active presets, in activation order.
-#[derive(Resource, Clone, Debug, Default)]
+#[derive(Resource, Clone, Default)]
 pub struct RuleFns {
     /// Movement layers.
     pub layers: Vec<MoveLayer>,
     /// Royalty contributions.
     pub royalty: Vec<RoyalRule>,
+    /// Per-piece promotion choices, when a modifier profile changes them.
+    pub promotion: Option<PromotionFn>,
+}
+
+impl std::fmt::Debug for RuleFns {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RuleFns")
+            .field("layers", &self.layers)
+            .field("royalty", &self.royalty)
+            .field("promotion", &self.promotion.is_some())
+            .finish()
+    }
 }
 
 impl RuleFns {
@@ -200,10 +226,16 @@ impl RuleFns {
         self.layers.iter().any(|l| l.sides[side.index()])
     }
 
-    /// Whether a layer applies to a piece of `kind` and `side`.
+    /// Whether a layer applies to a piece of `kind` and `side` carrying `mark`.
     #[inline]
-    pub fn layered_piece(&self, side: Side, kind: PieceType) -> bool {
-        self.layers.iter().any(|l| l.applies(side, kind))
+    pub fn layered_piece(&self, side: Side, kind: PieceType, mark: u8) -> bool {
+        self.layers.iter().any(|l| l.applies(side, kind, mark))
+    }
+
+    /// Whether a profile layer applies to the piece.
+    #[inline]
+    pub fn profiled(&self, slot: &PieceSlot) -> bool {
+        self.layers.iter().any(|l| l.kind == LayerKind::Profile && l.applies(slot.side, slot.kind, slot.mark))
     }
 }
 
@@ -218,7 +250,7 @@ pub fn type_moves(ctx: &GenContext, slot: &PieceSlot, out: &mut Vec<Move>) {
 
 /// The first override layer that claims the piece, with its moves pushed to `out`.
 pub fn override_moves(ctx: &GenContext, fns: &RuleFns, slot: &PieceSlot, out: &mut Vec<Move>) -> Option<&'static str> {
-    for layer in fns.layers.iter().filter(|l| l.kind == LayerKind::Override && l.applies(slot.side, slot.kind)) {
+    for layer in fns.layers.iter().filter(|l| l.kind == LayerKind::Override && l.applies(slot.side, slot.kind, slot.mark)) {
         let before = out.len();
         if (layer.run)(ctx, slot, out) {
             return Some(layer.owner);
@@ -230,7 +262,8 @@ pub fn override_moves(ctx: &GenContext, fns: &RuleFns, slot: &PieceSlot, out: &m
 
 /// The type's generator wrapped by the transform layers (steps 2.2), pushed to `out`.
 pub fn transformed_moves(ctx: &GenContext, fns: &RuleFns, slot: &PieceSlot, out: &mut Vec<Move>) {
-    let mut transforms = fns.layers.iter().filter(|l| l.kind == LayerKind::Transform && l.applies(slot.side, slot.kind)).peekable();
+    let mut transforms =
+        fns.layers.iter().filter(|l| l.kind == LayerKind::Transform && l.applies(slot.side, slot.kind, slot.mark)).peekable();
     if transforms.peek().is_none() {
         type_moves(ctx, slot, out);
         return;
@@ -243,21 +276,41 @@ pub fn transformed_moves(ctx: &GenContext, fns: &RuleFns, slot: &PieceSlot, out:
     out.extend(own);
 }
 
+/// The profile layers wrapped around a piece's own moves (`own` holds only this piece's
+/// moves), outermost.
+pub fn profile_wrap(ctx: &GenContext, fns: &RuleFns, slot: &PieceSlot, own: &mut Vec<Move>) {
+    for layer in fns.layers.iter().filter(|l| l.kind == LayerKind::Profile && l.applies(slot.side, slot.kind, slot.mark)) {
+        (layer.run)(ctx, slot, own);
+    }
+}
+
 /// The extra layers' moves for a piece (step 2.4), pushed to `out`.
 pub fn extra_moves(ctx: &GenContext, fns: &RuleFns, slot: &PieceSlot, out: &mut Vec<Move>) {
-    for layer in fns.layers.iter().filter(|l| l.kind == LayerKind::Extra && l.applies(slot.side, slot.kind)) {
+    for layer in fns.layers.iter().filter(|l| l.kind == LayerKind::Extra && l.applies(slot.side, slot.kind, slot.mark)) {
         (layer.run)(ctx, slot, out);
     }
 }
 
 /// One piece's movement as check detection sees it: an override's moves, or the transformed
-/// type moves plus the extra moves (no castling, en passant or promotion: they never attack).
+/// type moves plus the extra moves, wrapped by the profile layers (no castling, en passant or
+/// promotion: they never attack).
 pub fn piece_moves(ctx: &GenContext, fns: &RuleFns, slot: &PieceSlot, out: &mut Vec<Move>) {
-    if override_moves(ctx, fns, slot, out).is_some() {
+    if !fns.profiled(slot) {
+        if override_moves(ctx, fns, slot, out).is_none() {
+            transformed_moves(ctx, fns, slot, out);
+            extra_moves(ctx, fns, slot, out);
+        }
         return;
     }
-    transformed_moves(ctx, fns, slot, out);
-    extra_moves(ctx, fns, slot, out);
+    let mut own = Vec::new();
+    let claimed = override_moves(ctx, fns, slot, &mut own);
+    if claimed.is_none() {
+        transformed_moves(ctx, fns, slot, &mut own);
+        extra_moves(ctx, fns, slot, &mut own);
+    }
+    // The profile sees whose moves it wraps (an override's Betza is lengthened, not the type's).
+    profile_wrap(ctx, fns, &PieceSlot { overridden_by: claimed, ..*slot }, &mut own);
+    out.extend(own);
 }
 
 /// Check detection that sees each piece's effective movement.
@@ -271,11 +324,12 @@ pub struct Attacks<'a> {
 }
 
 impl Attacks<'_> {
-    /// Whether any piece of `by` attacks `target` on `cells`, treating `target` as holding an
+    /// Whether any piece of `by` attacks `target` on `board`, treating `target` as holding an
     /// enemy piece of `by` whatever stands there. Pieces whose movement no layer changes are
     /// answered by the compiled tables; the others run their layered movement.
-    pub fn attacked(&self, cells: &[Cell], target: Square, by: Side) -> bool {
+    pub fn attacked(&self, board: &super::board::Board, target: Square, by: Side) -> bool {
         let reg = &self.variant.registry;
+        let cells = &board.cells;
         if !self.fns.layered(by) {
             return reg.square_attacked(cells, target, by);
         }
@@ -290,15 +344,15 @@ impl Attacks<'_> {
             if !c.is_piece() || c.side() != by {
                 continue;
             }
-            let (kind, from) = (c.kind(), Square(i as u8));
-            if !self.fns.layered_piece(by, kind) {
+            let (kind, from, mark) = (c.kind(), Square(i as u8), board.marks[i]);
+            if !self.fns.layered_piece(by, kind, mark) {
                 if reg.piece_attacks(cells, kind, by, from, target) {
                     return true;
                 }
                 continue;
             }
             moves.clear();
-            let slot = PieceSlot { entity: Entity::PLACEHOLDER, square: from, kind, side: by, overridden_by: None };
+            let slot = PieceSlot { entity: Entity::PLACEHOLDER, square: from, kind, side: by, overridden_by: None, mark };
             piece_moves(&ctx, self.fns, &slot, &mut moves);
             if moves.iter().any(|m| m.capture && m.to == target) {
                 return true;

@@ -40,6 +40,12 @@ impl Location {
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default, Component)]
 pub struct Promoted(pub Option<PieceType>);
 
+/// The square each piece stood on when the position was set up (a modifier profile's
+/// per-instance entries name pieces by it); pieces that appear later have none. A resource, not
+/// a component, so that the pieces the search moves around stay as small as they were.
+#[derive(Resource, Clone, PartialEq, Eq, Debug, Default)]
+pub struct Homes(pub Vec<(Entity, super::geometry::Square)>);
+
 /// Marks every piece entity; the rules never query anything else as a piece.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default, Component)]
 pub struct Piece;

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use super::board::{Board, generals_face};
 use super::generate::{GenContext, PieceSlot};
 use super::geometry::{Side, Square, kings_touch};
-use super::layers::{Attacks, RuleFns, extra_moves, override_moves, piece_moves, transformed_moves, type_moves};
+use super::layers::{Attacks, RuleFns, extra_moves, override_moves, piece_moves, profile_wrap, transformed_moves, type_moves};
 use super::movement::RayKind;
 use super::moves::{Move, MoveKind, Wing};
 use super::piece::{Cell, PieceType, Promoted};
@@ -202,9 +202,12 @@ pub fn begin_query(p: &mut QueryParts) {
     if decided.0.is_some() {
         return;
     }
+    let marked = !board.bound.is_empty();
     for square in board.squares_of(q.side) {
         if let Some(entity) = board.entities[square.index()] {
-            q.pieces.push(PieceSlot { entity, square, kind: board.cells[square.index()].kind(), side: q.side, overridden_by: None });
+            let kind = board.cells[square.index()].kind();
+            let mark = if marked { board.marks[square.index()] } else { 0 };
+            q.pieces.push(PieceSlot { entity, square, kind, side: q.side, overridden_by: None, mark });
         }
     }
 }
@@ -223,22 +226,23 @@ pub fn resolve_royalty(p: &mut QueryParts) {
     } else {
         fns.royals_into(rules, &board.cells, q.side, &mut q.royals);
     }
-    q.in_check = royal_attacked(rules, fns, state, &board.cells, &q.royals, q.side);
+    q.in_check = royal_attacked(rules, fns, state, board, &q.royals, q.side);
 }
 
 /// Whether one of `royals` (the royal squares of `side`) is in check on `cells`: attacked by the
 /// opponent's effective movement, or facing an enemy royal piece in variants with the flying
 /// general; in variants with blasts a royal piece next to an enemy royal piece cannot be taken.
-pub fn royal_attacked(rules: &Variant, fns: &RuleFns, state: &GameState, cells: &[Cell], royals: &[Square], side: Side) -> bool {
+pub fn royal_attacked(rules: &Variant, fns: &RuleFns, state: &GameState, board: &Board, royals: &[Square], side: Side) -> bool {
     if royals.is_empty() {
         return false;
     }
     let by = side.opponent();
     let attacks = Attacks { variant: rules, fns, state };
+    let cells = &board.cells;
     if rules.blast.is_none() && !rules.flying_general {
-        return royals.iter().any(|&r| attacks.attacked(cells, r, by));
+        return royals.iter().any(|&r| attacks.attacked(board, r, by));
     }
-    royals.iter().any(|&r| attacks.attacked(cells, r, by) && !(rules.blast.is_some() && fns.touches_enemy_royal(rules, cells, r, side)))
+    royals.iter().any(|&r| attacks.attacked(board, r, by) && !(rules.blast.is_some() && fns.touches_enemy_royal(rules, cells, r, side)))
         || (rules.flying_general && flying_generals(rules, fns, cells, royals, side))
 }
 
@@ -293,9 +297,26 @@ pub fn generate_piece_moves(p: &mut QueryParts) {
         }
         return;
     }
+    let mut own = Vec::new();
     for slot in &q.pieces {
-        if slot.overridden_by.is_none() {
-            transformed_moves(&ctx, fns, slot, &mut q.moves);
+        let profiled = fns.profiled(slot);
+        match (slot.overridden_by, profiled) {
+            (None, false) => transformed_moves(&ctx, fns, slot, &mut q.moves),
+            (None, true) => {
+                own.clear();
+                transformed_moves(&ctx, fns, slot, &mut own);
+                profile_wrap(&ctx, fns, slot, &mut own);
+                q.moves.extend_from_slice(&own);
+            }
+            // The profile wraps an overridden piece's moves too (its layers are outermost).
+            (Some(_), true) => {
+                own.clear();
+                own.extend(q.moves.iter().filter(|m| m.from == slot.square && m.dropped().is_none()));
+                q.moves.retain(|m| m.from != slot.square || m.dropped().is_some());
+                profile_wrap(&ctx, fns, slot, &mut own);
+                q.moves.extend_from_slice(&own);
+            }
+            (Some(_), false) => {}
         }
     }
 }
@@ -463,8 +484,8 @@ pub fn answer_bikjang(p: &mut QueryParts) {
         return;
     }
     let base = |e: Entity| promoted.get(e).ok().and_then(|p| p.0);
-    retain_after(query, board, rules, fns, state, &base, |m, cells, _| {
-        m.kind == MoveKind::Pass || !fns.generals_facing(rules, cells, side)
+    retain_after(query, board, rules, fns, state, &base, |m, after, _| {
+        m.kind == MoveKind::Pass || !fns.generals_facing(rules, &after.cells, side)
     });
 }
 
@@ -478,7 +499,7 @@ fn retain_after(
     fns: &RuleFns,
     state: &GameState,
     base: &dyn Fn(Entity) -> Option<PieceType>,
-    mut keep: impl FnMut(&Move, &[Cell], &GameState) -> bool,
+    mut keep: impl FnMut(&Move, &Board, &GameState) -> bool,
 ) {
     let side = q.side;
     let mut ops = std::mem::take(&mut q.scratch_ops);
@@ -486,7 +507,7 @@ fn retain_after(
         let mut w = TrialWriter::new(board, std::mem::take(&mut ops), base);
         let mut st = *state;
         make(&mut w, rules, fns, &mut st, *m, side);
-        let kept = keep(m, &w.board().cells, &st);
+        let kept = keep(m, w.board(), &st);
         ops = w.undo();
         kept
     });
@@ -524,8 +545,7 @@ fn drop_mates(
     let mut after = *state;
     make(&mut w, rules, fns, &mut after, *m, side);
     let royals = fns.royals(rules, &w.board().cells, them);
-    let mated =
-        royal_attacked(rules, fns, &after, &w.board().cells, &royals, them) && !has_safe_reply(rules, fns, drops, &mut w, &after, them);
+    let mated = royal_attacked(rules, fns, &after, w.board(), &royals, them) && !has_safe_reply(rules, fns, drops, &mut w, &after, them);
     w.undo();
     mated
 }
@@ -534,11 +554,19 @@ fn drop_mates(
 /// royal pieces in check.
 fn has_safe_reply(rules: &Variant, fns: &RuleFns, drops: &DropRule, w: &mut TrialWriter, state: &GameState, side: Side) -> bool {
     let cells = w.board().cells.clone();
+    let marks = w.board().marks.clone();
     let ctx = GenContext { variant: rules, registry: &rules.registry, geometry: rules.geometry, cells: &cells, state };
     let mut replies = Vec::new();
     for (i, c) in cells.iter().enumerate() {
         if c.is_piece() && c.side() == side {
-            let slot = PieceSlot { entity: Entity::PLACEHOLDER, square: Square(i as u8), kind: c.kind(), side, overridden_by: None };
+            let slot = PieceSlot {
+                entity: Entity::PLACEHOLDER,
+                square: Square(i as u8),
+                kind: c.kind(),
+                side,
+                overridden_by: None,
+                mark: marks[i],
+            };
             piece_moves(&ctx, fns, &slot, &mut replies);
         }
     }
@@ -559,7 +587,7 @@ fn has_safe_reply(rules: &Variant, fns: &RuleFns, drops: &DropRule, w: &mut Tria
         let mut reply = TrialWriter::new(w.board_mut(), Vec::new(), &base);
         let mut after = *state;
         make(&mut reply, rules, fns, &mut after, r, side);
-        let safe = !royal_attacked(rules, fns, &after, &reply.board().cells, &fns.royals(rules, &reply.board().cells, side), side);
+        let safe = !royal_attacked(rules, fns, &after, reply.board(), &fns.royals(rules, &reply.board().cells, side), side);
         reply.undo();
         safe
     })
@@ -599,7 +627,12 @@ pub fn synthesize_special_moves(p: &mut QueryParts) {
         if plain {
             out.push(m);
         }
-        out.extend(promo.open_choices(count).map(|t| Move { promotion: Some(t), ..m }));
+        // A modifier profile may give this piece its own choices.
+        let own = fns.promotion.as_ref().and_then(|f| f(board.cell(m.from).kind(), side, board.mark(m.from)));
+        match own {
+            Some(choices) => out.extend(choices.into_iter().map(|t| Move { promotion: Some(t), ..m })),
+            None => out.extend(promo.open_choices(count).map(|t| Move { promotion: Some(t), ..m })),
+        }
     };
     if !promo.choices.is_empty() && q.moves.iter().any(|m| zone(m, &board.cells).is_some()) {
         let mut out = std::mem::take(&mut q.scratch_moves);
@@ -671,7 +704,6 @@ pub fn synthesize_special_moves(p: &mut QueryParts) {
                 let by = side.opponent();
                 // The squares are judged on the board as it stands, the king on its square (as
                 // Fairy-Stockfish does: a grasshopper beside the king attacks the square beyond it).
-                let cells = &board.cells;
                 // Only a royal king may not castle out of, through or into check; in Atomic a
                 // square next to the enemy king is safe (kings touching cannot be taken).
                 let royal = q.royals.contains(&slot.square);
@@ -680,7 +712,7 @@ pub fn synthesize_special_moves(p: &mut QueryParts) {
                 let attacked = royal
                     && span(king_file, kd).any(|f| {
                         let sq = Square((rank as u8) * g.files + f);
-                        attacks.attacked(cells, sq, by) && !kings_touch(g, sq, &enemy_kings)
+                        attacks.attacked(board, sq, by) && !kings_touch(g, sq, &enemy_kings)
                     });
                 if !attacked {
                     q.moves.push(Move {
@@ -818,7 +850,7 @@ fn self_check_filter(
         let mut w = TrialWriter::new(board, std::mem::take(&mut ops), base);
         let mut st = *state;
         let made = make(&mut w, rules, fns, &mut st, *m, side);
-        let cells = &w.board().cells;
+        let after_board = w.board();
         let safe = if track {
             let end = made.piece.and_then(|p| w.location_of(p, super::piece::Location::Board(m.from)).square());
             after.clear();
@@ -832,10 +864,10 @@ fn self_check_filter(
             if crowned && let Some(e) = end {
                 after.push(e);
             }
-            !after.is_empty() && !royal_attacked(rules, fns, &st, cells, &after, side)
+            !after.is_empty() && !royal_attacked(rules, fns, &st, after_board, &after, side)
         } else {
             let lost = royal_pieces.iter().any(|&(e, r)| w.location_of(e, super::piece::Location::Board(r)).square().is_none());
-            safe_after(rules, fns, &st, cells, side, lost, &mut after)
+            safe_after(rules, fns, &st, after_board, side, lost, &mut after)
         };
         ops = w.undo();
         safe
@@ -845,7 +877,7 @@ fn self_check_filter(
     q.scratch_squares = after;
 }
 
-/// Whether `side`, having just moved to `cells`, leaves none of its royal pieces in check and
+/// Whether `side`, having just moved to `board`, leaves none of its royal pieces in check and
 /// did not lose its last one (`lost`: a royal piece left the board in the move; a side whose
 /// royal set merely became empty, as with a second king under weak-dual-king, is safe). With
 /// blasts, blowing up the last enemy royal piece is safe whatever else holds.
@@ -853,11 +885,12 @@ pub fn safe_after(
     rules: &Variant,
     fns: &RuleFns,
     state: &GameState,
-    cells: &[Cell],
+    board: &Board,
     side: Side,
     lost: bool,
     scratch: &mut Vec<Square>,
 ) -> bool {
+    let cells = &board.cells;
     fns.royals_into(rules, cells, side, scratch);
     if scratch.is_empty() {
         return !lost;
@@ -865,7 +898,7 @@ pub fn safe_after(
     if rules.blast.is_some() && !fns.any_royal(rules, cells, side.opponent()) {
         return true;
     }
-    !royal_attacked(rules, fns, state, cells, scratch, side)
+    !royal_attacked(rules, fns, state, board, scratch, side)
 }
 
 /// The squares a move of `side` may not leave (`.0`) or enter (`.1`) without a trial: the
@@ -955,7 +988,7 @@ pub fn forbid_checks(p: &mut QueryParts) {
     }
     let enemy = query.side.opponent();
     let base = |e: Entity| promoted.get(e).ok().and_then(|p| p.0);
-    retain_after(query, board, rules, fns, state, &base, |_, cells, st| {
-        !royal_attacked(rules, fns, st, cells, &fns.royals(rules, cells, enemy), enemy)
+    retain_after(query, board, rules, fns, state, &base, |_, after, st| {
+        !royal_attacked(rules, fns, st, after, &fns.royals(rules, &after.cells, enemy), enemy)
     });
 }

@@ -284,6 +284,9 @@ pub struct Variant {
     pub material_count: Option<MaterialCount>,
     /// Presets a game of this variant starts with, in activation order.
     pub presets: Vec<PresetRequest>,
+    /// The modifier profile a game of this variant starts with, as RON text (the modifiers
+    /// module reads it; the rules only carry it).
+    pub profile: Option<String>,
     /// How the board is drawn (rules do not depend on it).
     pub look: BoardLook,
 }
@@ -344,6 +347,7 @@ impl Variant {
             material_count: None,
             look: BoardLook::default(),
             presets: Vec::new(),
+            profile: None,
         }
     }
 

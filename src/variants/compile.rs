@@ -36,7 +36,6 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
     check_regions(&cx, &mut ck);
     let end = check_end(file, &cx, &mut ck);
     let presets = check_presets(file, &mut ck);
-    check_profile(file, &mut ck);
     let drops = check_drops(file, &cx, &mut ck);
     let blast = check_blast(file, &cx, &mut ck);
     let shuffle = match file.shuffle {
@@ -78,7 +77,9 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
         gating: file.gating.unwrap_or(false),
         look,
         presets,
+        profile: None,
     };
+    let variant = Variant { profile: check_profile(file, &variant, &mut ck), ..variant };
     check_start(file, &variant, &mut ck);
     if ck.problems.is_empty() { Ok(variant) } else { Err(LoadError::Invalid(ck.problems)) }
 }
@@ -581,10 +582,34 @@ fn check_presets(file: &VariantFile, ck: &mut Checker) -> Vec<PresetRequest> {
     presets
 }
 
-/// `profile`: no modifier profiles exist in this build, so any is a problem.
-fn check_profile(file: &VariantFile, ck: &mut Checker) {
-    if let Some(profile) = &file.profile {
-        ck.add(ProblemCode::UnknownProfile, "profile", format!("no modifier profile '{profile}' in this build"));
+/// `profile`: a built-in profile's id or a profile written out, read against the variant
+/// (every entry's modifier, piece and value; orphaned per-instance entries warn). The profile's
+/// checks against a game (ADR-6) run when the game starts.
+fn check_profile(file: &VariantFile, variant: &Variant, ck: &mut Checker) -> Option<String> {
+    let profile = match file.profile.as_ref()? {
+        super::format::ProfileUse::Id(id) => match crate::modifiers::builtin(id) {
+            Some(p) => p,
+            None => {
+                let known: Vec<&str> = crate::modifiers::BUILTIN.iter().map(|(id, _)| *id).collect();
+                ck.add(ProblemCode::UnknownProfile, "profile", format!("no modifier profile '{id}'; there are {}", known.join(", ")));
+                return None;
+            }
+        },
+        super::format::ProfileUse::Inline(p) => p.clone(),
+    };
+    match crate::modifiers::compile(&profile, variant) {
+        Ok(compiled) => {
+            for w in compiled.warnings {
+                ck.add(ProblemCode::ProfileOrphan, "profile.instances", w.message);
+            }
+            Some(profile.to_ron())
+        }
+        Err(problems) => {
+            for p in problems {
+                ck.add(ProblemCode::ProfileEntry, "profile", p.message);
+            }
+            None
+        }
     }
 }
 

@@ -96,9 +96,20 @@ pub struct VariantFile {
     /// Presets the variant activates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub presets: Option<Vec<PresetUse>>,
-    /// A modifier profile by id.
+    /// The modifier profile a game of the variant starts with: a built-in profile's id, or
+    /// one written out here.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub profile: Option<String>,
+    pub profile: Option<ProfileUse>,
+}
+
+/// A variant file's `profile`: `"sturdy-rooks"` or `(id: "mine", types: {...})`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ProfileUse {
+    /// A built-in profile by id (`chimera list profiles`).
+    Id(String),
+    /// A profile written in the file.
+    Inline(crate::modifiers::Profile),
 }
 
 /// Board size and holes.

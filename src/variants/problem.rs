@@ -163,11 +163,19 @@ problem_codes! {
     PresetParam = "E_PRESET_PARAM",
     /// No modifier profile has this id.
     UnknownProfile = "E_UNKNOWN_PROFILE",
+    /// A profile entry names no modifier or piece, or has a value the modifier does not take.
+    ProfileEntry = "E_PROFILE_ENTRY",
+    /// A per-instance entry names a square the start does not hold (a warning; it is dropped).
+    ProfileOrphan = "E_PROFILE_ORPHAN_INSTANCE",
 }
 
 impl ProblemCode {
     /// [`Severity::Warning`] for `W_` codes, [`Severity::Error`] for `E_` codes.
     pub const fn severity(self) -> Severity {
+        // The ADR names the orphan warning with an E_ code.
+        if matches!(self, ProblemCode::ProfileOrphan) {
+            return Severity::Warning;
+        }
         match self.as_str().as_bytes()[0] {
             b'W' => Severity::Warning,
             _ => Severity::Error,
