@@ -224,8 +224,12 @@ fn a_swap_waits_for_the_turn_boundary_and_undo_takes_it_back() {
     let h0 = position_hash(e.world_mut());
     request_swap(e.world_mut(), Some(profile(r#"(id: "wide", types: {"N": {"direction-additions": "W"}})"#))).unwrap();
     assert!(e.world().get_resource::<ActiveProfile>().is_none(), "not before the boundary");
-    assert_ne!(position_hash(e.world_mut()), h0, "a pending swap is in the hash");
+    let h_pending = position_hash(e.world_mut());
+    assert_ne!(h_pending, h0, "a pending swap is in the hash");
     e.play_uci("e2e4").unwrap();
+    let history = e.world().resource::<chimera::rules::History>().0.clone();
+    assert_eq!(history.first(), Some(&h_pending), "the swap inside the move leaves the earlier position's hash alone");
+    assert_eq!(history.last(), Some(&position_hash(e.world_mut())), "the move's hash is that of the new profile");
     assert!(e.world().get_resource::<ActiveProfile>().is_some(), "applied when the turn passed");
     assert!(e.world().get_resource::<PendingSwap>().is_none_or(|p| p.0.is_none()));
     let log = &e.world().resource::<chimera::rules::MoveLog>().0;

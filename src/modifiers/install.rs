@@ -284,6 +284,7 @@ pub fn validate(world: &World, profile: &Profile) -> Result<Vec<ProfileProblem>,
 pub fn apply_profile(world: &mut World, profile: Option<&Profile>) -> Result<Vec<ProfileProblem>, Vec<ProfileProblem>> {
     let Some(profile) = profile else {
         install(world, None);
+        crate::presets::refresh_position_hash(world);
         return Ok(Vec::new());
     };
     let warnings = validate(world, profile)?;
@@ -291,6 +292,7 @@ pub fn apply_profile(world: &mut World, profile: Option<&Profile>) -> Result<Vec
     let compiled = compile(profile, &variant)?;
     install(world, Some(compiled));
     fill_hp(world, true);
+    crate::presets::refresh_position_hash(world);
     Ok(warnings)
 }
 
@@ -307,6 +309,7 @@ pub fn request_swap(world: &mut World, profile: Option<Profile>) -> Result<Vec<P
     };
     world.insert_resource(PendingSwap(Some(profile)));
     crate::presets::reinstall_rules(world);
+    crate::presets::refresh_position_hash(world);
     Ok(warnings)
 }
 
@@ -349,6 +352,7 @@ pub fn restart(world: &mut World) {
     if let Ok(compiled) = compile(&active.compiled.profile, &variant) {
         install(world, Some(compiled));
         fill_hp(world, true);
+        crate::presets::refresh_position_hash(world);
     }
 }
 
@@ -674,16 +678,12 @@ fn hash_profile(world: &mut World) -> u64 {
     let text = |p: &Profile| p.to_ron();
     let mut h = 0x9F0F_11E5u64;
     if let Some(a) = world.get_resource::<ActiveProfile>() {
-        h ^= crate::rules::mix(fnv(text(&a.compiled.profile).as_bytes()));
+        h ^= crate::rules::mix(crate::presets::hash_bytes(text(&a.compiled.profile).as_bytes()));
     }
     if let Some(Some(next)) = world.get_resource::<PendingSwap>().map(|p| &p.0) {
-        h ^= crate::rules::mix(fnv(next.as_ref().map_or(String::new(), text).as_bytes()) ^ 0x5A5A);
+        h ^= crate::rules::mix(crate::presets::hash_bytes(next.as_ref().map_or(String::new(), text).as_bytes()) ^ 0x5A5A);
     }
     h
-}
-
-fn fnv(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xCBF2_9CE4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01B3))
 }
 
 /// Copies the profile into a fork (the square index already carries the marks).

@@ -539,7 +539,9 @@ fn install_rule_fns(world: &mut World, set: &[Activation]) {
 }
 
 /// Installs the rules again from the active presets and the modifier profile (after a profile
-/// was applied, swapped or taken back): hooks, layers, hashers; the pipelines are rebuilt.
+/// was applied, swapped or taken back): hooks, layers, hashers; the pipelines are rebuilt. The
+/// history's hashes are left alone (a swap at a turn boundary happens inside a move, before the
+/// move's hash is recorded); between moves call [`refresh_position_hash`] after it.
 pub fn reinstall_rules(world: &mut World) {
     let set = world.get_resource::<ActivePresets>().map(|a| a.0.clone()).unwrap_or_default();
     let mut hooks = hooks_of(&set);
@@ -547,7 +549,6 @@ pub fn reinstall_rules(world: &mut World) {
     world.insert_resource(Hooks(hooks));
     install_rule_fns(world, &set);
     rebuild_pipelines(world);
-    refresh_position_hash(world);
 }
 
 /// The piece facts presets own, by the name a FEN section and `piece_attributes` use: how to
@@ -659,7 +660,7 @@ fn copy_fact<C: IntFact>(src: &World, dst: &mut World, map: &EntityMap) {
 }
 
 /// A stable 64-bit hash of bytes (FNV-1a), for names in the position hash.
-fn hash_bytes(bytes: &[u8]) -> u64 {
+pub(crate) fn hash_bytes(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xCBF2_9CE4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01B3))
 }
 
@@ -701,8 +702,8 @@ pub fn hash_fact<C: IntFact>(world: &mut World) -> u64 {
 }
 
 /// Puts the full hash of the position as it now stands in the history's last entry (after
-/// presets were switched on or off between moves).
-fn refresh_position_hash(world: &mut World) {
+/// presets or a profile were switched on or off between moves).
+pub fn refresh_position_hash(world: &mut World) {
     if world.get_resource::<History>().is_none() || world.get_resource::<crate::rules::Board>().is_none() {
         return;
     }
