@@ -1,5 +1,6 @@
-//! Games as PGN: written with the standard seven tags plus `Variant`, `Presets` (Chimera's
-//! own) and `FEN`/`SetUp` when the game did not start from the variant's usual position; preset
+//! Games as PGN: written with the standard seven tags plus `Variant`, `Presets` and `Profile`
+//! (Chimera's own; the profile the game started with, as RON on one line) and `FEN`/`SetUp` when
+//! the game did not start from the variant's usual position; preset
 //! annotations become comments. Read back by playing every SAN token through the rules, so a
 //! file that does not replay is refused with the move and the reason, and nothing is changed.
 
@@ -57,6 +58,9 @@ pub fn write_pgn(world: &mut bevy::prelude::World, variant_id: &str, presets: &[
     tag("Variant", variant_id);
     if !presets.is_empty() {
         tag("Presets", &presets.iter().map(|a| a.id).collect::<Vec<_>>().join(","));
+    }
+    if let Some(profile) = world.get_resource::<crate::modifiers::StartProfile>().and_then(|s| s.0.clone()) {
+        tag("Profile", &profile.to_ron_line());
     }
     if start_fen != usual {
         tag("SetUp", "1");
@@ -172,7 +176,10 @@ pub fn parse_pgn(text: &str) -> Result<PgnGame, String> {
 /// An unknown variant or preset, a bad FEN, or the first move that is not legal, with why.
 pub fn replay(game: &PgnGame) -> Result<(Engine, String, Vec<Activation>), String> {
     let id = game.tag("Variant").map(normalise_variant).unwrap_or_else(|| "chess".into());
-    let variant = crate::variants::find(&id).map_err(|e| format!("variant '{id}': {e}"))?;
+    let mut variant = crate::variants::find(&id).map_err(|e| format!("variant '{id}': {e}"))?;
+    if let Some(text) = game.tag("Profile") {
+        variant.profile = Some(crate::modifiers::Profile::from_ron(text)?.to_ron());
+    }
     let fen = game.tag("FEN").unwrap_or("startpos");
     let mut engine = new_game(variant, fen)?;
     let mut set = crate::presets::requested_by(engine.variant());

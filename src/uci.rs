@@ -4,7 +4,8 @@
 //! Options: `UCI_Variant` (every catalogue id, plus Fairy-Stockfish's names where they differ),
 //! `VariantPath` (a `.ron` variant file, which then takes precedence), `Presets`
 //! (`piece-hp(hp=3,scope=white,turns=6),piece-shield`: parameters, scope and duration as in
-//! variant files), `UCI_Chess960`, `Skill Level` (1–8, Chimera's levels), `Level Time Percent`
+//! variant files), `Profile` (a modifier profile: a built-in id or a `.ron` file),
+//! `UCI_Chess960`, `Skill Level` (1–8, Chimera's levels), `Level Time Percent`
 //! (a bare `go` thinks for the level's own time per move, scaled by it) and `Hash` (MB).
 //! Moves are read and written in the dialect Fairy-Stockfish speaks: drops `P@e4`, gating as a
 //! fifth letter, `+` promotions, a pass as the king moving to its own square, king-to-rook
@@ -41,6 +42,8 @@ struct Session {
     variant_path: Option<String>,
     presets: Vec<PresetRequest>,
     presets_text: String,
+    /// A modifier profile (built-in id or `.ron` file), as RON text, with its name.
+    profile: Option<(String, String)>,
     chess960: bool,
     level: u8,
     /// The level's own time per move (used by a bare `go`) is scaled by this, in percent.
@@ -61,6 +64,7 @@ impl Session {
             variant_path: None,
             presets: Vec::new(),
             presets_text: String::new(),
+            profile: None,
             chess960: false,
             level: crate::ai::MAX_LEVEL,
             level_time_percent: 100,
@@ -87,11 +91,15 @@ impl Session {
             }
         };
         v.presets.extend(self.presets.iter().cloned());
+        if let Some((_, ron)) = &self.profile {
+            v.profile = Some(ron.clone());
+        }
         Ok(v)
     }
 
     fn key(&self) -> String {
-        format!("{}|{:?}|{}|{}|{}", self.variant_id, self.variant_path, self.presets_text, self.chess960, self.level)
+        let profile = self.profile.as_ref().map(|(name, _)| name.as_str());
+        format!("{}|{:?}|{}|{:?}|{}|{}", self.variant_id, self.variant_path, self.presets_text, profile, self.chess960, self.level)
     }
 
     fn variant_names() -> Vec<String> {
@@ -111,6 +119,7 @@ impl Session {
         say(&self.out, &format!("option name UCI_Variant type combo default chess{vars}"));
         say(&self.out, "option name VariantPath type string default <empty>");
         say(&self.out, "option name Presets type string default <empty>");
+        say(&self.out, "option name Profile type string default <empty>");
         say(&self.out, "option name UCI_Chess960 type check default false");
         say(&self.out, &format!("option name Skill Level type spin default {} min 1 max {}", crate::ai::MAX_LEVEL, crate::ai::MAX_LEVEL));
         say(&self.out, "option name Level Time Percent type spin default 100 min 1 max 100");
@@ -156,6 +165,20 @@ impl Session {
                 }
                 Err(e) => self.info(&format!("presets '{value}': {e}")),
             },
+            "profile" => {
+                if value.is_empty() || value == "<empty>" {
+                    self.profile = None;
+                    self.game = None;
+                } else {
+                    match crate::modifiers::load_profile(value) {
+                        Ok(p) => {
+                            self.profile = Some((value.to_string(), p.to_ron()));
+                            self.game = None;
+                        }
+                        Err(e) => self.info(&format!("profile '{value}': {e}")),
+                    }
+                }
+            }
             "uci_chess960" => match value {
                 "true" => self.chess960 = true,
                 "false" => self.chess960 = false,

@@ -212,6 +212,19 @@ fn uci_plays_presets_and_reports_mates() {
 }
 
 #[test]
+fn uci_plays_with_a_modifier_profile() {
+    // a3b4 is the rook's added diagonal step: legal only under the profile.
+    let out = uci("uci\nsetoption name Profile value sturdy-rooks\nposition startpos moves a2a4 h7h5 a1a3 h8h6 a3b4\ngo depth 2\nwait 1\n\
+         setoption name Profile value no-such-profile\nquit\n");
+    assert!(out.contains("option name Profile type string"), "{out}");
+    assert!(!out.contains("a3b4"), "the move was accepted: {out}");
+    assert_eq!(out.lines().filter(|l| l.starts_with("bestmove ")).count(), 1, "{out}");
+    assert!(out.contains("info string profile 'no-such-profile'"), "{out}");
+    let plain = uci("position startpos moves a2a4 h7h5 a1a3 h8h6 a3b4\nquit\n");
+    assert!(plain.contains("a3b4"), "without the profile the move is refused, naming it: {plain}");
+}
+
+#[test]
 fn a_weak_level_picks_a_repeating_move_only_when_it_is_the_best() {
     let mut e = Engine::new(Variant::chess());
     for m in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {

@@ -164,6 +164,7 @@ const NOT_POSITION: &[&str] = &[
     "Pipelines",
     "Homes",
     "DamageAdjusters",
+    "StartProfile",
 ];
 /// Types [`snapshot`] compares.
 const IN_SNAPSHOT: &[&str] = &[

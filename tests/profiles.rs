@@ -361,3 +361,45 @@ fn a_profile_round_trips_through_its_file_and_a_variant_file() {
     let err = format!("{:?}", load_text("bad", bad).unwrap_err());
     assert!(err.contains("E_PROFILE_ENTRY") || err.contains("no piece type 'Z'"), "{err}");
 }
+
+#[test]
+fn a_profile_game_round_trips_through_its_fen() {
+    let text =
+        r#"(id: "t", types: {"B": {"damage-resistance": 0.5}, "R": {"hp-bonus": 1}}, instances: {"g1": {"direction-additions": "W"}})"#;
+    let mut v = builtin("chess").unwrap();
+    v.profile = Some(profile(text).to_ron());
+    let mut e = chimera::presets::new_game(v.clone(), "startpos").expect("starts");
+    for m in ["g1f3", "e7e5", "f3e5", "b7b6", "e5c6", "c8a6", "e2e3", "a6f1", "c6d4", "h7h6"] {
+        e.play_uci(m).unwrap_or_else(|err| panic!("{m}: {err}"));
+    }
+    // The knight from g1 is on d4; the bishop on f1 was hit once and resisted half of it (it
+    // stays, and carries 500 to the next hit; the attacker stayed on a6).
+    let fen = e.fen();
+    assert!(fen.contains("bound=d4:g1") && fen.contains("Carry=f1:500"), "{fen}");
+    let mut back = chimera::presets::new_game(v, &fen).unwrap_or_else(|err| panic!("{fen}: {err}"));
+    assert_eq!(back.fen(), fen);
+    assert_eq!(position_hash(back.world_mut()), position_hash(e.world_mut()), "the same position, the same hash");
+    assert_eq!(moves_from(&mut back, "d4"), moves_from(&mut e, "d4"));
+    assert!(moves_from(&mut back, "d4").contains(&"d3".to_string()), "the wazir step came back with the binding");
+}
+
+#[test]
+fn a_saved_game_carries_its_profile() {
+    let mut v = builtin("chess").unwrap();
+    v.profile = Some(chimera::modifiers::builtin("sturdy-rooks").unwrap().to_ron());
+    let mut e = chimera::presets::new_game(v, "startpos").expect("starts");
+    for m in ["a2a4", "h7h5", "a1a3", "h8h6", "a3b4"] {
+        e.play_uci(m).unwrap_or_else(|err| panic!("{m}: {err}"));
+    }
+    let fen = e.fen();
+    let text = chimera::pgn::write_pgn(e.world_mut(), "chess", &[], &fen_start(), "2026.11.25");
+    assert!(text.contains("[Profile \"(id:\\\"sturdy-rooks\\\""), "{text}");
+    let game = chimera::pgn::parse_pgn(&text).unwrap();
+    let (mut back, _, _) = chimera::pgn::replay(&game).unwrap_or_else(|err| panic!("{err}\n{text}"));
+    assert_eq!(back.fen(), fen, "a3b4 is the rook's added diagonal step: it replays only with the profile");
+    assert_eq!(position_hash(back.world_mut()), position_hash(e.world_mut()));
+}
+
+fn fen_start() -> String {
+    Engine::new(builtin("chess").unwrap()).fen()
+}

@@ -143,6 +143,11 @@ impl ActiveProfile {
     }
 }
 
+/// The profile the game started with (what a saved game replays from; swaps are noted on
+/// the moves that applied them).
+#[derive(Resource, Clone, Debug, Default)]
+pub struct StartProfile(pub Option<Profile>);
+
 /// A swap asked for and not yet applied: the profile to switch to (`None`: none).
 #[derive(Resource, Clone, Debug, Default)]
 pub struct PendingSwap(pub Option<Option<Profile>>);
@@ -285,6 +290,7 @@ pub fn apply_profile(world: &mut World, profile: Option<&Profile>) -> Result<Vec
     let Some(profile) = profile else {
         install(world, None);
         crate::presets::refresh_position_hash(world);
+        world.insert_resource(StartProfile(None));
         return Ok(Vec::new());
     };
     let warnings = validate(world, profile)?;
@@ -293,6 +299,7 @@ pub fn apply_profile(world: &mut World, profile: Option<&Profile>) -> Result<Vec
     install(world, Some(compiled));
     fill_hp(world, true);
     crate::presets::refresh_position_hash(world);
+    world.insert_resource(StartProfile(Some(profile.clone())));
     Ok(warnings)
 }
 
@@ -316,30 +323,110 @@ pub fn request_swap(world: &mut World, profile: Option<Profile>) -> Result<Vec<P
 /// Puts `compiled` (or no profile) in place: the bindings on the square index, the active
 /// profile, and the rules rebuilt with its layer, hooks and hashers. Returns the binding warnings.
 fn install(world: &mut World, compiled: Option<Compiled>) -> Vec<ProfileProblem> {
-    let mut warnings = Vec::new();
-    match compiled {
-        Some(mut compiled) => {
-            let (bound, w) = bindings(world, &compiled);
-            warnings.append(&mut compiled.warnings);
-            warnings.extend(w);
-            // Only bound entries keep a mark; the others are dropped.
-            let kept: Vec<(Square, super::Entry)> = bound.iter().map(|&(_, m)| compiled.instances[m as usize - 1].clone()).collect();
-            let bound: Vec<(Entity, u8)> = bound.iter().enumerate().map(|(i, &(e, _))| (e, (i + 1) as u8)).collect();
-            compiled.instances = kept;
-            let variant = world.resource::<Rules>().0.clone();
-            let presets = world.get_resource::<crate::presets::ActivePresets>().map(|a| a.0.clone()).unwrap_or_default();
-            let layers = crate::presets::rule_fns_of(&presets, &variant).layers;
-            let table = Table::build(&compiled, &variant, &layers);
-            world.resource_mut::<Board>().bind(bound);
-            world.insert_resource(ActiveProfile { compiled: Arc::new(compiled), table: Arc::new(table), geometry: variant.geometry });
+    let bound = compiled.as_ref().map(|c| bindings(world, c));
+    match bound {
+        Some((bound, mut warnings)) => {
+            let mut compiled = compiled.expect("bound only with a profile");
+            warnings.splice(0..0, std::mem::take(&mut compiled.warnings));
+            install_bound(world, compiled, bound);
+            warnings
         }
         None => {
             world.resource_mut::<Board>().bind(Vec::new());
             world.remove_resource::<ActiveProfile>();
+            crate::presets::reinstall_rules(world);
+            Vec::new()
         }
     }
+}
+
+/// Puts `compiled` in place with these pieces marked. A mark is the entry's place in the
+/// profile's per-instance list (plus one), whichever entries are bound, so that the same piece
+/// with the same entry hashes the same however the game reached it.
+fn install_bound(world: &mut World, compiled: Compiled, bound: Vec<(Entity, u8)>) {
+    {
+        let variant = world.resource::<Rules>().0.clone();
+        let presets = world.get_resource::<crate::presets::ActivePresets>().map(|a| a.0.clone()).unwrap_or_default();
+        let layers = crate::presets::rule_fns_of(&presets, &variant).layers;
+        let table = Table::build(&compiled, &variant, &layers);
+        world.resource_mut::<Board>().bind(bound);
+        world.insert_resource(ActiveProfile { compiled: Arc::new(compiled), table: Arc::new(table), geometry: variant.geometry });
+    }
     crate::presets::reinstall_rules(world);
-    warnings
+}
+
+/// Chimera's FEN sections for a profile game: which piece carries which per-instance entry
+/// (`bound=f3:g1`: the piece on f3 has the entry of g1) and carried damage (`Carry=d4:500`).
+fn write_fen(world: &mut World) -> Vec<String> {
+    let Some(active) = world.get_resource::<ActiveProfile>() else { return Vec::new() };
+    let board = world.resource::<Board>();
+    let g = board.geometry;
+    let mut out = Vec::new();
+    let bound: Vec<String> = (0..board.marks.len())
+        .filter(|&i| board.marks[i] != 0)
+        .filter_map(|i| {
+            let key = active.compiled.instances.get(board.marks[i] as usize - 1)?.0;
+            Some(format!("{}:{}", g.name(Square(i as u8)), g.name(key)))
+        })
+        .collect();
+    if !bound.is_empty() {
+        out.push(format!("bound={}", bound.join(",")));
+    }
+    let carried: Vec<String> = (0..board.entities.len())
+        .filter_map(|i| {
+            let c = world.get::<Carry>(board.entities[i]?)?.0;
+            (c != 0).then(|| format!("{}:{c}", g.name(Square(i as u8))))
+        })
+        .collect();
+    if !carried.is_empty() {
+        out.push(format!("Carry={}", carried.join(",")));
+    }
+    out
+}
+
+/// Reads one of the profile's FEN sections ([`write_fen`]) into a game just set up with its
+/// profile. Returns false for a section that is not the profile's.
+///
+/// # Errors
+/// No active profile, a square without a piece, an entry the profile does not have, a value
+/// that is not a number.
+pub fn read_fen_section(world: &mut World, name: &str, body: &str) -> Result<bool, String> {
+    if name != "bound" && name != "Carry" {
+        return Ok(false);
+    }
+    let Some(active) = world.get_resource::<ActiveProfile>().cloned() else {
+        return Err(format!("trailing field: '{name}' needs a modifier profile, and this game has none"));
+    };
+    let g = world.resource::<Rules>().0.geometry;
+    let mut pairs = Vec::new();
+    for item in body.split(',').filter(|v| !v.is_empty()) {
+        let (sq, value) = item.rsplit_once(':').ok_or_else(|| format!("trailing field: '{item}' in {name} is not square:value"))?;
+        let square = g.parse_square(sq).ok_or_else(|| format!("trailing field: '{sq}' is not a square of this board"))?;
+        let e = world.resource::<Board>().entity(square).ok_or_else(|| format!("trailing field: no piece on {sq} for {name}"))?;
+        pairs.push((e, value.to_string()));
+    }
+    if name == "Carry" {
+        for (e, value) in pairs {
+            let v: i32 = value
+                .parse()
+                .ok()
+                .filter(|v| (0..1000).contains(v))
+                .ok_or_else(|| format!("trailing field: Carry '{value}' is not 0 to 999"))?;
+            world.entity_mut(e).insert(Carry(v));
+        }
+        return Ok(true);
+    }
+    let compiled = (*active.compiled).clone();
+    let mut bound = Vec::new();
+    for (e, key) in pairs {
+        let i = g
+            .parse_square(&key)
+            .and_then(|k| compiled.instances.iter().position(|(s, _)| *s == k))
+            .ok_or_else(|| format!("trailing field: the profile has no per-instance entry '{key}'"))?;
+        bound.push((e, (i + 1) as u8));
+    }
+    install_bound(world, compiled, bound);
+    Ok(true)
 }
 
 /// Binds the active profile again after a new position was set up (its pieces are new): the
@@ -429,6 +516,9 @@ pub(crate) fn contribute(world: &mut World) {
         }
     }
     world.resource_mut::<crate::rules::HashExtras>().0.extend(extras);
+    if active.is_some() {
+        world.resource_mut::<crate::rules::FenExtras>().0.push(write_fen);
+    }
     world.insert_resource(DamageAdjusters(adjusters));
     world.resource_mut::<crate::rules::ForkCopiers>().0.push(fork_profile);
 }
@@ -688,6 +778,9 @@ fn hash_profile(world: &mut World) -> u64 {
 
 /// Copies the profile into a fork (the square index already carries the marks).
 fn fork_profile(src: &World, dst: &mut World, map: &crate::rules::EntityMap) {
+    if let Some(s) = src.get_resource::<StartProfile>() {
+        dst.insert_resource(s.clone());
+    }
     if let Some(a) = src.get_resource::<ActiveProfile>() {
         dst.insert_resource(a.clone());
     }

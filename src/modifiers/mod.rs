@@ -55,9 +55,9 @@ pub use capture_flags::{CANNOT_BE_CAPTURED, CANNOT_CAPTURE, CAPTURE_FLAGS};
 pub use damage_resistance::DAMAGE_RESISTANCE;
 pub use direction_additions::DIRECTION_ADDITIONS;
 pub use hp_bonus::HP_BONUS;
-pub use install::restart;
-pub use install::{ActiveProfile, Carry, PendingSwap, Table, apply_profile, profile_hp, request_swap, resolved_of, validate};
+pub use install::{ActiveProfile, Carry, PendingSwap, StartProfile, Table, apply_profile, profile_hp, request_swap, resolved_of, validate};
 pub(crate) use install::{contribute, hooks};
+pub use install::{read_fen_section, restart};
 pub use promotion_override::PROMOTION_OVERRIDE;
 pub use range_bonus::RANGE_BONUS;
 
@@ -312,6 +312,11 @@ impl Profile {
         ron::from_str(text).map_err(|e| format!("profile: {e}"))
     }
 
+    /// The profile as RON text on one line (for a PGN tag).
+    pub fn to_ron_line(&self) -> String {
+        ron::to_string(self).unwrap_or_default()
+    }
+
     /// The profile as RON text (reads back to the same profile).
     pub fn to_ron(&self) -> String {
         ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default()).unwrap_or_default()
@@ -504,6 +509,9 @@ pub fn compile(profile: &Profile, variant: &Variant) -> Result<Compiled, Vec<Pro
             Some(sq) => instances.push((sq, entry.clone())),
             None => warnings.push(orphan(format!("instances.\"{key}\": not a square of this board; dropped"))),
         }
+    }
+    if instances.len() > usize::from(u8::MAX) {
+        problems.push(error(format!("{} per-instance entries; at most {}", instances.len(), u8::MAX)));
     }
     if !problems.is_empty() {
         return Err(problems);

@@ -266,6 +266,10 @@ pub fn take_from_every_piece<C: IntFact>(world: &mut World) {
 /// declare, in activation order (what a save writes per piece and what the game displays).
 pub fn effective_piece_attributes(world: &World) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
+    // A modifier profile's extra hit points are hit points too.
+    if world.get_resource::<crate::modifiers::ActiveProfile>().is_some_and(|p| p.table.hp) {
+        out.push("Hp");
+    }
     for a in world.get_resource::<ActivePresets>().map(|a| a.0.as_slice()).unwrap_or_default() {
         for attr in by_id(a.id).map(|d| d.piece_attributes).unwrap_or_default() {
             if !out.contains(attr) {
@@ -603,6 +607,10 @@ pub fn read_fen_sections(world: &mut World, sections: &[String]) -> Result<(), S
     let g = world.resource::<Rules>().0.geometry;
     for section in sections {
         let (name, body) = section.split_once('=').ok_or_else(|| format!("trailing field: '{section}' is not name=values"))?;
+        // The modifier profile's sections (bindings, carried damage).
+        if crate::modifiers::read_fen_section(world, name, body)? {
+            continue;
+        }
         let values = body
             .split(',')
             .filter(|v| !v.is_empty())
@@ -813,19 +821,31 @@ pub fn new_game(variant: crate::rules::Variant, fen: &str) -> Result<crate::rule
         Some(text) => Some(crate::modifiers::Profile::from_ron(text)?),
         None => None,
     };
-    let mut engine = if requests.is_empty() {
-        crate::rules::Engine::from_fen(variant, fen).map_err(|e| e.to_string())?
-    } else {
+    let problems = |id: &str, p: Vec<crate::modifiers::ProfileProblem>| {
+        format!("profile '{id}': {}", p.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))
+    };
+    let Some(profile) = profile else {
+        if requests.is_empty() {
+            return crate::rules::Engine::from_fen(variant, fen).map_err(|e| e.to_string());
+        }
         let fen = if fen.trim() == "startpos" { variant.start_fen.clone() } else { fen.to_string() };
         let mut engine = crate::rules::Engine::bare(variant);
         set_active_presets(engine.world_mut(), requests).map_err(|e| e.to_string())?;
         set_position(engine.world_mut(), &fen)?;
-        engine
+        return Ok(engine);
     };
-    if let Some(profile) = profile {
-        crate::modifiers::apply_profile(engine.world_mut(), Some(&profile)).map_err(|problems| {
-            format!("profile '{}': {}", profile.id, problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))
-        })?;
+    // With a profile: the profile goes on at the variant's start (where its per-instance keys
+    // bind), then the position is set up (bound again by its squares, or by the FEN's `bound`
+    // section) and checked.
+    let start = variant.start_fen.clone();
+    let fen = if fen.trim() == "startpos" { start.clone() } else { fen.to_string() };
+    let mut engine = crate::rules::Engine::bare(variant);
+    set_active_presets(engine.world_mut(), requests).map_err(|e| e.to_string())?;
+    set_position(engine.world_mut(), &start)?;
+    crate::modifiers::apply_profile(engine.world_mut(), Some(&profile)).map_err(|p| problems(&profile.id, p))?;
+    if fen != start {
+        set_position(engine.world_mut(), &fen)?;
+        crate::modifiers::validate(engine.world(), &profile).map_err(|p| problems(&profile.id, p))?;
     }
     Ok(engine)
 }
