@@ -107,6 +107,12 @@ pub fn load_game(world: &mut World, game: &PgnGame) -> Result<(), String> {
     let (_, id, presets) = replay(game)?;
     let ids: Vec<String> = presets.iter().map(|a| a.id.to_string()).collect();
     start_game(world, &id, &ids)?;
+    // The profile the game started with (the replay above checked that it reads and applies).
+    if let Some(text) = game.tag("Profile") {
+        let profile = crate::modifiers::Profile::from_ron(text)?;
+        crate::modifiers::apply_profile(world, Some(&profile))
+            .map_err(|p| p.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))?;
+    }
     if let Some(fen) = game.tag("FEN") {
         crate::presets::set_position(world, fen)?;
         world.resource_mut::<GameSetup>().start_fen = world.fen();
@@ -240,6 +246,19 @@ mod tests {
         app.world_mut().write_message(GameAction::LoadText("1. e4 e5 2. Qh8".into()));
         app.update();
         assert_eq!(app.world_mut().fen(), fen);
+    }
+
+    #[test]
+    fn a_loaded_game_keeps_its_profile() {
+        let mut app = app();
+        let profile = crate::modifiers::builtin("sturdy-rooks").unwrap().to_ron_line().replace('"', "\\\"");
+        let text = format!("[Variant \"chess\"]\n[Profile \"{profile}\"]\n\n1. a4 h5 2. Ra3 Rh6 3. Rb4");
+        app.world_mut().write_message(GameAction::LoadText(text));
+        app.update();
+        // Rb4 is the rook's added diagonal step: the game loaded with its profile.
+        assert!(app.world_mut().fen().starts_with("rnbqkbn1/ppppppp1/7r/7p/PR6/8/1PPPPPPP/1NBQKBNR b"), "{}", app.world_mut().fen());
+        let pgn = game_pgn(app.world_mut());
+        assert!(pgn.contains("[Profile \"(id:\\\"sturdy-rooks\\\""), "a save keeps it: {pgn}");
     }
 
     #[test]

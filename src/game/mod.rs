@@ -10,6 +10,7 @@ pub mod files;
 mod idle;
 mod pieces;
 pub mod play;
+mod profile_panel;
 mod screens;
 mod screenshot;
 pub mod settings;
@@ -142,6 +143,7 @@ pub fn run(options: GameOptions) -> ExitCode {
         effects::plugin,
         board::plugin,
         ui::plugin,
+        profile_panel::plugin,
         sound::plugin,
         screenshot::plugin,
         bench::plugin,
@@ -209,8 +211,17 @@ fn run_script(world: &mut World) {
     }
 }
 
-/// U / ← take back, R / → redo, F flip, Esc cancel a selection or choice.
-fn keyboard(keys: Res<ButtonInput<KeyCode>>, mut inputs: MessageWriter<play::BoardInput>, mut view: ResMut<board::BoardView>) {
+/// U / ← take back, R / → redo, F flip, Esc cancel a selection or choice — not while a text
+/// field of the panel has the keyboard (typing `F` in a Betza field does not flip the board).
+fn keyboard(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut inputs: MessageWriter<play::BoardInput>,
+    mut view: ResMut<board::BoardView>,
+    mut contexts: bevy_egui::EguiContexts,
+) {
+    if contexts.ctx_mut().is_ok_and(|c| c.egui_wants_keyboard_input()) {
+        return;
+    }
     if keys.just_pressed(KeyCode::KeyU) || keys.just_pressed(KeyCode::ArrowLeft) {
         inputs.write(play::BoardInput::Takeback);
     }

@@ -10,6 +10,7 @@ use super::computer::ComputerPlay;
 use super::effects::EffectsLevel;
 use super::files::{ClipboardOut, GameAction, saved_games};
 use super::play::{BoardInput, Notice, PendingChoice};
+use super::profile_panel::{ProfileLocal, ProfileRequest, ProfileView, section};
 use super::screens::{PieceTextures, StartScreen, move_diagram};
 use super::settings::{BoardTheme, PieceSet, Settings};
 use super::{GameSetup, NewGame};
@@ -26,79 +27,7 @@ pub struct PanelData {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PanelData>();
-    app.add_message::<ProfileRequest>();
     app.add_systems(bevy_egui::EguiPrimaryContextPass, panel);
-    app.add_systems(Update, swap_profiles.run_if(on_message::<ProfileRequest>));
-}
-
-/// A swap of the modifier profile asked for in the panel: a built-in profile's id, or none.
-#[derive(Message, Clone, Debug)]
-pub struct ProfileRequest(pub Option<String>);
-
-/// Queues the swaps asked for (they apply when the next move passes the turn); a rejected one
-/// changes nothing and is shown with its reasons.
-fn swap_profiles(world: &mut World) {
-    let requests: Vec<ProfileRequest> = world.resource_mut::<Messages<ProfileRequest>>().drain().collect();
-    for ProfileRequest(id) in requests {
-        let profile = match id.as_deref().map(crate::modifiers::load_profile).transpose() {
-            Ok(p) => p,
-            Err(e) => {
-                world.resource_mut::<Notice>().0 = Some((e, 6.0));
-                continue;
-            }
-        };
-        if let Err(problems) = crate::modifiers::request_swap(world, profile) {
-            let text = problems.iter().filter(|p| !p.warning).map(ToString::to_string).collect::<Vec<_>>().join("\n");
-            world.resource_mut::<Notice>().0 = Some((format!("Profile refused: {text}"), 8.0));
-        }
-    }
-}
-
-/// The active modifier profile in words, a queued swap, and the picker that queues one.
-fn profile_section(
-    ui: &mut egui::Ui,
-    profile: Option<&crate::modifiers::ActiveProfile>,
-    swap: Option<&crate::modifiers::PendingSwap>,
-    requests: &mut MessageWriter<ProfileRequest>,
-    pick: &mut Option<String>,
-) {
-    let registry = crate::modifiers::ModifierRegistry::builtin();
-    match profile {
-        Some(active) => {
-            let p = &active.compiled.profile;
-            ui.label(egui::RichText::new(p.name.clone().unwrap_or_else(|| p.id.clone())).strong());
-            for (key, entry) in &p.types {
-                ui.label(format!("{key}: {}", crate::modifiers::Mods::describe_entry(entry, &registry).join(", ")));
-            }
-            for (sq, entry) in &active.compiled.instances {
-                let name = active.square_name(*sq);
-                ui.label(format!("the piece from {name}: {}", crate::modifiers::Mods::describe_entry(entry, &registry).join(", ")));
-            }
-            ui.label(egui::RichText::new("Violet badge: a piece with modifiers; gold: with its own.").small());
-        }
-        None => {
-            ui.label("None: every piece moves by the variant's rules.");
-        }
-    }
-    if let Some(Some(next)) = swap.map(|s| &s.0) {
-        let name = next.as_ref().map_or("no profile".to_string(), |p| p.name.clone().unwrap_or_else(|| p.id.clone()));
-        ui.label(
-            egui::RichText::new(format!("Swap to {name} queued: it applies when the next move passes the turn."))
-                .color(egui::Color32::from_rgb(230, 180, 60)),
-        );
-    }
-    ui.horizontal(|ui| {
-        let shown = pick.clone().unwrap_or_else(|| "none".into());
-        egui::ComboBox::from_id_salt("profile-pick").selected_text(shown).show_ui(ui, |ui| {
-            ui.selectable_value(pick, None, "none");
-            for (id, _) in crate::modifiers::BUILTIN {
-                ui.selectable_value(pick, Some(id.to_string()), *id);
-            }
-        });
-        if ui.button("Swap at the next turn").on_hover_text("Checked now; applied when the next move passes the turn").clicked() {
-            requests.write(ProfileRequest(pick.clone()));
-        }
-    });
 }
 
 /// After each change of position, asks the rules once for what the screen shows of it: the
@@ -131,6 +60,9 @@ struct PanelOut<'w> {
     profile: Option<Res<'w, crate::modifiers::ActiveProfile>>,
     swap: Option<Res<'w, crate::modifiers::PendingSwap>>,
     profile_requests: MessageWriter<'w, ProfileRequest>,
+    board: Res<'w, crate::rules::Board>,
+    homes: Option<Res<'w, crate::rules::Homes>>,
+    selection: Res<'w, super::play::Selection>,
 }
 
 /// The panel's own state: the paste box and the list of saved games (with when it was read).
@@ -138,7 +70,7 @@ struct PanelOut<'w> {
 struct PanelLocal {
     paste: String,
     saved: Option<(f32, Vec<std::path::PathBuf>)>,
-    profile_pick: Option<String>,
+    profile: ProfileLocal,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -160,8 +92,9 @@ fn panel(
     mut clipboard: ResMut<ClipboardOut>,
     mut local: Local<PanelLocal>,
 ) -> Result {
-    let PanelOut { inputs, new_game, actions, start, textures, computer, profile, swap, profile_requests } = &mut out;
-    let PanelLocal { paste, saved, profile_pick } = &mut *local;
+    let PanelOut { inputs, new_game, actions, start, textures, computer, profile, swap, profile_requests, board, homes, selection } =
+        &mut out;
+    let PanelLocal { paste, saved, profile: profile_local } = &mut *local;
     let ctx = contexts.ctx_mut()?;
     if let Some(text) = clipboard.0.take() {
         ctx.copy_text(text);
@@ -354,7 +287,9 @@ fn panel(
             }
         });
         egui::CollapsingHeader::new("Modifier profile").default_open(profile.is_some()).show(ui, |ui| {
-            profile_section(ui, profile.as_deref(), swap.as_deref(), profile_requests, profile_pick);
+            let view =
+                ProfileView { active: profile.as_deref(), swap: swap.as_deref(), variant: v, board, homes: homes.as_deref(), selection };
+            section(ui, view, profile_requests, profile_local);
         });
     });
     if !pending.0.is_empty() {
