@@ -62,6 +62,10 @@ pub fn write_pgn(world: &mut bevy::prelude::World, variant_id: &str, presets: &[
     if let Some(profile) = world.get_resource::<crate::modifiers::StartProfile>().and_then(|s| s.0.clone()) {
         tag("Profile", &profile.to_ron_line());
     }
+    // Each swap: the move at whose end it applied, and the profile (or `none`).
+    for (ply, profile) in world.get_resource::<crate::modifiers::SwapHistory>().map(|h| h.0.clone()).unwrap_or_default() {
+        tag("ProfileSwap", &format!("{ply} {}", profile.map_or("none".into(), |p| p.to_ron_line())));
+    }
     if start_fen != usual {
         tag("SetUp", "1");
         tag("FEN", start_fen);
@@ -190,10 +194,45 @@ pub fn replay(game: &PgnGame) -> Result<(Engine, String, Vec<Activation>), Strin
         }
     }
     set_active_presets(engine.world_mut(), set.clone()).map_err(|e| e.to_string())?;
+    let swaps = profile_swaps(game)?;
     for (i, san) in game.moves.iter().enumerate() {
+        queue_swap(engine.world_mut(), &swaps, i + 1)?;
         engine.play_san(san).map_err(|e| format!("move {} ({san}): {e}", i + 1))?;
     }
     Ok((engine, id, set))
+}
+
+/// The game's `ProfileSwap` tags: the move at whose end each applied, and the profile.
+///
+/// # Errors
+/// A tag that is not a move number and a profile (or `none`).
+pub fn profile_swaps(game: &PgnGame) -> Result<Vec<(usize, Option<crate::modifiers::Profile>)>, String> {
+    game.tags
+        .iter()
+        .filter(|(k, _)| k == "ProfileSwap")
+        .map(|(_, v)| {
+            let (ply, text) = v.split_once(' ').ok_or_else(|| format!("ProfileSwap '{v}': expected a move number and a profile"))?;
+            let ply: usize = ply.parse().map_err(|_| format!("ProfileSwap '{v}': '{ply}' is not a move number"))?;
+            let profile = if text.trim() == "none" { None } else { Some(crate::modifiers::Profile::from_ron(text)?) };
+            Ok((ply, profile))
+        })
+        .collect()
+}
+
+/// Before the move numbered `ply` is replayed, queues the swap that applied at its end.
+///
+/// # Errors
+/// The swap is refused in the replayed game.
+pub fn queue_swap(
+    world: &mut bevy::prelude::World,
+    swaps: &[(usize, Option<crate::modifiers::Profile>)],
+    ply: usize,
+) -> Result<(), String> {
+    for (_, profile) in swaps.iter().filter(|(p, _)| *p == ply) {
+        crate::modifiers::request_swap(world, profile.clone())
+            .map_err(|p| format!("profile swap at move {ply}: {}", p.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")))?;
+    }
+    Ok(())
 }
 
 /// Lichess writes variant names ("King of the Hill", "Three-check"); Chimera's ids are

@@ -165,6 +165,7 @@ const NOT_POSITION: &[&str] = &[
     "Homes",
     "DamageAdjusters",
     "StartProfile",
+    "SwapHistory",
 ];
 /// Types [`snapshot`] compares.
 const IN_SNAPSHOT: &[&str] = &[

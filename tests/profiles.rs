@@ -398,6 +398,19 @@ fn a_saved_game_carries_its_profile() {
     let (mut back, _, _) = chimera::pgn::replay(&game).unwrap_or_else(|err| panic!("{err}\n{text}"));
     assert_eq!(back.fen(), fen, "a3b4 is the rook's added diagonal step: it replays only with the profile");
     assert_eq!(position_hash(back.world_mut()), position_hash(e.world_mut()));
+    // A swap mid-game is saved with the move at whose end it applied, and replayed.
+    request_swap(e.world_mut(), Some(chimera::modifiers::builtin("long-stride").unwrap())).unwrap();
+    for m in ["h6e6", "b1c3", "e6e5", "c3c4"] {
+        e.play_uci(m).unwrap_or_else(|err| panic!("{m}: {err}"));
+    }
+    // c3c4 is a knight's wazir step, legal only under the swapped-in profile; the rooks lost
+    // their extra hit points with the swap.
+    assert!(e.world().get::<Hp>(piece_on(&e, "b4")).is_none());
+    let text = chimera::pgn::write_pgn(e.world_mut(), "chess", &[], &fen_start(), "2026.11.25");
+    assert!(text.contains("[ProfileSwap \"6 (id:\\\"long-stride\\\""), "{text}");
+    let (mut again, _, _) = chimera::pgn::replay(&chimera::pgn::parse_pgn(&text).unwrap()).unwrap_or_else(|err| panic!("{err}\n{text}"));
+    assert_eq!(again.fen(), e.fen());
+    assert_eq!(position_hash(again.world_mut()), position_hash(e.world_mut()), "the replay swapped at the same move");
 }
 
 fn fen_start() -> String {

@@ -117,7 +117,9 @@ pub fn load_game(world: &mut World, game: &PgnGame) -> Result<(), String> {
         crate::presets::set_position(world, fen)?;
         world.resource_mut::<GameSetup>().start_fen = world.fen();
     }
-    for san in &game.moves {
+    let swaps = crate::pgn::profile_swaps(game)?;
+    for (i, san) in game.moves.iter().enumerate() {
+        crate::pgn::queue_swap(world, &swaps, i + 1)?;
         let legal = world.legal_moves().to_vec();
         let rules = world.resource::<Rules>().0.clone();
         let m = parse_san(&rules, &world.resource::<Board>().cells, &legal, san).map_err(|e| e.to_string())?;

@@ -148,6 +148,11 @@ impl ActiveProfile {
 #[derive(Resource, Clone, Debug, Default)]
 pub struct StartProfile(pub Option<Profile>);
 
+/// The swaps applied so far: the number of the move (1 = the first) at whose turn boundary each
+/// applied, and the profile it switched to (`None`: none). A saved game replays them.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct SwapHistory(pub Vec<(usize, Option<Profile>)>);
+
 /// A swap asked for and not yet applied: the profile to switch to (`None`: none).
 #[derive(Resource, Clone, Debug, Default)]
 pub struct PendingSwap(pub Option<Option<Profile>>);
@@ -291,6 +296,7 @@ pub fn apply_profile(world: &mut World, profile: Option<&Profile>) -> Result<Vec
         install(world, None);
         crate::presets::refresh_position_hash(world);
         world.insert_resource(StartProfile(None));
+        world.insert_resource(SwapHistory::default());
         return Ok(Vec::new());
     };
     let warnings = validate(world, profile)?;
@@ -300,6 +306,7 @@ pub fn apply_profile(world: &mut World, profile: Option<&Profile>) -> Result<Vec
     fill_hp(world, true);
     crate::presets::refresh_position_hash(world);
     world.insert_resource(StartProfile(Some(profile.clone())));
+    world.insert_resource(SwapHistory::default());
     Ok(warnings)
 }
 
@@ -449,8 +456,19 @@ fn fill_hp(world: &mut World, fresh: bool) {
     let with_hp = piece_hp_active(world);
     let bonuses = world.get_resource::<ActiveProfile>().is_some_and(|a| a.table.hp);
     // Without piece-hp only pieces with a bonus have hit points; after a swap under piece-hp
-    // every piece's most may have dropped.
-    if !bonuses && (fresh || !with_hp) {
+    // every piece's most may have dropped; a swap to a profile without bonuses (and no
+    // piece-hp) takes the hit points away.
+    if !bonuses && !with_hp {
+        if !fresh {
+            let had: Vec<(Entity, i32)> = world.query::<(Entity, &Hp)>().iter(world).map(|(e, h)| (e, h.0)).collect();
+            for (e, old) in had {
+                world.resource_mut::<UndoLog>().record_fact::<Hp>(e, Some(old));
+                world.entity_mut(e).remove::<Hp>();
+            }
+        }
+        return;
+    }
+    if !bonuses && fresh {
         return;
     }
     let pieces: Vec<(Entity, Option<i32>)> = world
@@ -725,7 +743,9 @@ fn swap_at_boundary(world: &mut World) {
     };
     let old_active = world.get_resource::<ActiveProfile>().cloned();
     let old_bound = world.resource::<Board>().bound.clone();
+    let old_history = world.get_resource::<SwapHistory>().cloned().unwrap_or_default();
     world.resource_mut::<UndoLog>().record_restore(move |w| {
+        w.insert_resource(old_history.clone());
         w.insert_resource(PendingSwap(Some(next.clone())));
         match &old_active {
             Some(a) => w.insert_resource(a.clone()),
@@ -745,6 +765,7 @@ fn swap_at_boundary(world: &mut World) {
         Ok(()) => {
             let variant = world.resource::<Rules>().0.clone();
             let name = next.as_ref().map_or("none".to_string(), |p| p.name.clone().unwrap_or_else(|| p.id.clone()));
+            let next_profile = next.clone();
             match next.map(|p| compile(&p, &variant)) {
                 Some(Ok(compiled)) => {
                     install(world, Some(compiled));
@@ -755,6 +776,9 @@ fn swap_at_boundary(world: &mut World) {
                 }
             }
             fill_hp(world, false);
+            // This move's record is written after this step: it is the next one.
+            let ply = world.resource::<crate::rules::MoveLog>().0.len() + 1;
+            world.get_resource_or_insert_with(SwapHistory::default).0.push((ply, next_profile));
             format!("profile: {name}")
         }
     };
@@ -779,6 +803,9 @@ fn hash_profile(world: &mut World) -> u64 {
 /// Copies the profile into a fork (the square index already carries the marks).
 fn fork_profile(src: &World, dst: &mut World, map: &crate::rules::EntityMap) {
     if let Some(s) = src.get_resource::<StartProfile>() {
+        dst.insert_resource(s.clone());
+    }
+    if let Some(s) = src.get_resource::<SwapHistory>() {
         dst.insert_resource(s.clone());
     }
     if let Some(a) = src.get_resource::<ActiveProfile>() {

@@ -55,7 +55,9 @@ pub use capture_flags::{CANNOT_BE_CAPTURED, CANNOT_CAPTURE, CAPTURE_FLAGS};
 pub use damage_resistance::DAMAGE_RESISTANCE;
 pub use direction_additions::DIRECTION_ADDITIONS;
 pub use hp_bonus::HP_BONUS;
-pub use install::{ActiveProfile, Carry, PendingSwap, StartProfile, Table, apply_profile, profile_hp, request_swap, resolved_of, validate};
+pub use install::{
+    ActiveProfile, Carry, PendingSwap, StartProfile, SwapHistory, Table, apply_profile, profile_hp, request_swap, resolved_of, validate,
+};
 pub(crate) use install::{contribute, hooks};
 pub use install::{read_fen_section, restart};
 pub use promotion_override::PROMOTION_OVERRIDE;
