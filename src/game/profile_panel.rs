@@ -18,6 +18,14 @@ pub enum ProfileRequest {
     Named(Option<String>),
     /// A profile edited in the panel.
     Edited(Profile),
+    /// Save an edited profile: to this `.ron` file, or (`None`) as `<id>.ron` in the profiles
+    /// folder beside the saved games.
+    Save(Profile, Option<String>),
+}
+
+/// Where profiles are saved: `profiles/` beside the saved games' folder.
+fn profiles_dir() -> Option<std::path::PathBuf> {
+    super::files::games_dir().and_then(|g| g.parent().map(|p| p.join("profiles")))
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -39,6 +47,18 @@ fn swap_profiles(world: &mut World) {
                 }
             },
             ProfileRequest::Edited(p) => Some(p),
+            ProfileRequest::Save(p, path) => {
+                let path = path.map(std::path::PathBuf::from).or_else(|| profiles_dir().map(|d| d.join(format!("{}.ron", p.id))));
+                let said = match path {
+                    Some(path) => match super::files::write_atomically(&path, &p.to_ron()) {
+                        Ok(()) => format!("profile saved to {}", path.display()),
+                        Err(e) => format!("profile not saved: {}: {e}", path.display()),
+                    },
+                    None => "profile not saved: no folder for it (HOME is not set)".into(),
+                };
+                world.resource_mut::<Notice>().0 = Some((said, 6.0));
+                continue;
+            }
         };
         if let Err(problems) = crate::modifiers::request_swap(world, profile) {
             let text = problems.iter().filter(|p| !p.warning).map(ToString::to_string).collect::<Vec<_>>().join("\n");
@@ -158,7 +178,11 @@ fn editor(
     ui.horizontal(|ui| {
         ui.label("Entry:");
         let shown = match &local.target {
-            Some(Err(letter)) => format!("all {letter}"),
+            Some(Err(letter)) => {
+                let name =
+                    letter.chars().next().and_then(|c| v.variant.registry.by_letter(c)).map(|k| v.variant.registry.def(k).name.clone());
+                format!("all {}s", name.unwrap_or_else(|| letter.clone()))
+            }
             Some(Ok(sq)) => format!("the piece from {sq}"),
             None => "choose…".into(),
         };
@@ -200,6 +224,15 @@ fn editor(
     ui.horizontal(|ui| {
         if ui.button("Swap to this profile").on_hover_text("Checked now; applied when the next move passes the turn").clicked() {
             requests.write(ProfileRequest::Edited(draft.clone()));
+        }
+        let to = local.file.trim();
+        let to = to.ends_with(".ron").then(|| to.to_string());
+        let hint = match &to {
+            Some(f) => format!("Write it to {f}"),
+            None => format!("Write it as {}.ron in the profiles folder (or type a .ron file name above)", draft.id),
+        };
+        if ui.button("Save").on_hover_text(hint).clicked() {
+            requests.write(ProfileRequest::Save(draft.clone(), to));
         }
         close = ui.button("Close editor").clicked();
     });
@@ -284,5 +317,44 @@ fn set(entry: &mut Entry, key: &str, value: Option<Value>) {
         None => {
             entry.remove(key);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn app() -> App {
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins);
+        super::super::start_game(app.world_mut(), "chess", &[]).unwrap();
+        app.add_plugins((super::super::play::plugin, plugin));
+        app.init_resource::<super::super::board::LayoutVersion>();
+        app
+    }
+
+    #[test]
+    fn an_edited_profile_is_saved_and_swapped_in() {
+        let mut app = app();
+        let mut p = crate::modifiers::builtin("sturdy-rooks").unwrap();
+        p.id = "mine".into();
+        p.types.entry("N".into()).or_default().insert("hp-bonus".into(), Value::Int(1));
+        let path = std::env::temp_dir().join(format!("chimera-profile-{}.ron", std::process::id()));
+        app.world_mut().write_message(ProfileRequest::Save(p.clone(), Some(path.display().to_string())));
+        app.update();
+        let saved = Profile::from_ron(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(saved, p, "the file reads back to the edited profile");
+        std::fs::remove_file(&path).ok();
+        // Swapping to it queues it; a refused one changes nothing and says why.
+        app.world_mut().write_message(ProfileRequest::Edited(p.clone()));
+        app.update();
+        assert!(app.world().resource::<PendingSwap>().0.as_ref().is_some_and(|s| s.as_ref() == Some(&p)));
+        let mut bad = p.clone();
+        bad.types.entry("K".into()).or_default().insert("capture-flags".into(), Value::List(vec!["CANNOT_BE_CAPTURED".into()]));
+        app.world_mut().write_message(ProfileRequest::Edited(bad));
+        app.update();
+        assert!(app.world().resource::<PendingSwap>().0.as_ref().is_some_and(|s| s.as_ref() == Some(&p)), "the earlier swap stays");
+        let notice = app.world().resource::<Notice>().0.clone().unwrap().0;
+        assert!(notice.contains("E_PROFILE_INVULN_KING"), "{notice}");
     }
 }

@@ -32,9 +32,12 @@
 //!   it. Hit points: the maximum is recomputed, the current value never grows.
 //! - **Validator** (ADR-6, [`validate`]): `E_PROFILE_NO_KING`, `E_PROFILE_INVULN_KING`,
 //!   `E_PROFILE_ORPHAN_INSTANCE` (a warning; the entry is dropped), `E_PROFILE_DEADLOCK`,
-//!   `E_PROFILE_ATTR_LIMIT` (16 resolved attributes per piece). The first two judge the sides that
-//!   have a royal piece (by the Royalty step's set) in the position without the profile, so
-//!   Horde and Antichess may have profiles. Errors reject the whole apply; nothing changes.
+//!   `E_PROFILE_ATTR_LIMIT` (16 resolved attributes per piece). *Departure*: a profile cannot
+//!   change which pieces are royal, so check 1 judges the sides the variant gives a royal piece
+//!   (by the Royalty step's set on its start position): such a side with none left in the
+//!   position (a king exploded in Atomic) refuses a profile; sides without royalty (Horde's
+//!   white, Antichess) are not judged. Check 2 judges every royal piece on the board. Errors
+//!   reject the whole apply; nothing changes.
 //!   *Departure*: in a desktop game the engine in the same process is the authority; a rejection
 //!   is returned to the caller (the "NACK") with its codes.
 
