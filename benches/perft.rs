@@ -1,7 +1,7 @@
 //! Perft speed through the full pipelines (legal-move query and move application as
 //! schedules, undo after every move), with bulk counting at the leaves: the thirteen positions
 //! of the position-kernel issue (with Fairy-Stockfish's figures on this machine type for
-//! comparison), the cost of a fork, and the cost of some presets per node. Node counts of the
+//! comparison), the cost of a fork, and the cost of some presets and modifier profiles per node. Node counts of the
 //! rows with a published figure are asserted.
 //! Run with `cargo bench --no-default-features --bench perft [filter]`.
 
@@ -105,5 +105,17 @@ fn main() {
         chimera::presets::set_active_presets(engine.world_mut(), vec![chimera::presets::Activation::of(preset)]).expect("preset activates");
         let (secs, nodes) = best_of(3, || engine.perft(4));
         println!("Kiwipete + {preset:<15} depth 4: {nodes:>10} nodes in {secs:>7.3} s = {:>6.2} M nodes/s", nodes as f64 / secs / 1e6);
+    }
+    // The cost of a modifier profile per node: every piece of a profiled side is asked through
+    // the layered movement in check detection.
+    for profile in ["long-stride", "sturdy-rooks"] {
+        let mut v = variants::builtin("chess").expect("chess");
+        v.profile = Some(chimera::modifiers::builtin(profile).expect("built-in profile").to_ron());
+        let mut engine = chimera::presets::new_game(v, "startpos").expect("game");
+        let (secs, nodes) = best_of(3, || engine.perft(4));
+        println!(
+            "start + profile {profile:<12} depth 4: {nodes:>10} nodes in {secs:>7.3} s = {:>6.2} M nodes/s",
+            nodes as f64 / secs / 1e6
+        );
     }
 }
