@@ -56,6 +56,7 @@ impl Table {
     fn build(compiled: &Compiled, variant: &Variant, layers: &[MoveLayer]) -> Table {
         let kinds = variant.registry.types.len();
         let marks = compiled.instances.len() + 1;
+        let registry = super::ModifierRegistry::builtin();
         let mut mods = Vec::with_capacity(marks * 2 * kinds);
         let mut added = Vec::with_capacity(marks * 2 * kinds);
         let mut moving_types = 0u64;
@@ -64,7 +65,7 @@ impl Table {
             for side in Side::BOTH {
                 for k in 0..kinds {
                     let kind = PieceType(k as u8);
-                    let m = resolve(compiled, variant, kind, side, instance);
+                    let m = resolve(compiled, variant, &registry, kind, side, instance);
                     if mark == 0 && m.moves() {
                         moving_types |= 1 << k;
                     }
@@ -128,6 +129,8 @@ pub struct ActiveProfile {
     pub table: Arc<Table>,
     /// The board's size (for square names).
     pub geometry: crate::rules::Geometry,
+    /// The profile's term of the position hash, computed once when it is put in place.
+    pub hash: u64,
 }
 
 impl ActiveProfile {
@@ -357,7 +360,8 @@ fn install_bound(world: &mut World, compiled: Compiled, bound: Vec<(Entity, u8)>
         let layers = crate::presets::rule_fns_of(&presets, &variant).layers;
         let table = Table::build(&compiled, &variant, &layers);
         world.resource_mut::<Board>().bind(bound);
-        world.insert_resource(ActiveProfile { compiled: Arc::new(compiled), table: Arc::new(table), geometry: variant.geometry });
+        let hash = crate::rules::mix(crate::presets::hash_bytes(compiled.profile.to_ron().as_bytes()));
+        world.insert_resource(ActiveProfile { compiled: Arc::new(compiled), table: Arc::new(table), geometry: variant.geometry, hash });
     }
     crate::presets::reinstall_rules(world);
 }
@@ -671,15 +675,9 @@ fn capture_filter(mut q: ResMut<MoveQuery>, board: Res<Board>, active: Res<Activ
 
 /// Damage: a piece with hit points (a bonus, without piece-hp) absorbs the hit as piece-hp does.
 fn absorb(mut req: ResMut<DamageRequest>, mut hp: Query<&mut Hp>, mut undo: ResMut<UndoLog>) {
-    let Some(target) = req.target else { return };
-    if req.consumed_by.is_some() {
-        return;
+    if req.consumed_by.is_none() {
+        crate::presets::take_hit("profile", &mut req, &mut hp, &mut undo);
     }
-    let Ok(mut hp) = hp.get_mut(target) else { return };
-    undo.record_fact::<Hp>(target, Some(hp.0));
-    hp.0 -= req.amount;
-    let died = hp.0 <= 0;
-    req.consume("profile", died);
 }
 
 /// Damage resistance, before any damage hook: a hit of n deals floor(n·(1−r) + carry).
@@ -789,13 +787,13 @@ fn swap_at_boundary(world: &mut World) {
 
 /// The active profile and a queued swap, as a position-hash term.
 fn hash_profile(world: &mut World) -> u64 {
-    let text = |p: &Profile| p.to_ron();
     let mut h = 0x9F0F_11E5u64;
     if let Some(a) = world.get_resource::<ActiveProfile>() {
-        h ^= crate::rules::mix(crate::presets::hash_bytes(text(&a.compiled.profile).as_bytes()));
+        h ^= a.hash;
     }
+    // A queued swap is rare and short-lived: its text is hashed when asked.
     if let Some(Some(next)) = world.get_resource::<PendingSwap>().map(|p| &p.0) {
-        h ^= crate::rules::mix(crate::presets::hash_bytes(next.as_ref().map_or(String::new(), text).as_bytes()) ^ 0x5A5A);
+        h ^= crate::rules::mix(crate::presets::hash_bytes(next.as_ref().map_or(String::new(), Profile::to_ron).as_bytes()) ^ 0x5A5A);
     }
     h
 }

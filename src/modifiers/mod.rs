@@ -535,11 +535,18 @@ fn same_layout(layout: &str, variant: &Variant) -> bool {
 }
 
 /// A piece's resolved modifiers: its type's entries (per side), then its own instance entry.
-pub fn resolve(compiled: &Compiled, variant: &Variant, kind: PieceType, side: Side, instance: Option<&Entry>) -> Mods {
+pub fn resolve(
+    compiled: &Compiled,
+    variant: &Variant,
+    registry: &ModifierRegistry,
+    kind: PieceType,
+    side: Side,
+    instance: Option<&Entry>,
+) -> Mods {
     let mut mods = compiled.per_type[side.index()].get(kind.0 as usize).cloned().unwrap_or_default();
     if let Some(entry) = instance {
         // Checked when the profile was compiled.
-        let _ = mods.stack(entry, variant, &ModifierRegistry::builtin());
+        let _ = mods.stack(entry, variant, registry);
     }
     mods.finish(variant)
 }

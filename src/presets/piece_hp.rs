@@ -36,19 +36,26 @@ pub const PIECE_HP: PresetDef = PresetDef {
 fn hooks(a: &Activation) -> Vec<Hook> {
     let start = a.param("hp", 2.0) as i32;
     vec![
-        Hook::new("piece-hp", Step::Damage, move |mut req: ResMut<DamageRequest>, mut hp: Query<&mut Hp>, mut undo: ResMut<UndoLog>| {
-            let Some(target) = req.target else { return };
-            let Ok(mut hp) = hp.get_mut(target) else { return };
-            undo.record_fact::<Hp>(target, Some(hp.0));
-            hp.0 -= req.amount;
-            let died = hp.0 <= 0;
-            req.consume("piece-hp", died);
+        Hook::new("piece-hp", Step::Damage, |mut req: ResMut<DamageRequest>, mut hp: Query<&mut Hp>, mut undo: ResMut<UndoLog>| {
+            take_hit("piece-hp", &mut req, &mut hp, &mut undo);
         }),
         give_on_spawn::<Hp>("piece-hp", start),
         // With hit points a king in check only takes damage: moves are not filtered.
         Hook::new("piece-hp", QuerySystems::SelfCheckPoll, |mut q: ResMut<crate::rules::MoveQuery>| q.filter_self_check = false),
         reset_on_retract::<Hp>("piece-hp", start),
     ]
+}
+
+/// The hit-point absorber: a target with hit points loses the hit's amount (recorded for
+/// undo), and `owner` consumes the damage, the target dying at zero. Shared with a modifier
+/// profile's extra hit points.
+pub fn take_hit(owner: &'static str, req: &mut DamageRequest, hp: &mut Query<&mut Hp>, undo: &mut UndoLog) {
+    let Some(target) = req.target else { return };
+    let Ok(mut hp) = hp.get_mut(target) else { return };
+    undo.record_fact::<Hp>(target, Some(hp.0));
+    hp.0 -= req.amount;
+    let died = hp.0 <= 0;
+    req.consume(owner, died);
 }
 
 fn on_activate(world: &mut World, a: &Activation) {
