@@ -90,6 +90,7 @@ fn insufficient_material_per_variant() {
     let mut n = 0;
     let mut failures = Vec::new();
     let mut malformed = Vec::new();
+    let mut unreachable = Vec::new();
     for r in rows(include_str!("data/fs-insufficient_material.tsv")) {
         let (variant, fen, white, black) = (r[0], r[1], r[2] == "true", r[3] == "true");
         let v = variants::builtin(variant).unwrap_or_else(|e| panic!("{variant}: {e}"));
@@ -99,6 +100,12 @@ fn insufficient_material_per_variant() {
             // lets that pass, Chimera rejects it as the malformed FEN it is.
             Err(err) if err.to_string().contains("more than") => {
                 malformed.push(fen);
+                continue;
+            }
+            // Bare generals facing each other on an open file: Fairy-Stockfish loads it, Chimera
+            // refuses it as unreachable (a departure listed in presets/README.md).
+            Err(err) if err.to_string().contains("face each other") => {
+                unreachable.push(fen);
                 continue;
             }
             Err(err) => panic!("{variant} {fen}: {err}"),
@@ -112,5 +119,6 @@ fn insufficient_material_per_variant() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(malformed.len() <= 4, "{malformed:?}");
+    assert!(unreachable.len() <= 1, "{unreachable:?}");
     assert!(n >= 45, "{n}");
 }

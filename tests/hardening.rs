@@ -66,9 +66,12 @@ fn an_unclosed_pocket_is_refused() {
 fn counters_at_their_limit_do_not_overflow() {
     // A half-move clock at the top of its range, then moves (perft plays on where the game
     // itself has ended by the move rule).
+    // (Chess refuses a clock past its move rule, so the rule is taken out here.)
+    let mut endless = Variant::chess();
+    endless.end.retain(|e| !matches!(e, chimera::rules::EndCondition::MoveRule(_)));
     let at_limit = "4k3/8/8/8/8/8/8/4K2R w - - 4294967295 7";
-    let mut e = Engine::from_fen(Variant::chess(), at_limit).unwrap();
-    assert_eq!(e.perft(2), Engine::from_fen(Variant::chess(), "4k3/8/8/8/8/8/8/4K2R w - - 0 7").unwrap().perft(2));
+    let mut e = Engine::from_fen(endless.clone(), at_limit).unwrap();
+    assert_eq!(e.perft(2), Engine::from_fen(endless, "4k3/8/8/8/8/8/8/4K2R w - - 0 7").unwrap().perft(2));
     assert_eq!(e.fen(), at_limit);
     // A full-move number at the top of its range, then a black move.
     let mut e = Engine::from_fen(Variant::chess(), "4k3/8/8/8/8/8/8/4K2R b - - 0 4294967295").unwrap();
@@ -190,4 +193,57 @@ fn check_judges_the_start_as_a_game_sets_it_up() {
     let mut game = chimera::presets::new_game(variant, "startpos").unwrap();
     assert!(game.perft(2) > 0);
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn positions_no_game_could_reach_are_refused() {
+    let chess = Variant::chess();
+    let e = fen_error(chess.clone(), "4k3/8/8/8/8/8/8/P3K3 w - - 0 1");
+    assert!(e.to_string().contains("white pawn on a1 stands behind"), "{e}");
+    let e = fen_error(chess.clone(), "4k2p/8/8/8/8/8/8/4K3 w - - 0 1");
+    assert!(e.to_string().contains("black pawn on h8"), "{e}");
+    let e = fen_error(chess.clone(), "P3k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    assert!(e.to_string().contains("white pawn on a8"), "{e}");
+    // Horde's white pawns start on the first rank; crazyhouse drops never reach it either.
+    let horde = variants::builtin("horde").unwrap();
+    Engine::from_fen(horde.clone(), &horde.start_fen).unwrap();
+    fen_error(variants::builtin("crazyhouse").unwrap(), "4k3/8/8/8/8/8/8/P3K3[] w - - 0 1");
+
+    let xiangqi = variants::builtin("xiangqi").unwrap();
+    let e = fen_error(xiangqi.clone(), "4k4/9/9/9/9/9/9/9/A8/4K4 w - - 0 1");
+    assert!(e.to_string().contains("outside the region"), "{e}");
+    let e = fen_error(xiangqi.clone(), "3k5/9/9/9/9/9/9/9/9/3K5 w - - 0 1");
+    assert!(e.to_string().contains("face each other"), "{e}");
+    Engine::from_fen(xiangqi.clone(), "3k5/9/9/9/3P5/9/9/9/9/3K5 w - - 0 1").unwrap();
+    Engine::from_fen(xiangqi.clone(), &xiangqi.start_fen).unwrap();
+    // Janggi's generals may face each other (bikjang).
+    let janggi = variants::builtin("janggi").unwrap();
+    Engine::from_fen(janggi.clone(), &janggi.start_fen).unwrap();
+
+    let shogi = variants::builtin("shogi").unwrap();
+    Engine::from_fen(shogi.clone(), &shogi.start_fen).unwrap();
+    let e = fen_error(shogi.clone(), "P3k4/9/9/9/9/9/9/9/4K4[-] w - - 0 1");
+    assert!(e.to_string().contains("pawn on a9"), "{e}");
+    // A knight two ranks from the end has no move either (it may promote before; unpromoted it
+    // can never stand there).
+    let e = fen_error(shogi.clone(), "4k4/N8/9/9/9/9/9/9/4K4[-] w - - 0 1");
+    assert!(e.to_string().contains("knight on a8"), "{e}");
+    let e = fen_error(shogi.clone(), "4k4/9/9/9/9/9/P8/P8/4K4[-] w - - 0 1");
+    assert!(e.to_string().contains("two shogi pawns on the a file"), "{e}");
+    // A promoted pawn is another piece: it may share the file.
+    Engine::from_fen(shogi, "4k4/9/9/9/9/9/+P8/P8/4K4[-] w - - 0 1").unwrap();
+}
+
+#[test]
+fn counters_past_what_play_allows_are_refused() {
+    let e = fen_error(Variant::chess(), "4k3/8/8/8/8/8/8/4K3 w - - 150 80");
+    assert_eq!(e.field, FenField::HalfmoveClock);
+    assert!(e.to_string().contains("drawn at 100"), "{e}");
+    Engine::from_fen(Variant::chess(), "4k3/8/8/8/8/8/8/4K3 w - - 100 80").unwrap();
+    let e = fen_error(Variant::chess(), &format!("4k3/8/8/8/8/8/8/4K3 w {} - 0 1", "KQkq".repeat(50)));
+    assert_eq!(e.field, FenField::Castling);
+    let three = variants::builtin("3check").unwrap();
+    let e = fen_error(three.clone(), "4k3/8/8/8/8/8/8/4K3 w - - 0+0 0 1");
+    assert!(e.to_string().contains("all 3 checks"), "{e}");
+    Engine::from_fen(three, "4k3/8/8/8/8/8/8/4K3 w - - 1+0 0 1").unwrap();
 }

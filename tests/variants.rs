@@ -166,8 +166,10 @@ fn three_check_counts_checks_in_fen() {
     a.apply(m).unwrap();
     assert_eq!(a.outcome().map(|o| o.winner), Some(Some(Side::White)));
     assert!(a.legal_moves().is_empty());
-    // A position already decided reads as such.
-    let mut c = Engine::from_fen(v(), "4k3/8/8/8/8/8/8/4K3 w - - 0+3 0 1").unwrap();
+    // A position already decided reads as such (white gave its third check, black is to
+    // move); with white to move it could not have arisen and is refused.
+    assert!(Engine::from_fen(v(), "4k3/8/8/8/8/8/8/4K3 w - - 0+3 0 1").is_err());
+    let mut c = Engine::from_fen(v(), "4k3/8/8/8/8/8/8/4K3 b - - 0+3 0 1").unwrap();
     assert_eq!(c.outcome().and_then(|o| o.winner), Some(Side::White));
     assert!(c.legal_moves().is_empty());
 }

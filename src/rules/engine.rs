@@ -76,6 +76,12 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     // Presets may change what is royal (royalty rules) or whether check is enforced at all (hit
     // points switch the self-check filter off); a royal piece may then be lost in play.
     let fns = world.get_resource::<RuleFns>().cloned().unwrap_or_default();
+    // Where no preset or profile changes how pieces move or what happens in play, a piece may
+    // stand only where the variant's own moves could have brought it.
+    let plain = fns.layers.is_empty() && world.get_resource::<Hooks>().is_none_or(|h| h.0.is_empty());
+    if let Some(message) = unreachable_piece(&variant, setup, plain) {
+        return Err(bad(message));
+    }
     let enforced = !world.get_resource::<Hooks>().is_some_and(|h| h.0.iter().any(|h| h.step == Step::Query(QuerySystems::SelfCheckPoll)));
     if reg.royal_mask != 0 && fns.royalty.is_empty() && enforced {
         // A side keeps the royalty it has in the start position: Horde's white has no king,
@@ -112,7 +118,12 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     let waiting = setup.turn.opponent();
     let royals = fns.royals(&variant, &probe.cells, waiting);
     let probe_state = GameState { turn: setup.turn, castling: setup.castling, ..GameState::default() };
-    // (Generals facing each other are not refused, as Fairy-Stockfish does not refuse them.)
+    // Generals facing each other: the side that made the last move would have exposed its own
+    // (or let them face), which the flying-general rule forbids. Fairy-Stockfish loads such a
+    // position; we refuse it as unreachable (the departure is listed in `presets/README.md`).
+    if variant.flying_general && enforced && fns.generals_facing(&variant, &probe.cells, waiting) {
+        return Err(bad("the generals face each other on an open file".to_string()));
+    }
     let attacks = super::layers::Attacks { variant: &variant, fns: &fns, state: &probe_state };
     let touching = |r: Square| variant.blast.is_some() && fns.touches_enemy_royal(&variant, &probe.cells, r, waiting);
     if enforced && royals.iter().any(|&r| !touching(r) && attacks.attacked(&probe, r, setup.turn)) {
@@ -190,6 +201,75 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     world.resource_mut::<History>().0.push(hash);
     world.insert_resource(UndoLog::default());
     Ok(())
+}
+
+/// A piece that no game of `variant` could have put where `setup` has it, named; `plain` when
+/// no preset or profile changes movement or play. Judged from the compiled moves, so it holds
+/// for invented pieces as for the FIDE ones:
+/// - a confined piece outside its region (a Xiangqi general outside the palace);
+/// - (plain) a piece with no move at all from its square (a Shogi pawn, lance or knight on the
+///   last ranks);
+/// - (plain) a piece whose moves never go back, behind every rank the start gives that type
+///   and side, where it cannot be dropped either (a chess pawn on its own first rank; Horde's
+///   white pawns start there, so they may stand there);
+/// - (plain) two pieces of a type that may not be dropped onto its own file and never leaves
+///   its file (Shogi's doubled pawns).
+fn unreachable_piece(variant: &Variant, setup: &Setup, plain: bool) -> Option<String> {
+    let g = variant.geometry;
+    let reg = &variant.registry;
+    let inside = |bits: &super::movement::SquareBits, sq: Square| bits[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0;
+    let start = plain.then(|| parse_fen(variant, &variant.start_fen).ok()).flatten();
+    for &(sq, kind, side) in &setup.pieces {
+        let def = reg.def(kind);
+        let at = g.name(sq);
+        if def.zones.confinement.as_ref().is_some_and(|c| !inside(&c[side.index()], sq)) {
+            return Some(format!("{side} {} on {at} stands outside the region it is confined to", def.name));
+        }
+        if !plain || !matches!(def.generator, super::registry::MoveGenerator::Table) {
+            continue;
+        }
+        let table = &reg.tables[kind.0 as usize];
+        let rays = table.rays(g.len(), side, sq);
+        let reach = |r: &super::movement::Ray| &table.squares[r.start as usize..r.start as usize + r.len as usize];
+        if !rays.iter().any(|r| r.len > 0 || r.kind == super::movement::RayKind::AnySquare) {
+            return Some(format!("{side} {} on {at} has no move from there and cannot have got there", def.name));
+        }
+        // Only types the start gives this side, that nothing else makes, are judged further.
+        let Some(start) = &start else { continue };
+        let made = variant.promotion.choices.contains(&kind) || reg.ids().any(|t| reg.def(t).promotes_to == Some(kind));
+        let first = start.pieces.iter().filter(|p| p.1 == kind && p.2 == side).map(|p| g.relative_rank(p.0, side)).min();
+        let Some(first) = first.filter(|_| !made) else { continue };
+        let droppable = |rank: u8| variant.drops.as_ref().is_some_and(|d| d.allowed(kind, rank));
+        let rank = g.relative_rank(sq, side);
+        if rank < first && !droppable(rank) {
+            let forward_only = g.squares().all(|from| {
+                let r0 = g.relative_rank(from, side);
+                table
+                    .rays(g.len(), side, from)
+                    .iter()
+                    .all(|r| r.kind != super::movement::RayKind::AnySquare && reach(r).iter().all(|&to| g.relative_rank(to, side) >= r0))
+            });
+            if forward_only {
+                return Some(format!("{side} {} on {at} stands behind where its kind can ever be", def.name));
+            }
+        }
+        let no_doubled = variant.drops.as_ref().is_some_and(|d| d.no_doubled & (1u64 << kind.0) != 0);
+        if no_doubled && !setup.promoted.iter().any(|&(s, _)| s == sq) {
+            let twin = setup.pieces.iter().any(|&(s, k, sd)| {
+                s != sq && k == kind && sd == side && g.file(s) == g.file(sq) && !setup.promoted.iter().any(|&(p, _)| p == s)
+            });
+            let keeps_file = g.squares().all(|from| {
+                table
+                    .rays(g.len(), side, from)
+                    .iter()
+                    .all(|r| r.kind != super::movement::RayKind::AnySquare && reach(r).iter().all(|&to| g.file(to) == g.file(from)))
+            });
+            if twin && keeps_file {
+                return Some(format!("{side} has two {}s on the {} file", def.name, at.chars().next().unwrap_or('?')));
+            }
+        }
+    }
+    None
 }
 
 /// `#` for checkmate, `+` for any other check (a third check that wins is still `+`).

@@ -282,8 +282,20 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
             })?);
         }
     }
+    // A side that has given its last check has won: the game would not have gone on to its turn.
+    if let (Some(c), Some(limit)) = (checks, limit)
+        && c[turn.index()] >= limit
+    {
+        return Err(err(FenField::Position, format!("check counters: {turn} has given all {limit} checks, but the game went on")));
+    }
     let mut rest = rest.into_iter();
     let halfmove_clock = number(FenField::HalfmoveClock, rest.next(), 0)?;
+    // Where the move rule ends the game by itself, the clock cannot pass it.
+    if let Some(n) = variant.end.iter().find_map(|e| if let super::variant::EndCondition::MoveRule(n) = e { Some(*n) } else { None })
+        && halfmove_clock > n
+    {
+        return Err(err(FenField::HalfmoveClock, format!("{halfmove_clock} half-moves; the game is drawn at {n}")));
+    }
     let fullmove = number(FenField::Fullmove, rest.next(), 1)?.max(1);
     if let Some(extra) = rest.next() {
         return Err(err(FenField::Fullmove, format!("unexpected text '{extra}' after the last field")));
@@ -402,7 +414,10 @@ fn parse_castling(
     if text == "-" {
         return Ok((rights, gates));
     }
-    for c in text.chars() {
+    for (i, c) in text.chars().enumerate() {
+        if text.chars().take(i).any(|d| d == c) {
+            return Err(err(FenField::Castling, format!("'{c}' is written twice")));
+        }
         let side = if c.is_ascii_uppercase() { Side::White } else { Side::Black };
         let back = rule.map(|r| r.rank_of(side, g.ranks)).unwrap_or(if side == Side::White { 0 } else { g.ranks - 1 });
         let king = pieces.iter().find(|(sq, k, s)| *s == side && reg.def(*k).castles && g.rank(*sq) == back).map(|(sq, _, _)| g.file(*sq));
