@@ -247,3 +247,18 @@ fn counters_past_what_play_allows_are_refused() {
     assert!(e.to_string().contains("all 3 checks"), "{e}");
     Engine::from_fen(three, "4k3/8/8/8/8/8/8/4K3 w - - 1+0 0 1").unwrap();
 }
+
+#[test]
+fn a_game_over_by_a_blast_loads_its_final_position() {
+    // White's king was just blown up: the position is the end of a game, as Fairy-Stockfish
+    // reads it too; the side that moved cannot be the one without a king.
+    let atomic = variants::builtin("atomic").unwrap();
+    let fen = "4kbnr/r2Q1p1p/pp4p1/2p5/PPP5/N7/3P1P1P/R1B4R w k - 0 19";
+    let mut e = Engine::from_fen(atomic.clone(), fen).unwrap();
+    assert_eq!(e.outcome().and_then(|o| o.winner), Some(chimera::rules::Side::Black));
+    assert!(e.legal_moves().is_empty());
+    assert_eq!(e.fen(), fen);
+    let e = fen_error(atomic, "4kbnr/r2Q1p1p/pp4p1/2p5/PPP5/N7/3P1P1P/R1B4R b k - 0 19");
+    assert!(e.to_string().contains("white has no king"), "{e}");
+    fen_error(Variant::chess(), "4k3/8/8/8/8/8/8/8 w - - 0 1");
+}

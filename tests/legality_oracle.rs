@@ -216,6 +216,18 @@ fn preset_filters(world: &World, moves: Vec<Move>) -> Vec<Move> {
     if let Some(sq) = world.get_resource::<PresetState>().and_then(|s| s.get("berserker", "raging-on")) {
         moves.retain(|m| m.capture && i64::from(m.from.0) == sq);
     }
+    // A tired piece (stamina below a move's cost) has no legal move; kings never tire.
+    if let Some(stamina) = world.get_resource::<ActivePresets>().and_then(|a| a.0.iter().find(|x| x.id == "stamina")).map(|a| a.scope)
+        && stamina.covers(world.resource::<GameState>().turn)
+    {
+        let variant = world.resource::<chimera::rules::Rules>().0.clone();
+        let board = world.resource::<Board>();
+        moves.retain(|m| {
+            m.dropped().is_some()
+                || variant.registry.def(board.cell(m.from).kind()).royal
+                || board.entity(m.from).and_then(|e| world.get::<chimera::presets::Stamina>(e)).is_none_or(|s| s.0 >= 2)
+        });
+    }
     moves
 }
 

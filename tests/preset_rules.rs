@@ -213,8 +213,14 @@ fn tired_pieces_cannot_move_and_rest_restores_them() {
     e.play_uci("f3g5").unwrap();
     e.play_uci("c6b8").unwrap();
     let before = e.fen();
-    let err = e.play_uci("g5f3").unwrap_err();
-    match err {
+    // The tired knight has no legal move; played without asking, its move is cancelled.
+    let square = |name: &str| e.variant().geometry.parse_square(name).unwrap();
+    let (g5, f3) = (square("g5"), square("f3"));
+    assert!(e.legal_moves().iter().all(|m| m.from != g5), "a tired piece has no legal move");
+    assert!(matches!(e.play_uci("g5f3"), Err(MoveError::Illegal { .. })));
+    let tired =
+        chimera::rules::Move { from: g5, to: f3, kind: chimera::rules::MoveKind::Normal, capture: false, promotion: None, gate: None };
+    match e.apply_unchecked(tired).unwrap_err() {
         MoveError::Cancelled { preset, reason } => {
             assert_eq!(preset, "stamina");
             assert!(reason.contains("too tired"), "{reason}");

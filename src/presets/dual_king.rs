@@ -6,8 +6,8 @@ use bevy::prelude::*;
 
 use super::{Activation, PresetDef, hash_fact, take_from_every_piece};
 use crate::rules::{
-    ApplySystems, Board, BoardWriter, Cell, DecidedOutcome, Hook, IntFact, Location, Outcome, PendingMove, PieceType, Reason, RoyalRule,
-    Rules, Side, Square, UndoLog, Variant,
+    ApplySystems, Board, BoardWriter, Cell, DecidedOutcome, Hook, IntFact, Location, MoveQuery, Outcome, PendingMove, PieceType,
+    QuerySystems, Reason, RoyalRule, Rules, Side, Square, UndoLog, Variant,
 };
 
 /// Two kings, both royal.
@@ -16,6 +16,7 @@ pub const DUAL_KING: PresetDef = PresetDef {
     name: "Two kings",
     description: "Each side's queen is replaced by a second king. Both kings are royal: neither may be left attacked, and a side that cannot protect both is checkmated. Switching the preset off turns the second kings back into queens.",
     incompatible_with: &["weak-dual-king", "coregal", "knightmate-rules", "capture-all", "last-piece-standing"],
+    hooks: dual_hooks,
     royalty: dual_royalty,
     piece_attributes: &["Crowned"],
     hash_facts: Some(hash_fact::<Crowned>),
@@ -68,19 +69,35 @@ fn weak_royalty(_a: &Activation) -> Vec<RoyalRule> {
     }]
 }
 
+fn dual_hooks(_a: &Activation) -> Vec<Hook> {
+    vec![crowned_kings_do_not_castle()]
+}
+
+/// The castling rights are the first king's: a crowned king standing on the back rank does not
+/// castle with them.
+fn crowned_kings_do_not_castle() -> Hook {
+    Hook::new("dual-king", QuerySystems::PieceFilter, |mut q: ResMut<MoveQuery>, board: Res<Board>, crowned: Query<&Crowned>| {
+        q.moves.retain(|m| !m.is_castle() || board.entity(m.from).is_none_or(|e| crowned.get(e).is_err()));
+    })
+    .scoped([true, true])
+}
+
 fn weak_hooks(_a: &Activation) -> Vec<Hook> {
     // A side whose kings are all gone (both taken in one blow) has lost.
-    vec![Hook::new(
-        "weak-dual-king",
-        ApplySystems::GameResult,
-        |p: Res<PendingMove>, board: Res<Board>, rules: Res<Rules>, mut d: ResMut<DecidedOutcome>| {
-            let Some(king) = rules.registry.by_name("king") else { return };
-            let victim = p.mover.opponent();
-            if d.0.is_none() && board.find(victim, 1u64 << king.0).next().is_none() {
-                d.0 = Some(Outcome::win(p.mover, Reason::Rule("both kings captured".into())));
-            }
-        },
-    )]
+    vec![
+        crowned_kings_do_not_castle(),
+        Hook::new(
+            "weak-dual-king",
+            ApplySystems::GameResult,
+            |p: Res<PendingMove>, board: Res<Board>, rules: Res<Rules>, mut d: ResMut<DecidedOutcome>| {
+                let Some(king) = rules.registry.by_name("king") else { return };
+                let victim = p.mover.opponent();
+                if d.0.is_none() && board.find(victim, 1u64 << king.0).next().is_none() {
+                    d.0 = Some(Outcome::win(p.mover, Reason::Rule("both kings captured".into())));
+                }
+            },
+        ),
+    ]
 }
 
 /// Marks a king that was a queen before the preset crowned it (its value is always 1), so that
@@ -110,6 +127,13 @@ fn on_activate(world: &mut World, _a: &Activation) {
         world.resource_mut::<UndoLog>().record_fact::<Crowned>(e, None);
         world.entity_mut(e).insert(Crowned(1));
     }
+}
+
+/// Turns a crowned king back into the queen it was (a FEN that does not name it crowned).
+pub(super) fn uncrown(world: &mut World, e: Entity) {
+    let Some(queen) = world.resource::<Rules>().0.registry.by_name("queen") else { return };
+    world.run_system_cached_with(|In((e, queen)): In<(Entity, PieceType)>, mut w: BoardWriter| w.retype(e, queen), (e, queen)).ok();
+    world.entity_mut(e).remove::<Crowned>();
 }
 
 fn on_deactivate(world: &mut World, _a: &Activation) {

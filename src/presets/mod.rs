@@ -237,15 +237,13 @@ pub const ALL: &[&PresetDef] = &[
 /// Lifecycle hook for presets that keep no state.
 pub fn no_state(_world: &mut World, _a: &Activation) {}
 
-/// Gives every piece on the board the fact `value` (on-activate of attribute presets),
-/// recorded for undo when it happens during a move.
+/// Gives every piece, on the board and in hand, the fact `value` (on-activate of attribute
+/// presets), recorded for undo when it happens during a move. A piece in hand has it as it
+/// will be dropped (a piece captured into a hand is reset to it), so that a drop brings its
+/// fact with it, as in Placement, whose pieces all start in hand.
 pub fn give_every_piece<C: IntFact>(world: &mut World, value: C) {
-    let pieces: Vec<(Entity, Option<i32>)> = world
-        .query_filtered::<(Entity, &Location, Option<&C>), With<Piece>>()
-        .iter(world)
-        .filter(|(_, l, _)| l.square().is_some())
-        .map(|(e, _, c)| (e, c.map(|c| c.value())))
-        .collect();
+    let pieces: Vec<(Entity, Option<i32>)> =
+        world.query_filtered::<(Entity, Option<&C>), With<Piece>>().iter(world).map(|(e, c)| (e, c.map(|c| c.value()))).collect();
     for (e, old) in pieces {
         world.resource_mut::<UndoLog>().record_fact::<C>(e, old);
         world.entity_mut(e).insert(value);
@@ -401,6 +399,11 @@ pub fn by_id(id: &str) -> Option<&'static PresetDef> {
 #[derive(Resource, Clone, Debug, Default)]
 pub struct ActivePresets(pub Vec<Activation>);
 
+/// The set last given to [`set_active_presets`], timed presets with their full duration: what
+/// a FEN's `turns` section is read against once some of them have run out.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct ConfiguredPresets(pub Vec<Activation>);
+
 /// Why a set of presets cannot be activated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PresetError {
@@ -507,6 +510,7 @@ pub fn set_active_presets(world: &mut World, set: Vec<Activation>) -> Result<(),
     // The set is in place before on-activate runs, so that pieces an on-activate spawns
     // are seen by the spawn hooks of the presets activated before it.
     world.insert_resource(ActivePresets(set.clone()));
+    world.insert_resource(ConfiguredPresets(set.clone()));
     let mut hooks = hooks_of(&set);
     hooks.extend(crate::modifiers::hooks(world));
     world.insert_resource(Hooks(hooks));
@@ -537,7 +541,9 @@ fn install_rule_fns(world: &mut World, set: &[Activation]) {
     extras.extend(set.iter().filter_map(|a| by_id(a.id).and_then(|d| d.hash_facts)));
     world.insert_resource(HashExtras(extras));
     world.insert_resource(ForkCopiers(vec![fork_presets]));
-    world.insert_resource(FenExtras(if set.is_empty() { Vec::new() } else { vec![write_fen_sections] }));
+    // With timed presets the FEN says how many turns each has left, even once all have run out.
+    let timed = world.get_resource::<ConfiguredPresets>().is_some_and(|c| c.0.iter().any(|a| a.turns_left.is_some()));
+    world.insert_resource(FenExtras(if set.is_empty() && !timed { Vec::new() } else { vec![write_fen_sections] }));
     // The modifier profile's layer, hashers and copier come after the presets' (outermost).
     crate::modifiers::contribute(world);
 }
@@ -557,7 +563,8 @@ pub fn reinstall_rules(world: &mut World) {
 
 /// The piece facts presets own, by the name a FEN section and `piece_attributes` use: how to
 /// read one off a piece and how to give it.
-type FactAccess = (&'static str, fn(&World, Entity) -> Option<i32>, fn(&mut World, Entity, i32));
+/// A piece fact's name in the FEN, how to read it, set it, and take it away from a piece.
+type FactAccess = (&'static str, fn(&World, Entity) -> Option<i32>, fn(&mut World, Entity, i32), fn(&mut World, Entity));
 
 fn fact_get<C: IntFact>(world: &World, e: Entity) -> Option<i32> {
     world.get::<C>(e).map(|c| c.value())
@@ -567,24 +574,32 @@ fn fact_set<C: IntFact>(world: &mut World, e: Entity, v: i32) {
     world.entity_mut(e).insert(C::with_value(v));
 }
 
+fn fact_clear<C: IntFact>(world: &mut World, e: Entity) {
+    world.entity_mut(e).remove::<C>();
+}
+
 const FACTS: [FactAccess; 4] = [
-    ("Hp", fact_get::<Hp>, fact_set::<Hp>),
-    ("Shield", fact_get::<Shield>, fact_set::<Shield>),
-    ("Stamina", fact_get::<Stamina>, fact_set::<Stamina>),
-    ("Crowned", fact_get::<Crowned>, fact_set::<Crowned>),
+    ("Hp", fact_get::<Hp>, fact_set::<Hp>, fact_clear::<Hp>),
+    ("Shield", fact_get::<Shield>, fact_set::<Shield>, fact_clear::<Shield>),
+    ("Stamina", fact_get::<Stamina>, fact_set::<Stamina>, fact_clear::<Stamina>),
+    ("Crowned", fact_get::<Crowned>, fact_set::<Crowned>, dual_king::uncrown),
 ];
 
 /// The presets' sections of Chimera's trailing FEN field: each piece fact on the board
-/// (`Hp=d5:1,e1:2`), then per-preset state (`state=berserker/raging-on:35`).
+/// (`Hp=d5:1,e1:2`), per-preset state (`state=berserker/raging-on:35`), then the turns each
+/// timed preset has left, 0 once it has run out (`turns=double-move:3`).
 fn write_fen_sections(world: &mut World) -> Vec<String> {
     let Some(board) = world.get_resource::<crate::rules::Board>() else { return Vec::new() };
     let g = board.geometry;
     let pieces: Vec<(crate::rules::Square, Entity)> =
         board.entities.iter().enumerate().filter_map(|(i, e)| Some((crate::rules::Square(i as u8), (*e)?))).collect();
     let mut out = Vec::new();
-    for (name, get, _) in FACTS {
+    // Every fact an active preset gives is written, even with no piece holding it (a broken
+    // shield, no crowned king left), so that the reader knows the pieces not named lack it.
+    let attributes = effective_piece_attributes(world);
+    for (name, get, _, _) in FACTS {
         let values: Vec<String> = pieces.iter().filter_map(|&(sq, e)| Some(format!("{}:{}", g.name(sq), get(world, e)?))).collect();
-        if !values.is_empty() {
+        if !values.is_empty() || attributes.contains(&name) {
             out.push(format!("{name}={}", values.join(",")));
         }
     }
@@ -592,6 +607,18 @@ fn write_fen_sections(world: &mut World) -> Vec<String> {
         let values: Vec<String> = state.0.iter().flat_map(|(p, bag)| bag.iter().map(move |(k, v)| format!("{p}/{k}:{v}"))).collect();
         if !values.is_empty() {
             out.push(format!("state={}", values.join(",")));
+        }
+    }
+    if let Some(configured) = world.get_resource::<ConfiguredPresets>() {
+        let active = &world.resource::<ActivePresets>().0;
+        let values: Vec<String> = configured
+            .0
+            .iter()
+            .filter(|c| c.turns_left.is_some())
+            .map(|c| format!("{}:{}", c.id, active.iter().find(|a| a.id == c.id).and_then(|a| a.turns_left).unwrap_or(0)))
+            .collect();
+        if !values.is_empty() {
+            out.push(format!("turns={}", values.join(",")));
         }
     }
     out
@@ -615,6 +642,10 @@ pub fn read_fen_sections(world: &mut World, sections: &[String]) -> Result<(), S
             .split(',')
             .filter(|v| !v.is_empty())
             .map(|v| v.rsplit_once(':').ok_or_else(|| format!("trailing field: '{v}' in {name} is not key:value")));
+        // Read before the position was set up (see `set_position`).
+        if name == "turns" {
+            continue;
+        }
         if name == "state" {
             let mut state = PresetState::default();
             for kv in values {
@@ -626,9 +657,22 @@ pub fn read_fen_sections(world: &mut World, sections: &[String]) -> Result<(), S
             world.insert_resource(state);
             continue;
         }
-        let Some(&(_, _, set)) = FACTS.iter().find(|f| f.0 == name && attributes.contains(&f.0)) else {
+        let Some(&(_, get, set, clear)) = FACTS.iter().find(|f| f.0 == name && attributes.contains(&f.0)) else {
             return Err(format!("trailing field: no active preset has the piece fact '{name}'"));
         };
+        // The section names every piece that has the fact: the others lose what the presets
+        // gave them when the position was set up.
+        let named: Vec<&str> = body.split(',').filter_map(|v| v.rsplit_once(':')).map(|(sq, _)| sq).collect();
+        let board = world.resource::<crate::rules::Board>();
+        let unnamed: Vec<Entity> = (0..board.cells.len())
+            .filter(|&i| !named.contains(&g.name(crate::rules::Square(i as u8)).as_str()))
+            .filter_map(|i| board.entity(crate::rules::Square(i as u8)))
+            .collect();
+        for e in unnamed {
+            if get(world, e).is_some() {
+                clear(world, e);
+            }
+        }
         for kv in values {
             let (square, value) = kv?;
             let sq = g.parse_square(square).ok_or_else(|| format!("trailing field: '{square}' is not a square of this board"))?;
@@ -643,6 +687,43 @@ pub fn read_fen_sections(world: &mut World, sections: &[String]) -> Result<(), S
     Ok(())
 }
 
+/// The active set a FEN's trailing field gives a game whose presets were `configured`: each
+/// timed preset with the turns its `turns` section says it has left, and the ones at 0 gone, as
+/// when they run out in play (without a `turns` section, the configured set).
+///
+/// # Errors
+/// A `turns` entry that is not a timed preset of the game, or more turns than it lasts.
+fn active_set_from(configured: &[Activation], sections: &[String]) -> Result<Vec<Activation>, String> {
+    let Some(body) = sections.iter().find_map(|s| s.strip_prefix("turns=")) else { return Ok(configured.to_vec()) };
+    let mut left = BTreeMap::new();
+    for v in body.split(',').filter(|v| !v.is_empty()) {
+        let (id, n) = v.rsplit_once(':').ok_or_else(|| format!("trailing field: '{v}' in turns is not key:value"))?;
+        let full = configured.iter().find(|a| a.id == id).and_then(|a| a.turns_left);
+        let Some(full) = full else { return Err(format!("trailing field: '{id}' in turns is not a timed preset of this game")) };
+        let n: u32 =
+            n.parse().ok().filter(|&n| n <= full).ok_or_else(|| format!("trailing field: {id} has {n} turns left; at most {full}"))?;
+        if left.insert(id, n).is_some() {
+            return Err(format!("trailing field: '{id}' is named twice in turns"));
+        }
+    }
+    Ok(configured
+        .iter()
+        .filter(|a| left.get(a.id) != Some(&0))
+        .map(|a| Activation { turns_left: left.get(a.id).copied().or(a.turns_left), ..a.clone() })
+        .collect())
+}
+
+/// Puts `set` in place as the active presets with their hooks, rule functions and pipelines
+/// (no on-activate or on-deactivate runs).
+fn install_set(world: &mut World, set: Vec<Activation>) {
+    let mut hooks = hooks_of(&set);
+    hooks.extend(crate::modifiers::hooks(world));
+    world.insert_resource(Hooks(hooks));
+    install_rule_fns(world, &set);
+    rebuild_pipelines(world);
+    world.insert_resource(ActivePresets(set));
+}
+
 /// Copies the presets' resources and piece facts into a fork of a game.
 fn fork_presets(src: &World, dst: &mut World, map: &EntityMap) {
     if let Some(active) = src.get_resource::<ActivePresets>() {
@@ -650,6 +731,9 @@ fn fork_presets(src: &World, dst: &mut World, map: &EntityMap) {
     }
     if let Some(state) = src.get_resource::<PresetState>() {
         dst.insert_resource(state.clone());
+    }
+    if let Some(configured) = src.get_resource::<ConfiguredPresets>() {
+        dst.insert_resource(configured.clone());
     }
     copy_fact::<Hp>(src, dst, map);
     copy_fact::<Shield>(src, dst, map);
@@ -860,7 +944,31 @@ pub fn new_game(variant: crate::rules::Variant, fen: &str) -> Result<crate::rule
 pub fn set_position(world: &mut World, fen: &str) -> Result<(), String> {
     let variant = world.resource::<Rules>().0.clone();
     let setup = crate::rules::parse_fen(&variant, fen).map_err(|e| e.to_string())?;
-    crate::rules::setup_position(world, &setup).map_err(|e| e.to_string())?;
+    // Timed presets: the ones the FEN's `turns` section says have run out are off, the others
+    // on with the turns it gives (all of them on, in full, without the section). The position
+    // is judged by that set's rules.
+    let old = world.get_resource::<ActivePresets>().map(|a| a.0.clone()).unwrap_or_default();
+    let set = match world.get_resource::<ConfiguredPresets>() {
+        Some(configured) => Some(active_set_from(&configured.0, &setup.extra)?),
+        None => None,
+    };
+    let changed = set.as_ref().is_some_and(|s| s.len() != old.len());
+    if let Some(set) = set {
+        for a in old.iter().filter(|a| !set.iter().any(|b| b.id == a.id)) {
+            clear_state(world, a.id);
+        }
+        if changed {
+            install_set(world, set);
+        } else {
+            world.insert_resource(ActivePresets(set));
+        }
+    }
+    if let Err(e) = crate::rules::setup_position(world, &setup) {
+        if changed {
+            install_set(world, old);
+        }
+        return Err(e.to_string());
+    }
     restart_presets(world);
     crate::modifiers::restart(world);
     read_fen_sections(world, &setup.extra)?;

@@ -11,7 +11,7 @@ use crate::rules::{
 pub const QUEEN_SPLITS: PresetDef = PresetDef {
     id: "queen-splits",
     name: "Splitting queens",
-    description: "A queen that captures splits in two: the captured piece is removed, a rook appears on its square and a bishop on the square the queen left. (With hit points, a victim that survives the hit keeps its square and the queen stays whole.)",
+    description: "A queen that captures splits in two: the captured piece is removed, a rook appears on its square and a bishop on the square the queen left (unless a piece is gated there). (With hit points, a victim that survives the hit keeps its square and the queen stays whole.)",
     hooks,
     ..PresetDef::BASE
 };
@@ -41,9 +41,13 @@ fn hooks(_a: &Activation) -> Vec<Hook> {
             world.resource_mut::<PendingMove>().victim_died = true;
             retract_piece(world, queen);
             emit_effect(world, Effect::new(EffectKind::Fission, m.to, "queen-splits").side(mover));
-            // Both squares are empty now, so spawning cannot fail.
+            // Both squares are empty now, so spawning cannot fail. A move that gates a piece
+            // from the hand onto the square the queen left (Seirawan) keeps that square for
+            // the gated piece: no bishop appears.
             let _ = spawn_piece(world, rook, mover, m.to);
-            let _ = spawn_piece(world, bishop, mover, m.from);
+            if m.gate.is_none_or(|g| g.square != m.from) {
+                let _ = spawn_piece(world, bishop, mover, m.from);
+            }
         }),
         Hook::new("queen-splits", ApplySystems::Describe, |mut p: ResMut<PendingMove>| {
             if p.capture_consumed_by == Some("queen-splits") && p.victim_died {

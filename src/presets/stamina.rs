@@ -3,7 +3,10 @@
 use bevy::prelude::*;
 
 use super::{Activation, PresetDef, give_every_piece, give_on_spawn, reset_on_retract, take_from_every_piece};
-use crate::rules::{ApplySystems, Effect, EffectKind, Effects, GameState, Hook, IntFact, Location, Owner, PendingMove, Rules, UndoLog};
+use crate::rules::{
+    ApplySystems, Board, Effect, EffectKind, Effects, GameState, Hook, IntFact, Location, MoveQuery, Owner, PendingMove, QuerySystems,
+    Rules, UndoLog,
+};
 
 /// How rested a piece is.
 #[derive(Component, Copy, Clone, Debug, PartialEq, Eq)]
@@ -37,8 +40,28 @@ pub const STAMINA: PresetDef = PresetDef {
 
 fn hooks(a: &Activation) -> Vec<Hook> {
     let max = a.param("max", 3.0) as i32;
+    let scope = a.scope;
     vec![
-        // Scoped by the mover: a tired piece's move is cancelled with a reason.
+        // A tired piece of a side in scope has no legal move (kings never tire; drops bring a
+        // rested piece). It still threatens what it attacks, as a pinned piece does: the
+        // filter runs on the whole list, after the self-check filter.
+        Hook::new(
+            "stamina",
+            QuerySystems::LegalFilter,
+            move |mut q: ResMut<MoveQuery>, board: Res<Board>, rules: Res<Rules>, pieces: Query<&Stamina>| {
+                if !scope.covers(q.side) {
+                    return;
+                }
+                q.moves.retain(|m| {
+                    if m.dropped().is_some() || rules.registry.def(board.cell(m.from).kind()).royal {
+                        return true;
+                    }
+                    board.entity(m.from).and_then(|e| pieces.get(e).ok()).is_none_or(|s| s.0 >= MOVE_COST)
+                });
+            },
+        ),
+        // Scoped by the mover: a tired piece's move is cancelled with a reason (a move made
+        // without asking the legal moves first).
         Hook::new(
             "stamina",
             ApplySystems::BeforeMove,

@@ -70,21 +70,29 @@ fn wrapped_walk(
     }
 }
 
+/// Appends the moves of the piece on `from` that cross the side edge, each once: a square the
+/// piece also reaches without crossing (a queen on an empty rank reaches every square both
+/// ways), or by crossing in two directions, is one move.
 fn wrapped_moves(v: &Variant, cells: &[Cell], from: Square, kind: PieceType, side: Side, out: &mut Vec<Move>) {
     let (reg, g) = (&v.registry, v.geometry);
     let promotes = reg.def(kind).promotes;
+    let push = |out: &mut Vec<Move>, m: Move| {
+        if !out.iter().any(|x| x.from == from && *x == m) {
+            out.push(m);
+        }
+    };
     wrapped_walk(reg, g, cells, from, kind, side, |to, cell, moves, captures| {
         let capture = cell.is_piece() && cell.side() != side;
         if (cell.is_empty() && moves) || (capture && captures) {
             let zone = if promotes { v.promotion.zone(g.relative_rank(to, side)) } else { None };
             match zone {
-                None => out.push(Move::normal(from, to, capture)),
+                None => push(out, Move::normal(from, to, capture)),
                 Some(plain_allowed) => {
                     if plain_allowed {
-                        out.push(Move::normal(from, to, capture));
+                        push(out, Move::normal(from, to, capture));
                     }
                     for &p in &v.promotion.choices {
-                        out.push(Move { promotion: Some(p), ..Move::normal(from, to, capture) });
+                        push(out, Move { promotion: Some(p), ..Move::normal(from, to, capture) });
                     }
                 }
             }

@@ -88,6 +88,16 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
         // and may not get one.
         let start = parse_fen(&variant, &variant.start_fen).ok();
         let mates = variant.end.iter().any(|e| matches!(e, EndCondition::Checkmate | EndCondition::Checkmated(_)));
+        // A royal piece reaches a hand only where the start puts pieces there to be placed
+        // (Placement); a captured royal piece ends the game instead (unless presets take the
+        // royalty away, as suicide chess does, or let a side that moves again take a king).
+        if let Some(&(kind, side)) = setup.hand.iter().find(|&&(k, _)| reg.def(k).royal)
+            && plain
+            && !variant.drops.as_ref().is_some_and(|d| d.must_drop)
+        {
+            let name = &reg.def(kind).name;
+            return Err(bad(format!("{side} holds a {name} in hand; a royal piece cannot be held in hand in this variant")));
+        }
         for side in Side::BOTH {
             // A royal piece in hand counts (Placement starts with every piece in hand).
             let royal = |k: PieceType| reg.royal_mask & (1u64 << k.0) != 0;
@@ -95,7 +105,12 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
                 s.pieces.iter().any(|&(_, k, s)| s == side && royal(k)) || s.hand.iter().any(|&(k, s)| s == side && royal(k))
             });
             let has_royal = probe.find(side, reg.royal_mask).next().is_some() || setup.hand.iter().any(|&(k, s)| s == side && royal(k));
-            if royal_at_start && !has_royal && mates {
+            // Where blasts destroy pieces, the side to move may have just lost its king to one,
+            // and under presets to a capture (a berserker's follow-up, the second of a double
+            // move): the game is over, and its final position loads (Fairy-Stockfish loads
+            // Atomic's too).
+            let blasted = (variant.blast.is_some() || !plain) && side == setup.turn;
+            if royal_at_start && !has_royal && mates && !blasted {
                 return Err(bad(format!("{side} has no king")));
             }
             if !royal_at_start && has_royal {
@@ -107,7 +122,7 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
             for kind in reg.ids().filter(|&k| royal(k)) {
                 let gained = variant.promotion.choices.contains(&kind) || reg.ids().any(|t| reg.def(t).promotes_to == Some(kind));
                 let (at_start, now) = (start.count(kind, side), setup.count(kind, side));
-                if !gained && now > at_start.max(1) {
+                if plain && !gained && now > at_start.max(1) {
                     let name = &reg.def(kind).name;
                     return Err(bad(format!("{side} has {now} pieces of the royal type {name}; at most {}", at_start.max(1))));
                 }
@@ -126,7 +141,12 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     }
     let attacks = super::layers::Attacks { variant: &variant, fns: &fns, state: &probe_state };
     let touching = |r: Square| variant.blast.is_some() && fns.touches_enemy_royal(&variant, &probe.cells, r, waiting);
-    if enforced && royals.iter().any(|&r| !touching(r) && attacks.attacked(&probe, r, setup.turn)) {
+    // A game just won by blowing up the mover's king is over, whatever else stands attacked.
+    let blown_up = variant.blast.is_some() && reg.royal_mask != 0 && fns.royals(&variant, &probe.cells, setup.turn).is_empty();
+    // Half-way through a turn of several moves (double move, a berserker's follow-up) the last
+    // move was the side to move's own: the other side may stand in check.
+    let mid_turn = setup.counters.half_moves_this_turn > 0;
+    if enforced && !blown_up && !mid_turn && royals.iter().any(|&r| !touching(r) && attacks.attacked(&probe, r, setup.turn)) {
         return Err(bad(format!("{waiting} is in check but it is {}'s turn", setup.turn)));
     }
     let (mut ep_square, mut ep_victim) = (None, None);
@@ -191,7 +211,12 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     };
     // A position may already be decided by a rule that is judged after moves (a third check
     // given, a side without pieces, a piece on its goal).
-    let decided = already_decided(&variant, &fns, &board, &state);
+    let decided = setup
+        .counters
+        .decided
+        .clone()
+        .or_else(|| already_decided(&variant, &fns, &board, &state))
+        .or_else(|| royal_loss(&variant, &fns, &board, plain));
     world.insert_resource(board);
     world.insert_resource(state);
     world.insert_resource(DecidedOutcome(decided));
@@ -231,7 +256,12 @@ fn unreachable_piece(variant: &Variant, setup: &Setup, plain: bool) -> Option<St
         let table = &reg.tables[kind.0 as usize];
         let rays = table.rays(g.len(), side, sq);
         let reach = |r: &super::movement::Ray| &table.squares[r.start as usize..r.start as usize + r.len as usize];
-        if !rays.iter().any(|r| r.len > 0 || r.kind == super::movement::RayKind::AnySquare) {
+        // (A drop may leave a piece with no move where the variant does not forbid it: a
+        // Dobutsu chick on the last rank.)
+        let droppable =
+            |rank: u8| variant.drops.as_ref().is_some_and(|d| d.allowed(kind, rank)) && !super::query::immobile_on(variant, kind, side, sq);
+        let rank = g.relative_rank(sq, side);
+        if !rays.iter().any(|r| r.len > 0 || r.kind == super::movement::RayKind::AnySquare) && !droppable(rank) {
             return Some(format!("{side} {} on {at} has no move from there and cannot have got there", def.name));
         }
         // Only types the start gives this side, that nothing else makes, are judged further.
@@ -239,8 +269,6 @@ fn unreachable_piece(variant: &Variant, setup: &Setup, plain: bool) -> Option<St
         let made = variant.promotion.choices.contains(&kind) || reg.ids().any(|t| reg.def(t).promotes_to == Some(kind));
         let first = start.pieces.iter().filter(|p| p.1 == kind && p.2 == side).map(|p| g.relative_rank(p.0, side)).min();
         let Some(first) = first.filter(|_| !made) else { continue };
-        let droppable = |rank: u8| variant.drops.as_ref().is_some_and(|d| d.allowed(kind, rank));
-        let rank = g.relative_rank(sq, side);
         if rank < first && !droppable(rank) {
             let forward_only = g.squares().all(|from| {
                 let r0 = g.relative_rank(from, side);
@@ -296,10 +324,47 @@ fn already_decided(variant: &Variant, fns: &RuleFns, board: &Board, state: &Game
                     return Some(o);
                 }
             }
+            // As judged after the last move, made by the side not to move (mid-turn the game
+            // went on, so nothing was decided). (A goal reached and a bare king are left to
+            // play: a position loaded with a king already there is a question, not a result.)
+            _ if state.half_moves_this_turn > 0 => {}
+            EndCondition::RegionHeld { types, regions } => {
+                // The side to move kept a piece on its goal through the other side's move.
+                let side = state.turn;
+                if board.find(side, *types).any(|sq| regions[side.index()][sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0) {
+                    return Some(Outcome::win(side, Reason::Rule("held the goal".into())));
+                }
+            }
             _ => {}
         }
     }
     None
+}
+
+/// Where presets let a royal piece leave the board in play (hit points, a side that moves
+/// again), a position in which a side that starts with royal pieces has no royal piece and
+/// none of their types left is the end of a game that side lost (both: a draw), as play
+/// decides it the moment the last one goes.
+fn royal_loss(variant: &Variant, fns: &RuleFns, board: &Board, plain: bool) -> Option<Outcome> {
+    if plain || variant.registry.royal_mask == 0 && fns.royalty.is_empty() {
+        return None;
+    }
+    let start = parse_fen(variant, &variant.start_fen).ok()?;
+    let mut cells = Board::empty(variant.geometry);
+    for &(sq, kind, side) in &start.pieces {
+        cells.put(sq, kind, side, Entity::PLACEHOLDER);
+    }
+    let lost = Side::BOTH.map(|side| {
+        let types = fns.royals(variant, &cells.cells, side).iter().fold(0u64, |m, &r| m | (1u64 << cells.cell(r).kind().0));
+        types != 0 && fns.royals(variant, &board.cells, side).is_empty() && board.find(side, types).next().is_none()
+    });
+    let reason = || Reason::Rule(super::outcome::royal_loss_words(variant));
+    match lost {
+        [true, true] => Some(Outcome::draw(reason())),
+        [true, false] => Some(Outcome::win(Side::Black, reason())),
+        [false, true] => Some(Outcome::win(Side::White, reason())),
+        [false, false] => None,
+    }
 }
 
 /// Rules operations on a world that has them installed ([`install_rules`]).
@@ -461,12 +526,20 @@ impl RulesWorld for World {
             Some(n) => format!(" {}+{}", n.saturating_sub(state.checks[0]), n.saturating_sub(state.checks[1])),
             None => String::new(),
         };
+        // A result decided during the last move is written out unless the position itself shows
+        // it (a third check, a side without pieces, a goal held): a preset's rule (the first
+        // capture wins), Racing Kings' reply, a bare king leave no such trace.
+        let decided = self.resource::<DecidedOutcome>().0.clone().filter(|o| {
+            let fns = self.get_resource::<RuleFns>().cloned().unwrap_or_default();
+            already_decided(rules, &fns, board, state).as_ref() != Some(o)
+        });
         // Chimera's trailing field: the counters the rules read, then what presets write.
         let mut sections = super::fen::write_counters(&super::fen::Counters {
             half_moves_this_turn: state.half_moves_this_turn,
             facing_streak: state.facing_streak,
             pass_streak: state.pass_streak,
             default_end_suppressed: state.default_end_suppressed,
+            decided,
         });
         let pocket = if rules.drops.is_some() || rules.gating { write_pocket(&rules.registry, &board.hand_counts) } else { String::new() };
         let fen = format!(

@@ -112,7 +112,7 @@ impl Setup {
 
 /// Game-level counters a position may need beyond the standard FEN fields (all zero in a
 /// position reached without presets, Janggi aside).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Counters {
     /// Half-moves already played in this turn (double moves).
     pub half_moves_this_turn: u8,
@@ -122,6 +122,9 @@ pub struct Counters {
     pub pass_streak: u8,
     /// A game-result hook switched the default end rules off for this position.
     pub default_end_suppressed: bool,
+    /// The game ended here by a rule judged during a move that the position alone does not
+    /// show (a preset's: the first capture, a king taken by a second move): `end=b:first_capture`.
+    pub decided: Option<super::outcome::Outcome>,
 }
 
 /// Splits Chimera's trailing field off a FEN: `(standard fields, field content)`.
@@ -149,6 +152,11 @@ fn parse_trailing(text: &str) -> Result<(Counters, Vec<String>), FenError> {
             Some(("facing", v)) => counters.facing_streak = number(v)?,
             Some(("pass", v)) => counters.pass_streak = number(v)?,
             None if section == "noend" => counters.default_end_suppressed = true,
+            Some(("end", v)) => {
+                counters.decided = Some(
+                    read_end(v).ok_or_else(|| err(FenField::Position, format!("trailing field: '{section}' is not end=w|b|d:reason")))?,
+                )
+            }
             _ => others.push(section.to_string()),
         }
     }
@@ -166,7 +174,60 @@ pub fn write_counters(c: &Counters) -> Vec<String> {
     if c.default_end_suppressed {
         out.push("noend".into());
     }
+    if let Some(o) = &c.decided {
+        out.push(format!("end={}", write_end(o)));
+    }
     out
+}
+
+/// `w:first_capture`, `d:repetition`: the winner (`d` for a draw) and the reason, spaces as `_`.
+fn write_end(o: &super::outcome::Outcome) -> String {
+    use super::outcome::Reason;
+    let who = match o.winner {
+        Some(Side::White) => 'w',
+        Some(Side::Black) => 'b',
+        None => 'd',
+    };
+    let why = match &o.reason {
+        Reason::Checkmate => "#checkmate".to_string(),
+        Reason::Stalemate => "#stalemate".to_string(),
+        Reason::FiftyMoves => "#fifty-moves".to_string(),
+        Reason::Repetition => "#repetition".to_string(),
+        Reason::InsufficientMaterial => "#insufficient-material".to_string(),
+        Reason::Rule(words) => words
+            .chars()
+            .map(|c| {
+                if c == ' ' {
+                    '_'
+                } else if matches!(c, ';' | '}' | '{') {
+                    ','
+                } else {
+                    c
+                }
+            })
+            .collect(),
+    };
+    format!("{who}:{why}")
+}
+
+fn read_end(text: &str) -> Option<super::outcome::Outcome> {
+    use super::outcome::{Outcome, Reason};
+    let (who, why) = text.split_once(':')?;
+    let reason = match why {
+        "#checkmate" => Reason::Checkmate,
+        "#stalemate" => Reason::Stalemate,
+        "#fifty-moves" => Reason::FiftyMoves,
+        "#repetition" => Reason::Repetition,
+        "#insufficient-material" => Reason::InsufficientMaterial,
+        words if !words.is_empty() && !words.starts_with('#') => Reason::Rule(words.replace('_', " ")),
+        _ => return None,
+    };
+    match who {
+        "w" => Some(Outcome::win(Side::White, reason)),
+        "b" => Some(Outcome::win(Side::Black, reason)),
+        "d" => Some(Outcome::draw(reason)),
+        _ => None,
+    }
 }
 
 /// Reads check counters: `r+r` as checks remaining of `limit` (Fairy-Stockfish, X-FEN), or
@@ -211,11 +272,6 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
                 .by_letter(c)
                 .filter(|_| c.is_ascii_alphabetic())
                 .ok_or_else(|| err(FenField::Board, format!("pocket: unknown piece letter '{c}'")))?;
-            // A royal piece reaches a hand only where the start puts pieces there to be placed
-            // (Placement); a captured royal piece ends the game instead.
-            if reg.def(kind).royal && !variant.drops.as_ref().is_some_and(|d| d.must_drop) {
-                return Err(err(FenField::Board, format!("pocket: '{c}' is a royal piece, which cannot be held in hand in this variant")));
-            }
             hand.push((kind, if c.is_ascii_uppercase() { Side::White } else { Side::Black }));
         }
         // A type's pieces, on the board and in both pockets, are counted in one byte each way a
@@ -282,9 +338,11 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
             })?);
         }
     }
-    // A side that has given its last check has won: the game would not have gone on to its turn.
+    // A side that has given its last check has won: the game would not have gone on to its turn
+    // (half-way through a turn of two moves, it is still the turn of the side that gave it).
     if let (Some(c), Some(limit)) = (checks, limit)
         && c[turn.index()] >= limit
+        && counters.half_moves_this_turn == 0
     {
         return Err(err(FenField::Position, format!("check counters: {turn} has given all {limit} checks, but the game went on")));
     }
@@ -441,7 +499,16 @@ fn parse_castling(
                 return Err(err(FenField::Castling, format!("gate '{c}' but {side} has no piece on that square to gate behind")));
             }
             gates[side.index()] |= 1 << f;
-            if !rooks.contains(&f) || king.is_none() {
+            // A rook's letter grants castling too while the king may still gate (its own file
+            // letter, or K/Q, is there): after the king has moved, `ABCFH` are gates only, as
+            // Fairy-Stockfish writes them.
+            let king_gates = king.is_some_and(|k| {
+                let own = (b'A' + k) as char;
+                let own = if side == Side::White { own } else { own.to_ascii_lowercase() };
+                let (kq, q) = if side == Side::White { ('K', 'Q') } else { ('k', 'q') };
+                text.contains(own) || text.contains(kq) || text.contains(q)
+            });
+            if !rooks.contains(&f) || !king_gates {
                 continue;
             }
         }

@@ -223,25 +223,27 @@ pub fn san_body(variant: &Variant, cells: &[Cell], legal: &[Move], m: &Move) -> 
     let kind = cells[m.from.index()].kind();
     let def = reg.def(kind);
     let mut s = String::new();
-    if def.pawn {
+    // A rival makes the same kind of move: a drop, or a move that promotes where this one
+    // does not (or the other way round), needs no telling apart (Fairy-Stockfish's rule).
+    let rivals: Vec<&Move> = legal
+        .iter()
+        .filter(|o| {
+            o.to == m.to
+                && o.from != m.from
+                && !o.is_castle()
+                && o.dropped().is_none()
+                && o.promotion.is_some() == m.promotion.is_some()
+                && cells[o.from.index()].kind() == kind
+        })
+        .collect();
+    // A pawn's push is written by its square alone, unless another pawn could make it too
+    // (Berolina's diagonal steps: `Pab3` and `Pcb3`, as Fairy-Stockfish writes them).
+    if def.pawn && (m.capture || rivals.is_empty()) {
         if m.capture {
             s.push((b'a' + g.file(m.from)) as char);
         }
     } else {
         s.push(def.letter);
-        let rivals: Vec<&Move> = legal
-            .iter()
-            // A rival makes the same kind of move: a drop, or a move that promotes where this one
-            // does not (or the other way round), needs no telling apart (Fairy-Stockfish's rule).
-            .filter(|o| {
-                o.to == m.to
-                    && o.from != m.from
-                    && !o.is_castle()
-                    && o.dropped().is_none()
-                    && o.promotion.is_some() == m.promotion.is_some()
-                    && cells[o.from.index()].kind() == kind
-            })
-            .collect();
         if !rivals.is_empty() {
             let same_file = rivals.iter().any(|o| g.file(o.from) == g.file(m.from));
             let same_rank = rivals.iter().any(|o| g.rank(o.from) == g.rank(m.from));
@@ -291,14 +293,14 @@ pub fn parse_san(variant: &Variant, cells: &[Cell], legal: &[Move], text: &str) 
             .copied()
             .ok_or_else(|| MoveError::Illegal { text: text.into(), why: "passing is not allowed here".into() });
     }
-    let matches: Vec<Move> = legal
-        .iter()
-        .filter(|m| {
-            let body = san_body(variant, cells, legal, m);
-            body == core || body.replacen('=', "", 1) == core || loose_match(variant, cells, m, &body, &core)
-        })
-        .copied()
-        .collect();
+    // Text written exactly as a move's SAN names that move, even where a looser reading fits
+    // another too (`Ba3` beside the gating `Ba3/H`).
+    let bodies: Vec<String> = legal.iter().map(|m| san_body(variant, cells, legal, m)).collect();
+    let exact = |body: &String| *body == core || body.replacen('=', "", 1) == core;
+    let mut matches: Vec<Move> = legal.iter().zip(&bodies).filter(|(_, b)| exact(b)).map(|(m, _)| *m).collect();
+    if matches.is_empty() {
+        matches = legal.iter().zip(&bodies).filter(|(m, b)| loose_match(variant, cells, m, b, &core)).map(|(m, _)| *m).collect();
+    }
     match matches.len() {
         1 => Ok(matches[0]),
         0 => {

@@ -145,8 +145,8 @@ struct Needs {
     applied_captures: bool,
     /// Hooks change the position during or after the mutations: every move is.
     applied_moves: bool,
-    /// A royal piece may leave the board in play (damage, explosions, no self-check filter):
-    /// a side that loses its last one loses the game.
+    /// A royal piece may leave the board in play (damage, explosions, no self-check filter,
+    /// a side moving again): a side that loses its last one loses the game.
     royal_loss: bool,
     /// Presets register extra facts for the position hash.
     extra_hash: bool,
@@ -162,7 +162,10 @@ impl Needs {
         let applied_captures =
             applied_moves || hooks.iter().any(|h| matches!(h.step, Step::Damage | Step::Apply(ApplySystems::BeforeCapture)));
         // (A variant's own blasts end the game through its extinction rule.)
-        let royal_loss = applied_captures || hooks.iter().any(|h| h.step == Step::Query(QuerySystems::SelfCheckPoll));
+        // A side that moves again (double moves, a berserker's follow-up) may take a king its
+        // first move left in check.
+        let royal_loss = applied_captures
+            || hooks.iter().any(|h| h.step == Step::Query(QuerySystems::SelfCheckPoll) || h.step == Step::Apply(ApplySystems::AdvanceTurn));
         let base = Needs { damage_hooks, retract_hooks, applied_captures, applied_moves, royal_loss, ..Needs::default() };
         let Some(v) = variant else { return base };
         Needs {

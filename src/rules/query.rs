@@ -648,7 +648,11 @@ pub fn synthesize_special_moves(p: &mut QueryParts) {
         q.scratch_moves = out;
     }
     // En passant: a piece with en-passant rights whose capture ray starts on the square.
-    if let (Some(ep), Some(victim)) = (state.ep_square, state.ep_victim) {
+    // (The pawn that made the double step must still be there: a preset may have removed it.)
+    if let (Some(ep), Some(victim)) = (state.ep_square, state.ep_victim)
+        && board.cell(victim).is_piece()
+        && board.cell(victim).side() != q.side
+    {
         for slot in q.pieces.iter().filter(|s| s.overridden_by.is_none()) {
             if !reg.captures_en_passant(slot.kind) {
                 continue;
@@ -815,7 +819,9 @@ fn self_check_filter(
     state: &GameState,
     base: &dyn Fn(Entity) -> Option<PieceType>,
 ) {
-    if !q.filter_self_check || q.royals.is_empty() {
+    // A side without royal pieces has none to expose, unless royalty rules may make a piece it
+    // moves, promotes or drops royal (Horde's white under knightmate rules promoting to a knight).
+    if !q.filter_self_check || (q.royals.is_empty() && fns.royalty.is_empty()) {
         return;
     }
     let reg = &rules.registry;
