@@ -262,3 +262,85 @@ fn a_game_over_by_a_blast_loads_its_final_position() {
     assert!(e.to_string().contains("white has no king"), "{e}");
     fen_error(Variant::chess(), "4k3/8/8/8/8/8/8/8 w - - 0 1");
 }
+
+// Found by the soak (tests/soak.rs) and the fuzzer (tests/fuzz.rs); each failed before its fix.
+
+/// A game of `id` with `presets` (UCI's `Presets` syntax) from `fen`.
+fn game(id: &str, presets: &str, fen: &str) -> Engine {
+    let mut v = variants::builtin(id).unwrap();
+    v.presets = chimera::uci::parse_presets(presets).unwrap();
+    chimera::presets::new_game(v, fen).unwrap()
+}
+
+/// The FEN of `e` loads, in a game with the same presets, to the same FEN, hash and result.
+fn reloads_exactly(id: &str, presets: &str, e: &mut Engine) {
+    let fen = e.fen();
+    let mut again = game(id, presets, &fen);
+    assert_eq!(again.fen(), fen);
+    assert_eq!(again.world().resource::<chimera::rules::Board>().hash, e.world().resource::<chimera::rules::Board>().hash, "{fen}");
+    assert_eq!(again.outcome(), e.outcome(), "{fen}");
+    let uci = |e: &mut Engine| e.legal_moves().iter().map(|m| e.to_uci(m)).collect::<Vec<_>>();
+    assert_eq!(uci(&mut again), uci(e), "{fen}");
+}
+
+#[test]
+fn san_names_one_move() {
+    // Two Berolina pawns can step to b3: each is named (as Fairy-Stockfish writes them).
+    let mut e = Engine::new(variants::builtin("berolina").unwrap());
+    let sans: Vec<String> = e.legal_moves().iter().map(|m| e.to_san(m)).collect();
+    assert!(sans.contains(&"Pab3".to_string()) && sans.contains(&"Pcb3".to_string()), "{sans:?}");
+    e.play_san("Pab3").unwrap();
+    // A move written exactly is that move, even beside the same move with a gate (Seirawan).
+    let mut e = Engine::new(variants::builtin("seirawan").unwrap());
+    e.play_uci("b2b3").unwrap();
+    e.play_uci("e7e6").unwrap();
+    let m = e.play_san("Ba3").unwrap();
+    assert!(m.gate.is_none());
+}
+
+#[test]
+fn timed_presets_keep_their_turns_in_the_fen() {
+    let presets = "knights-leap-twice(turns=2)";
+    let mut e = game("chess", presets, "startpos");
+    e.play_uci("e2e4").unwrap();
+    assert!(e.fen().contains("turns=knights-leap-twice:1"), "{}", e.fen());
+    reloads_exactly("chess", presets, &mut e);
+    e.play_uci("e7e5").unwrap();
+    assert!(e.fen().contains("turns=knights-leap-twice:0"), "{}", e.fen());
+    reloads_exactly("chess", presets, &mut e);
+}
+
+#[test]
+fn results_decided_during_a_move_survive_the_fen() {
+    // The first capture wins: nothing on the board says so, the FEN does.
+    let mut e = game("chess", "capture-to-win", "startpos");
+    for m in ["e2e4", "d7d5", "e4d5"] {
+        e.play_uci(m).unwrap();
+    }
+    assert_eq!(e.outcome().and_then(|o| o.winner), Some(chimera::rules::Side::White));
+    assert!(e.fen().contains("end=w:"), "{}", e.fen());
+    reloads_exactly("chess", "capture-to-win", &mut e);
+    // A berserker's follow-up capture that takes the king ends the game.
+    let mut e = game("chess", "berserker", "4k3/8/8/8/3p4/4q3/4PP2/3K4 b - - 0 1");
+    e.play_uci("e3e2").unwrap();
+    e.play_uci("e2d1").unwrap();
+    assert_eq!(e.outcome().and_then(|o| o.winner), Some(chimera::rules::Side::Black));
+    assert!(e.legal_moves().is_empty());
+    reloads_exactly("chess", "berserker", &mut e);
+}
+
+#[test]
+fn preset_moves_are_listed_once_and_apply() {
+    // A queen on an open rank reaches d3 both ways round a wrapped board: one move.
+    let mut e = game("chess", "wrap-board", "k7/8/8/8/8/4Q3/8/4K3 w - - 0 1");
+    let moves = e.legal_moves();
+    let mut unique = moves.clone();
+    unique.sort_by_key(|m| (m.from.0, m.to.0, m.promotion.map(|p| p.0)));
+    unique.dedup();
+    assert_eq!(unique.len(), moves.len());
+    e.play_san("Qd3").unwrap();
+    // A splitting queen that gates a piece onto the square it left (Seirawan) does not crash.
+    let mut e = game("seirawan", "queen-splits", "4k3/8/8/8/8/8/3p4/3QK3[H] w D - 0 1");
+    e.play_uci("d1d2h").unwrap();
+    assert!(e.fen().starts_with("4k3/8/8/8/8/8/3R4/3HK3"), "{}", e.fen());
+}

@@ -946,12 +946,16 @@ pub fn set_position(world: &mut World, fen: &str) -> Result<(), String> {
     let setup = crate::rules::parse_fen(&variant, fen).map_err(|e| e.to_string())?;
     // Timed presets: the ones the FEN's `turns` section says have run out are off, the others
     // on with the turns it gives (all of them on, in full, without the section). The position
-    // is judged by that set's rules.
+    // is judged by that set's rules, leniently once one has run out: it may have arisen while
+    // the preset was on (a king left attacked under hit points).
     let old = world.get_resource::<ActivePresets>().map(|a| a.0.clone()).unwrap_or_default();
-    let set = match world.get_resource::<ConfiguredPresets>() {
-        Some(configured) => Some(active_set_from(&configured.0, &setup.extra)?),
+    let configured = world.get_resource::<ConfiguredPresets>().map(|c| c.0.clone());
+    let set = match &configured {
+        Some(configured) => Some(active_set_from(configured, &setup.extra)?),
         None => None,
     };
+    let ran_out = matches!((&set, &configured), (Some(s), Some(c)) if s.len() != c.len());
+    world.insert_resource(crate::rules::RulesRanOut(ran_out));
     let changed = set.as_ref().is_some_and(|s| s.len() != old.len());
     if let Some(set) = set {
         for a in old.iter().filter(|a| !set.iter().any(|b| b.id == a.id)) {
@@ -963,7 +967,9 @@ pub fn set_position(world: &mut World, fen: &str) -> Result<(), String> {
             world.insert_resource(ActivePresets(set));
         }
     }
-    if let Err(e) = crate::rules::setup_position(world, &setup) {
+    let result = crate::rules::setup_position(world, &setup);
+    world.insert_resource(crate::rules::RulesRanOut(false));
+    if let Err(e) = result {
         if changed {
             install_set(world, old);
         }

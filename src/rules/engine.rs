@@ -78,11 +78,13 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     let fns = world.get_resource::<RuleFns>().cloned().unwrap_or_default();
     // Where no preset or profile changes how pieces move or what happens in play, a piece may
     // stand only where the variant's own moves could have brought it.
-    let plain = fns.layers.is_empty() && world.get_resource::<Hooks>().is_none_or(|h| h.0.is_empty());
+    let ran_out = world.get_resource::<RulesRanOut>().is_some_and(|r| r.0);
+    let plain = !ran_out && fns.layers.is_empty() && world.get_resource::<Hooks>().is_none_or(|h| h.0.is_empty());
     if let Some(message) = unreachable_piece(&variant, setup, plain) {
         return Err(bad(message));
     }
-    let enforced = !world.get_resource::<Hooks>().is_some_and(|h| h.0.iter().any(|h| h.step == Step::Query(QuerySystems::SelfCheckPoll)));
+    let enforced =
+        !ran_out && !world.get_resource::<Hooks>().is_some_and(|h| h.0.iter().any(|h| h.step == Step::Query(QuerySystems::SelfCheckPoll)));
     if reg.royal_mask != 0 && fns.royalty.is_empty() && enforced {
         // A side keeps the royalty it has in the start position: Horde's white has no king,
         // and may not get one.
@@ -227,6 +229,12 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     world.insert_resource(UndoLog::default());
     Ok(())
 }
+
+/// Set while a position is set up in a game some of whose timed presets have run out: the
+/// position may hold what the rules now in force forbid (a king left attacked while hit points
+/// were on), so those checks are not made.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct RulesRanOut(pub bool);
 
 /// A piece that no game of `variant` could have put where `setup` has it, named; `plain` when
 /// no preset or profile changes movement or play. Judged from the compiled moves, so it holds
@@ -547,7 +555,7 @@ impl RulesWorld for World {
             write_placement(g, &rules.registry, &board.cells, &promoted),
             pocket,
             if state.turn == Side::White { "w" } else { "b" },
-            write_castling(g, &rules.registry, rules.castling.as_ref(), &board.cells, &state.castling, state.gates),
+            write_castling(rules, &board.cells, &state.castling, state.gates),
             ep_legal.map(|(ep, victim)| write_en_passant(g, ep, victim)).unwrap_or_else(|| "-".into()),
             counters,
             state.halfmove_clock,

@@ -300,7 +300,19 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
     };
     let (castling, mut gates) = match fields.next() {
         None => (CastlingRights::default(), [0, 0]),
-        Some(text) => parse_castling(g, reg, variant.castling.as_ref(), variant.gating, &pieces, text)?,
+        Some(text) => {
+            let homes = Side::BOTH.map(|side| {
+                let back =
+                    variant.castling.as_ref().map_or(if side == Side::White { 0 } else { g.ranks - 1 }, |r| r.rank_of(side, g.ranks));
+                let files: Vec<u8> = pieces
+                    .iter()
+                    .filter(|(sq, k, s)| *s == side && reg.def(*k).castles && g.rank(*sq) == back)
+                    .map(|(sq, _, _)| g.file(*sq))
+                    .collect();
+                castling_king(variant, side, &files)
+            });
+            parse_castling(g, reg, variant.castling.as_ref(), variant.gating, homes, &pieces, text)?
+        }
     };
     // A side with nothing in hand has nothing to gate: its gating rights are void.
     for side in Side::BOTH {
@@ -464,6 +476,8 @@ fn parse_castling(
     reg: &PieceTypeRegistry,
     rule: Option<&CastlingRule>,
     gating: bool,
+    // The file of the piece that castles on each side's back rank (see [`castling_king`]).
+    homes: [Option<u8>; 2],
     pieces: &[(Square, PieceType, Side)],
     text: &str,
 ) -> Result<(CastlingRights, [u16; 2]), FenError> {
@@ -478,7 +492,7 @@ fn parse_castling(
         }
         let side = if c.is_ascii_uppercase() { Side::White } else { Side::Black };
         let back = rule.map(|r| r.rank_of(side, g.ranks)).unwrap_or(if side == Side::White { 0 } else { g.ranks - 1 });
-        let king = pieces.iter().find(|(sq, k, s)| *s == side && reg.def(*k).castles && g.rank(*sq) == back).map(|(sq, _, _)| g.file(*sq));
+        let king = homes[side.index()];
         let rooks: Vec<u8> = pieces
             .iter()
             .filter(|(sq, k, s)| *s == side && reg.def(*k).castling_partner && g.rank(*sq) == back)
@@ -579,14 +593,25 @@ pub fn write_placement(g: Geometry, reg: &PieceTypeRegistry, cells: &[Cell], pro
 
 /// Writes castling rights as X-FEN: `K`/`Q` when the right belongs to the outermost rook on
 /// that wing, the rook's file letter otherwise; `-` when there are none.
-pub fn write_castling(
-    g: Geometry,
-    reg: &PieceTypeRegistry,
-    rule: Option<&CastlingRule>,
-    cells: &[Cell],
-    rights: &CastlingRights,
-    gates: [u16; 2],
-) -> String {
+/// The file of the piece that castles among the castling pieces of `side` standing on its back
+/// rank on `files`: the only one, or, where a preset crowned a second king, the one on the
+/// file where the variant's start puts it.
+pub fn castling_king(variant: &Variant, side: Side, files: &[u8]) -> Option<u8> {
+    if files.len() < 2 {
+        return files.first().copied();
+    }
+    let (g, reg) = (variant.geometry, &variant.registry);
+    let back = variant.castling.as_ref().map_or(if side == Side::White { 0 } else { g.ranks - 1 }, |r| r.rank_of(side, g.ranks));
+    let start = variant.start_fen.split(' ').next().unwrap_or_default();
+    let home = parse_placement(g, reg, start.split_once('[').map_or(start, |(p, _)| p)).ok().and_then(|(placed, _)| {
+        placed.iter().find(|(sq, k, s)| *s == side && reg.def(*k).castles && g.rank(*sq) == back).map(|(sq, _, _)| g.file(*sq))
+    });
+    home.filter(|f| files.contains(f)).or(files.first().copied())
+}
+
+/// Writes the castling field (with Seirawan's gates).
+pub fn write_castling(variant: &Variant, cells: &[Cell], rights: &CastlingRights, gates: [u16; 2]) -> String {
+    let (g, reg, rule) = (variant.geometry, &variant.registry, variant.castling.as_ref());
     let mut out = String::new();
     for side in Side::BOTH {
         let back = rule.map(|r| r.rank_of(side, g.ranks)).unwrap_or(if side == Side::White { 0 } else { g.ranks - 1 });
@@ -608,10 +633,13 @@ pub fn write_castling(
         // Gates not implied by a castling right (the king's file and the castling rooks').
         let mut implied = 0u16;
         if rights.rooks[side.index()].iter().any(Option::is_some) {
-            if let Some(k) = (0..g.files).find(|&f| {
-                let c = cells[(back * g.files + f) as usize];
-                c.is_piece() && c.side() == side && reg.def(c.kind()).castles
-            }) {
+            let files: Vec<u8> = (0..g.files)
+                .filter(|&f| {
+                    let c = cells[(back * g.files + f) as usize];
+                    c.is_piece() && c.side() == side && reg.def(c.kind()).castles
+                })
+                .collect();
+            if let Some(k) = castling_king(variant, side, &files) {
                 implied |= 1 << k;
             }
             for f in rights.rooks[side.index()].iter().flatten() {

@@ -27,7 +27,7 @@ impl CastlingRule {
     pub fn rank_of(&self, side: super::geometry::Side, ranks: u8) -> u8 {
         match side {
             super::geometry::Side::White => self.rank,
-            super::geometry::Side::Black => ranks - 1 - self.rank,
+            super::geometry::Side::Black => ranks.saturating_sub(1).saturating_sub(self.rank),
         }
     }
 }
