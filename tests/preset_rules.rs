@@ -217,7 +217,10 @@ fn tired_pieces_cannot_move_and_rest_restores_them() {
     let square = |name: &str| e.variant().geometry.parse_square(name).unwrap();
     let (g5, f3) = (square("g5"), square("f3"));
     assert!(e.legal_moves().iter().all(|m| m.from != g5), "a tired piece has no legal move");
-    assert!(matches!(e.play_uci("g5f3"), Err(MoveError::Illegal { .. })));
+    match e.play_uci("g5f3") {
+        Err(MoveError::Illegal { why, .. }) => assert!(why.contains("too tired"), "{why}"),
+        other => panic!("expected an illegal move, got {other:?}"),
+    }
     let tired =
         chimera::rules::Move { from: g5, to: f3, kind: chimera::rules::MoveKind::Normal, capture: false, promotion: None, gate: None };
     match e.apply_unchecked(tired).unwrap_err() {

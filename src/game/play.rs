@@ -107,6 +107,14 @@ fn select(world: &mut World, origin: Origin) {
         })
         .copied()
         .collect();
+    // A piece a rule holds back says why (stamina: too tired).
+    if moves.is_empty()
+        && let Origin::Square(sq) = origin
+        && let Some((_, why)) = world.resource::<crate::rules::MoveQuery>().held.iter().find(|(s, _)| *s == sq)
+    {
+        let text = format!("That piece cannot move: {why}");
+        world.resource_mut::<Notice>().0 = Some((text, 4.0));
+    }
     *world.resource_mut::<Selection>() = Selection { origin: Some(origin), moves, dragging: true };
 }
 
@@ -377,7 +385,7 @@ mod tests {
     }
 
     #[test]
-    fn a_cancelled_move_shows_its_reason_and_changes_nothing() {
+    fn a_held_piece_shows_why_it_cannot_move_and_nothing_changes() {
         let mut app = app("startpos");
         crate::presets::set_active_presets(app.world_mut(), vec![crate::presets::Activation::of("stamina")]).unwrap();
         for (from, to) in [("g1", "f3"), ("b8", "c6"), ("f3", "g5"), ("c6", "b8")] {

@@ -52,12 +52,18 @@ fn hooks(a: &Activation) -> Vec<Hook> {
                 if !scope.covers(q.side) {
                     return;
                 }
+                let mut held = Vec::new();
                 q.moves.retain(|m| {
                     if m.dropped().is_some() || rules.registry.def(board.cell(m.from).kind()).royal {
                         return true;
                     }
-                    board.entity(m.from).and_then(|e| pieces.get(e).ok()).is_none_or(|s| s.0 >= MOVE_COST)
+                    let left = board.entity(m.from).and_then(|e| pieces.get(e).ok()).map_or(MOVE_COST, |s| s.0);
+                    if left < MOVE_COST && !held.iter().any(|&(sq, _)| sq == m.from) {
+                        held.push((m.from, format!("that piece is too tired to move (stamina {left} of {MOVE_COST} needed)")));
+                    }
+                    left >= MOVE_COST
                 });
+                q.held.extend(held);
             },
         ),
         // Scoped by the mover: a tired piece's move is cancelled with a reason (a move made

@@ -739,7 +739,19 @@ impl Engine {
     pub fn parse_uci(&mut self, text: &str) -> Result<Move, MoveError> {
         let legal = self.legal_moves();
         let rules = self.world.resource::<Rules>();
-        parse_uci(rules, &self.world.resource::<Board>().cells, &legal, text)
+        let parsed = parse_uci(rules, &self.world.resource::<Board>().cells, &legal, text);
+        // A piece a rule holds back (stamina) says why.
+        if let Err(MoveError::Illegal { why, .. }) = &parsed
+            && let Some(from) = {
+                // The origin: a file letter and the rank's digits.
+                let digits = text.get(1..).map_or(0, |t| t.chars().take_while(char::is_ascii_digit).count());
+                text.get(..1 + digits).and_then(|t| rules.geometry.parse_square(t))
+            }
+            && let Some((_, held)) = self.world.resource::<MoveQuery>().held.iter().find(|(s, _)| *s == from)
+        {
+            return Err(MoveError::Illegal { text: text.into(), why: format!("{held} ({why})") });
+        }
+        parsed
     }
 
     /// Reads a SAN move against the legal moves.

@@ -90,6 +90,9 @@ pub struct MoveQuery {
     pub moves: Vec<Move>,
     /// Whether the self-check filter runs (step 3).
     pub filter_self_check: bool,
+    /// Why a filter took a piece's moves away, by its square (a tired piece under stamina): what
+    /// the board tells a player who picks that piece up.
+    pub held: Vec<(Square, String)>,
     scratch_moves: Vec<Move>,
     scratch_ops: Vec<TrialOp>,
     scratch_squares: Vec<Square>,
@@ -199,6 +202,7 @@ pub fn begin_query(p: &mut QueryParts) {
     q.any_override = false;
     q.moves.clear();
     q.filter_self_check = true;
+    q.held.clear();
     if decided.0.is_some() {
         return;
     }
