@@ -166,6 +166,10 @@ const NOT_POSITION: &[&str] = &[
     "DamageAdjusters",
     "StartProfile",
     "SwapHistory",
+    // The presets a game was set up with (timed ones in full) and the flag set while a position
+    // is set up after one ran out: configuration, never changed by a move.
+    "ConfiguredPresets",
+    "RulesRanOut",
 ];
 /// Types [`snapshot`] compares.
 const IN_SNAPSHOT: &[&str] = &[

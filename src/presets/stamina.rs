@@ -59,7 +59,7 @@ fn hooks(a: &Activation) -> Vec<Hook> {
                     }
                     let left = board.entity(m.from).and_then(|e| pieces.get(e).ok()).map_or(MOVE_COST, |s| s.0);
                     if left < MOVE_COST && !held.iter().any(|&(sq, _)| sq == m.from) {
-                        held.push((m.from, format!("that piece is too tired to move (stamina {left} of {MOVE_COST} needed)")));
+                        held.push((m.from, format!("too tired (stamina {left} of {MOVE_COST} needed)")));
                     }
                     left >= MOVE_COST
                 });

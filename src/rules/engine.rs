@@ -741,7 +741,7 @@ impl Engine {
         let rules = self.world.resource::<Rules>();
         let parsed = parse_uci(rules, &self.world.resource::<Board>().cells, &legal, text);
         // A piece a rule holds back (stamina) says why.
-        if let Err(MoveError::Illegal { why, .. }) = &parsed
+        if let Err(MoveError::Illegal { .. }) = &parsed
             && let Some(from) = {
                 // The origin: a file letter and the rank's digits.
                 let digits = text.get(1..).map_or(0, |t| t.chars().take_while(char::is_ascii_digit).count());
@@ -749,7 +749,7 @@ impl Engine {
             }
             && let Some((_, held)) = self.world.resource::<MoveQuery>().held.iter().find(|(s, _)| *s == from)
         {
-            return Err(MoveError::Illegal { text: text.into(), why: format!("{held} ({why})") });
+            return Err(MoveError::Illegal { text: text.into(), why: format!("that piece cannot move: {held}") });
         }
         parsed
     }
