@@ -12,30 +12,14 @@
 //! `CHIMERA_FUZZ_SEED`, default 1). `scripts/fuzz.sh` runs a million inputs a target. A
 //! failing input is printed with its target, seed and case number, so it can be replayed.
 
+mod common;
+use common::Rng;
+
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use chimera::pgn::{parse_pgn, replay};
 use chimera::rules::{Board, Engine, Variant, parse_betza};
 use chimera::variants::{self, compile, parse_variant_file, resolve};
-
-/// SplitMix64: small, seeded, the same everywhere.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
 
 fn cases() -> usize {
     std::env::var("CHIMERA_FUZZ_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(400)
@@ -136,7 +120,7 @@ fn mutate(rng: &mut Rng, text: &str, alphabet: &[char]) -> String {
 fn run(target: &str, mut case: impl FnMut(&mut Rng) -> String) {
     let (n, seed) = (cases(), seed());
     let started = std::time::Instant::now();
-    let mut rng = Rng(seed ^ target.bytes().fold(0xCBF2_9CE4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01B3)));
+    let mut rng = Rng(seed ^ common::salt(target));
     let mut last = String::new();
     for i in 0..n {
         let outcome = catch_unwind(AssertUnwindSafe(|| case(&mut rng)));

@@ -6,6 +6,9 @@
 //!
 //! One test in this file, so that no other test allocates beside it.
 
+mod common;
+use common::Rng;
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicIsize, Ordering};
 
@@ -45,19 +48,6 @@ static ALLOCATOR: Counting = Counting;
 
 fn live() -> isize {
     LIVE.load(Ordering::Relaxed)
-}
-
-/// SplitMix64, seeded.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    }
 }
 
 #[test]

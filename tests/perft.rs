@@ -75,7 +75,26 @@ fn random_positions_sample() {
 }
 
 #[test]
-fn chess960_sample() {
+fn chess960_middle_games_sample() {
     let n = check(Variant::chess960, include_str!("data/chess960.perft"), 12, 300_000);
     assert!(n >= 240, "only {n} counts checked");
+}
+
+/// Every Chess960 start, by its Scharnagl number: the position Chimera deals for that number,
+/// and its perft 1–3 as Fairy-Stockfish (pyffish) counts them.
+#[test]
+fn chess960_every_start() {
+    let mut n = 0;
+    for line in include_str!("data/chess960-starts.tsv").lines().filter(|l| !l.starts_with('#')) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let (number, fen): (u16, &str) = (cols[0].parse().unwrap(), cols[1]);
+        assert_eq!(chimera::rules::chess960_fen(number), fen, "start {number}");
+        let mut e = Engine::from_fen(Variant::chess960(), fen).unwrap();
+        for (depth, col) in [(1, 2), (2, 3), (3, 4)] {
+            let nodes: u64 = cols[col].parse().unwrap();
+            assert_eq!(e.perft(depth), nodes, "start {number} ({fen}) depth {depth}");
+        }
+        n += 1;
+    }
+    assert_eq!(n, 960, "every start is counted");
 }

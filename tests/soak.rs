@@ -11,23 +11,11 @@
 //! plies (default 200), seed `CHIMERA_SOAK_SEED` (default 1); `scripts/soak.sh` plays 10,000
 //! games a variant to their end.
 
+mod common;
+use common::Rng;
+
 use chimera::rules::{Board, Engine, PresetRequest, Variant};
 use chimera::variants;
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 fn env(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default)
@@ -146,8 +134,7 @@ fn random_games_in_every_variant_reload_and_undo_exactly() {
         let mut plies = 0;
         for game in 0..games {
             // Each game's own generator, so that one game replays alone (CHIMERA_SOAK_VARIANT).
-            let salt = id.bytes().fold(0xCBF2_9CE4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01B3));
-            let mut rng = Rng(seed ^ salt ^ game.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            let mut rng = Rng(seed ^ common::salt(id) ^ game.wrapping_mul(0x9E37_79B9_7F4A_7C15));
             plies += soak_game(&mut rng, &variant, max_plies, &format!("{id}, seed {seed}, game {game}"));
         }
         total += plies;
