@@ -218,7 +218,9 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
         .decided
         .clone()
         .or_else(|| already_decided(&variant, &fns, &board, &state))
-        .or_else(|| royal_loss(&variant, &fns, &board, plain));
+        // (Not once a timed preset has run out: a king lost while suicide chess was on lost
+        // nothing, and a loss decided in play is written in the FEN.)
+        .or_else(|| if ran_out { None } else { royal_loss(&variant, &fns, &board, plain) });
     world.insert_resource(board);
     world.insert_resource(state);
     world.insert_resource(DecidedOutcome(decided));
