@@ -80,7 +80,9 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     // stand only where the variant's own moves could have brought it.
     let ran_out = world.get_resource::<RulesRanOut>().is_some_and(|r| r.0);
     let plain = !ran_out && fns.layers.is_empty() && world.get_resource::<Hooks>().is_none_or(|h| h.0.is_empty());
-    if let Some(message) = unreachable_piece(&variant, setup, plain) {
+    // The variant's start, read once for the judgements below.
+    let start = parse_fen(&variant, &variant.start_fen).ok();
+    if let Some(message) = unreachable_piece(&variant, setup, plain, start.as_ref()) {
         return Err(bad(message));
     }
     let enforced =
@@ -88,7 +90,6 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     if reg.royal_mask != 0 && fns.royalty.is_empty() && enforced {
         // A side keeps the royalty it has in the start position: Horde's white has no king,
         // and may not get one.
-        let start = parse_fen(&variant, &variant.start_fen).ok();
         let mates = variant.end.iter().any(|e| matches!(e, EndCondition::Checkmate | EndCondition::Checkmated(_)));
         // A royal piece reaches a hand only where the start puts pieces there to be placed
         // (Placement); a captured royal piece ends the game instead (unless presets take the
@@ -220,7 +221,7 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
         .or_else(|| already_decided(&variant, &fns, &board, &state))
         // (Not once a timed preset has run out: a king lost while suicide chess was on lost
         // nothing, and a loss decided in play is written in the FEN.)
-        .or_else(|| if ran_out { None } else { royal_loss(&variant, &fns, &board, plain) });
+        .or_else(|| if ran_out { None } else { royal_loss(&variant, &fns, &board, plain, start.as_ref()) });
     world.insert_resource(board);
     world.insert_resource(state);
     world.insert_resource(DecidedOutcome(decided));
@@ -249,11 +250,11 @@ pub struct RulesRanOut(pub bool);
 ///   white pawns start there, so they may stand there);
 /// - (plain) two pieces of a type that may not be dropped onto its own file and never leaves
 ///   its file (Shogi's doubled pawns).
-fn unreachable_piece(variant: &Variant, setup: &Setup, plain: bool) -> Option<String> {
+fn unreachable_piece(variant: &Variant, setup: &Setup, plain: bool, start: Option<&Setup>) -> Option<String> {
     let g = variant.geometry;
     let reg = &variant.registry;
-    let inside = |bits: &super::movement::SquareBits, sq: Square| bits[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0;
-    let start = plain.then(|| parse_fen(variant, &variant.start_fen).ok()).flatten();
+    let inside = super::query::in_set;
+    let start = start.filter(|_| plain);
     for &(sq, kind, side) in &setup.pieces {
         let def = reg.def(kind);
         let at = g.name(sq);
@@ -275,7 +276,7 @@ fn unreachable_piece(variant: &Variant, setup: &Setup, plain: bool) -> Option<St
             return Some(format!("{side} {} on {at} has no move from there and cannot have got there", def.name));
         }
         // Only types the start gives this side, that nothing else makes, are judged further.
-        let Some(start) = &start else { continue };
+        let Some(start) = start else { continue };
         let made = variant.promotion.choices.contains(&kind) || reg.ids().any(|t| reg.def(t).promotes_to == Some(kind));
         let first = start.pieces.iter().filter(|p| p.1 == kind && p.2 == side).map(|p| g.relative_rank(p.0, side)).min();
         let Some(first) = first.filter(|_| !made) else { continue };
@@ -341,7 +342,7 @@ fn already_decided(variant: &Variant, fns: &RuleFns, board: &Board, state: &Game
             EndCondition::RegionHeld { types, regions } => {
                 // The side to move kept a piece on its goal through the other side's move.
                 let side = state.turn;
-                if board.find(side, *types).any(|sq| regions[side.index()][sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0) {
+                if board.find(side, *types).any(|sq| super::query::in_set(&regions[side.index()], sq)) {
                     return Some(Outcome::win(side, Reason::Rule("held the goal".into())));
                 }
             }
@@ -355,11 +356,11 @@ fn already_decided(variant: &Variant, fns: &RuleFns, board: &Board, state: &Game
 /// again), a position in which a side that starts with royal pieces has no royal piece and
 /// none of their types left is the end of a game that side lost (both: a draw), as play
 /// decides it the moment the last one goes.
-fn royal_loss(variant: &Variant, fns: &RuleFns, board: &Board, plain: bool) -> Option<Outcome> {
+fn royal_loss(variant: &Variant, fns: &RuleFns, board: &Board, plain: bool, start: Option<&Setup>) -> Option<Outcome> {
     if plain || variant.registry.royal_mask == 0 && fns.royalty.is_empty() {
         return None;
     }
-    let start = parse_fen(variant, &variant.start_fen).ok()?;
+    let start = start?;
     let mut cells = Board::empty(variant.geometry);
     for &(sq, kind, side) in &start.pieces {
         cells.put(sq, kind, side, Entity::PLACEHOLDER);

@@ -416,7 +416,7 @@ pub fn generate_drops(p: &mut QueryParts) {
 
 /// Whether a square is in a `[u64; 4]` square set.
 #[inline]
-fn in_set(set: &super::movement::SquareBits, sq: Square) -> bool {
+pub(super) fn in_set(set: &super::movement::SquareBits, sq: Square) -> bool {
     set[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0
 }
 
