@@ -19,6 +19,7 @@ pub mod modifiers;
 pub mod pgn;
 pub mod presets;
 pub mod rules;
+pub mod save;
 pub mod uci;
 pub mod variants;
 

@@ -35,6 +35,16 @@ pub fn result_token(outcome: Option<&Outcome>) -> &'static str {
     }
 }
 
+/// A tag value as written: `\\` and `\"` stand for themselves.
+fn unescape(v: &str) -> String {
+    let mut out = String::with_capacity(v.len());
+    let mut chars = v.chars();
+    while let Some(c) = chars.next() {
+        out.push(if c == '\\' { chars.next().unwrap_or('\\') } else { c });
+    }
+    out
+}
+
 fn escape(v: &str) -> String {
     v.replace('\\', "\\\\").replace('"', "\\\"")
 }
@@ -42,6 +52,18 @@ fn escape(v: &str) -> String {
 /// Writes the game in `world` (a variant `variant_id` with `presets`, started from `start_fen`)
 /// as PGN. `date` is `YYYY.MM.DD`.
 pub fn write_pgn(world: &mut bevy::prelude::World, variant_id: &str, presets: &[Activation], start_fen: &str, date: &str) -> String {
+    write_pgn_with(world, variant_id, presets, start_fen, date, &[])
+}
+
+/// [`write_pgn`] with `extra` tags after the others (a save's own, see [`crate::save`]).
+pub fn write_pgn_with(
+    world: &mut bevy::prelude::World,
+    variant_id: &str,
+    presets: &[Activation],
+    start_fen: &str,
+    date: &str,
+    extra: &[(&str, String)],
+) -> String {
     let outcome = world.outcome();
     let result = result_token(outcome.as_ref());
     let variant = world.resource::<crate::rules::Rules>().0.clone();
@@ -72,6 +94,9 @@ pub fn write_pgn(world: &mut bevy::prelude::World, variant_id: &str, presets: &[
     }
     if let Some(o) = &outcome {
         tag("Termination", &o.to_string());
+    }
+    for (k, v) in extra {
+        tag(k, v);
     }
     out.push('\n');
     let log = world.resource::<MoveLog>().0.clone();
@@ -128,7 +153,7 @@ pub fn parse_pgn(text: &str) -> Result<PgnGame, String> {
                 .strip_prefix('"')
                 .and_then(|s| s.strip_suffix('"'))
                 .ok_or_else(|| format!("line {}: a tag value must be quoted", i + 1))?;
-            game.tags.push((key.to_string(), value.replace("\\\"", "\"").replace("\\\\", "\\")));
+            game.tags.push((key.to_string(), unescape(value)));
         } else if !t.starts_with('%') {
             movetext.push_str(line);
             movetext.push('\n');

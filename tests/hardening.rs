@@ -344,3 +344,19 @@ fn preset_moves_are_listed_once_and_apply() {
     e.play_uci("d1d2h").unwrap();
     assert!(e.fen().starts_with("4k3/8/8/8/8/8/3R4/3HK3"), "{}", e.fen());
 }
+
+/// A start that a preset decides as it switches on (dual-king crowns the queens; in Extinction
+/// chess a side without queens has lost) has no legal moves, whether the game starts from the
+/// variant's position or from its FEN (found by the save test: one had twenty moves).
+#[test]
+fn a_start_decided_by_a_preset_has_no_moves_either_way() {
+    let mut v = variants::builtin("extinction").unwrap();
+    v.presets.push(chimera::rules::PresetRequest { id: "dual-king".into(), sides: [true, true], ..Default::default() });
+    let mut fresh = chimera::presets::new_game(v.clone(), "startpos").unwrap();
+    let fen = fresh.fen();
+    let mut loaded = chimera::presets::new_game(v, &fen).unwrap();
+    for e in [&mut fresh, &mut loaded] {
+        assert!(e.outcome().is_some());
+        assert_eq!(e.legal_moves(), vec![]);
+    }
+}

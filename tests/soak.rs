@@ -12,40 +12,13 @@
 //! games a variant to their end.
 
 mod common;
-use common::Rng;
+use common::{Rng, random_presets};
 
-use chimera::rules::{Board, Engine, PresetRequest, Variant};
+use chimera::rules::{Board, Engine, Variant};
 use chimera::variants;
 
 fn env(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default)
-}
-
-/// Up to two presets beside the variant's own, each for a random scope and sometimes for a
-/// few turns only. Combinations the preset rules refuse are drawn again (at most a few times;
-/// then none).
-fn random_presets(rng: &mut Rng, variant: &Variant) -> (Variant, String) {
-    for _ in 0..8 {
-        let mut v = variant.clone();
-        if rng.below(3) == 0 {
-            return (v, String::new());
-        }
-        for _ in 0..1 + rng.below(2) {
-            let def = chimera::presets::ALL[rng.below(chimera::presets::ALL.len())];
-            let sides = [[true, true], [true, false], [false, true]][rng.below(3)];
-            let turns = (rng.below(4) == 0).then(|| 1 + rng.below(12) as u32);
-            v.presets.push(PresetRequest { id: def.id.to_string(), sides, turns, ..Default::default() });
-        }
-        if chimera::presets::new_game(v.clone(), "startpos").is_ok() {
-            let names = v.presets[variant.presets.len()..]
-                .iter()
-                .map(|r| format!("{}{:?}{}", r.id, r.sides, r.turns.map(|t| format!(" for {t} turns")).unwrap_or_default()))
-                .collect::<Vec<_>>()
-                .join(", ");
-            return (v, names);
-        }
-    }
-    (variant.clone(), String::new())
 }
 
 fn hash(e: &Engine) -> u64 {

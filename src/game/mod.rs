@@ -40,6 +40,9 @@ pub struct GameSetup {
     pub presets: Vec<Activation>,
     /// The position the game started from (FEN).
     pub start_fen: String,
+    /// A user variant's definition, self-contained (`extends` resolved), as saves carry it;
+    /// `None` for a built-in.
+    pub definition: Option<variants::VariantFile>,
 }
 
 /// Start a new game: another variant, other presets, or the same again (a rematch).
@@ -76,8 +79,36 @@ fn activations(variant: &crate::rules::Variant, extra: &[String]) -> Result<Vec<
 /// # Errors
 /// An unknown variant, a bad variant file, or a preset set that cannot be active.
 pub fn start_game(world: &mut World, variant_id: &str, presets: &[String]) -> Result<(), String> {
-    let variant = variants::find(variant_id).map_err(|e| format!("variant: {e}"))?;
+    let (variant, definition) = if variant_id.ends_with(".ron") {
+        let path = std::path::Path::new(variant_id);
+        match (variants::load_path(path), variants::resolve_path(path)) {
+            (Ok(variant), Ok(definition)) => (variant, Some(definition)),
+            (Err(e), _) | (_, Err(e)) => {
+                // A resumed game's variant whose file has gone since: its saved definition.
+                let kept = world.get_resource::<GameSetup>().filter(|s| s.variant_id == variant_id).and_then(|s| s.definition.clone());
+                let Some(definition) = kept else { return Err(format!("variant: {e}")) };
+                (variants::compile_playable(&definition).map_err(|e| format!("variant: {e}"))?, Some(definition))
+            }
+        }
+    } else {
+        (variants::builtin(variant_id).map_err(|e| format!("variant: {e}"))?, None)
+    };
     let set = activations(&variant, presets)?;
+    start_variant(world, variant_id, definition, variant, set)
+}
+
+/// Sets up a game of a compiled `variant` (labelled `variant_id`, with its `definition` when
+/// it is a user's) with the preset set `set`; see [`start_game`].
+///
+/// # Errors
+/// A preset set that cannot be active, a start the presets refuse, or a bad profile.
+pub fn start_variant(
+    world: &mut World,
+    variant_id: &str,
+    definition: Option<variants::VariantFile>,
+    variant: crate::rules::Variant,
+    set: Vec<Activation>,
+) -> Result<(), String> {
     crate::presets::validate(&set).map_err(|e| e.to_string())?;
     if world.contains_resource::<Rules>() {
         set_active_presets(world, vec![]).map_err(|e| e.to_string())?;
@@ -96,7 +127,7 @@ pub fn start_game(world: &mut World, variant_id: &str, presets: &[String]) -> Re
     };
     crate::modifiers::apply_profile(world, profile.as_ref()).map_err(|p| profile_problems(&p))?;
     let start_fen = world.fen();
-    world.insert_resource(GameSetup { variant_id: variant_id.to_string(), presets: set, start_fen });
+    world.insert_resource(GameSetup { variant_id: variant_id.to_string(), presets: set, start_fen, definition });
     Ok(())
 }
 

@@ -978,6 +978,9 @@ pub fn set_position(world: &mut World, fen: &str) -> Result<(), String> {
     restart_presets(world);
     crate::modifiers::restart(world);
     read_fen_sections(world, &setup.extra)?;
+    if !ran_out {
+        crate::rules::rejudge_decided(world);
+    }
     refresh_position_hash(world);
     Ok(())
 }

@@ -311,6 +311,20 @@ fn unreachable_piece(variant: &Variant, setup: &Setup, plain: bool, start: Optio
     None
 }
 
+/// Judges again whether a position just set up is already decided, once presets have
+/// changed its pieces (dual-king crowns a queen when it starts: in Extinction chess the
+/// queens are then gone). A result already decided stays. (Not for a position whose timed
+/// presets have run out: see [`setup_position`].)
+pub fn rejudge_decided(world: &mut World) {
+    if world.resource::<DecidedOutcome>().0.is_some() {
+        return;
+    }
+    let variant = world.resource::<Rules>().0.clone();
+    let fns = world.get_resource::<RuleFns>().cloned().unwrap_or_default();
+    let decided = already_decided(&variant, &fns, world.resource::<Board>(), world.resource::<GameState>());
+    world.resource_mut::<DecidedOutcome>().0 = decided;
+}
+
 /// `#` for checkmate, `+` for any other check (a third check that wins is still `+`).
 fn check_mark(world: &mut World) -> char {
     let mated = world.legal_moves().is_empty() && world.resource::<DecidedOutcome>().0.is_none();

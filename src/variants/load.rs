@@ -160,33 +160,56 @@ pub fn resolve(file: VariantFile, lookup: &dyn Fn(&str) -> Option<VariantFile>) 
     Ok(resolved)
 }
 
+fn read_path(path: &Path) -> Result<VariantFile, LoadError> {
+    let text = std::fs::read_to_string(path).map_err(|e| LoadError::Io(format!("{}: {e}", path.display())))?;
+    parse_variant_file(&text)
+}
+
+/// Parents of the file at `path`: a file beside it first, then a built-in variant.
+fn sibling_lookup(path: &Path) -> impl Fn(&str) -> Option<VariantFile> {
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    move |id: &str| -> Option<VariantFile> {
+        let sibling = dir.join(format!("{id}.ron"));
+        std::fs::read_to_string(sibling).ok().and_then(|t| parse_variant_file(&t).ok()).or_else(|| super::builtin_file(id))
+    }
+}
+
+/// The file at `path` made self-contained: its `extends` chain resolved (parents beside it,
+/// then built-ins), so that it reads the same on a machine without its parents.
+///
+/// # Errors
+/// Unreadable file, bad RON, or a parent that is missing or loops.
+pub fn resolve_path(path: &Path) -> Result<VariantFile, LoadError> {
+    resolve(read_path(path)?, &sibling_lookup(path))
+}
+
+/// Compiles a resolved file and sets its start up as a game does (with the variant's presets
+/// on), so that a file `check` passes is one that `perft` and the window accept.
+///
+/// # Errors
+/// An invalid variant, or a start position the game refuses.
+pub fn compile_playable(resolved: &VariantFile) -> Result<Variant, LoadError> {
+    compile(resolved).and_then(|v| match crate::presets::new_game(v.clone(), &v.start_fen) {
+        Ok(_) => Ok(v),
+        Err(e) => Err(LoadError::Invalid(vec![Problem::new(ProblemCode::StartFen, "start", format!("bad position: {e}"))])),
+    })
+}
+
 /// Loads a variant file from disk: its parents are looked up beside it first, then among
 /// the built-in variants. The id must equal the file stem.
 ///
 /// # Errors
 /// Unreadable file, bad RON, or an invalid variant.
 pub fn load_path(path: &Path) -> Result<Variant, LoadError> {
-    let text = std::fs::read_to_string(path).map_err(|e| LoadError::Io(format!("{}: {e}", path.display())))?;
-    let file = parse_variant_file(&text)?;
+    let file = read_path(path)?;
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
-    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let lookup = move |id: &str| -> Option<VariantFile> {
-        let sibling = dir.join(format!("{id}.ron"));
-        std::fs::read_to_string(sibling).ok().and_then(|t| parse_variant_file(&t).ok()).or_else(|| super::builtin_file(id))
-    };
     let mut id_problem = None;
     if file.id != stem {
         let message = format!("'{}' differs from the file name '{stem}'; they must match", file.id);
         id_problem = Some(Problem::new(ProblemCode::IdFileName, "id", message));
     }
-    let resolved = resolve(file, &lookup)?;
-    // The start as a game sets it up (with the variant's presets on), so that a file `check`
-    // passes is one that `perft` and the window accept.
-    let compiled = compile(&resolved).and_then(|v| match crate::presets::new_game(v.clone(), &v.start_fen) {
-        Ok(_) => Ok(v),
-        Err(e) => Err(LoadError::Invalid(vec![Problem::new(ProblemCode::StartFen, "start", format!("bad position: {e}"))])),
-    });
-    match (compiled, id_problem) {
+    let resolved = resolve(file, &sibling_lookup(path))?;
+    match (compile_playable(&resolved), id_problem) {
         (Ok(v), None) => Ok(v),
         (Ok(_), Some(p)) => Err(LoadError::Invalid(vec![p])),
         (Err(LoadError::Invalid(mut ps)), Some(p)) => {

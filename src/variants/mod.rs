@@ -11,7 +11,7 @@ pub use format::{
     BoardSpec, CastlingSpec, DropsSpec, EndSpec, PieceSpec, PresetUse, PromotionSpec, RegionMoves, RegionSpec, Scope, ShuffleSpec,
     VariantFile,
 };
-pub use load::{LoadError, load_path, parse_variant_file, resolve, write_variant_file};
+pub use load::{LoadError, compile_playable, load_path, parse_variant_file, resolve, resolve_path, write_variant_file};
 pub use problem::{Problem, ProblemCode, Severity};
 
 use crate::rules::Variant;

@@ -30,3 +30,38 @@ impl Rng {
 pub fn salt(text: &str) -> u64 {
     text.bytes().fold(0xCBF2_9CE4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01B3))
 }
+
+/// Up to two presets beside the variant's own, each for a random scope, with random
+/// parameters, and sometimes for a few turns only. Combinations the preset rules refuse are drawn again (at most a few times;
+/// then none).
+pub fn random_presets(rng: &mut Rng, variant: &chimera::rules::Variant) -> (chimera::rules::Variant, String) {
+    for _ in 0..8 {
+        let mut v = variant.clone();
+        if rng.below(3) == 0 {
+            return (v, String::new());
+        }
+        for _ in 0..1 + rng.below(2) {
+            let def = chimera::presets::ALL[rng.below(chimera::presets::ALL.len())];
+            let sides = [[true, true], [true, false], [false, true]][rng.below(3)];
+            let turns = (rng.below(4) == 0).then(|| 1 + rng.below(12) as u32);
+            // Half the parameters get a value of their own (a few steps above the least).
+            let mut params = std::collections::BTreeMap::new();
+            for spec in def.params {
+                if rng.below(2) == 0 {
+                    let span = (spec.max - spec.min).clamp(0, 8) as usize;
+                    params.insert(spec.name.to_string(), f64::from(spec.min) + rng.below(span + 1) as f64);
+                }
+            }
+            v.presets.push(chimera::rules::PresetRequest { id: def.id.to_string(), sides, turns, params });
+        }
+        if chimera::presets::new_game(v.clone(), "startpos").is_ok() {
+            let names = v.presets[variant.presets.len()..]
+                .iter()
+                .map(|r| format!("{}{:?}{:?}{}", r.id, r.params, r.sides, r.turns.map(|t| format!(" for {t} turns")).unwrap_or_default()))
+                .collect::<Vec<_>>()
+                .join(", ");
+            return (v, names);
+        }
+    }
+    (variant.clone(), String::new())
+}
