@@ -360,3 +360,26 @@ fn a_start_decided_by_a_preset_has_no_moves_either_way() {
         assert_eq!(e.legal_moves(), vec![]);
     }
 }
+
+/// Seirawan with shields on a wrapped board: a gating move whose capture a shield stops leaves
+/// its piece where it stood, so the gated piece stays in hand (it was put on the occupied
+/// square and the engine panicked; found by the save test, seed 6).
+#[test]
+fn a_gating_capture_stopped_by_a_shield_gates_nothing() {
+    let mut v = variants::builtin("seirawan").unwrap();
+    let shield = [("shield".to_string(), 6.0)].into();
+    v.presets.push(chimera::rules::PresetRequest { id: "piece-shield".into(), params: shield, sides: [true, true], turns: None });
+    v.presets.push(chimera::rules::PresetRequest { id: "wrap-board".into(), sides: [true, true], ..Default::default() });
+    let mut e = chimera::presets::new_game(v, "startpos").unwrap();
+    for m in ["b1c3h", "b7b5", "e2e3", "c8b7h"] {
+        e.play_uci(m).unwrap();
+    }
+    let fen = e.fen();
+    let moves = e.legal_moves();
+    assert!(moves.iter().any(|m| m.gate.is_some()));
+    for m in moves {
+        e.apply(m).unwrap();
+        e.undo().unwrap();
+        assert_eq!(e.fen(), fen);
+    }
+}

@@ -52,12 +52,21 @@ fn random_seats(rng: &mut Rng) -> Seats {
     }
 }
 
+thread_local! {
+    /// The moves of the game being played, for a panic's report.
+    static PLAYED: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The game being played (variant and presets), for a panic's report.
+    static CONTEXT: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
 fn save_at_random_ply(rng: &mut Rng, id: &str, context: &str) {
     let base = chimera::variants::builtin(id).unwrap();
     let (v, presets) = random_presets(rng, &base);
     let context = format!("{context}, presets [{presets}]");
     let mut e = new_game(v.clone(), "startpos").unwrap_or_else(|err| panic!("{context}: {err}"));
     let start = e.fen();
+    PLAYED.with(|p| p.borrow_mut().clear());
+    CONTEXT.with(|c| c.borrow_mut().clone_from(&context));
     let plies = rng.below(80);
     let mut played = Vec::new();
     while played.len() < plies && e.outcome().is_none() {
@@ -67,6 +76,7 @@ fn save_at_random_ply(rng: &mut Rng, id: &str, context: &str) {
         }
         let m = moves[rng.below(moves.len())];
         played.push(e.to_uci(&m));
+        PLAYED.with(|p| p.borrow_mut().clone_from(&played));
         e.apply(m).unwrap_or_else(|err| panic!("{context}, after {played:?}: {err}"));
     }
     // A few moves taken back, for redo.
@@ -120,7 +130,14 @@ fn every_variant_saves_and_resumes_at_random_plies() {
     for id in chimera::variants::builtin_ids() {
         let mut rng = Rng(seed ^ common::salt(id));
         for g in 0..games {
-            save_at_random_ply(&mut rng, id, &format!("{id}, game {g} (seed {seed})"));
+            let context = format!("{id}, game {g} (seed {seed})");
+            // A panic inside the engine is reported with the game that caused it.
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| save_at_random_ply(&mut rng, id, &context)));
+            if let Err(e) = run {
+                let why = e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()));
+                let (game, moves) = (CONTEXT.with(|c| c.borrow().clone()), PLAYED.with(|p| p.borrow().clone()));
+                panic!("{game}: {}; moves so far: {moves:?}", why.unwrap_or_default());
+            }
         }
     }
 }

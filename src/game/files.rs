@@ -1,16 +1,18 @@
-//! Game files and the clipboard: copy FEN or PGN, load a FEN or PGN (pasted or from a file),
-//! save the game as PGN (written atomically into the data directory), go to any move of the
-//! list. A bad or truncated file is refused with a clear message and the game on the board is
-//! kept: a loaded game is replayed in a scratch engine first and only then set up.
+//! Game files and the clipboard: copy FEN or PGN, load a FEN, a PGN or a save (pasted or from
+//! a file), save the game (format: [`crate::save`]; written atomically into the data
+//! directory), autosave it after every change, go to any move of the list. A bad, truncated or
+//! edited file is refused with a clear message and the game on the board is kept: a loaded
+//! game is replayed in a scratch engine first and only then set up.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use bevy::prelude::*;
 
 use super::play::{Notice, PositionVersion, RedoStack, Selection};
-use super::{GameSetup, start_game};
+use super::{GameSetup, start_game, start_variant};
 use crate::pgn::{PgnGame, parse_pgn, replay, write_pgn};
 use crate::rules::{Board, MoveLog, Rules, RulesWorld, parse_san};
+use crate::save::{Save, SaveInput, Seats, read_save, write_save};
 
 /// What the panel asks for.
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
@@ -56,23 +58,36 @@ pub fn saved_games() -> Vec<PathBuf> {
     files
 }
 
-/// Writes `text` to `path` atomically.
-///
-/// # Errors
-/// The directory or file cannot be written.
-pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
+pub use crate::save::write_atomically;
+
+/// Where the game in progress is autosaved: `autosave.pgn` beside the games directory.
+pub fn autosave_path() -> Option<PathBuf> {
+    games_dir().and_then(|d| d.parent().map(|p| p.join("autosave.pgn")))
+}
+
+/// The autosave: where it goes (`None`: off, as under `--screenshot` and `--bench-frames`, so
+/// that automation never overwrites a player's game) and the position last written.
+#[derive(Resource, Default)]
+pub struct Autosave {
+    /// The file.
+    pub path: Option<PathBuf>,
+    written: Option<(u64, super::board::BoardView)>,
+    failed: bool,
+}
+
+impl Autosave {
+    /// An autosave into `path`.
+    pub fn to(path: Option<PathBuf>) -> Autosave {
+        Autosave { path, ..Default::default() }
     }
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
 }
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<GameAction>();
     app.init_resource::<ClipboardOut>();
+    app.init_resource::<Autosave>();
     app.add_systems(Update, handle_actions.before(super::play::handle_input));
+    app.add_systems(Update, autosave.after(super::play::handle_input));
 }
 
 fn today() -> (String, String) {
@@ -99,6 +114,29 @@ pub fn game_pgn(world: &mut World) -> String {
     write_pgn(world, &setup.variant_id, &setup.presets, &setup.start_fen, &date)
 }
 
+/// The game on the board as a save: PGN with everything needed to resume it.
+pub fn game_save(world: &mut World) -> String {
+    let setup = world.resource::<GameSetup>().clone();
+    let (date, _) = today();
+    let seats = Seats {
+        computer: world.get_resource::<super::computer::ComputerPlay>().map_or([None, None], |c| c.sides),
+        pace: world.get_resource::<super::computer::ComputerPlay>().map_or(1.0, |c| c.pace),
+        bottom: world.get_resource::<super::board::BoardView>().map_or(crate::rules::Side::White, |v| v.bottom),
+    };
+    let variant = world.resource::<Rules>().0.clone();
+    let redo: Vec<String> = world.resource::<RedoStack>().0.iter().rev().map(|m| crate::rules::to_uci(&variant, m)).collect();
+    let input = SaveInput {
+        variant_id: &setup.variant_id,
+        definition: setup.definition.as_ref(),
+        presets: &setup.presets,
+        start_fen: &setup.start_fen,
+        seats,
+        redo: &redo,
+        date: &date,
+    };
+    write_save(world, &input)
+}
+
 /// Replaces the game on the board with `game`, if it replays.
 ///
 /// # Errors
@@ -107,6 +145,7 @@ pub fn load_game(world: &mut World, game: &PgnGame) -> Result<(), String> {
     let (_, id, presets) = replay(game)?;
     let ids: Vec<String> = presets.iter().map(|a| a.id.to_string()).collect();
     start_game(world, &id, &ids)?;
+    world.resource_mut::<RedoStack>().0.clear();
     // The profile the game started with (the replay above checked that it reads and applies).
     if let Some(text) = game.tag("Profile") {
         let profile = crate::modifiers::Profile::from_ron(text)?;
@@ -128,6 +167,36 @@ pub fn load_game(world: &mut World, game: &PgnGame) -> Result<(), String> {
     Ok(())
 }
 
+/// Replaces the game on the board with a save's: its variant, presets, profile, start, moves,
+/// redo moves, who plays and the board's orientation. The save is resumed in a scratch engine
+/// first: when it does not resume, nothing changes.
+///
+/// # Errors
+/// Why the save does not resume.
+pub fn resume_save(world: &mut World, save: &Save) -> Result<(), String> {
+    let mut scratch = crate::save::resume(save).map_err(|e| e.to_string())?;
+    crate::save::redo_stack(scratch.world_mut(), save).map_err(|e| e.to_string())?;
+    let variant = crate::save::variant_of(save).map_err(|e| e.to_string())?;
+    let set = crate::presets::requested_by(&variant);
+    start_variant(world, &save.variant_id, save.definition.clone(), variant, set)?;
+    if let Some(fen) = save.game.tag("FEN") {
+        crate::presets::set_position(world, fen)?;
+        world.resource_mut::<GameSetup>().start_fen = world.fen();
+    }
+    crate::save::replay_moves(world, save).map_err(|e| e.to_string())?;
+    let redo = crate::save::redo_stack(world, save).map_err(|e| e.to_string())?;
+    world.resource_mut::<RedoStack>().0 = redo;
+    if let Some(mut cp) = world.get_resource_mut::<super::computer::ComputerPlay>() {
+        cp.cancel();
+        cp.sides = save.seats.computer;
+        cp.pace = save.seats.pace;
+    }
+    if let Some(mut view) = world.get_resource_mut::<super::board::BoardView>() {
+        view.bottom = save.seats.bottom;
+    }
+    Ok(())
+}
+
 fn load_text(world: &mut World, text: &str) -> Result<String, String> {
     let t = text.trim();
     if t.is_empty() {
@@ -137,18 +206,64 @@ fn load_text(world: &mut World, text: &str) -> Result<String, String> {
     if looks_like_fen {
         crate::presets::set_position(world, t).map_err(|e| format!("FEN: {e}"))?;
         world.resource_mut::<GameSetup>().start_fen = world.fen();
+        world.resource_mut::<RedoStack>().0.clear();
         return Ok("position loaded".into());
+    }
+    if crate::save::claims_to_be_save(t) {
+        let save = read_save(t).map_err(|e| e.to_string())?;
+        resume_save(world, &save)?;
+        return Ok(format!("game resumed ({} moves)", save.moves.len()));
     }
     let game = parse_pgn(t).map_err(|e| format!("PGN: {e}"))?;
     load_game(world, &game).map_err(|e| format!("PGN: {e}"))?;
     Ok(format!("game loaded ({} moves)", game.moves.len()))
 }
 
+/// A file's game: a save resumes, other PGN is imported. Returns the number of moves.
+fn load_file_text(world: &mut World, text: &str) -> Result<usize, String> {
+    if crate::save::claims_to_be_save(text) {
+        let save = read_save(text).map_err(|e| e.to_string())?;
+        resume_save(world, &save)?;
+        return Ok(save.moves.len());
+    }
+    let game = parse_pgn(text)?;
+    load_game(world, &game)?;
+    Ok(game.moves.len())
+}
+
 fn changed(world: &mut World) {
     world.resource_mut::<super::board::LayoutVersion>().0 += 1;
     world.resource_mut::<PositionVersion>().0 += 1;
     *world.resource_mut::<Selection>() = Selection::default();
-    world.resource_mut::<RedoStack>().0.clear();
+}
+
+/// Writes the game to the autosave whenever the position or the board's orientation changed
+/// (a move, a takeback, a new or loaded game, a flip). A failure is shown once.
+fn autosave(world: &mut World) {
+    let Some(path) = world.resource::<Autosave>().path.clone() else { return };
+    let now = (world.resource::<PositionVersion>().0, world.get_resource::<super::board::BoardView>().copied().unwrap_or_default());
+    let written = world.resource::<Autosave>().written;
+    if written.is_none() {
+        // The game the window opened with: nothing to save yet, and the autosave of the last
+        // session is still on offer.
+        world.resource_mut::<Autosave>().written = Some(now);
+        return;
+    }
+    if written == Some(now) || !world.resource::<super::play::PendingChoice>().0.is_empty() {
+        return;
+    }
+    let text = game_save(world);
+    let result = write_atomically(&path, &text);
+    let mut autosave = world.resource_mut::<Autosave>();
+    autosave.written = Some(now);
+    match result {
+        Ok(()) => autosave.failed = false,
+        Err(e) if !autosave.failed => {
+            autosave.failed = true;
+            world.resource_mut::<Notice>().0 = Some((format!("could not autosave to {}: {e}", path.display()), 6.0));
+        }
+        Err(_) => {}
+    }
 }
 
 fn handle_actions(world: &mut World) {
@@ -166,7 +281,7 @@ fn handle_actions(world: &mut World) {
                 Some("PGN copied".to_string())
             }
             GameAction::Save => {
-                let pgn = game_pgn(world);
+                let pgn = game_save(world);
                 let variant = world.resource::<GameSetup>().variant_id.clone();
                 let name: String = variant.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect();
                 match games_dir().map(|d| d.join(format!("{}-{name}.pgn", today().1))) {
@@ -186,7 +301,7 @@ fn handle_actions(world: &mut World) {
             }),
             GameAction::LoadFile(path) => Some(match std::fs::read_to_string(&path) {
                 Err(e) => format!("cannot read {}: {e}", path.display()),
-                Ok(text) => match parse_pgn(&text).and_then(|g| load_game(world, &g).map(|_| g.moves.len())) {
+                Ok(text) => match load_file_text(world, &text) {
                     Ok(n) => {
                         changed(world);
                         format!("loaded {} ({n} moves)", path.file_name().map(|f| f.to_string_lossy().to_string()).unwrap_or_default())
@@ -278,17 +393,53 @@ mod tests {
     }
 
     #[test]
-    fn saving_is_atomic_and_reads_back() {
-        let dir = std::env::temp_dir().join(format!("chimera-games-{}", std::process::id()));
-        let path = dir.join("g.pgn");
+    fn a_save_resumes_with_its_redo_moves_seats_and_orientation() {
         let mut app = app();
+        app.init_resource::<super::super::board::BoardView>();
         app.world_mut().write_message(GameAction::LoadText("1. e4 e5 2. Nf3 Nc6".into()));
         app.update();
-        let pgn = game_pgn(app.world_mut());
-        write_atomically(&path, &pgn).unwrap();
-        assert!(!path.with_extension("tmp").exists());
-        let back = parse_pgn(&std::fs::read_to_string(&path).unwrap()).unwrap();
-        assert_eq!(back.moves, ["e4", "e5", "Nf3", "Nc6"]);
+        app.world_mut().write_message(GameAction::GoTo(3));
+        app.update();
+        app.world_mut().resource_mut::<super::super::board::BoardView>().bottom = crate::rules::Side::Black;
+        let fen = app.world_mut().fen();
+        let text = game_save(app.world_mut());
+        // Another game, then the save: everything comes back.
+        app.world_mut().write_message(GameAction::LoadText("1. d4".into()));
+        app.update();
+        app.world_mut().resource_mut::<super::super::board::BoardView>().bottom = crate::rules::Side::White;
+        app.world_mut().write_message(GameAction::LoadText(text.clone()));
+        app.update();
+        assert_eq!(app.world_mut().fen(), fen);
+        assert_eq!(app.world().resource::<RedoStack>().0.len(), 1, "Nc6 can be played again");
+        assert_eq!(app.world().resource::<super::super::board::BoardView>().bottom, crate::rules::Side::Black);
+        // The same save edited (a move changed): refused, nothing changes.
+        app.world_mut().write_message(GameAction::LoadText("1. d4".into()));
+        app.update();
+        let before = app.world_mut().fen();
+        app.world_mut().write_message(GameAction::LoadText(text.replace("Nf3", "Nc3").replace("g1f3", "b1c3")));
+        app.update();
+        assert_eq!(app.world_mut().fen(), before);
+        let notice = app.world().resource::<Notice>().0.clone().unwrap().0;
+        assert!(notice.contains("damaged") && notice.contains("checksum"), "{notice}");
+    }
+
+    #[test]
+    fn the_game_is_autosaved_after_a_change_and_not_before() {
+        let dir = std::env::temp_dir().join(format!("chimera-autosave-{}", std::process::id()));
+        let path = dir.join("autosave.pgn");
+        let mut app = app();
+        app.insert_resource(Autosave::to(Some(path.clone())));
+        app.update();
+        assert!(!path.exists(), "the game the window opened with is not saved over the last one");
+        app.world_mut().write_message(GameAction::LoadText("1. e4 e5 2. Nf3".into()));
+        app.update();
+        let save = read_save(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(save.moves, ["e2e4", "e7e5", "g1f3"]);
+        app.world_mut().write_message(GameAction::GoTo(1));
+        app.update();
+        let save = read_save(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!((save.moves.len(), save.redo.len()), (1, 2), "a takeback is saved, with its redo moves");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "no temporary file is left");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

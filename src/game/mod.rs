@@ -202,9 +202,20 @@ pub fn run(options: GameOptions) -> ExitCode {
         o.variant.is_none() && o.fen.is_none() && o.moves.is_empty() && o.screenshot.is_none() && o.bench_frames.is_none()
     };
     if plain {
+        let offer = files::autosave_path().and_then(|p| screens::resume_offer(&p));
         let mut screen = app.world_mut().resource_mut::<screens::StartScreen>();
         screen.open = true;
         screen.selected = Some("chess".into());
+        screen.resume = offer;
+    }
+    // The game is autosaved after every change, except under automation (a screenshot or a
+    // benchmark must not overwrite a player's game).
+    let automated = {
+        let o = app.world().resource::<GameOptions>();
+        o.screenshot.is_some() || o.bench_frames.is_some()
+    };
+    if !automated {
+        app.insert_resource(files::Autosave::to(files::autosave_path()));
     }
     app.add_systems(Update, (run_script, keyboard, new_game).chain().before(play::handle_input));
     app.add_systems(Update, ui::refresh_position_facts.after(play::handle_input));

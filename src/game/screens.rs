@@ -1,6 +1,7 @@
 //! The start screen (pick a variant by searching its name or description, see its start
 //! position, tick presets with their descriptions, choose who plays: hot-seat, against the
-//! computer as white, black or at random, or computer against computer, with a level) and the picture helpers the panel shares: piece images as egui
+//! computer as white, black or at random, or computer against computer, with a level; or
+//! resume the autosaved game) and the picture helpers the panel shares: piece images as egui
 //! textures, board previews and move diagrams.
 
 use bevy::prelude::*;
@@ -59,6 +60,7 @@ impl Default for StartScreen {
             play_as: PlayAs::White,
             level: 3,
             pace: 1.0,
+            resume: None,
             catalogue: Vec::new(),
         }
     }
@@ -83,8 +85,39 @@ pub struct StartScreen {
     pub level: u8,
     /// Seconds between moves when the computer plays both sides.
     pub pace: f32,
+    /// The autosaved game offered for resuming: what it is, and the save's text; or why the
+    /// autosave does not read.
+    pub resume: Option<Result<(String, String), String>>,
     /// Variants loaded for browsing: id, compiled variant.
     catalogue: Vec<(String, Variant)>,
+}
+
+/// The offer to resume the autosave at `path`: `None` when there is none, or its game is over
+/// or has no move yet; otherwise a line saying what it is (variant, presets, move, who plays)
+/// and its text, or why it does not read (it is left as it is).
+pub fn resume_offer(path: &std::path::Path) -> Option<Result<(String, String), String>> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let save = match crate::save::read_save(&text) {
+        Ok(save) => save,
+        Err(e) => return Some(Err(format!("The last game's autosave ({}) does not read: {e}", path.display()))),
+    };
+    if save.finished() || save.moves.is_empty() {
+        return None;
+    }
+    let name = match crate::save::variant_of(&save) {
+        Ok(v) => v.name,
+        Err(e) => return Some(Err(format!("The last game's autosave ({}) does not read: {e}", path.display()))),
+    };
+    let presets: Vec<&str> = save.presets.iter().filter_map(|a| crate::presets::by_id(a.id)).map(|d| d.name).collect();
+    let with = if presets.is_empty() { String::new() } else { format!(" with {}", presets.join(", ")) };
+    let who = match save.seats.computer {
+        [None, None] => "two players".to_string(),
+        [Some(w), Some(b)] => format!("computer against computer (levels {w} and {b})"),
+        [None, Some(l)] => format!("you (white) against the computer, level {l}"),
+        [Some(l), None] => format!("you (black) against the computer, level {l}"),
+    };
+    let moves = save.moves.len();
+    Some(Ok((format!("{name}{with}: {moves} moves played, {who}"), text)))
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -191,6 +224,7 @@ fn start_screen(
     mut new_game: MessageWriter<NewGame>,
     mut computer: ResMut<ComputerPlay>,
     mut view: ResMut<super::board::BoardView>,
+    mut actions: MessageWriter<super::files::GameAction>,
 ) -> Result {
     if !screen.open {
         return Ok(());
@@ -209,6 +243,27 @@ fn start_screen(
         .anchor(egui::Align2::CENTER_CENTER, [-(super::board::PANEL_WIDTH / 2.0), 0.0])
         .open(&mut open)
         .show(ctx, |ui| {
+            match &screen.resume {
+                Some(Ok((summary, text))) => {
+                    let mut resume = false;
+                    ui.horizontal(|ui| {
+                        resume = ui.button(egui::RichText::new("Resume").size(16.0)).clicked();
+                        ui.label(format!("your last game — {summary}"));
+                    });
+                    if resume {
+                        actions.write(super::files::GameAction::LoadText(text.clone()));
+                        screen.resume = None;
+                        screen.open = false;
+                        return;
+                    }
+                    ui.separator();
+                }
+                Some(Err(why)) => {
+                    ui.colored_label(egui::Color32::from_rgb(220, 120, 60), why);
+                    ui.separator();
+                }
+                None => {}
+            }
             ui.horizontal_top(|ui| {
                 // The variant list, searchable.
                 ui.vertical(|ui| {

@@ -134,13 +134,8 @@ pub fn load(path: &Path) -> Settings {
 /// # Errors
 /// The directory cannot be made or the file written.
 pub fn save(settings: &Settings, path: &Path) -> std::io::Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
     let text = ron::ser::to_string_pretty(settings, ron::ser::PrettyConfig::default()).map_err(std::io::Error::other)?;
-    let tmp = path.with_extension("ron.tmp");
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
+    crate::save::write_atomically(path, &text)
 }
 
 /// Loads the settings at startup and saves them whenever they change.

@@ -342,8 +342,10 @@ pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: 
         grant_castling_on_drop(rules, w.board(), st, side);
     }
     // Gating: a piece from the hand onto the square just vacated; the files of back-rank
-    // squares that were left or captured on lose their gate.
+    // squares that were left or captured on lose their gate. (A piece a preset kept where it
+    // stood, its capture stopped by a shield, vacated nothing: no piece comes in.)
     if let Some(gate) = m.gate
+        && w.board().entity(gate.square).is_none()
         && let Some(e) = w.board().in_hand(side, gate.kind)
     {
         w.move_to(e, Location::Hand, Location::Board(gate.square));
