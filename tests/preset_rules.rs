@@ -249,6 +249,25 @@ fn tired_pieces_cannot_move_and_rest_restores_them() {
     }
 }
 
+/// A drop brings a rested piece: it is legal and played under any maximum (with a maximum
+/// below a move's cost the drop was listed legal and then cancelled; found by the save test,
+/// seed 8), and the dropped piece can move on its next turn.
+#[test]
+fn drops_bring_rested_pieces_under_stamina() {
+    let mut v = chimera::variants::builtin("crazyhouse").unwrap();
+    let max = [("max".to_string(), 1.0)].into();
+    v.presets.push(chimera::rules::PresetRequest { id: "stamina".into(), params: max, sides: [true, true], turns: None });
+    let mut e = chimera::presets::new_game(v, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Nn] w KQkq - 0 1").unwrap();
+    e.play_uci("N@e4").unwrap();
+    e.play_uci("N@e5").unwrap();
+    let mut v = chimera::variants::builtin("crazyhouse").unwrap();
+    v.presets.push(chimera::rules::PresetRequest { id: "stamina".into(), sides: [true, true], ..Default::default() });
+    let mut e = chimera::presets::new_game(v, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Nn] w KQkq - 0 1").unwrap();
+    e.play_uci("N@e4").unwrap();
+    e.play_uci("N@e5").unwrap();
+    e.play_uci("e4f6").unwrap();
+}
+
 #[test]
 fn a_berserker_captures_again_before_the_turn_passes() {
     let fen = "4k3/8/8/3p4/8/3p4/8/3RK3 w - - 0 1";

@@ -77,7 +77,9 @@ fn hooks(a: &Activation) -> Vec<Hook> {
                   mut undo: ResMut<UndoLog>,
                   mut effects: Effects| {
                 let (Some(piece), Some(kind)) = (p.piece, p.piece_type) else { return };
-                if rules.registry.def(kind).royal {
+                // As in the filter: kings never tire, and a drop brings a piece in rested
+                // (under a maximum below a move's cost it was cancelled, though listed legal).
+                if rules.registry.def(kind).royal || p.mv.is_some_and(|m| m.dropped().is_some()) {
                     return;
                 }
                 let Ok((mut stamina, loc)) = pieces.get_mut(piece) else { return };
