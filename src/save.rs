@@ -232,7 +232,9 @@ pub fn claims_to_be_save(text: &str) -> bool {
 /// See [`SaveError`].
 pub fn read_save(text: &str) -> Result<Save, SaveError> {
     let game = parse_pgn(text).map_err(|e| SaveError::Checksum(format!("it does not read as PGN ({e})")))?;
-    let version = game.tag("ChimeraSave").unwrap_or_default();
+    let Some(version) = game.tag("ChimeraSave") else {
+        return Err(SaveError::Checksum("it is empty or cut short (it has no ChimeraSave tag)".into()));
+    };
     match version.parse::<u32>() {
         Ok(v) if (1..=FORMAT).contains(&v) => {}
         _ => return Err(SaveError::Version(version.into())),
@@ -404,8 +406,15 @@ mod tests {
         let start = Engine::from_fen(e.variant().clone(), "startpos").unwrap().fen();
         let seats = Seats { computer: [None, Some(5)], pace: 0.5, bottom: Side::White };
         let redo = ["d5a5".to_string()];
-        let input =
-            SaveInput { variant_id: "crazyhouse", definition: None, presets: &[], start_fen: &start, seats, redo: &redo, date: "2026.11.25" };
+        let input = SaveInput {
+            variant_id: "crazyhouse",
+            definition: None,
+            presets: &[],
+            start_fen: &start,
+            seats,
+            redo: &redo,
+            date: "2026.11.25",
+        };
         let text = write_save(e.world_mut(), &input);
         (e, text)
     }
@@ -450,8 +459,7 @@ mod tests {
         let mut e = new_game(crate::variants::builtin("chess").unwrap(), "startpos").unwrap();
         e.play_san("e4").unwrap();
         let start = Engine::from_fen(e.variant().clone(), "startpos").unwrap().fen();
-        let input =
-            SaveInput {
+        let input = SaveInput {
             variant_id: "my-chess.ron",
             definition: Some(&def),
             presets: &[],

@@ -35,12 +35,7 @@ fn snapshot(e: &mut Engine) -> (String, u64, Vec<String>, PresetState) {
 
 /// The move log as text: who, the move, its SAN and annotations.
 fn log(e: &Engine) -> Vec<String> {
-    e.world()
-        .resource::<MoveLog>()
-        .0
-        .iter()
-        .map(|r| format!("{:?} {} {:?} {:?}", r.mover, e.to_uci(&r.mv), r.san, r.effects))
-        .collect()
+    e.world().resource::<MoveLog>().0.iter().map(|r| format!("{:?} {} {:?} {:?}", r.mover, e.to_uci(&r.mv), r.san, r.effects)).collect()
 }
 
 fn random_seats(rng: &mut Rng) -> Seats {
@@ -89,18 +84,15 @@ fn save_at_random_ply(rng: &mut Rng, id: &str, context: &str) {
     let context = format!("{context}, after {played:?} with {} taken back", undone.len());
     let activations = requested_by(&v);
     let seats = random_seats(rng);
-    let input = SaveInput { variant_id: id, definition: None, presets: &activations, start_fen: &start, seats, redo: &redo, date: "2026.11.25" };
+    let input =
+        SaveInput { variant_id: id, definition: None, presets: &activations, start_fen: &start, seats, redo: &redo, date: "2026.11.25" };
     let text = write_save(e.world_mut(), &input);
     let save = read_save(&text).unwrap_or_else(|err| panic!("{context}: {err}\n{text}"));
     assert_eq!(save.seats, seats, "{context}");
     assert_eq!(save.finished(), e.outcome().is_some(), "{context}");
     let mut back = resume(&save).unwrap_or_else(|err| panic!("{context}: {err}\n{text}"));
     let active = |e: &Engine| e.world().get_resource::<ActivePresets>().map(|a| a.0.clone()).unwrap_or_default();
-    assert_eq!(
-        active(&back),
-        active(&e),
-        "{context}: the presets (parameters, scope, turns left)"
-    );
+    assert_eq!(active(&back), active(&e), "{context}: the presets (parameters, scope, turns left)");
     assert_eq!(log(&back), log(&e), "{context}: the move log");
     let redo_back = redo_stack(back.world_mut(), &save).unwrap_or_else(|err| panic!("{context}: {err}"));
     assert_eq!(redo_back, undone, "{context}: the redo stack");
@@ -147,8 +139,11 @@ fn a_user_variants_save_opens_without_its_file() {
     let dir = std::env::temp_dir().join(format!("chimera-user-variant-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     // A file that extends another file beside it, which extends a built-in.
-    std::fs::write(dir.join("base-hp.ron"), "(id: \"base-hp\", extends: Some(\"chess\"), presets: Some([(id: \"piece-hp\", params: {\"hp\": 3})]))")
-        .unwrap();
+    std::fs::write(
+        dir.join("base-hp.ron"),
+        "(id: \"base-hp\", extends: Some(\"chess\"), presets: Some([(id: \"piece-hp\", params: {\"hp\": 3})]))",
+    )
+    .unwrap();
     let path = dir.join("my-hp.ron");
     std::fs::write(&path, "(id: \"my-hp\", extends: Some(\"base-hp\"), name: Some(\"My HP chess\"))").unwrap();
     let definition = chimera::variants::resolve_path(&path).unwrap();
@@ -237,7 +232,15 @@ fn two_saves() -> [String; 2] {
             }
             e.apply(moves[rng.below(moves.len())]).unwrap();
         }
-        let input = SaveInput { variant_id: "chess", definition: None, presets: &[], start_fen: &start, seats: Seats::default(), redo: &[], date: "-" };
+        let input = SaveInput {
+            variant_id: "chess",
+            definition: None,
+            presets: &[],
+            start_fen: &start,
+            seats: Seats::default(),
+            redo: &[],
+            date: "-",
+        };
         write_save(e.world_mut(), &input)
     };
     [make(4), make(200)]

@@ -400,8 +400,15 @@ mod tests {
         let mut e = crate::presets::new_game(crate::variants::builtin("crazyhouse").unwrap(), "startpos").unwrap();
         let start = e.fen();
         let seats = crate::save::Seats { computer: [Some(2), None], ..Default::default() };
-        let input =
-            crate::save::SaveInput { variant_id: "crazyhouse", definition: None, presets: &[], start_fen: &start, seats, redo: &[], date: "-" };
+        let input = crate::save::SaveInput {
+            variant_id: "crazyhouse",
+            definition: None,
+            presets: &[],
+            start_fen: &start,
+            seats,
+            redo: &[],
+            date: "-",
+        };
         // No move yet: nothing to offer.
         crate::save::write_atomically(&path, &crate::save::write_save(e.world_mut(), &input)).unwrap();
         assert!(resume_offer(&path).is_none());

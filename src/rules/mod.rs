@@ -110,7 +110,8 @@ pub use code_pieces::{CODE_PIECES, code_piece, code_piece_betza, code_piece_conf
 pub use damage::{DamageAdjusters, DamageKind, DamagePipeline, DamageRequest, DamageSystems, deal_damage};
 pub use effects::{Effect, EffectKind, Effects, emit_effect, subscribe_effects, take_effects};
 pub use engine::{
-    Engine, EntityMap, FenExtras, ForkCopiers, ForkFn, RulesRanOut, RulesWorld, install_rules, install_rules_bare, perft, rejudge_decided, setup_position,
+    Engine, EntityMap, FenExtras, ForkCopiers, ForkFn, RulesRanOut, RulesWorld, install_rules, install_rules_bare, perft, rejudge_decided,
+    setup_position,
 };
 pub use fen::{Counters, FenError, FenField, Setup, parse_fen, split_trailing};
 pub use generate::{GenContext, GeneratorFn, PieceSlot, generate_from_tables};
