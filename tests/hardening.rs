@@ -383,3 +383,44 @@ fn a_gating_capture_stopped_by_a_shield_gates_nothing() {
         assert_eq!(e.fen(), fen);
     }
 }
+
+/// Every kind of FEN problem has its stable code (and is an error): one bad FEN a code.
+#[test]
+fn fen_problems_carry_stable_codes() {
+    use chimera::rules::FenCode;
+    let chess = Variant::chess;
+    let crazyhouse = || variants::builtin("crazyhouse").unwrap();
+    let xiangqi = || variants::builtin("xiangqi").unwrap();
+    let cases: Vec<(Variant, String, FenCode)> = vec![
+        (chess(), "".into(), FenCode::Empty),
+        (chess(), "4k3/8/8/8/8/8/4K3 w - - 0 1".into(), FenCode::RankCount),
+        (chess(), "4k3/8/8/8/8/8/8/4K4 w - - 0 1".into(), FenCode::RankWidth),
+        (chess(), "4k3/8/8/8/8/8/8/4K2Z w - - 0 1".into(), FenCode::PieceLetter),
+        (chess(), "4k3/8/8/8/8/8/8/4K3[P] w - - 0 1".into(), FenCode::Pocket),
+        (crazyhouse(), format!("4k3/8/8/8/8/8/8/4K3[{}] w - - 0 1", "p".repeat(256)), FenCode::PieceCount),
+        (chess(), "4k3/8/8/8/8/8/8/4K3 x - - 0 1".into(), FenCode::Turn),
+        (chess(), "4k3/8/8/8/8/8/8/4K3 w Q - 0 1".into(), FenCode::Castling),
+        (chess(), "4k3/8/8/8/8/8/8/4K3 w - e3 0 1".into(), FenCode::EnPassant),
+        (chess(), "4k3/8/8/8/8/8/8/4K3 w - - x 1".into(), FenCode::Number),
+        (chess(), "4k3/8/8/8/8/8/8/4K3 w - - 150 1".into(), FenCode::ClockRange),
+        (variants::builtin("3check").unwrap(), "4k3/8/8/8/8/8/8/4K3 w - - 0+0 0 1".into(), FenCode::CheckCounters),
+        (chess(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1 more".into(), FenCode::ExtraText),
+        (chess(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1 {Hp=e1:2}".into(), FenCode::Trailing),
+        (chess(), "4k2P/8/8/8/8/8/8/4K3 w - - 0 1".into(), FenCode::PromotionRank),
+        (chess(), "4k3/8/8/8/8/8/8/4K2P w - - 0 1".into(), FenCode::Unreachable),
+        (crazyhouse(), "4k3/8/8/8/8/8/8/4K3[K] w - - 0 1".into(), FenCode::RoyalInHand),
+        (chess(), "4k3/8/8/8/8/8/8/4K2K w - - 0 1".into(), FenCode::RoyalCount),
+        (xiangqi(), "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1".into(), FenCode::GeneralsFace),
+        (chess(), "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1".into(), FenCode::WaitingInCheck),
+    ];
+    let mut seen = std::collections::HashSet::new();
+    for (v, fen, code) in cases {
+        let e = fen_error(v, &fen);
+        assert_eq!(e.code, code, "{fen}: {e}");
+        assert_eq!(e.severity(), variants::Severity::Error);
+        seen.insert(code);
+    }
+    assert_eq!(seen.len(), FenCode::ALL.len(), "a code without a case");
+    let strings: std::collections::HashSet<&str> = FenCode::ALL.iter().map(|c| c.as_str()).collect();
+    assert_eq!(strings.len(), FenCode::ALL.len(), "two codes share a string");
+}

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 
 use super::apply::{History, MoveLog, PendingMove, Trial, extinction_result, safe_goal_result, take_back_cancelled, undo_last};
 use super::board::Board;
-use super::fen::{FenError, FenField, Setup, parse_fen, write_castling, write_en_passant, write_placement, write_pocket};
+use super::fen::{FenCode, FenError, FenField, Setup, parse_fen, write_castling, write_en_passant, write_placement, write_pocket};
 use super::geometry::{Side, Square};
 use super::layers::RuleFns;
 use super::moves::{Move, MoveKind};
@@ -66,11 +66,11 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     for &(sq, kind, side) in &setup.pieces {
         probe.put(sq, kind, side, Entity::PLACEHOLDER);
     }
-    let bad = |message: String| FenError { field: FenField::Position, message };
+    let bad = |code: FenCode, message: String| FenError { code, field: FenField::Position, message };
     for &(sq, kind, side) in &setup.pieces {
         let def = reg.def(kind);
         if def.promotes && g.relative_rank(sq, side) >= variant.promotion.rank {
-            return Err(bad(format!("{side} {} on {} stands on its promotion rank", def.name, g.name(sq))));
+            return Err(bad(FenCode::PromotionRank, format!("{side} {} on {} stands on its promotion rank", def.name, g.name(sq))));
         }
     }
     // Presets may change what is royal (royalty rules) or whether check is enforced at all (hit
@@ -83,7 +83,7 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     // The variant's start, read once for the judgements below.
     let start = parse_fen(&variant, &variant.start_fen).ok();
     if let Some(message) = unreachable_piece(&variant, setup, plain, start.as_ref()) {
-        return Err(bad(message));
+        return Err(bad(FenCode::Unreachable, message));
     }
     let enforced =
         !ran_out && !world.get_resource::<Hooks>().is_some_and(|h| h.0.iter().any(|h| h.step == Step::Query(QuerySystems::SelfCheckPoll)));
@@ -99,7 +99,10 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
             && !variant.drops.as_ref().is_some_and(|d| d.must_drop)
         {
             let name = &reg.def(kind).name;
-            return Err(bad(format!("{side} holds a {name} in hand; a royal piece cannot be held in hand in this variant")));
+            return Err(bad(
+                FenCode::RoyalInHand,
+                format!("{side} holds a {name} in hand; a royal piece cannot be held in hand in this variant"),
+            ));
         }
         for side in Side::BOTH {
             // A royal piece in hand counts (Placement starts with every piece in hand).
@@ -114,10 +117,10 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
             // Atomic's too).
             let blasted = (variant.blast.is_some() || !plain) && side == setup.turn;
             if royal_at_start && !has_royal && mates && !blasted {
-                return Err(bad(format!("{side} has no king")));
+                return Err(bad(FenCode::RoyalCount, format!("{side} has no king")));
             }
             if !royal_at_start && has_royal {
-                return Err(bad(format!("{side} may not have a king in this variant")));
+                return Err(bad(FenCode::RoyalCount, format!("{side} may not have a king in this variant")));
             }
             // No more royal pieces of a type than the start gives, where nothing can add one
             // (Fairy-Stockfish's "at most one king"; Coregal's queens come by promotion too).
@@ -127,7 +130,10 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
                 let (at_start, now) = (start.count(kind, side), setup.count(kind, side));
                 if plain && !gained && now > at_start.max(1) {
                     let name = &reg.def(kind).name;
-                    return Err(bad(format!("{side} has {now} pieces of the royal type {name}; at most {}", at_start.max(1))));
+                    return Err(bad(
+                        FenCode::RoyalCount,
+                        format!("{side} has {now} pieces of the royal type {name}; at most {}", at_start.max(1)),
+                    ));
                 }
             }
         }
@@ -140,7 +146,7 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     // (or let them face), which the flying-general rule forbids. Fairy-Stockfish loads such a
     // position; we refuse it as unreachable (the departure is listed in `presets/README.md`).
     if variant.flying_general && enforced && fns.generals_facing(&variant, &probe.cells, waiting) {
-        return Err(bad("the generals face each other on an open file".to_string()));
+        return Err(bad(FenCode::GeneralsFace, "the generals face each other on an open file".to_string()));
     }
     let attacks = super::layers::Attacks { variant: &variant, fns: &fns, state: &probe_state };
     let touching = |r: Square| variant.blast.is_some() && fns.touches_enemy_royal(&variant, &probe.cells, r, waiting);
@@ -150,7 +156,7 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     // move was the side to move's own: the other side may stand in check.
     let mid_turn = setup.counters.half_moves_this_turn > 0;
     if enforced && !blown_up && !mid_turn && royals.iter().any(|&r| !touching(r) && attacks.attacked(&probe, r, setup.turn)) {
-        return Err(bad(format!("{waiting} is in check but it is {}'s turn", setup.turn)));
+        return Err(bad(FenCode::WaitingInCheck, format!("{waiting} is in check but it is {}'s turn", setup.turn)));
     }
     let (mut ep_square, mut ep_victim) = (None, None);
     if let Some(written) = setup.ep_square {
@@ -171,6 +177,7 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
         });
         if !pawn_there || !probe.cell(ep).is_empty() {
             return Err(FenError {
+                code: FenCode::EnPassant,
                 field: FenField::EnPassant,
                 message: format!("{} has no pawn behind it that just made a double step", g.name(ep)),
             });
@@ -679,6 +686,7 @@ impl Engine {
         if !setup.extra.is_empty() {
             // Without presets nothing reads piece facts or preset state.
             return Err(FenError {
+                code: FenCode::Trailing,
                 field: FenField::Position,
                 message: format!("the trailing field has '{}', which no rule of a game without presets reads", setup.extra.join(";")),
             });

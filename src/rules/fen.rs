@@ -49,6 +49,8 @@ pub const MAX_PIECES_OF_A_TYPE: usize = 255;
 /// A FEN that cannot be read, with the field and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FenError {
+    /// The kind of problem.
+    pub code: FenCode,
     /// Where the problem is.
     pub field: FenField,
     /// What is wrong and, where possible, what was expected.
@@ -63,8 +65,84 @@ impl fmt::Display for FenError {
 
 impl std::error::Error for FenError {}
 
-fn err(field: FenField, message: impl Into<String>) -> FenError {
-    FenError { field, message: message.into() }
+impl FenError {
+    /// Every FEN problem is an error: the position is refused. (Warnings are for variant
+    /// files, which may load and still not say what their author meant.)
+    pub const fn severity(&self) -> crate::variants::Severity {
+        crate::variants::Severity::Error
+    }
+}
+
+/// Declares [`FenCode`] with the list of every code and their strings in one place.
+macro_rules! fen_codes {
+    ($($(#[$doc:meta])* $variant:ident = $code:literal,)*) => {
+        /// The kind of a [`FenError`], one per kind of mistake and stable across versions, so
+        /// that tools and the editor can key on it (the field and message say where and what).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum FenCode {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl FenCode {
+            /// Every code, in declaration order.
+            pub const ALL: &'static [FenCode] = &[$(FenCode::$variant,)*];
+
+            /// The stable string, e.g. `E_FEN_RANK_WIDTH`.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $(FenCode::$variant => $code,)*
+                }
+            }
+        }
+    };
+}
+
+fen_codes! {
+    /// Nothing to read.
+    Empty = "E_FEN_EMPTY",
+    /// Not as many ranks as the board has.
+    RankCount = "E_FEN_RANK_COUNT",
+    /// A rank with more or fewer squares than the board's files, or an empty run of 0.
+    RankWidth = "E_FEN_RANK_WIDTH",
+    /// A letter that is no piece of the variant, or a `+`/`~` mark in the wrong place.
+    PieceLetter = "E_FEN_PIECE_LETTER",
+    /// A pocket in a variant without hands, an unclosed pocket, or an unknown letter in it.
+    Pocket = "E_FEN_POCKET",
+    /// More pieces of one type, on the board and in hand, than the engine counts.
+    PieceCount = "E_FEN_PIECE_COUNT",
+    /// The side to move is not `w` or `b`.
+    Turn = "E_FEN_TURN",
+    /// A castling right that does not read or has no king or rook to go with it.
+    Castling = "E_FEN_CASTLING",
+    /// An en-passant square off the board or without the pawn that made the double step.
+    EnPassant = "E_FEN_EN_PASSANT",
+    /// A clock or move number that is not a whole number.
+    Number = "E_FEN_NUMBER",
+    /// A half-move clock past the variant's move rule.
+    ClockRange = "E_FEN_CLOCK_RANGE",
+    /// Check counters that do not read, or that say the game should have ended.
+    CheckCounters = "E_FEN_CHECK_COUNTERS",
+    /// Text after the last field.
+    ExtraText = "E_FEN_EXTRA_TEXT",
+    /// The trailing field (Chimera's facts) does not read or is not for this game.
+    Trailing = "E_FEN_TRAILING",
+    /// A piece that promotes stands on its promotion rank.
+    PromotionRank = "E_FEN_PROMOTION_RANK",
+    /// A piece where the variant's moves could never have brought it (a pawn on its first
+    /// rank, a general outside its palace, a shogi pawn on its last rank or doubled).
+    Unreachable = "E_FEN_UNREACHABLE",
+    /// A royal piece held in hand.
+    RoyalInHand = "E_FEN_ROYAL_IN_HAND",
+    /// Too many or too few royal pieces.
+    RoyalCount = "E_FEN_ROYAL_COUNT",
+    /// The generals face each other on an open file.
+    GeneralsFace = "E_FEN_GENERALS_FACE",
+    /// The side that is not to move is in check.
+    WaitingInCheck = "E_FEN_WAITING_IN_CHECK",
+}
+
+fn err(code: FenCode, field: FenField, message: impl Into<String>) -> FenError {
+    FenError { code, field, message: message.into() }
 }
 
 /// A position as read from FEN, before it is set up on a world.
@@ -145,7 +223,9 @@ fn parse_trailing(text: &str) -> Result<(Counters, Vec<String>), FenError> {
     let mut others = Vec::new();
     for section in text.split(';').filter(|s| !s.is_empty()) {
         let number = |v: &str| {
-            v.parse::<u8>().map_err(|_| err(FenField::Position, format!("trailing field: '{section}' needs a number from 0 to 255")))
+            v.parse::<u8>().map_err(|_| {
+                err(FenCode::Trailing, FenField::Position, format!("trailing field: '{section}' needs a number from 0 to 255"))
+            })
         };
         match section.split_once('=') {
             Some(("moves", v)) => counters.half_moves_this_turn = number(v)?,
@@ -153,9 +233,9 @@ fn parse_trailing(text: &str) -> Result<(Counters, Vec<String>), FenError> {
             Some(("pass", v)) => counters.pass_streak = number(v)?,
             None if section == "noend" => counters.default_end_suppressed = true,
             Some(("end", v)) => {
-                counters.decided = Some(
-                    read_end(v).ok_or_else(|| err(FenField::Position, format!("trailing field: '{section}' is not end=w|b|d:reason")))?,
-                )
+                counters.decided = Some(read_end(v).ok_or_else(|| {
+                    err(FenCode::Trailing, FenField::Position, format!("trailing field: '{section}' is not end=w|b|d:reason"))
+                })?)
             }
             _ => others.push(section.to_string()),
         }
@@ -255,23 +335,23 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
         None => (Counters::default(), Vec::new()),
     };
     let mut fields = fen.split_whitespace();
-    let placement = fields.next().ok_or_else(|| err(FenField::Board, "the FEN is empty"))?;
+    let placement = fields.next().ok_or_else(|| err(FenCode::Empty, FenField::Board, "the FEN is empty"))?;
     let (placement, pocket) = split_pocket(g, placement);
     let (pieces, promoted_squares) = parse_placement(g, reg, placement)?;
     let mut hand = Vec::new();
     if let Some(pocket) = pocket {
         if variant.drops.is_none() && !variant.gating {
-            return Err(err(FenField::Board, "this variant has no hands, but the FEN has a pocket"));
+            return Err(err(FenCode::Pocket, FenField::Board, "this variant has no hands, but the FEN has a pocket"));
         }
         if pocket.starts_with('[') {
-            return Err(err(FenField::Board, "pocket: the '[' is not closed by ']'"));
+            return Err(err(FenCode::Pocket, FenField::Board, "pocket: the '[' is not closed by ']'"));
         }
         // `[-]` is an empty pocket, as Fairy-Stockfish writes Shogi's start.
         for c in pocket.chars().filter(|_| pocket != "-") {
             let kind = reg
                 .by_letter(c)
                 .filter(|_| c.is_ascii_alphabetic())
-                .ok_or_else(|| err(FenField::Board, format!("pocket: unknown piece letter '{c}'")))?;
+                .ok_or_else(|| err(FenCode::Pocket, FenField::Board, format!("pocket: unknown piece letter '{c}'")))?;
             hand.push((kind, if c.is_ascii_uppercase() { Side::White } else { Side::Black }));
         }
         // A type's pieces, on the board and in both pockets, are counted in one byte each way a
@@ -281,6 +361,7 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
             if total > MAX_PIECES_OF_A_TYPE {
                 let letter = reg.def(kind).letter;
                 return Err(err(
+                    FenCode::PieceCount,
                     FenField::Board,
                     format!("pocket: {total} pieces of type '{letter}' on the board and in hand; at most {MAX_PIECES_OF_A_TYPE}"),
                 ));
@@ -296,7 +377,7 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
         None => Side::White,
         Some("w") => Side::White,
         Some("b") => Side::Black,
-        Some(other) => return Err(err(FenField::Turn, format!("'{other}'; expected 'w' or 'b'"))),
+        Some(other) => return Err(err(FenCode::Turn, FenField::Turn, format!("'{other}'; expected 'w' or 'b'"))),
     };
     let (castling, mut gates) = match fields.next() {
         None => (CastlingRights::default(), [0, 0]),
@@ -325,8 +406,10 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
         Some(text) => {
             // One square, or two run together (`c5d6`): split before the second file letter.
             let split = text.char_indices().skip(1).find(|(_, c)| c.is_ascii_alphabetic()).map_or(text.len(), |(i, _)| i);
-            let square =
-                |t: &str| g.parse_square(t).ok_or_else(|| err(FenField::EnPassant, format!("'{t}' is not a square of this board")));
+            let square = |t: &str| {
+                g.parse_square(t)
+                    .ok_or_else(|| err(FenCode::EnPassant, FenField::EnPassant, format!("'{t}' is not a square of this board")))
+            };
             let first = square(&text[..split])?;
             let second = if split < text.len() { Some(square(&text[split..])?) } else { None };
             (Some(first), second)
@@ -335,7 +418,7 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
     let number = |field: FenField, text: Option<&str>, default: u32| -> Result<u32, FenError> {
         match text {
             None => Ok(default),
-            Some(t) => t.parse::<u32>().map_err(|_| err(field, format!("'{t}' is not a whole number"))),
+            Some(t) => t.parse::<u32>().map_err(|_| err(FenCode::Number, field, format!("'{t}' is not a whole number"))),
         }
     };
     let limit = variant.check_limit();
@@ -346,7 +429,11 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
         if let Some(i) = rest.iter().position(|t| t.contains('+')) {
             let t = rest.remove(i);
             checks = Some(parse_checks(t, limit).filter(|c| c[0] <= limit && c[1] <= limit).ok_or_else(|| {
-                err(FenField::Position, format!("check counters '{t}'; expected remaining checks like 3+3, or checks given like +0+0"))
+                err(
+                    FenCode::CheckCounters,
+                    FenField::Position,
+                    format!("check counters '{t}'; expected remaining checks like 3+3, or checks given like +0+0"),
+                )
             })?);
         }
     }
@@ -356,7 +443,11 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
         && c[turn.index()] >= limit
         && counters.half_moves_this_turn == 0
     {
-        return Err(err(FenField::Position, format!("check counters: {turn} has given all {limit} checks, but the game went on")));
+        return Err(err(
+            FenCode::CheckCounters,
+            FenField::Position,
+            format!("check counters: {turn} has given all {limit} checks, but the game went on"),
+        ));
     }
     let mut rest = rest.into_iter();
     let halfmove_clock = number(FenField::HalfmoveClock, rest.next(), 0)?;
@@ -364,11 +455,11 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
     if let Some(n) = variant.end.iter().find_map(|e| if let super::variant::EndCondition::MoveRule(n) = e { Some(*n) } else { None })
         && halfmove_clock > n
     {
-        return Err(err(FenField::HalfmoveClock, format!("{halfmove_clock} half-moves; the game is drawn at {n}")));
+        return Err(err(FenCode::ClockRange, FenField::HalfmoveClock, format!("{halfmove_clock} half-moves; the game is drawn at {n}")));
     }
     let fullmove = number(FenField::Fullmove, rest.next(), 1)?.max(1);
     if let Some(extra) = rest.next() {
-        return Err(err(FenField::Fullmove, format!("unexpected text '{extra}' after the last field")));
+        return Err(err(FenCode::ExtraText, FenField::Fullmove, format!("unexpected text '{extra}' after the last field")));
     }
     Ok(Setup { pieces, turn, castling, ep_square, ep_other, halfmove_clock, fullmove, checks, hand, promoted, gates, counters, extra })
 }
@@ -394,7 +485,7 @@ type Placement = (Vec<(Square, PieceType, Side)>, Vec<(Square, Option<PieceType>
 fn parse_placement(g: Geometry, reg: &PieceTypeRegistry, text: &str) -> Result<Placement, FenError> {
     let rows: Vec<&str> = text.split('/').collect();
     if rows.len() != g.ranks as usize {
-        return Err(err(FenField::Board, format!("{} ranks; this board has {}", rows.len(), g.ranks)));
+        return Err(err(FenCode::RankCount, FenField::Board, format!("{} ranks; this board has {}", rows.len(), g.ranks)));
     }
     let mut pieces = Vec::new();
     let mut promoted = Vec::new();
@@ -414,6 +505,7 @@ fn parse_placement(g: Geometry, reg: &PieceTypeRegistry, text: &str) -> Result<P
                     }
                     _ => {
                         return Err(err(
+                            FenCode::PieceLetter,
                             FenField::Board,
                             format!("rank {}: '+' must precede the letter of a piece that promotes", rank + 1),
                         ));
@@ -427,20 +519,26 @@ fn parse_placement(g: Geometry, reg: &PieceTypeRegistry, text: &str) -> Result<P
                     chars.next();
                 }
                 if n == 0 {
-                    return Err(err(FenField::Board, format!("rank {}: an empty run of 0 squares", rank + 1)));
+                    return Err(err(FenCode::RankWidth, FenField::Board, format!("rank {}: an empty run of 0 squares", rank + 1)));
                 }
                 file = file.saturating_add(n);
                 if file > g.files as usize {
-                    return Err(err(FenField::Board, format!("rank {} has more than {} squares", rank + 1, g.files)));
+                    return Err(err(FenCode::RankWidth, FenField::Board, format!("rank {} has more than {} squares", rank + 1, g.files)));
                 }
             } else if c == '~' {
                 match pieces.last() {
                     Some(&(sq, _, _)) if file > 0 && Square((rank * g.files as usize + file - 1) as u8) == sq => promoted.push((sq, None)),
-                    _ => return Err(err(FenField::Board, format!("rank {}: '~' must follow a piece letter", rank + 1))),
+                    _ => {
+                        return Err(err(
+                            FenCode::PieceLetter,
+                            FenField::Board,
+                            format!("rank {}: '~' must follow a piece letter", rank + 1),
+                        ));
+                    }
                 }
             } else if let Some(kind) = reg.by_letter(c).filter(|_| c.is_ascii_alphabetic()) {
                 if file >= g.files as usize {
-                    return Err(err(FenField::Board, format!("rank {} has more than {} squares", rank + 1, g.files)));
+                    return Err(err(FenCode::RankWidth, FenField::Board, format!("rank {} has more than {} squares", rank + 1, g.files)));
                 }
                 let side = if c.is_ascii_uppercase() { Side::White } else { Side::Black };
                 let sq = Square((rank * g.files as usize + file) as u8);
@@ -455,16 +553,17 @@ fn parse_placement(g: Geometry, reg: &PieceTypeRegistry, text: &str) -> Result<P
             } else {
                 let letters: String = reg.types.iter().map(|t| t.letter).collect();
                 return Err(err(
+                    FenCode::PieceLetter,
                     FenField::Board,
                     format!("rank {}: unknown piece letter '{c}'; this variant's letters are {letters}", rank + 1),
                 ));
             }
             if file > g.files as usize {
-                return Err(err(FenField::Board, format!("rank {} has more than {} squares", rank + 1, g.files)));
+                return Err(err(FenCode::RankWidth, FenField::Board, format!("rank {} has more than {} squares", rank + 1, g.files)));
             }
         }
         if file != g.files as usize {
-            return Err(err(FenField::Board, format!("rank {} has {file} squares; expected {}", rank + 1, g.files)));
+            return Err(err(FenCode::RankWidth, FenField::Board, format!("rank {} has {file} squares; expected {}", rank + 1, g.files)));
         }
     }
     pieces.sort_by_key(|p| p.0);
@@ -488,7 +587,7 @@ fn parse_castling(
     }
     for (i, c) in text.chars().enumerate() {
         if text.chars().take(i).any(|d| d == c) {
-            return Err(err(FenField::Castling, format!("'{c}' is written twice")));
+            return Err(err(FenCode::Castling, FenField::Castling, format!("'{c}' is written twice")));
         }
         let side = if c.is_ascii_uppercase() { Side::White } else { Side::Black };
         let back = rule.map(|r| r.rank_of(side, g.ranks)).unwrap_or(if side == Side::White { 0 } else { g.ranks - 1 });
@@ -506,11 +605,15 @@ fn parse_castling(
         {
             let f = l as u8 - b'A';
             if f >= g.files {
-                return Err(err(FenField::Castling, format!("'{c}' is not a file of this board")));
+                return Err(err(FenCode::Castling, FenField::Castling, format!("'{c}' is not a file of this board")));
             }
             let occupied = pieces.iter().any(|(sq, _, s)| *s == side && g.rank(*sq) == back && g.file(*sq) == f);
             if !occupied {
-                return Err(err(FenField::Castling, format!("gate '{c}' but {side} has no piece on that square to gate behind")));
+                return Err(err(
+                    FenCode::Castling,
+                    FenField::Castling,
+                    format!("gate '{c}' but {side} has no piece on that square to gate behind"),
+                ));
             }
             gates[side.index()] |= 1 << f;
             // A rook's letter grants castling too while the king may still gate (its own file
@@ -526,7 +629,8 @@ fn parse_castling(
                 continue;
             }
         }
-        let king = king.ok_or_else(|| err(FenField::Castling, format!("'{c}' but {side} has no king on its back rank")))?;
+        let king =
+            king.ok_or_else(|| err(FenCode::Castling, FenField::Castling, format!("'{c}' but {side} has no king on its back rank")))?;
         let preferred = |wing: Wing| rule.and_then(|r| r.rook_start).map(|s| s[wing.index()]).filter(|f| rooks.contains(f));
         let (wing, file) = match c.to_ascii_uppercase() {
             'K' => (Wing::King, preferred(Wing::King).or(rooks.iter().copied().filter(|&f| f > king).max())),
@@ -536,9 +640,12 @@ fn parse_castling(
                 let wing = if f > king { Wing::King } else { Wing::Queen };
                 (wing, rooks.contains(&f).then_some(f))
             }
-            _ => return Err(err(FenField::Castling, format!("'{c}'; expected '-', KQkq or rook files (Shredder/X-FEN)"))),
+            _ => {
+                return Err(err(FenCode::Castling, FenField::Castling, format!("'{c}'; expected '-', KQkq or rook files (Shredder/X-FEN)")));
+            }
         };
-        let file = file.ok_or_else(|| err(FenField::Castling, format!("'{c}' but {side} has no rook there to castle with")))?;
+        let file =
+            file.ok_or_else(|| err(FenCode::Castling, FenField::Castling, format!("'{c}' but {side} has no rook there to castle with")))?;
         rights.rooks[side.index()][wing.index()] = Some(file);
         if gating {
             // A castling right keeps the king's and that rook's squares open for gating.

@@ -113,7 +113,7 @@ pub use engine::{
     Engine, EntityMap, FenExtras, ForkCopiers, ForkFn, RulesRanOut, RulesWorld, install_rules, install_rules_bare, perft, rejudge_decided,
     setup_position,
 };
-pub use fen::{Counters, FenError, FenField, Setup, parse_fen, split_trailing};
+pub use fen::{Counters, FenCode, FenError, FenField, Setup, parse_fen, split_trailing};
 pub use generate::{GenContext, GeneratorFn, PieceSlot, generate_from_tables};
 pub use geometry::{Geometry, MAX_FILES, MAX_RANKS, Side, Square, kings_touch};
 pub use layers::{Attacks, LayerFn, LayerKind, MoveLayer, PromotionFn, RoyalFn, RoyalRule, RuleFns, piece_moves, profile_wrap, type_moves};
