@@ -424,3 +424,29 @@ fn fen_problems_carry_stable_codes() {
     let strings: std::collections::HashSet<&str> = FenCode::ALL.iter().map(|c| c.as_str()).collect();
     assert_eq!(strings.len(), FenCode::ALL.len(), "two codes share a string");
 }
+
+/// Seirawan with dual-king: once the king has left the back rank, the crowned queen there is
+/// no castling king, so the rooks' gates read back as gates (they read as castling rights;
+/// found by the soak, seed 18).
+#[test]
+fn gates_beside_a_crowned_king_stay_gates() {
+    let mut v = variants::builtin("seirawan").unwrap();
+    v.presets.push(chimera::rules::PresetRequest { id: "dual-king".into(), sides: [true, true], ..Default::default() });
+    let mut e = chimera::presets::new_game(v.clone(), "startpos").unwrap();
+    let moves = "g2g3 h7h6 g1h3e c7c6 g3g4 g8f6h c2c4 g8h7 h3g5 a7a5 f1g2 h6h5 g5f7 e8f7";
+    for m in moves.split_whitespace() {
+        e.play_uci(m).unwrap();
+    }
+    let fen = e.fen();
+    assert!(fen.contains(" KQBCDabcdfh "), "{fen}");
+    assert_eq!(chimera::presets::new_game(v.clone(), &fen).unwrap().fen(), fen);
+    // The crowned queen moving (and gating behind it) leaves the king's castling rights alone
+    // (they were lost; found by the soak, seed 18, game 133).
+    let mut e = chimera::presets::new_game(v.clone(), "startpos").unwrap();
+    for m in ["b1a3", "c7c6", "b2b4", "d8c7h"] {
+        e.play_uci(m).unwrap();
+    }
+    let fen = e.fen();
+    assert!(fen.contains(" KQCDFGkqbcfg "), "{fen}");
+    assert_eq!(chimera::presets::new_game(v, &fen).unwrap().fen(), fen);
+}

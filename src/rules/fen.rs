@@ -641,7 +641,11 @@ fn parse_castling(
                 (wing, rooks.contains(&f).then_some(f))
             }
             _ => {
-                return Err(err(FenCode::Castling, FenField::Castling, format!("'{c}'; expected '-', KQkq or rook files (Shredder/X-FEN)")));
+                return Err(err(
+                    FenCode::Castling,
+                    FenField::Castling,
+                    format!("'{c}'; expected '-', KQkq or rook files (Shredder/X-FEN)"),
+                ));
             }
         };
         let file =
@@ -702,9 +706,13 @@ pub fn write_placement(g: Geometry, reg: &PieceTypeRegistry, cells: &[Cell], pro
 /// that wing, the rook's file letter otherwise; `-` when there are none.
 /// The file of the piece that castles among the castling pieces of `side` standing on its back
 /// rank on `files`: the only one, or, where a preset crowned a second king, the one on the
-/// file where the variant's start puts it.
+/// file where the variant's start puts it. In a gating variant with a fixed start
+/// (Seirawan) only the king on its start file castles: a king elsewhere on the back rank has
+/// moved (or is a queen crowned by dual-king), so the rook files written beside it are gates
+/// only (a rook's gate once read back as a castling right beside a crowned king).
 pub fn castling_king(variant: &Variant, side: Side, files: &[u8]) -> Option<u8> {
-    if files.len() < 2 {
+    let home_only = variant.gating && variant.shuffle.is_none();
+    if files.len() < 2 && !home_only {
         return files.first().copied();
     }
     let (g, reg) = (variant.geometry, &variant.registry);
@@ -713,7 +721,8 @@ pub fn castling_king(variant: &Variant, side: Side, files: &[u8]) -> Option<u8> 
     let home = parse_placement(g, reg, start.split_once('[').map_or(start, |(p, _)| p)).ok().and_then(|(placed, _)| {
         placed.iter().find(|(sq, k, s)| *s == side && reg.def(*k).castles && g.rank(*sq) == back).map(|(sq, _, _)| g.file(*sq))
     });
-    home.filter(|f| files.contains(f)).or(files.first().copied())
+    let at_home = home.filter(|f| files.contains(f));
+    if home_only { at_home } else { at_home.or(files.first().copied()) }
 }
 
 /// Writes the castling field (with Seirawan's gates).

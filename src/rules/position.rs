@@ -276,6 +276,32 @@ pub fn remove_victim<W: PositionWriter>(w: &mut W, rules: &Variant, victim: Vict
     }
 }
 
+/// Whether the castling piece of `side` that stood on `sq` before the move (now moved to
+/// `now`, or taken) was the side's castling king: on its back rank, and the only castling
+/// piece there or the one [`castling_king`](super::fen::castling_king) names.
+fn is_castling_king(rules: &Variant, board: &Board, side: Side, sq: Square, now: Square) -> bool {
+    let g = rules.geometry;
+    let back = rules.castling.as_ref().map_or(if side == Side::White { 0 } else { g.ranks - 1 }, |r| r.rank_of(side, g.ranks));
+    if g.rank(sq) != back {
+        return false;
+    }
+    let mut files: Vec<u8> = (0..g.files)
+        .map(|f| Square(back * g.files + f))
+        .filter(|&s| s != now && s != sq)
+        .filter(|&s| {
+            let c = board.cell(s);
+            c.is_piece() && c.side() == side && rules.registry.def(c.kind()).castles
+        })
+        .map(|s| g.file(s))
+        .collect();
+    if files.is_empty() {
+        return true;
+    }
+    files.push(g.file(sq));
+    files.sort_unstable();
+    super::fen::castling_king(rules, side, &files) == Some(g.file(sq))
+}
+
 /// The move's mutations: the piece moves, castles, is dropped or promotes, a gate is filled,
 /// and castling rights, gates, streaks, the en-passant square and the half-move clock follow.
 pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: &mut GameState, mk: &Making) {
@@ -317,12 +343,14 @@ pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: 
         }
     }
     // Castling rights: a castling king that moves or is taken (where kings are ordinary
-    // pieces) loses both; a rook that moves or is taken loses its own.
-    if def.castles {
+    // pieces) loses both; a rook that moves or is taken loses its own. (A king a preset
+    // crowned beside it is not the castling king.)
+    if def.castles && (m.dropped().is_some() || is_castling_king(rules, w.board(), side, m.from, m.to)) {
         st.castling.rooks[side.index()] = [None, None];
     }
     if let Some(v) = mk.victim
         && reg.def(v.kind).castles
+        && is_castling_king(rules, w.board(), side.opponent(), v.square, m.to)
     {
         st.castling.rooks[side.opponent().index()] = [None, None];
     }
