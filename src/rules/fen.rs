@@ -385,12 +385,10 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
             let homes = Side::BOTH.map(|side| {
                 let back =
                     variant.castling.as_ref().map_or(if side == Side::White { 0 } else { g.ranks - 1 }, |r| r.rank_of(side, g.ranks));
-                let files: Vec<u8> = pieces
-                    .iter()
-                    .filter(|(sq, k, s)| *s == side && reg.def(*k).castles && g.rank(*sq) == back)
-                    .map(|(sq, _, _)| g.file(*sq))
-                    .collect();
-                castling_king(variant, side, &files)
+                let castlers = || pieces.iter().filter(|(_, k, s)| *s == side && reg.def(*k).castles);
+                let files: Vec<u8> = castlers().filter(|(sq, _, _)| g.rank(*sq) == back).map(|(sq, _, _)| g.file(*sq)).collect();
+                let elsewhere = castlers().any(|(sq, _, _)| g.rank(*sq) != back);
+                castling_king(variant, side, &files, elsewhere)
             });
             parse_castling(g, reg, variant.castling.as_ref(), variant.gating, homes, &pieces, text)?
         }
@@ -705,14 +703,13 @@ pub fn write_placement(g: Geometry, reg: &PieceTypeRegistry, cells: &[Cell], pro
 /// Writes castling rights as X-FEN: `K`/`Q` when the right belongs to the outermost rook on
 /// that wing, the rook's file letter otherwise; `-` when there are none.
 /// The file of the piece that castles among the castling pieces of `side` standing on its back
-/// rank on `files`: the only one, or, where a preset crowned a second king, the one on the
-/// file where the variant's start puts it. In a gating variant with a fixed start
-/// (Seirawan) only the king on its start file castles: a king elsewhere on the back rank has
-/// moved (or is a queen crowned by dual-king), so the rook files written beside it are gates
-/// only (a rook's gate once read back as a castling right beside a crowned king).
-pub fn castling_king(variant: &Variant, side: Side, files: &[u8]) -> Option<u8> {
-    let home_only = variant.gating && variant.shuffle.is_none();
-    if files.len() < 2 && !home_only {
+/// rank on `files`: the one on the file where the variant's start puts it, or else the only
+/// one — unless the side has another castling piece off its back rank (`elsewhere`): a
+/// preset crowned a second king, and the king that castled from home has left, so the one
+/// there now is a crowned queen, which does not castle (the rook files written beside it
+/// are gates only; they once read back as castling rights).
+pub fn castling_king(variant: &Variant, side: Side, files: &[u8], elsewhere: bool) -> Option<u8> {
+    if files.len() < 2 && !elsewhere {
         return files.first().copied();
     }
     let (g, reg) = (variant.geometry, &variant.registry);
@@ -722,7 +719,7 @@ pub fn castling_king(variant: &Variant, side: Side, files: &[u8]) -> Option<u8> 
         placed.iter().find(|(sq, k, s)| *s == side && reg.def(*k).castles && g.rank(*sq) == back).map(|(sq, _, _)| g.file(*sq))
     });
     let at_home = home.filter(|f| files.contains(f));
-    if home_only { at_home } else { at_home.or(files.first().copied()) }
+    if elsewhere { at_home } else { at_home.or(files.first().copied()) }
 }
 
 /// Writes the castling field (with Seirawan's gates).
@@ -749,13 +746,13 @@ pub fn write_castling(variant: &Variant, cells: &[Cell], rights: &CastlingRights
         // Gates not implied by a castling right (the king's file and the castling rooks').
         let mut implied = 0u16;
         if rights.rooks[side.index()].iter().any(Option::is_some) {
-            let files: Vec<u8> = (0..g.files)
-                .filter(|&f| {
-                    let c = cells[(back * g.files + f) as usize];
-                    c.is_piece() && c.side() == side && reg.def(c.kind()).castles
-                })
-                .collect();
-            if let Some(k) = castling_king(variant, side, &files) {
+            let castler = |i: usize| {
+                let c = cells[i];
+                c.is_piece() && c.side() == side && reg.def(c.kind()).castles
+            };
+            let files: Vec<u8> = (0..g.files).filter(|&f| castler((back * g.files + f) as usize)).collect();
+            let elsewhere = (0..cells.len()).any(|i| castler(i) && g.rank(Square(i as u8)) != back);
+            if let Some(k) = castling_king(variant, side, &files, elsewhere) {
                 implied |= 1 << k;
             }
             for f in rights.rooks[side.index()].iter().flatten() {

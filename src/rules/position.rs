@@ -276,30 +276,33 @@ pub fn remove_victim<W: PositionWriter>(w: &mut W, rules: &Variant, victim: Vict
     }
 }
 
-/// Whether the castling piece of `side` that stood on `sq` before the move (now moved to
-/// `now`, or taken) was the side's castling king: on its back rank, and the only castling
-/// piece there or the one [`castling_king`](super::fen::castling_king) names.
-fn is_castling_king(rules: &Variant, board: &Board, side: Side, sq: Square, now: Square) -> bool {
+/// Whether the castling piece of `side` that stood on `sq` before the move (the piece
+/// `moved`, wherever it stands now, or a piece taken) was the side's castling king: on its
+/// back rank, and the only castling piece of the side or the one
+/// [`castling_king`](super::fen::castling_king) names.
+fn is_castling_king(rules: &Variant, board: &Board, side: Side, sq: Square, moved: Option<Entity>) -> bool {
     let g = rules.geometry;
     let back = rules.castling.as_ref().map_or(if side == Side::White { 0 } else { g.ranks - 1 }, |r| r.rank_of(side, g.ranks));
     if g.rank(sq) != back {
         return false;
     }
-    let mut files: Vec<u8> = (0..g.files)
-        .map(|f| Square(back * g.files + f))
-        .filter(|&s| s != now && s != sq)
+    // The side's other castling pieces, where they stood before the move.
+    let others: Vec<Square> = (0..g.len())
+        .map(|i| Square(i as u8))
+        .filter(|&s| s != sq && (moved.is_none() || board.entity(s) != moved))
         .filter(|&s| {
             let c = board.cell(s);
             c.is_piece() && c.side() == side && rules.registry.def(c.kind()).castles
         })
-        .map(|s| g.file(s))
         .collect();
-    if files.is_empty() {
+    if others.is_empty() {
         return true;
     }
+    let mut files: Vec<u8> = others.iter().filter(|s| g.rank(**s) == back).map(|&s| g.file(s)).collect();
     files.push(g.file(sq));
     files.sort_unstable();
-    super::fen::castling_king(rules, side, &files) == Some(g.file(sq))
+    let elsewhere = others.iter().any(|s| g.rank(*s) != back);
+    super::fen::castling_king(rules, side, &files, elsewhere) == Some(g.file(sq))
 }
 
 /// The move's mutations: the piece moves, castles, is dropped or promotes, a gate is filled,
@@ -345,12 +348,12 @@ pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: 
     // Castling rights: a castling king that moves or is taken (where kings are ordinary
     // pieces) loses both; a rook that moves or is taken loses its own. (A king a preset
     // crowned beside it is not the castling king.)
-    if def.castles && (m.dropped().is_some() || is_castling_king(rules, w.board(), side, m.from, m.to)) {
+    if def.castles && (m.dropped().is_some() || is_castling_king(rules, w.board(), side, m.from, Some(piece))) {
         st.castling.rooks[side.index()] = [None, None];
     }
     if let Some(v) = mk.victim
         && reg.def(v.kind).castles
-        && is_castling_king(rules, w.board(), side.opponent(), v.square, m.to)
+        && is_castling_king(rules, w.board(), side.opponent(), v.square, None)
     {
         st.castling.rooks[side.opponent().index()] = [None, None];
     }
