@@ -73,31 +73,10 @@ impl FenError {
     }
 }
 
-/// Declares [`FenCode`] with the list of every code and their strings in one place.
-macro_rules! fen_codes {
-    ($($(#[$doc:meta])* $variant:ident = $code:literal,)*) => {
-        /// The kind of a [`FenError`], one per kind of mistake and stable across versions, so
-        /// that tools and the editor can key on it (the field and message say where and what).
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum FenCode {
-            $($(#[$doc])* $variant,)*
-        }
-
-        impl FenCode {
-            /// Every code, in declaration order.
-            pub const ALL: &'static [FenCode] = &[$(FenCode::$variant,)*];
-
-            /// The stable string, e.g. `E_FEN_RANK_WIDTH`.
-            pub const fn as_str(self) -> &'static str {
-                match self {
-                    $(FenCode::$variant => $code,)*
-                }
-            }
-        }
-    };
-}
-
-fen_codes! {
+crate::variants::stable_codes! {
+    /// The kind of a [`FenError`], one per kind of mistake and stable across versions, so
+    /// that tools and the editor can key on it (the field and message say where and what).
+    FenCode, "E_FEN_RANK_WIDTH" {
     /// Nothing to read.
     Empty = "E_FEN_EMPTY",
     /// Not as many ranks as the board has.
@@ -139,6 +118,7 @@ fen_codes! {
     GeneralsFace = "E_FEN_GENERALS_FACE",
     /// The side that is not to move is in check.
     WaitingInCheck = "E_FEN_WAITING_IN_CHECK",
+}
 }
 
 fn err(code: FenCode, field: FenField, message: impl Into<String>) -> FenError {

@@ -12,6 +12,7 @@ pub use format::{
     VariantFile,
 };
 pub use load::{LoadError, compile_playable, load_path, parse_variant_file, resolve, resolve_path, write_variant_file};
+pub(crate) use problem::stable_codes;
 pub use problem::{Problem, ProblemCode, Severity};
 
 use crate::rules::Variant;

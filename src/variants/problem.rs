@@ -28,34 +28,39 @@ impl fmt::Display for Severity {
     }
 }
 
-/// Declares [`ProblemCode`] with its list of every code and their strings in one place, so
-/// that neither can miss a variant.
-macro_rules! problem_codes {
-    ($($(#[$doc:meta])* $variant:ident = $code:literal,)*) => {
-        /// The kind of a [`Problem`], one per kind of mistake, stable across versions so that
-        /// tools and the editor can key on it. The path says where it is; where a kind can
-        /// occur under several keys (an unknown letter, a rank off the board), the code is the
-        /// same everywhere. Codes of errors start with `E_`, codes of warnings with `W_`.
+/// Declares an enum of stable problem codes with the list of every code and their strings in
+/// one place, so that neither can miss a variant: [`ProblemCode`] here, the FEN reader's
+/// [`FenCode`](crate::rules::FenCode).
+macro_rules! stable_codes {
+    ($(#[$enum_doc:meta])* $name:ident, $example:literal { $($(#[$doc:meta])* $variant:ident = $code:literal,)* }) => {
+        $(#[$enum_doc])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum ProblemCode {
+        pub enum $name {
             $($(#[$doc])* $variant,)*
         }
 
-        impl ProblemCode {
-            /// Every code, in declaration order (grouped by the section of the file).
-            pub const ALL: &'static [ProblemCode] = &[$(ProblemCode::$variant,)*];
+        impl $name {
+            /// Every code, in declaration order.
+            pub const ALL: &'static [$name] = &[$($name::$variant,)*];
 
-            /// The stable string, e.g. `E_BOARD_SIZE`.
+            #[doc = concat!("The stable string, e.g. `", $example, "`.")]
             pub const fn as_str(self) -> &'static str {
                 match self {
-                    $(ProblemCode::$variant => $code,)*
+                    $($name::$variant => $code,)*
                 }
             }
         }
     };
 }
+pub(crate) use stable_codes;
 
-problem_codes! {
+stable_codes! {
+    /// The kind of a [`Problem`], one per kind of mistake, stable across versions so that
+    /// tools and the editor can key on it. The path says where it is; where a kind can
+    /// occur under several keys (an unknown letter, a rank off the board), the code is the
+    /// same everywhere. Codes of errors start with `E_`, codes of warnings with `W_`. Grouped
+    /// by the section of the file.
+    ProblemCode, "E_BOARD_SIZE" {
     // The file as a whole: `id`, `extends`, `name`.
     /// `id` is not made of lower-case letters, digits and `-`.
     IdInvalid = "E_ID_INVALID",
@@ -167,6 +172,7 @@ problem_codes! {
     ProfileEntry = "E_PROFILE_ENTRY",
     /// A per-instance entry names a square the start does not hold (a warning; it is dropped).
     ProfileOrphan = "E_PROFILE_ORPHAN_INSTANCE",
+}
 }
 
 impl ProblemCode {
