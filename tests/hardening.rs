@@ -450,3 +450,20 @@ fn gates_beside_a_crowned_king_stay_gates() {
     assert!(fen.contains(" KQCDFGkqbcfg "), "{fen}");
     assert_eq!(chimera::presets::new_game(v, &fen).unwrap().fen(), fen);
 }
+
+/// A rook blown up beside an exploding rook's capture takes its castling right with it (the
+/// FEN kept `H` and did not read back; found by the soak, seed 21, in Nightrider chess).
+#[test]
+fn a_rook_lost_to_a_blast_loses_its_castling_right() {
+    let mut v = variants::builtin("nightrider").unwrap();
+    v.presets.push(chimera::rules::PresetRequest { id: "explosive-rook".into(), sides: [false, true], ..Default::default() });
+    let mut e = chimera::presets::new_game(v.clone(), "startpos").unwrap();
+    let moves = "e2e3 g8f6 c2c3 h8g8 b2b4 g8h8 e3e4 f6b4 b1a3 c7c5 f1e2 b7b5 a3e5 c8a6 c3b4 b8d4 e2f3 a8b8 d2d3 g7g5 \
+                 c1g5 d4c6 g5h6 b8c8 h6f4 f7f6 g1a4 h8g8 e5c4 b5c4 a4e2 c4c3 e2d4 a6b7 d1b1 g8g2";
+    for m in moves.split_whitespace() {
+        e.play_uci(m).unwrap();
+    }
+    let fen = e.fen();
+    assert!(fen.contains(" w Q - "), "{fen}");
+    assert_eq!(chimera::presets::new_game(v, &fen).unwrap().fen(), fen);
+}

@@ -503,10 +503,12 @@ pub fn advance_turn(parts: &mut ApplyParts) {
     pending.turn_advanced = true;
 }
 
-/// Step 11 (default, after the hooks): writes the move record and the position hash.
+/// Step 11 (default, after the hooks): writes the move record and the position hash (after
+/// dropping castling rights the board no longer backs).
 pub fn record_move(parts: &mut ApplyParts) {
-    let ApplyView { pending: p, state, log, history, writer, .. } = parts.view();
+    let ApplyView { pending: p, state, log, history, writer, rules, .. } = parts.view();
     let board = writer.board();
+    super::position::prune_castling(rules, board, state);
     log.0.push(MoveRecord {
         mv: p.mv(),
         mover: p.mover,

@@ -305,6 +305,36 @@ fn is_castling_king(rules: &Variant, board: &Board, side: Side, sq: Square, move
     super::fen::castling_king(rules, side, &files, elsewhere) == Some(g.file(sq))
 }
 
+/// Drops castling rights that the board can no longer back: the rook gone from its square
+/// or no castling piece left on the back rank — a piece removed by a preset before or after
+/// the move's own mutations (an exploding rook's blast takes the rook beside it). A FEN
+/// could not write such a right (it would not read back).
+pub fn prune_castling(rules: &Variant, board: &Board, st: &mut GameState) {
+    let g = rules.geometry;
+    for side in Side::BOTH {
+        if st.castling.rooks[side.index()].iter().all(Option::is_none) {
+            continue;
+        }
+        let back = rules.castling.as_ref().map_or(if side == Side::White { 0 } else { g.ranks - 1 }, |r| r.rank_of(side, g.ranks));
+        let holds = |file: u8, castles: bool| {
+            let c = board.cell(Square(back * g.files + file));
+            let def = c.is_piece().then(|| rules.registry.def(c.kind()));
+            c.is_piece() && c.side() == side && def.is_some_and(|d| if castles { d.castles } else { d.castling_partner })
+        };
+        if !(0..g.files).any(|f| holds(f, true)) {
+            st.castling.rooks[side.index()] = [None, None];
+            continue;
+        }
+        for wing in Wing::BOTH {
+            if let Some(file) = st.castling.get(side, wing)
+                && !holds(file, false)
+            {
+                st.castling.rooks[side.index()][wing.index()] = None;
+            }
+        }
+    }
+}
+
 /// The move's mutations: the piece moves, castles, is dropped or promotes, a gate is filled,
 /// and castling rights, gates, streaks, the en-passant square and the half-move clock follow.
 pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: &mut GameState, mk: &Making) {
