@@ -1,13 +1,15 @@
 //! Arrows and circles to think with, as on lichess: a right-drag from one square to another
 //! draws an arrow, a right-click a circle. Plain marks are green; with Shift (or Ctrl) red,
 //! with Alt blue, with Shift and Alt yellow. Drawing a mark again in the same colour removes
-//! it (in another colour it takes that colour); a left click on the board clears them all.
+//! it (in another colour it takes that colour); a left click on an empty square, with no piece
+//! selected, clears them all (a click that picks up a piece keeps them: they leave with its
+//! move).
 //!
 //! Marks belong to the position they were drawn on (its hash): a move takes them off the
 //! board, and they come back whenever that position is on the board again (a takeback, a
 //! click in the move list, a repetition).
 
-use bevy::gizmos::config::{GizmoConfig, GizmoConfigGroup, GizmoLineConfig};
+use bevy::gizmos::config::{GizmoConfig, GizmoConfigGroup, GizmoLineConfig, GizmoLineJoint};
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
@@ -111,11 +113,13 @@ struct MarkGizmos;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Marks>();
-    app.insert_gizmo_config(MarkGizmos, GizmoConfig { line: GizmoLineConfig { width: 9.0, ..default() }, ..default() });
+    let line = GizmoLineConfig { width: 11.0, joints: GizmoLineJoint::Round(6), ..default() };
+    app.insert_gizmo_config(MarkGizmos, GizmoConfig { line, ..default() });
     app.add_systems(Update, (mouse_to_marks, draw_marks).chain().before(super::play::handle_input));
 }
 
-/// Right-button presses and releases over the board draw marks; a left press clears them.
+/// Right-button presses and releases over the board draw marks; a left press on an empty
+/// square with nothing selected clears them.
 #[allow(clippy::too_many_arguments)]
 fn mouse_to_marks(
     buttons: Res<ButtonInput<MouseButton>>,
@@ -125,6 +129,7 @@ fn mouse_to_marks(
     board: Res<Board>,
     view: Res<BoardView>,
     egui_input: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    selection: Res<super::play::Selection>,
     mut marks: ResMut<Marks>,
 ) {
     let right_pressed = buttons.just_pressed(MouseButton::Right);
@@ -143,7 +148,8 @@ fn mouse_to_marks(
     })();
     if right_pressed {
         marks.drag = square.filter(|_| !over_window).map(|sq| (sq, Some(sq)));
-    } else if dragging && let Some((from, to)) = marks.drag
+    } else if dragging
+        && let Some((from, to)) = marks.drag
         && to != square
     {
         marks.drag = Some((from, square));
@@ -154,7 +160,7 @@ fn mouse_to_marks(
             marks.toggle(board.hash, shape_of(from, to), current_brush(&keys));
         }
     }
-    if left_pressed && square.is_some() && !over_window {
+    if left_pressed && !over_window && selection.origin.is_none() && square.is_some_and(|sq| !board.cell(sq).is_piece()) {
         marks.clear(board.hash);
     }
 }

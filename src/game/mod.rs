@@ -8,6 +8,7 @@ pub mod computer;
 pub mod effects;
 pub mod files;
 mod idle;
+mod marks;
 mod pieces;
 pub mod play;
 mod profile_panel;
@@ -182,6 +183,7 @@ pub fn run(options: GameOptions) -> ExitCode {
         screens::plugin,
         computer::plugin,
         idle::plugin,
+        marks::plugin,
     ));
     {
         let o = app.world().resource::<GameOptions>().clone();
