@@ -467,3 +467,21 @@ fn a_rook_lost_to_a_blast_loses_its_castling_right() {
     assert!(fen.contains(" w Q - "), "{fen}");
     assert_eq!(chimera::presets::new_game(v, &fen).unwrap().fen(), fen);
 }
+
+/// Under presets a side may lose its king on its own move (Atomic with a double move: the
+/// second move's blast took its own king); the final position loads (it was refused with
+/// "black has no king"; found by the soak, seed 21).
+#[test]
+fn a_king_lost_on_its_own_double_move_leaves_a_position_that_loads() {
+    let mut v = variants::builtin("atomic").unwrap();
+    v.presets.push(chimera::rules::PresetRequest { id: "monster-rules".into(), sides: [false, true], ..Default::default() });
+    let fen = "8/4n3/8/7p/3K3P/4P3/8/8 w - - 0 48 {moves=1}";
+    let mut e = chimera::presets::new_game(v.clone(), fen).unwrap();
+    assert_eq!(e.fen(), fen);
+    assert_eq!(e.outcome().and_then(|o| o.winner), Some(chimera::rules::Side::White));
+    // Without presets the side not to move must have its king.
+    assert_eq!(
+        fen_error(variants::builtin("atomic").unwrap(), "8/4n3/8/7p/3K3P/4P3/8/8 w - - 0 48").code,
+        chimera::rules::FenCode::RoyalCount
+    );
+}

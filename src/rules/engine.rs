@@ -112,10 +112,10 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
             });
             let has_royal = probe.find(side, reg.royal_mask).next().is_some() || setup.hand.iter().any(|&(k, s)| s == side && royal(k));
             // Where blasts destroy pieces, the side to move may have just lost its king to one,
-            // and under presets to a capture (a berserker's follow-up, the second of a double
-            // move): the game is over, and its final position loads (Fairy-Stockfish loads
-            // Atomic's too).
-            let blasted = (variant.blast.is_some() || !plain) && side == setup.turn;
+            // and under presets either side to a capture (a berserker's follow-up, the second
+            // of a double move, a side's own blast in its double move): the game is over, and
+            // its final position loads (Fairy-Stockfish loads Atomic's too).
+            let blasted = (variant.blast.is_some() && side == setup.turn) || !plain;
             if royal_at_start && !has_royal && mates && !blasted {
                 return Err(bad(FenCode::RoyalCount, format!("{side} has no king")));
             }
