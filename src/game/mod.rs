@@ -16,6 +16,7 @@ mod screens;
 mod screenshot;
 pub mod settings;
 mod sound;
+mod typing;
 mod ui;
 
 use std::collections::VecDeque;
@@ -184,6 +185,7 @@ pub fn run(options: GameOptions) -> ExitCode {
         computer::plugin,
         idle::plugin,
         marks::plugin,
+        typing::plugin,
     ));
     {
         let o = app.world().resource::<GameOptions>().clone();

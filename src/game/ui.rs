@@ -48,6 +48,22 @@ pub(super) fn refresh_position_facts(world: &mut World, mut seen: Local<Option<u
     world.resource_mut::<PanelData>().outcome = outcome;
 }
 
+/// The shortcuts, as the panel lists them (letters act only while no text field has the
+/// keyboard, so typing `Rf3` never flips the board).
+const KEYS: &[(&str, &str)] = &[
+    ("U or Left", "take back a move"),
+    ("R or Right", "replay it"),
+    ("F", "flip the board"),
+    ("Esc", "cancel a selection"),
+    ("Enter", "play the typed move"),
+    ("click or drag", "move a piece"),
+    ("right-drag", "draw an arrow"),
+    ("right-click", "circle (again: remove)"),
+    ("with Shift / Ctrl", "red"),
+    ("with Alt", "blue (with both: yellow)"),
+    ("click empty square", "clear arrows, circles"),
+];
+
 /// What the panel sends.
 #[derive(bevy::ecs::system::SystemParam)]
 struct PanelOut<'w> {
@@ -63,12 +79,15 @@ struct PanelOut<'w> {
     board: Res<'w, crate::rules::Board>,
     homes: Option<Res<'w, crate::rules::Homes>>,
     selection: Res<'w, super::play::Selection>,
+    typed: MessageWriter<'w, super::typing::TypedMove>,
+    typing: Res<'w, super::typing::TypingMoves>,
 }
 
 /// The panel's own state: the paste box and the list of saved games (with when it was read).
 #[derive(Default)]
 struct PanelLocal {
     paste: String,
+    typed: String,
     saved: Option<(f32, Vec<std::path::PathBuf>)>,
     profile: ProfileLocal,
 }
@@ -92,9 +111,23 @@ fn panel(
     mut clipboard: ResMut<ClipboardOut>,
     mut local: Local<PanelLocal>,
 ) -> Result {
-    let PanelOut { inputs, new_game, actions, start, textures, computer, profile, swap, profile_requests, board, homes, selection } =
-        &mut out;
-    let PanelLocal { paste, saved, profile: profile_local } = &mut *local;
+    let PanelOut {
+        inputs,
+        new_game,
+        actions,
+        start,
+        textures,
+        computer,
+        profile,
+        swap,
+        profile_requests,
+        board,
+        homes,
+        selection,
+        typed: typed_out,
+        typing,
+    } = &mut out;
+    let PanelLocal { paste, typed, saved, profile: profile_local } = &mut *local;
     let ctx = contexts.ctx_mut()?;
     if let Some(text) = clipboard.0.take() {
         ctx.copy_text(text);
@@ -156,6 +189,46 @@ fn panel(
                 inputs.write(BoardInput::Pass);
             }
         });
+        // A move typed on the keyboard, completed from the legal moves.
+        if data.outcome.is_none() {
+            let field = ui.add(
+                egui::TextEdit::singleline(typed).hint_text("Type a move: Nf3, e2e4, P@d5 — Enter plays it").desired_width(f32::INFINITY),
+            );
+            let hits = super::typing::completions(&typing.0, typed);
+            if field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) && !typed.trim().is_empty() {
+                // The one move the text begins, or the text itself when it names a move exactly
+                // (the rules read it, and say why when they cannot); otherwise it stays to be
+                // finished.
+                let exact = hits.iter().any(|(san, uci)| san.eq_ignore_ascii_case(typed.trim()) || uci == typed.trim());
+                let send = match hits.as_slice() {
+                    [(_, uci)] => Some(uci.clone()),
+                    _ if exact || hits.is_empty() => Some(typed.clone()),
+                    _ => None,
+                };
+                if let Some(text) = send {
+                    typed_out.write(super::typing::TypedMove(text));
+                }
+                if hits.len() == 1 || exact {
+                    typed.clear();
+                }
+                field.request_focus();
+            }
+            if !typed.trim().is_empty() {
+                match hits.len() {
+                    0 => ui.label(egui::RichText::new("no legal move begins so").weak()),
+                    1 => ui.label(egui::RichText::new("Enter plays it").weak()),
+                    _ => ui.label(egui::RichText::new("several moves begin so:").weak()),
+                };
+                ui.horizontal_wrapped(|ui| {
+                    for (san, uci) in hits.iter().take(12) {
+                        if ui.small_button(san.as_str()).on_hover_text(uci.as_str()).clicked() {
+                            typed_out.write(super::typing::TypedMove(uci.clone()));
+                            typed.clear();
+                        }
+                    }
+                });
+            }
+        }
         ui.separator();
         // The move list.
         ui.label(egui::RichText::new("Moves").strong());
@@ -241,6 +314,15 @@ fn panel(
                     }
                 });
             }
+        });
+        egui::CollapsingHeader::new("Keys and mouse").default_open(false).show(ui, |ui| {
+            egui::Grid::new("keys").num_columns(2).show(ui, |ui| {
+                for (key, what) in KEYS {
+                    ui.label(egui::RichText::new(*key).strong());
+                    ui.label(*what);
+                    ui.end_row();
+                }
+            });
         });
         egui::CollapsingHeader::new("Settings").default_open(false).show(ui, |ui| {
             let mut s = settings.clone();
