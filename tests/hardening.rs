@@ -448,6 +448,15 @@ fn gates_beside_a_crowned_king_stay_gates() {
     }
     let fen = e.fen();
     assert!(fen.contains(" KQCDFGkqbcfg "), "{fen}");
+    assert_eq!(chimera::presets::new_game(v.clone(), &fen).unwrap().fen(), fen);
+    // The king steps aside on the back rank beside the crowned queen: the rooks' letters are
+    // gates (seed 21, game 29).
+    let mut e = chimera::presets::new_game(v.clone(), "startpos").unwrap();
+    for m in ["e2e4", "e7e5", "f1e2", "f8e7", "e1f1"] {
+        e.play_uci(m).unwrap();
+    }
+    let fen = e.fen();
+    assert!(fen.contains(" ABCDGHkqbcdg "), "{fen}");
     assert_eq!(chimera::presets::new_game(v, &fen).unwrap().fen(), fen);
 }
 

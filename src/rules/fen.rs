@@ -683,11 +683,11 @@ pub fn write_placement(g: Geometry, reg: &PieceTypeRegistry, cells: &[Cell], pro
 /// Writes castling rights as X-FEN: `K`/`Q` when the right belongs to the outermost rook on
 /// that wing, the rook's file letter otherwise; `-` when there are none.
 /// The file of the piece that castles among the castling pieces of `side` standing on its back
-/// rank on `files`: the one on the file where the variant's start puts it, or else the only
-/// one — unless the side has another castling piece off its back rank (`elsewhere`): a
-/// preset crowned a second king, and the king that castled from home has left, so the one
-/// there now is a crowned queen, which does not castle (the rook files written beside it
-/// are gates only; they once read back as castling rights).
+/// rank on `files`: the only one, when the side has no other (`elsewhere` says whether it has
+/// one off its back rank); otherwise — a preset crowned a second king — the one on the file
+/// where the variant's start puts it, or none: a king that left its start file has lost its
+/// rights, and a crowned queen never castles, so the rook files written beside them are gates
+/// only (they once read back as castling rights).
 pub fn castling_king(variant: &Variant, side: Side, files: &[u8], elsewhere: bool) -> Option<u8> {
     if files.len() < 2 && !elsewhere {
         return files.first().copied();
@@ -698,8 +698,9 @@ pub fn castling_king(variant: &Variant, side: Side, files: &[u8], elsewhere: boo
     let home = parse_placement(g, reg, start.split_once('[').map_or(start, |(p, _)| p)).ok().and_then(|(placed, _)| {
         placed.iter().find(|(sq, k, s)| *s == side && reg.def(*k).castles && g.rank(*sq) == back).map(|(sq, _, _)| g.file(*sq))
     });
-    let at_home = home.filter(|f| files.contains(f));
-    if elsewhere { at_home } else { at_home.or(files.first().copied()) }
+    // Two or more on the back rank, or one beside another elsewhere: a preset crowned one, and
+    // only the king on its start file castles.
+    home.filter(|f| files.contains(f))
 }
 
 /// Writes the castling field (with Seirawan's gates).
