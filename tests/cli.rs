@@ -133,3 +133,28 @@ fn game_options_parse() {
     let bad: Vec<String> = ["--computer", "red"].iter().map(|s| s.to_string()).collect();
     assert!(parse_args(&bad).unwrap_err().contains("--computer takes white, black, both or none"));
 }
+
+/// Without a display the game says so in one line and exits with an error (it panicked with
+/// a backtrace).
+#[cfg(feature = "gui")]
+#[test]
+fn without_a_display_the_window_says_so_in_one_line() {
+    let out = Command::new(env!("CARGO_BIN_EXE_chimera"))
+        .args(["--variant", "chess"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("WAYLAND_SOCKET")
+        .output()
+        .expect("the binary runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("chimera:")).collect();
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(
+        lines,
+        [
+            "chimera: no display to open the game's window on (neither DISPLAY nor WAYLAND_DISPLAY is set); the commands perft, check, uci and list need none"
+        ],
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}

@@ -141,10 +141,23 @@ fn profile_problems(problems: &[crate::modifiers::ProfileProblem]) -> String {
 /// Opens the game window and runs until it closes.
 pub fn run(options: GameOptions) -> ExitCode {
     let mut app = App::new();
-    app.add_plugins(DefaultPlugins.set(WindowPlugin {
-        primary_window: Some(Window { title: "Chimera".into(), resolution: WindowResolution::new(1240, 880), ..default() }),
-        ..default()
+    // Without a display the windowing plugin panics while it is added: that is said in one
+    // line, and the program exits with an error, instead of a backtrace.
+    let quiet = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let windowed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        app.add_plugins(DefaultPlugins.set(WindowPlugin {
+            primary_window: Some(Window { title: "Chimera".into(), resolution: WindowResolution::new(1240, 880), ..default() }),
+            ..default()
+        }));
     }));
+    std::panic::set_hook(quiet);
+    if let Err(panic) = windowed {
+        let why =
+            panic.downcast_ref::<String>().cloned().or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
+        eprintln!("chimera: {}", no_window(&why));
+        return ExitCode::FAILURE;
+    }
     app.add_plugins(bevy_egui::EguiPlugin::default());
     if let Err(e) = start_game(app.world_mut(), options.variant.as_deref().unwrap_or("chess"), &options.presets) {
         eprintln!("chimera: {e}");
@@ -227,6 +240,20 @@ pub fn run(options: GameOptions) -> ExitCode {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(code) => ExitCode::from(code.get()),
     }
+}
+
+/// One line for a window that could not be opened, from the windowing library's panic.
+fn no_window(why: &str) -> String {
+    let commands = "the commands perft, check, uci and list need none";
+    if why.contains("neither WAYLAND_DISPLAY nor") || why.contains("DISPLAY is set") {
+        return format!("no display to open the game's window on (neither DISPLAY nor WAYLAND_DISPLAY is set); {commands}");
+    }
+    if why.contains("XOpenDisplayFailed") {
+        let display = std::env::var("DISPLAY").unwrap_or_default();
+        return format!("cannot connect to the display '{display}' (is an X server running there?); {commands}");
+    }
+    let first = why.lines().next().unwrap_or("unknown reason");
+    format!("cannot open the game's window ({first}); {commands}")
 }
 
 /// Plays the next `--moves` move through the same inputs a player makes; an illegal or refused
