@@ -236,9 +236,22 @@ pub fn run(options: GameOptions) -> ExitCode {
     }
     app.add_systems(Update, (run_script, keyboard, new_game).chain().before(play::handle_input));
     app.add_systems(Update, ui::refresh_position_facts.after(play::handle_input));
+    app.add_systems(Update, window_title.run_if(resource_changed::<GameSetup>));
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(code) => ExitCode::from(code.get()),
+    }
+}
+
+/// The window's title names the game: "Chimera — Crazyhouse with Hit points, Stamina".
+fn window_title(setup: Res<GameSetup>, rules: Res<Rules>, mut windows: Query<&mut Window, With<bevy::window::PrimaryWindow>>) {
+    let presets: Vec<&str> = setup.presets.iter().filter_map(|a| by_id(a.id)).map(|d| d.name).collect();
+    let with = if presets.is_empty() { String::new() } else { format!(" with {}", presets.join(", ")) };
+    let title = format!("Chimera — {}{with}", rules.0.name);
+    for mut window in &mut windows {
+        if window.title != title {
+            window.title.clone_from(&title);
+        }
     }
 }
 
