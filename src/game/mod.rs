@@ -11,6 +11,7 @@ mod idle;
 mod marks;
 mod pieces;
 pub mod play;
+mod premove;
 mod profile_panel;
 mod screens;
 mod screenshot;
@@ -200,6 +201,7 @@ pub fn run(options: GameOptions) -> ExitCode {
         marks::plugin,
         typing::plugin,
     ));
+    app.add_plugins(premove::plugin);
     {
         let o = app.world().resource::<GameOptions>().clone();
         let mut cp = app.world_mut().resource_mut::<computer::ComputerPlay>();

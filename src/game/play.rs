@@ -265,8 +265,16 @@ pub fn handle_input(world: &mut World) {
     for input in inputs {
         let moves = !matches!(input, BoardInput::Takeback | BoardInput::Redo | BoardInput::Cancel);
         if moves && computer_to_move(world) {
-            world.resource_mut::<Notice>().0 = Some(("The computer is to move.".into(), 2.0));
+            // A person's move on the computer's turn is a premove, where a person plays.
+            if !super::premove::take(world, input) {
+                world.resource_mut::<Notice>().0 = Some(("The computer is to move.".into(), 2.0));
+            }
             continue;
+        }
+        if input == BoardInput::Cancel
+            && let Some(mut pm) = world.get_resource_mut::<super::premove::Premove>()
+        {
+            *pm = super::premove::Premove::default();
         }
         handle(world, input);
     }
