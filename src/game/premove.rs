@@ -48,17 +48,17 @@ pub fn take(world: &mut World, input: BoardInput) -> bool {
         let c = world.resource::<Board>().cell(sq);
         c.is_piece() && c.side() == person
     };
-    let version = world.resource::<MoveLog>().0.len();
+    let played = world.resource::<MoveLog>().0.len();
     let mut pm = std::mem::take(&mut *world.resource_mut::<Premove>());
-    pm.made_at = version;
+    pm.made_at = played;
     match input {
         BoardInput::Press(sq) => match pm.from {
             Some(from) if from != sq => {
-                pm = Premove { from: None, queued: Some((from, sq)), made_at: version };
+                pm = Premove { from: None, queued: Some((from, sq)), made_at: played };
             }
             Some(_) => pm = Premove::default(),
             None if own(world, sq) && pm.queued.is_none_or(|(f, _)| f != sq) => {
-                pm = Premove { from: Some(sq), queued: None, made_at: version };
+                pm = Premove { from: Some(sq), queued: None, made_at: played };
             }
             None => pm = Premove::default(),
         },
@@ -66,7 +66,7 @@ pub fn take(world: &mut World, input: BoardInput) -> bool {
             if let Some(from) = pm.from
                 && from != sq
             {
-                pm = Premove { from: None, queued: Some((from, sq)), made_at: version };
+                pm = Premove { from: None, queued: Some((from, sq)), made_at: played };
             }
         }
         BoardInput::ReleaseOff => {}

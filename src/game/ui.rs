@@ -57,6 +57,7 @@ const KEYS: &[(&str, &str)] = &[
     ("Esc", "cancel a selection"),
     ("Enter", "play the typed move"),
     ("click or drag", "move a piece"),
+    ("the same, on the computer's turn", "premove (Esc drops it)"),
     ("right-drag", "draw an arrow"),
     ("right-click", "circle (again: remove)"),
     ("with Shift / Ctrl", "red"),
