@@ -7,6 +7,7 @@ mod board;
 pub mod computer;
 pub mod effects;
 pub mod files;
+mod icon;
 mod idle;
 mod marks;
 mod pieces;
@@ -201,7 +202,7 @@ pub fn run(options: GameOptions) -> ExitCode {
         marks::plugin,
         typing::plugin,
     ));
-    app.add_plugins(premove::plugin);
+    app.add_plugins((premove::plugin, icon::plugin));
     {
         let o = app.world().resource::<GameOptions>().clone();
         let mut cp = app.world_mut().resource_mut::<computer::ComputerPlay>();
