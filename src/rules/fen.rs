@@ -363,8 +363,7 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
         None => (CastlingRights::default(), [0, 0]),
         Some(text) => {
             let homes = Side::BOTH.map(|side| {
-                let back =
-                    variant.castling.as_ref().map_or(if side == Side::White { 0 } else { g.ranks - 1 }, |r| r.rank_of(side, g.ranks));
+                let back = variant.castling_rank(side);
                 let castlers = || pieces.iter().filter(|(_, k, s)| *s == side && reg.def(*k).castles);
                 let files: Vec<u8> = castlers().filter(|(sq, _, _)| g.rank(*sq) == back).map(|(sq, _, _)| g.file(*sq)).collect();
                 let elsewhere = castlers().any(|(sq, _, _)| g.rank(*sq) != back);
@@ -693,7 +692,7 @@ pub fn castling_king(variant: &Variant, side: Side, files: &[u8], elsewhere: boo
         return files.first().copied();
     }
     let (g, reg) = (variant.geometry, &variant.registry);
-    let back = variant.castling.as_ref().map_or(if side == Side::White { 0 } else { g.ranks - 1 }, |r| r.rank_of(side, g.ranks));
+    let back = variant.castling_rank(side);
     let start = variant.start_fen.split(' ').next().unwrap_or_default();
     let home = parse_placement(g, reg, start.split_once('[').map_or(start, |(p, _)| p)).ok().and_then(|(placed, _)| {
         placed.iter().find(|(sq, k, s)| *s == side && reg.def(*k).castles && g.rank(*sq) == back).map(|(sq, _, _)| g.file(*sq))
@@ -708,7 +707,7 @@ pub fn write_castling(variant: &Variant, cells: &[Cell], rights: &CastlingRights
     let (g, reg, rule) = (variant.geometry, &variant.registry, variant.castling.as_ref());
     let mut out = String::new();
     for side in Side::BOTH {
-        let back = rule.map(|r| r.rank_of(side, g.ranks)).unwrap_or(if side == Side::White { 0 } else { g.ranks - 1 });
+        let back = variant.castling_rank(side);
         for wing in Wing::BOTH {
             let Some(file) = rights.get(side, wing) else { continue };
             let rook_files = (0..g.files).filter(|&f| {

@@ -282,7 +282,7 @@ pub fn remove_victim<W: PositionWriter>(w: &mut W, rules: &Variant, victim: Vict
 /// [`castling_king`](super::fen::castling_king) names.
 fn is_castling_king(rules: &Variant, board: &Board, side: Side, sq: Square, moved: Option<Entity>) -> bool {
     let g = rules.geometry;
-    let back = rules.castling.as_ref().map_or(if side == Side::White { 0 } else { g.ranks - 1 }, |r| r.rank_of(side, g.ranks));
+    let back = rules.castling_rank(side);
     if g.rank(sq) != back {
         return false;
     }
@@ -315,7 +315,7 @@ pub fn prune_castling(rules: &Variant, board: &Board, st: &mut GameState) {
         if st.castling.rooks[side.index()].iter().all(Option::is_none) {
             continue;
         }
-        let back = rules.castling.as_ref().map_or(if side == Side::White { 0 } else { g.ranks - 1 }, |r| r.rank_of(side, g.ranks));
+        let back = rules.castling_rank(side);
         let holds = |file: u8, castles: bool| {
             let c = board.cell(Square(back * g.files + file));
             let def = c.is_piece().then(|| rules.registry.def(c.kind()));
@@ -377,18 +377,21 @@ pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: 
     }
     // Castling rights: a castling king that moves or is taken (where kings are ordinary
     // pieces) loses both; a rook that moves or is taken loses its own. (A king a preset
-    // crowned beside it is not the castling king.)
-    if def.castles && (m.dropped().is_some() || is_castling_king(rules, w.board(), side, m.from, Some(piece))) {
+    // crowned beside it is not the castling king; that is asked only where there are rights
+    // to lose, as the question scans the board.)
+    let has_rights = st.castling.rooks.map(|r| r.iter().any(Option::is_some));
+    if def.castles && has_rights[side.index()] && (m.dropped().is_some() || is_castling_king(rules, w.board(), side, m.from, Some(piece))) {
         st.castling.rooks[side.index()] = [None, None];
     }
     if let Some(v) = mk.victim
         && reg.def(v.kind).castles
+        && has_rights[side.opponent().index()]
         && is_castling_king(rules, w.board(), side.opponent(), v.square, None)
     {
         st.castling.rooks[side.opponent().index()] = [None, None];
     }
     for s in Side::BOTH {
-        let back = rules.castling.as_ref().map(|c| c.rank_of(s, g.ranks)).unwrap_or(0);
+        let back = rules.castling_rank(s);
         for wing in Wing::BOTH {
             if let Some(f) = st.castling.get(s, wing) {
                 let sq = Square(back * g.files + f);
@@ -480,7 +483,7 @@ pub fn blast<W: PositionWriter>(
             st.castling.rooks[c.side().index()] = [None, None];
         }
         for s in Side::BOTH {
-            let back = rules.castling.as_ref().map(|c| c.rank_of(s, g.ranks)).unwrap_or(0);
+            let back = rules.castling_rank(s);
             for wing in Wing::BOTH {
                 if st.castling.get(s, wing).is_some_and(|f| Square(back * g.files + f) == sq) {
                     st.castling.rooks[s.index()][wing.index()] = None;

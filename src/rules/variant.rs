@@ -314,6 +314,18 @@ pub struct PresetRequest {
 }
 
 impl Variant {
+    /// The absolute rank on which `side` castles: its castling rule's, or its own back rank
+    /// where the variant has no castling (Seirawan's gates and dual-king's crowned kings are
+    /// judged there too).
+    pub fn castling_rank(&self, side: super::geometry::Side) -> u8 {
+        let ranks = self.geometry.ranks;
+        match &self.castling {
+            Some(rule) => rule.rank_of(side, ranks),
+            None if side == super::geometry::Side::White => 0,
+            None => ranks - 1,
+        }
+    }
+
     /// Standard chess (FIDE).
     ///
     /// # Panics
