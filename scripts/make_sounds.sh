@@ -31,5 +31,9 @@ sox -n -r $r -c 1 /tmp/chimera-e1.wav synth 0.16 sine 784 fade q 0.005 0.16 0.06
 sox -n -r $r -c 1 /tmp/chimera-e2.wav synth 0.16 sine 659 fade q 0.005 0.16 0.06 gain -9
 sox -n -r $r -c 1 /tmp/chimera-e3.wav synth 0.5 sine 523 fade q 0.005 0.5 0.4 gain -9
 sox /tmp/chimera-e1.wav /tmp/chimera-e2.wav /tmp/chimera-e3.wav "$out/end.ogg"
+# Low time: two soft high ticks, as a clock that is running out.
+sox -n -r $r -c 1 /tmp/chimera-t1.wav synth 0.05 sine 1760 fade q 0.002 0.05 0.04 gain -14
+sox -n -r $r -c 1 /tmp/chimera-t0.wav trim 0 0.12
+sox /tmp/chimera-t1.wav /tmp/chimera-t0.wav /tmp/chimera-t1.wav "$out/lowtime.ogg"
 rm -f /tmp/chimera-*.wav
 ls -l "$out"

@@ -21,6 +21,9 @@ usage:
                                   the computer plays that side (or both, a move every
                                   <pace> seconds) at that level (default 3)
       [--until-ply <N>]           take the screenshot once the game has N moves (or is over)
+      [--clock <control>]         play with clocks: 5 (minutes each), 5+3 (3 s added a move),
+                                  5d3 (3 s delay a move), 10b30x3 (byo-yomi: 10 minutes,
+                                  then 3 periods of 30 s)
   chimera perft --variant <id|file.ron> --fen <FEN|startpos> --depth <N> [--divide] [--profile <id|file.ron>]
                                   count leaf nodes through the rules pipelines
   chimera check <file.ron>...     validate variant files, reporting every problem
@@ -59,6 +62,8 @@ pub struct GameArgs {
     pub pace_ms: Option<u32>,
     /// The screenshot waits until the game has this many moves (or is over).
     pub until_ply: Option<u32>,
+    /// Clocks under this time control.
+    pub clock: Option<crate::clock::TimeControl>,
 }
 
 /// A parsed command line.
@@ -149,6 +154,10 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
                             return Err(format!("--pace takes 0 to 60 seconds, not '{v}'"));
                         }
                         game.pace_ms = Some((x * 1000.0).round() as u32);
+                    }
+                    "--clock" => {
+                        let v = value("--clock")?;
+                        game.clock = Some(crate::clock::TimeControl::parse(&v).map_err(|e| format!("--clock: {e}"))?);
                     }
                     "--until-ply" => {
                         let v = value("--until-ply")?;

@@ -15,6 +15,7 @@
 
 pub mod ai;
 pub mod cli;
+pub mod clock;
 pub mod modifiers;
 pub mod pgn;
 pub mod presets;

@@ -5,7 +5,7 @@
 //!
 //! | tag | holds |
 //! |---|---|
-//! | `ChimeraSave` | the format's version, `1` |
+//! | `ChimeraSave` | the format's version, `2` (version 1, the same without clocks, still reads) |
 //! | `Variant` | the built-in id, or the name of the user's file |
 //! | `ChimeraVariant` | a user variant's whole definition as one line of RON, its `extends` resolved (so the save opens on a machine without the file) |
 //! | `ChimeraPresets` | the presets the game started with: id, parameters, scope and duration |
@@ -15,6 +15,10 @@
 //! | `ChimeraMoves` | the moves in UCI, the form the game replays from |
 //! | `ChimeraRedo` | moves taken back that redo would play again, in UCI, next first (when there are any) |
 //! | `ChimeraFinal` | the FEN (with Chimera's facts field) after the last move |
+//! | `ChimeraClock` | the time control ([`crate::clock`]'s text form: `5+3`, `10b30x3`), when the game has clocks |
+//! | `ChimeraClockTimes` | both sides' time in milliseconds when each position was reached (`white/black`, `ms:periods` in byo-yomi), the start first |
+//! | `ChimeraClockNow` | the side to move's time when saved, or `flag white` / `flag black` |
+//! | `TimeControl` | the control in PGN's own form (`300+3`), for other programs, where PGN has one |
 //! | `ChimeraChecksum` | FNV-1a (64 bits) of every other line |
 //!
 //! Preset state (hit points, stamina, shields, turns left, counters) is not stored beside the
@@ -25,7 +29,9 @@
 //! another position. PGN without `ChimeraSave` (other programs' games, and the saves of
 //! builds before format 1) is not a save: it is imported as PGN (see [`crate::pgn`]).
 //!
-//! The game has no clocks yet; when it has, they join the format as version 2.
+//! A game lost on time replays to its last position, and then the flag falls again: the result
+//! is part of the position (see [`crate::clock::declare_flag`]), so `ChimeraFinal` shows it.
+//! Clocks resume running from the time saved, for the side to move.
 //!
 //! Files are written by [`write_atomically`]: a temporary file beside the target, flushed to
 //! disk, renamed over it, so a process killed at any moment leaves the old file or the new one.
@@ -42,7 +48,7 @@ use crate::rules::{Board, Engine, MoveLog, PresetRequest, Rules, RulesWorld, Sid
 use crate::variants::VariantFile;
 
 /// The save format this build writes and the newest it reads.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 
 /// Who plays, and how the board is turned.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -90,6 +96,8 @@ pub struct SaveInput<'a> {
     pub redo: &'a [String],
     /// `YYYY.MM.DD`.
     pub date: &'a str,
+    /// The clocks, when the game has them.
+    pub clock: Option<&'a crate::clock::ClockSnapshot>,
 }
 
 /// Why a save was refused. Each kind has a stable code.
@@ -151,6 +159,8 @@ pub struct Save {
     pub final_fen: String,
     /// Moves taken back that redo would play again, in UCI, the next first.
     pub redo: Vec<String>,
+    /// The clocks, when the game has them.
+    pub clock: Option<crate::clock::ClockSnapshot>,
 }
 
 impl Save {
@@ -212,6 +222,14 @@ pub fn write_save(world: &mut World, input: &SaveInput) -> String {
         extra.push(("ChimeraRedo", input.redo.join(" ")));
     }
     extra.push(("ChimeraFinal", world.fen()));
+    if let Some(clock) = input.clock {
+        extra.push(("ChimeraClock", clock.control.to_string()));
+        extra.push(("ChimeraClockTimes", clock.times_text()));
+        extra.push(("ChimeraClockNow", clock.now_text()));
+        if let Some(tag) = clock.control.pgn_tag() {
+            extra.push(("TimeControl", tag));
+        }
+    }
     let text = write_pgn_with(world, input.variant_id, input.presets, input.start_fen, input.date, &extra);
     // The checksum is the last tag: the line before the blank line that ends the tags.
     let sum = format!("[ChimeraChecksum \"fnv1a64:{:016x}\"]\n", checksum(&text));
@@ -265,10 +283,24 @@ pub fn read_save(text: &str) -> Result<Save, SaveError> {
     if !(0.0..=MAX_PACE).contains(&seats.pace) {
         return Err(SaveError::Field("ChimeraSeats".into(), format!("a pace of {} s is not 0 to {MAX_PACE}", seats.pace)));
     }
-    let moves = field("ChimeraMoves")?.split_whitespace().map(str::to_string).collect();
+    let moves: Vec<String> = field("ChimeraMoves")?.split_whitespace().map(str::to_string).collect();
     let final_fen = field("ChimeraFinal")?.to_string();
-    let redo = game.tag("ChimeraRedo").unwrap_or_default().split_whitespace().map(str::to_string).collect();
-    Ok(Save { game, variant_id, definition, presets, seats, moves, final_fen, redo })
+    let redo = game.tag("ChimeraRedo").unwrap_or_default().split_whitespace().map(str::to_string).collect::<Vec<_>>();
+    let clock = match game.tag("ChimeraClock") {
+        Some(control) => {
+            let clock = crate::clock::ClockSnapshot::read(control, field("ChimeraClockTimes")?, field("ChimeraClockNow")?)
+                .map_err(|e| SaveError::Field("ChimeraClock".into(), e))?;
+            if clock.history.len() > moves.len() + 1 {
+                return Err(SaveError::Field(
+                    "ChimeraClockTimes".into(),
+                    format!("{} positions timed in a game of {}", clock.history.len(), moves.len() + 1),
+                ));
+            }
+            Some(clock)
+        }
+        None => None,
+    };
+    Ok(Save { game, variant_id, definition, presets, seats, moves, final_fen, redo, clock })
 }
 
 /// The variant a save is played in, its presets and start profile set as the save's.
@@ -311,6 +343,9 @@ pub fn replay_moves(world: &mut World, save: &Save) -> Result<(), SaveError> {
         let m = parse_uci(&rules, &world.resource::<Board>().cells, &legal, text)
             .map_err(|e| SaveError::Replay(format!("move {} ({text}): {e}", i + 1)))?;
         world.apply_move(m).map_err(|e| SaveError::Replay(format!("move {} ({text}): {e}", i + 1)))?;
+    }
+    if let Some(side) = save.clock.as_ref().and_then(|c| c.flagged) {
+        crate::clock::declare_flag(world, side);
     }
     let fen = world.fen();
     if fen != save.final_fen {
@@ -414,6 +449,7 @@ mod tests {
             seats,
             redo: &redo,
             date: "2026.11.25",
+            clock: None,
         };
         let text = write_save(e.world_mut(), &input);
         (e, text)
@@ -443,12 +479,57 @@ mod tests {
         assert_eq!(read_save(&edited).unwrap_err().code(), "save-checksum");
         let cut = &text[..text.len() - 20];
         assert_eq!(read_save(cut).unwrap_err().code(), "save-checksum");
-        let newer = text.replace("[ChimeraSave \"1\"]", "[ChimeraSave \"2\"]");
+        let newer = text.replace("[ChimeraSave \"2\"]", "[ChimeraSave \"3\"]");
         let err = read_save(&newer).unwrap_err();
         assert_eq!(err.code(), "save-version");
-        assert!(err.to_string().contains("format '2'"), "{err}");
+        assert!(err.to_string().contains("format '3'"), "{err}");
         let unsummed: String = text.lines().filter(|l| !is_checksum_line(l)).map(|l| format!("{l}\n")).collect();
         assert_eq!(read_save(&unsummed).unwrap_err().code(), "save-checksum");
+    }
+
+    #[test]
+    fn a_game_lost_on_time_resumes_lost_with_its_clocks() {
+        use crate::clock::{GameClock, TimeControl};
+        use std::time::Duration;
+        for (fen, result, words) in [
+            ("4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1", "0-1", "black wins by time forfeit"),
+            // Black, with a bare king, cannot win: the fall draws.
+            ("4k3/8/8/8/8/8/4P3/4K2R w - - 0 1", "1/2-1/2", "draw by time forfeit against insufficient material"),
+        ] {
+            let mut e = Engine::from_fen(crate::variants::builtin("chess").unwrap(), fen).unwrap();
+            let control = TimeControl::parse("0.5+1").unwrap();
+            let mut clock = GameClock::new(control, Side::White);
+            e.play_san("e4").unwrap();
+            clock.moved(Duration::ZERO, Side::Black).unwrap();
+            e.play_san("Kd7").unwrap();
+            clock.moved(Duration::from_secs(5), Side::White).unwrap();
+            // White thinks too long.
+            let flagged = clock.tick(Duration::from_secs(40)).unwrap();
+            assert_eq!(flagged, Side::White);
+            crate::clock::declare_flag(e.world_mut(), flagged);
+            assert!(e.legal_moves().is_empty(), "no move after the flag");
+            let snapshot = clock.snapshot(Duration::from_secs(41));
+            let input = SaveInput {
+                variant_id: "chess",
+                definition: None,
+                presets: &[],
+                start_fen: fen,
+                seats: Seats::default(),
+                redo: &[],
+                date: "-",
+                clock: Some(&snapshot),
+            };
+            let text = write_save(e.world_mut(), &input);
+            assert!(text.contains("[TimeControl \"30+1\"]") && text.contains(&format!("[Result \"{result}\"]")), "{text}");
+            let save = read_save(&text).unwrap();
+            assert!(save.finished());
+            assert_eq!(save.clock.as_ref(), Some(&snapshot));
+            let mut back = resume(&save).unwrap();
+            assert_eq!(back.outcome().map(|o| o.to_string()).as_deref(), Some(words));
+            // Taken back, the game goes on.
+            back.undo();
+            assert!(back.outcome().is_none());
+        }
     }
 
     #[test]
@@ -467,6 +548,7 @@ mod tests {
             seats: Seats::default(),
             redo: &[],
             date: "-",
+            clock: None,
         };
         let text = write_save(e.world_mut(), &input);
         let save = read_save(&text).unwrap();

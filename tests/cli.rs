@@ -107,6 +107,8 @@ fn game_options_parse() {
         "0.5",
         "--until-ply",
         "12",
+        "--clock",
+        "10b30x3",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -124,12 +126,15 @@ fn game_options_parse() {
         level: Some(4),
         pace_ms: Some(500),
         until_ply: Some(12),
+        clock: chimera::clock::TimeControl::parse("10b30x3").ok(),
     };
     assert_eq!(parse_args(&args), Ok(Command::Game(expected)));
     let bad: Vec<String> = ["--bench-frames", "many"].iter().map(|s| s.to_string()).collect();
     assert!(parse_args(&bad).unwrap_err().contains("--bench-frames needs a number"));
     let bad: Vec<String> = ["--level", "9"].iter().map(|s| s.to_string()).collect();
     assert!(parse_args(&bad).unwrap_err().contains("--level takes 1 to 8"));
+    let bad: Vec<String> = ["--clock", "5+x"].iter().map(|s| s.to_string()).collect();
+    assert!(parse_args(&bad).unwrap_err().contains("is not a time control"));
     let bad: Vec<String> = ["--computer", "red"].iter().map(|s| s.to_string()).collect();
     assert!(parse_args(&bad).unwrap_err().contains("--computer takes white, black, both or none"));
 }

@@ -1,7 +1,9 @@
 //! Saves that resume exactly (issue "Hardening", item 4):
 //! - in every catalogue variant, with random presets (parameters, scope, duration), a game
 //!   saved at a random ply resumes with the same hash, legal moves, move log, preset state and
-//!   seats and redo moves, and takes back move by move to the start in step with the original;
+//!   seats, clocks and redo moves, and takes back move by move to the start in step with the
+//!   original; a game lost on time resumes lost on time (or drawn, by the variant's material
+//!   rule);
 //! - a user variant's save opens after its file is gone;
 //! - saves written by earlier builds still load (committed in `tests/data/saves`);
 //! - a process killed (SIGKILL) while it writes saves in a loop leaves the old file or the new
@@ -13,6 +15,7 @@
 mod common;
 use common::{Rng, random_presets};
 
+use chimera::clock::{ClockSnapshot, GameClock, TimeControl};
 use chimera::presets::{ActivePresets, PresetState, new_game, requested_by};
 use chimera::rules::{Board, Engine, MoveLog, Side};
 use chimera::save::{Save, SaveInput, Seats, claims_to_be_save, read_save, redo_stack, resume, write_atomically, write_save};
@@ -45,6 +48,33 @@ fn random_seats(rng: &mut Rng) -> Seats {
         pace: rng.below(11) as f32 / 2.0,
         bottom: if rng.below(2) == 0 { Side::White } else { Side::Black },
     }
+}
+
+/// Clocks under a random control that have timed the game's moves with random thinking times,
+/// and whose flag has fallen (declared in the game) one time in four when the game goes on and
+/// has no redo moves.
+fn random_clock(rng: &mut Rng, e: &mut Engine, may_flag: bool) -> ClockSnapshot {
+    use std::time::Duration;
+    let control = TimeControl::parse(["1+2", "0.5", "2d3", "1b10x2", "0d2"][rng.below(5)]).unwrap();
+    let records: Vec<Side> = e.world().resource::<MoveLog>().0.iter().map(|r| r.mover).collect();
+    let turn = e.world().resource::<chimera::rules::GameState>().turn;
+    let mut clock = GameClock::new(control, records.first().copied().unwrap_or(turn));
+    let mut now = Duration::ZERO;
+    for i in 0..records.len() {
+        // Thinking at most until just before the flag falls.
+        let room = control.time_to_flag(clock.left(clock.turn(), now)).saturating_sub(Duration::from_millis(1));
+        now += Duration::from_millis(rng.below(3000) as u64).min(room);
+        let next = records.get(i + 1).copied().unwrap_or(turn);
+        clock.moved(now, next).expect("the flag has not fallen");
+    }
+    if may_flag && e.outcome().is_none() && rng.below(4) == 0 {
+        now += Duration::from_secs(3600);
+        if let Some(side) = clock.tick(now) {
+            chimera::clock::declare_flag(e.world_mut(), side);
+        }
+    }
+    now += Duration::from_millis(rng.below(1000) as u64);
+    clock.snapshot(now)
 }
 
 thread_local! {
@@ -84,11 +114,22 @@ fn save_at_random_ply(rng: &mut Rng, id: &str, context: &str) {
     let context = format!("{context}, after {played:?} with {} taken back", undone.len());
     let activations = requested_by(&v);
     let seats = random_seats(rng);
-    let input =
-        SaveInput { variant_id: id, definition: None, presets: &activations, start_fen: &start, seats, redo: &redo, date: "2026.11.25" };
+    let clock = (rng.below(2) == 0).then(|| random_clock(rng, &mut e, undone.is_empty()));
+    let context = format!("{context}, clock {:?}", clock.as_ref().map(|c| (c.control.to_string(), c.flagged)));
+    let input = SaveInput {
+        variant_id: id,
+        definition: None,
+        presets: &activations,
+        start_fen: &start,
+        seats,
+        redo: &redo,
+        date: "2026.11.25",
+        clock: clock.as_ref(),
+    };
     let text = write_save(e.world_mut(), &input);
     let save = read_save(&text).unwrap_or_else(|err| panic!("{context}: {err}\n{text}"));
     assert_eq!(save.seats, seats, "{context}");
+    assert_eq!(save.clock, clock, "{context}: the clocks");
     assert_eq!(save.finished(), e.outcome().is_some(), "{context}");
     let mut back = resume(&save).unwrap_or_else(|err| panic!("{context}: {err}\n{text}"));
     let active = |e: &Engine| e.world().get_resource::<ActivePresets>().map(|a| a.0.clone()).unwrap_or_default();
@@ -163,6 +204,7 @@ fn a_user_variants_save_opens_without_its_file() {
         seats: Seats::default(),
         redo: &[],
         date: "2026.11.25",
+        clock: None,
     };
     let text = write_save(e.world_mut(), &input);
     std::fs::remove_dir_all(&dir).unwrap();
@@ -240,6 +282,7 @@ fn two_saves() -> [String; 2] {
             seats: Seats::default(),
             redo: &[],
             date: "-",
+            clock: None,
         };
         write_save(e.world_mut(), &input)
     };

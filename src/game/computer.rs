@@ -119,7 +119,7 @@ fn game_key(world: &World) -> String {
 }
 
 /// Starts and finishes searches: the computer's turn, a hint, computer against computer.
-fn computer_turn(world: &mut World) {
+pub(super) fn computer_turn(world: &mut World) {
     let version = world.resource::<PositionVersion>().0;
     let key = game_key(world);
     {
@@ -195,7 +195,9 @@ fn start_if_due(world: &mut World, version: u64) {
         let cp = world.resource::<ComputerPlay>();
         match (cp.sides[turn.index()], cp.hint_requested) {
             (Some(level), _) => {
-                let both = !cp.person_plays();
+                // Watching, moves come at the pace asked for; with clocks, as the clocks allow
+                // (a pause would be time off the clock).
+                let both = !cp.person_plays() && world.get_resource::<super::clocks::Clocks>().is_none_or(|c| c.clock.is_none());
                 if both && cp.last_move.is_some_and(|t| t.elapsed().as_secs_f32() < cp.pace) {
                     return;
                 }
@@ -210,6 +212,7 @@ fn start_if_due(world: &mut World, version: u64) {
         return;
     }
     let fork = Engine::fork_of(world);
+    let clocked = if hint { None } else { super::clocks::computer_movetime(world, turn, level) };
     let mut cp = world.resource_mut::<ComputerPlay>();
     cp.hint_requested = false;
     let mut computer = match cp.computers[turn.index()].take() {
@@ -220,7 +223,7 @@ fn start_if_due(world: &mut World, version: u64) {
         Limits { movetime: Some(Duration::from_millis(1500)), ..Limits::default() }
     } else {
         computer.level = level;
-        Limits::default()
+        Limits { movetime: clocked, ..Limits::default() }
     };
     let level_before = computer.level;
     if hint {

@@ -125,6 +125,7 @@ pub fn game_save(world: &mut World) -> String {
     };
     let variant = world.resource::<Rules>().0.clone();
     let redo: Vec<String> = world.resource::<RedoStack>().0.iter().rev().map(|m| crate::rules::to_uci(&variant, m)).collect();
+    let clock = world.get_resource::<super::clocks::Clocks>().and_then(super::clocks::Clocks::snapshot);
     let input = SaveInput {
         variant_id: &setup.variant_id,
         definition: setup.definition.as_ref(),
@@ -133,6 +134,7 @@ pub fn game_save(world: &mut World) -> String {
         seats,
         redo: &redo,
         date: &date,
+        clock: clock.as_ref(),
     };
     write_save(world, &input)
 }
@@ -164,6 +166,8 @@ pub fn load_game(world: &mut World, game: &PgnGame) -> Result<(), String> {
         let m = parse_san(&rules, &world.resource::<Board>().cells, &legal, san).map_err(|e| e.to_string())?;
         world.apply_move(m).map_err(|e| e.to_string())?;
     }
+    // Clocks start afresh from the position reached.
+    super::clocks::fresh(world);
     Ok(())
 }
 
@@ -186,6 +190,7 @@ pub fn resume_save(world: &mut World, save: &Save) -> Result<(), String> {
     crate::save::replay_moves(world, save).map_err(|e| e.to_string())?;
     let redo = crate::save::redo_stack(world, save).map_err(|e| e.to_string())?;
     world.resource_mut::<RedoStack>().0 = redo;
+    super::clocks::resume(world, save.clock.as_ref())?;
     if let Some(mut cp) = world.get_resource_mut::<super::computer::ComputerPlay>() {
         cp.cancel();
         cp.sides = save.seats.computer;
@@ -207,6 +212,7 @@ fn load_text(world: &mut World, text: &str) -> Result<String, String> {
         crate::presets::set_position(world, t).map_err(|e| format!("FEN: {e}"))?;
         world.resource_mut::<GameSetup>().start_fen = world.fen();
         world.resource_mut::<RedoStack>().0.clear();
+        super::clocks::fresh(world);
         return Ok("position loaded".into());
     }
     if crate::save::claims_to_be_save(t) {

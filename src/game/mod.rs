@@ -4,6 +4,7 @@
 
 mod bench;
 mod board;
+pub mod clocks;
 pub mod computer;
 pub mod effects;
 pub mod files;
@@ -132,6 +133,7 @@ pub fn start_variant(
     crate::modifiers::apply_profile(world, profile.as_ref()).map_err(|p| profile_problems(&p))?;
     let start_fen = world.fen();
     world.insert_resource(GameSetup { variant_id: variant_id.to_string(), presets: set, start_fen, definition });
+    clocks::fresh(world);
     Ok(())
 }
 
@@ -202,7 +204,12 @@ pub fn run(options: GameOptions) -> ExitCode {
         marks::plugin,
         typing::plugin,
     ));
-    app.add_plugins((premove::plugin, icon::plugin));
+    app.add_plugins((premove::plugin, icon::plugin, clocks::plugin));
+    // Clocks from the command line, set once the position is.
+    if let Some(control) = app.world().resource::<GameOptions>().clock {
+        app.world_mut().resource_mut::<clocks::Clocks>().control = Some(control);
+        clocks::fresh(app.world_mut());
+    }
     {
         let o = app.world().resource::<GameOptions>().clone();
         let mut cp = app.world_mut().resource_mut::<computer::ComputerPlay>();

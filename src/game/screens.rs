@@ -62,7 +62,62 @@ impl Default for StartScreen {
             pace: 1.0,
             resume: None,
             catalogue: Vec::new(),
+            clock: ClockChoice::default(),
         }
+    }
+}
+
+/// The start screen's clock: off, or a kind and its figures, suggested for the variant picked
+/// until the player changes them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClockChoice {
+    /// Clocks on.
+    pub on: bool,
+    /// The kind of control.
+    pub kind: crate::clock::Kind,
+    /// Main time in minutes.
+    pub minutes: f64,
+    /// Increment, delay or period, in seconds.
+    pub seconds: f64,
+    /// Byo-yomi periods.
+    pub periods: u32,
+    /// The variant the figures were suggested for; `None` once the player changed them.
+    pub suggested_for: Option<String>,
+}
+
+impl Default for ClockChoice {
+    fn default() -> ClockChoice {
+        ClockChoice {
+            on: false,
+            kind: crate::clock::Kind::Fischer,
+            minutes: 5.0,
+            seconds: 3.0,
+            periods: 1,
+            suggested_for: Some(String::new()),
+        }
+    }
+}
+
+impl ClockChoice {
+    /// The figures `control` has.
+    fn set(&mut self, control: crate::clock::TimeControl) {
+        self.kind = control.kind();
+        self.minutes = control.base().as_secs_f64() / 60.0;
+        self.seconds = control.extra().as_secs_f64();
+        self.periods = control.periods().max(1);
+    }
+
+    /// The control chosen, or `None` with clocks off.
+    ///
+    /// # Errors
+    /// Figures out of range.
+    pub fn control(&self) -> Result<Option<crate::clock::TimeControl>, String> {
+        if !self.on {
+            return Ok(None);
+        }
+        let d = |x: f64| std::time::Duration::from_millis((x.max(0.0) * 1000.0).round() as u64);
+        let control = crate::clock::TimeControl::of(self.kind, d(self.minutes * 60.0), d(self.seconds), self.periods);
+        control.validate().map(|()| Some(control)).map_err(|why| format!("The clock needs {why}."))
     }
 }
 
@@ -90,6 +145,8 @@ pub struct StartScreen {
     pub resume: Option<Result<(String, String), String>>,
     /// Variants loaded for browsing: id, compiled variant.
     catalogue: Vec<(String, Variant)>,
+    /// The clocks chosen.
+    pub clock: ClockChoice,
 }
 
 /// The offer to resume the autosave at `path`: `None` when there is none, or its game is over
@@ -237,6 +294,7 @@ fn start_screen(
     mut computer: ResMut<ComputerPlay>,
     mut view: ResMut<super::board::BoardView>,
     mut actions: MessageWriter<super::files::GameAction>,
+    mut clocks: ResMut<super::clocks::Clocks>,
 ) -> Result {
     if !screen.open {
         return Ok(());
@@ -354,7 +412,14 @@ fn start_screen(
                             }
                         });
                     }
-                    if ui.button(egui::RichText::new("Play").size(18.0)).clicked() {
+                    ui.separator();
+                    clock_picker(ui, &mut screen.clock, &id, v);
+                    let control = screen.clock.control();
+                    if let Err(why) = &control {
+                        ui.colored_label(egui::Color32::from_rgb(220, 120, 60), why);
+                    }
+                    if ui.add_enabled(control.is_ok(), egui::Button::new(egui::RichText::new("Play").size(18.0))).clicked() {
+                        clocks.control = control.unwrap_or_default();
                         new_game.write(NewGame { variant: Some(id), presets: Some(screen.presets.clone()) });
                         let level = Some(screen.level);
                         computer.cancel();
@@ -389,6 +454,52 @@ fn start_screen(
     Ok(())
 }
 
+/// Clocks on or off, the kind, and its figures; suggested for `variant` until changed.
+fn clock_picker(ui: &mut egui::Ui, choice: &mut ClockChoice, id: &str, variant: &Variant) {
+    use crate::clock::Kind;
+    if choice.suggested_for.as_deref().is_some_and(|v| v != id) {
+        choice.set(crate::clock::suggested(variant));
+        choice.suggested_for = Some(id.to_string());
+    }
+    let before = choice.clone();
+    let mut usual = false;
+    ui.horizontal(|ui| {
+        ui.checkbox(&mut choice.on, "Clocks");
+        if !choice.on {
+            ui.label(egui::RichText::new("(none: think as long as you like)").weak());
+            return;
+        }
+        egui::ComboBox::from_id_salt("clock-kind").selected_text(choice.kind.name()).show_ui(ui, |ui| {
+            for kind in Kind::ALL {
+                ui.selectable_value(&mut choice.kind, kind, kind.name());
+            }
+        });
+        ui.add(egui::DragValue::new(&mut choice.minutes).range(0.0..=600.0).speed(0.25).suffix(" min"));
+        match choice.kind {
+            Kind::SuddenDeath => {}
+            Kind::Fischer => {
+                ui.add(egui::DragValue::new(&mut choice.seconds).range(0.0..=600.0).speed(0.5).prefix("+ ").suffix(" s"));
+            }
+            Kind::Delay => {
+                ui.add(egui::DragValue::new(&mut choice.seconds).range(0.0..=600.0).speed(0.5).prefix("delay ").suffix(" s"));
+            }
+            Kind::ByoYomi => {
+                ui.add(egui::DragValue::new(&mut choice.periods).range(1..=crate::clock::MAX_PERIODS).suffix(" ×"));
+                ui.add(egui::DragValue::new(&mut choice.seconds).range(0.0..=600.0).speed(0.5).suffix(" s"));
+            }
+        }
+        usual = ui.small_button("Usual").on_hover_text("The control this variant is usually played with").clicked();
+    });
+    if usual {
+        choice.set(crate::clock::suggested(variant));
+        choice.suggested_for = Some(id.to_string());
+    } else if (choice.kind, choice.minutes, choice.seconds, choice.periods) != (before.kind, before.minutes, before.seconds, before.periods)
+    {
+        // Changed by hand: kept when another variant is picked.
+        choice.suggested_for = None;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -408,6 +519,7 @@ mod tests {
             seats,
             redo: &[],
             date: "-",
+            clock: None,
         };
         // No move yet: nothing to offer.
         crate::save::write_atomically(&path, &crate::save::write_save(e.world_mut(), &input)).unwrap();

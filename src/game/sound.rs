@@ -1,5 +1,5 @@
 //! Sound with bevy_kira_audio: move, capture, check, explosion, damage, heal, game start and
-//! end, synthesised by `scripts/make_sounds.sh` and embedded in the binary. Volume and mute
+//! end, low time on the clock, synthesised by `scripts/make_sounds.sh` and embedded in the binary. Volume and mute
 //! come from the settings. Without an audio device the game runs silently: bevy_kira_audio
 //! says so once in the log ("Failed to setup audio") and plays nothing.
 
@@ -30,12 +30,13 @@ struct Sounds {
     heal: Handle<AudioSource>,
     start: Handle<AudioSource>,
     end: Handle<AudioSource>,
+    low_time: Handle<AudioSource>,
 }
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(AudioPlugin);
     app.add_systems(Startup, load_sounds);
-    app.add_systems(Update, (move_sounds, effect_sounds).run_if(resource_exists::<Sounds>));
+    app.add_systems(Update, (move_sounds, effect_sounds, low_time).run_if(resource_exists::<Sounds>));
 }
 
 fn decode(assets: &mut Assets<AudioSource>, bytes: &'static [u8]) -> Handle<AudioSource> {
@@ -58,6 +59,7 @@ fn load_sounds(mut commands: Commands, mut assets: ResMut<Assets<AudioSource>>, 
         heal: decode(&mut assets, sound!("heal")),
         start: decode(&mut assets, sound!("start")),
         end: decode(&mut assets, sound!("end")),
+        low_time: decode(&mut assets, sound!("lowtime")),
     };
     play(&audio, &settings, &sounds.start);
     commands.insert_resource(sounds);
@@ -100,6 +102,13 @@ fn move_sounds(
         &sounds.moved
     };
     play(&audio, &settings, sound);
+}
+
+/// A clock running short.
+fn low_time(mut warnings: MessageReader<super::clocks::LowTime>, sounds: Res<Sounds>, audio: Res<Audio>, settings: Res<Settings>) {
+    if warnings.read().count() > 0 {
+        play(&audio, &settings, &sounds.low_time);
+    }
 }
 
 /// Explosions, damage and healing as they happen.

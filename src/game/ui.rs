@@ -82,6 +82,7 @@ struct PanelOut<'w> {
     selection: Res<'w, super::play::Selection>,
     typed: MessageWriter<'w, super::typing::TypedMove>,
     typing: Res<'w, super::typing::TypingMoves>,
+    clocks: Res<'w, super::clocks::Clocks>,
 }
 
 /// The panel's own state: the paste box and the list of saved games (with when it was read).
@@ -127,6 +128,7 @@ fn panel(
         selection,
         typed: typed_out,
         typing,
+        clocks,
     } = &mut out;
     let PanelLocal { paste, typed, saved, profile: profile_local } = &mut *local;
     let ctx = contexts.ctx_mut()?;
@@ -140,6 +142,16 @@ fn panel(
         egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
     );
     egui::Panel::right("game").exact_size(PANEL_WIDTH).resizable(false).show(&mut root, |ui| {
+        // The clocks, each beside the board's edge where its side plays.
+        if let Some(clock) = &clocks.clock {
+            let now = clocks.now();
+            egui::Panel::bottom("bottom-clock")
+                .resizable(false)
+                .show_separator_line(false)
+                .show(ui, |ui| super::clocks::face(ui, clock, view.bottom, now));
+            super::clocks::face(ui, clock, view.bottom.opponent(), now);
+            ui.add_space(4.0);
+        }
         ui.heading(&v.name);
         ui.label(egui::RichText::new(&v.description).italics());
         ui.separator();
