@@ -83,6 +83,7 @@ pub(super) fn plugin(app: &mut App) {
                 .run_if(resource_changed::<LayoutVersion>.or_else(resource_changed::<BoardView>).or_else(resource_changed::<Settings>)),
             dress_pieces,
             place_pieces,
+            draw_browsed,
             glide,
             draw_pockets,
             draw_marks,
@@ -394,33 +395,97 @@ fn dress_pieces(
         if drawn == Some(&Drawn(*kind, owner.0)) && !redraw_all {
             continue;
         }
-        let def = rules.registry.def(*kind);
         let mut e = commands.entity(entity);
         e.despawn_related::<Children>();
-        let base = promoted.and_then(|p| p.0).map(|b| rules.registry.def(b)).filter(|b| b.promotes_to == Some(*kind));
-        let image =
-            if settings.pieces == PieceSet::Glyphs { piece_image_name(def, base).and_then(|n| images.get(n, owner.0)) } else { None };
-        match image {
-            Some(image) => {
-                e.insert(Sprite { image, custom_size: Some(Vec2::splat(SQUARE * 0.92)), ..default() });
-            }
-            None => {
-                // A designer's piece without an image: a disc with its letter.
-                let (fill, ink) = match owner.0 {
-                    Side::White => (Color::srgb(0.98, 0.98, 0.96), Color::srgb(0.1, 0.1, 0.1)),
-                    Side::Black => (Color::srgb(0.15, 0.14, 0.13), Color::srgb(0.95, 0.95, 0.95)),
-                };
-                e.insert(Sprite { image: marks.disc.clone(), color: fill, custom_size: Some(Vec2::splat(SQUARE * 0.86)), ..default() });
-                e.with_child((
-                    Text2d::new(def.letter.to_string()),
-                    TextFont { font_size: FontSize::Px(SQUARE * 0.5), ..default() },
-                    TextColor(ink),
-                    Transform::from_xyz(0.0, 0.0, 0.1),
-                ));
-            }
+        let (sprite, letter) = piece_sprite(&rules, &images, &marks, &settings, *kind, owner.0, promoted.and_then(|p| p.0));
+        e.insert(sprite);
+        if let Some(letter) = letter {
+            e.with_child(letter);
         }
         e.insert((Drawn(*kind, owner.0), Transform::default(), Visibility::Hidden));
         e.insert(LocationRedraw);
+    }
+}
+
+/// A piece's sprite: its image in the chosen set, or (a designer's piece without one) a disc
+/// with its letter as a child.
+fn piece_sprite(
+    rules: &Rules,
+    images: &PieceImages,
+    marks: &MarkImages,
+    settings: &Settings,
+    kind: PieceType,
+    side: Side,
+    promoted_from: Option<PieceType>,
+) -> (Sprite, Option<(Text2d, TextFont, TextColor, Transform)>) {
+    let def = rules.registry.def(kind);
+    let base = promoted_from.map(|b| rules.registry.def(b)).filter(|b| b.promotes_to == Some(kind));
+    let image = if settings.pieces == PieceSet::Glyphs { piece_image_name(def, base).and_then(|n| images.get(n, side)) } else { None };
+    match image {
+        Some(image) => (Sprite { image, custom_size: Some(Vec2::splat(SQUARE * 0.92)), ..default() }, None),
+        None => {
+            let (fill, ink) = match side {
+                Side::White => (Color::srgb(0.98, 0.98, 0.96), Color::srgb(0.1, 0.1, 0.1)),
+                Side::Black => (Color::srgb(0.15, 0.14, 0.13), Color::srgb(0.95, 0.95, 0.95)),
+            };
+            let sprite = Sprite { image: marks.disc.clone(), color: fill, custom_size: Some(Vec2::splat(SQUARE * 0.86)), ..default() };
+            let letter = (
+                Text2d::new(def.letter.to_string()),
+                TextFont { font_size: FontSize::Px(SQUARE * 0.5), ..default() },
+                TextColor(ink),
+                Transform::from_xyz(0.0, 0.0, 0.1),
+            );
+            (sprite, Some(letter))
+        }
+    }
+}
+
+/// A piece of an earlier position viewed (see [`super::browse`]).
+#[derive(Component)]
+struct BrowsedPiece;
+
+/// While an earlier position is viewed, its pieces are drawn in place of the game's (which are
+/// hidden, their badges with them); back at the game, the game's pieces are put back.
+#[allow(clippy::too_many_arguments)]
+fn draw_browsed(
+    mut commands: Commands,
+    browse: Res<super::browse::Browse>,
+    rules: Res<Rules>,
+    view: Res<BoardView>,
+    layout: Res<LayoutVersion>,
+    (images, marks, settings): (Res<PieceImages>, Res<MarkImages>, Res<Settings>),
+    old: Query<Entity, With<BrowsedPiece>>,
+    mut live: Query<(Entity, &mut Visibility), With<Piece>>,
+    mut hidden: Local<bool>,
+) {
+    if !(browse.is_changed() || view.is_changed() || layout.is_changed() || settings.is_changed()) {
+        return;
+    }
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    match browse.shown() {
+        Some(past) => {
+            for (_, mut visibility) in &mut live {
+                *visibility = Visibility::Hidden;
+            }
+            for &(sq, kind, side, promoted_from) in &past.pieces {
+                let (sprite, letter) = piece_sprite(&rules, &images, &marks, &settings, kind, side, promoted_from);
+                let at = square_centre(rules.0.geometry, *view, sq);
+                let mut e = commands.spawn((BrowsedPiece, sprite, Transform::from_xyz(at.x, at.y, 2.0)));
+                if let Some(letter) = letter {
+                    e.with_child(letter);
+                }
+            }
+            *hidden = true;
+        }
+        None if *hidden => {
+            for (e, _) in &live {
+                commands.entity(e).insert(LocationRedraw);
+            }
+            *hidden = false;
+        }
+        None => {}
     }
 }
 
@@ -508,9 +573,10 @@ fn draw_pockets(
     rules: Res<Rules>,
     images: Res<PieceImages>,
     old: Query<Entity, With<PocketSlot>>,
-    mut drawn: Local<Option<(u64, u64, Side)>>,
+    browse: Res<super::browse::Browse>,
+    mut drawn: Local<Option<(u64, u64, Side, Option<usize>)>>,
 ) {
-    let key = (version.0, layout.0, view.bottom);
+    let key = (version.0, layout.0, view.bottom, browse.ply);
     if *drawn == Some(key) || (rules.0.drops.is_none() && !rules.0.gating) {
         return;
     }
@@ -522,7 +588,8 @@ fn draw_pockets(
     for side in Side::BOTH {
         let mut index = 0;
         for kind in rules.registry.ids() {
-            let count = board.hand_counts[side.index()][kind.0 as usize];
+            let hands = browse.shown().map_or(&board.hand_counts, |p| &p.hands);
+            let count = hands[side.index()][kind.0 as usize];
             if count == 0 {
                 continue;
             }
@@ -557,8 +624,10 @@ fn draw_marks(
     images: Res<MarkImages>,
     rules: Res<Rules>,
     old: Query<Entity, With<Mark>>,
+    browse: Res<super::browse::Browse>,
 ) {
-    if !(version.is_changed() || layout.is_changed() || view.is_changed() || selection.is_changed() || check.is_changed()) {
+    let changed = version.is_changed() || layout.is_changed() || view.is_changed() || selection.is_changed() || check.is_changed();
+    if !(changed || browse.is_changed()) {
         return;
     }
     for e in &old {
@@ -578,12 +647,20 @@ fn draw_marks(
         };
         commands.spawn((Mark, sprite, Transform::from_xyz(at.x, at.y, z)));
     };
-    if let Some(last) = log.0.last() {
+    // An earlier position viewed: only the move that led to it.
+    let last = match browse.shown() {
+        Some(past) => past.last,
+        None => log.0.last().map(|r| r.mv),
+    };
+    if let Some(last) = last {
         let colour = Color::srgba_u8(155, 199, 0, 105);
-        if last.mv.dropped().is_none() {
-            tint(last.mv.from, colour, 0.2);
+        if last.dropped().is_none() {
+            tint(last.from, colour, 0.2);
         }
-        tint(last.mv.to, colour, 0.2);
+        tint(last.to, colour, 0.2);
+    }
+    if browse.shown().is_some() {
+        return;
     }
     if let Some(Origin::Square(sq)) = selection.origin {
         tint(sq, Color::srgba_u8(20, 85, 30, 128), 0.3);
@@ -627,6 +704,7 @@ fn mouse_to_inputs(
     state: Res<crate::rules::GameState>,
     egui_input: Option<Res<bevy_egui::input::EguiWantsInput>>,
     mut inputs: MessageWriter<BoardInput>,
+    (browse, mut browse_to): (Res<super::browse::Browse>, MessageWriter<super::browse::BrowseTo>),
 ) {
     let pressed = buttons.just_pressed(MouseButton::Left);
     let released = buttons.just_released(MouseButton::Left);
@@ -644,6 +722,13 @@ fn mouse_to_inputs(
         return;
     }
     let square = square_at(board.geometry, *view, at);
+    // Viewing an earlier position, a click on the board goes back to the game.
+    if browse.ply.is_some() {
+        if pressed {
+            browse_to.write(super::browse::BrowseTo::Live);
+        }
+        return;
+    }
     if pressed {
         if let Some(sq) = square {
             inputs.write(BoardInput::Press(sq));
@@ -812,9 +897,10 @@ fn draw_poison(
     board: Res<Board>,
     state: Option<Res<crate::presets::PresetState>>,
     old: Query<Entity, With<PoisonTint>>,
-    mut drawn: Local<Option<(u64, u64, Side)>>,
+    browse: Res<super::browse::Browse>,
+    mut drawn: Local<Option<(u64, u64, Side, Option<usize>)>>,
 ) {
-    let key = (version.0, layout.0, view.bottom);
+    let key = (version.0, layout.0, view.bottom, browse.ply);
     if *drawn == Some(key) {
         return;
     }
@@ -822,7 +908,8 @@ fn draw_poison(
     for e in &old {
         commands.entity(e).despawn();
     }
-    let Some(state) = state else { return };
+    // The game's poison, not an earlier position's.
+    let Some(state) = state.filter(|_| browse.ply.is_none()) else { return };
     let g = board.geometry;
     for (name, _) in state.all("poisoned-squares") {
         let Some(sq) = g.parse_square(name) else { continue };

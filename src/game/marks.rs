@@ -131,7 +131,10 @@ fn mouse_to_marks(
     egui_input: Option<Res<bevy_egui::input::EguiWantsInput>>,
     selection: Res<super::play::Selection>,
     mut marks: ResMut<Marks>,
+    browse: Option<Res<super::browse::Browse>>,
 ) {
+    // The position shown: the game's, or an earlier one viewed.
+    let hash = browse.as_ref().and_then(|b| b.shown()).map_or(board.hash, |p| p.hash);
     let right_pressed = buttons.just_pressed(MouseButton::Right);
     let right_released = buttons.just_released(MouseButton::Right);
     let left_pressed = buttons.just_pressed(MouseButton::Left);
@@ -157,11 +160,11 @@ fn mouse_to_marks(
     if right_released && let Some((from, _)) = marks.drag.take() {
         // Released off the board: nothing is drawn.
         if let Some(to) = square {
-            marks.toggle(board.hash, shape_of(from, to), current_brush(&keys));
+            marks.toggle(hash, shape_of(from, to), current_brush(&keys));
         }
     }
     if left_pressed && !over_window && selection.origin.is_none() && square.is_some_and(|sq| !board.cell(sq).is_piece()) {
-        marks.clear(board.hash);
+        marks.clear(hash);
     }
 }
 
@@ -173,12 +176,14 @@ fn draw_marks(
     rules: Res<Rules>,
     view: Res<BoardView>,
     keys: Res<ButtonInput<KeyCode>>,
+    browse: Option<Res<super::browse::Browse>>,
 ) {
+    let hash = browse.as_ref().and_then(|b| b.shown()).map_or(board.hash, |p| p.hash);
     let g = rules.0.geometry;
     let square = super::board::SQUARE;
     let brush = current_brush(&keys);
     let preview = marks.drag.and_then(|(from, to)| to.map(|to| (shape_of(from, to), brush)));
-    for (shape, brush) in marks.on(board.hash).iter().copied().chain(preview) {
+    for (shape, brush) in marks.on(hash).iter().copied().chain(preview) {
         let colour = brush.colour();
         match shape {
             Shape::Circle(sq) => {

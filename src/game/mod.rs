@@ -4,6 +4,7 @@
 
 mod bench;
 mod board;
+pub mod browse;
 pub mod clocks;
 pub mod computer;
 pub mod effects;
@@ -204,7 +205,7 @@ pub fn run(options: GameOptions) -> ExitCode {
         marks::plugin,
         typing::plugin,
     ));
-    app.add_plugins((premove::plugin, icon::plugin, clocks::plugin));
+    app.add_plugins((premove::plugin, icon::plugin, clocks::plugin, browse::plugin));
     // Clocks from the command line, set once the position is.
     if let Some(control) = app.world().resource::<GameOptions>().clock {
         app.world_mut().resource_mut::<clocks::Clocks>().control = Some(control);
@@ -307,22 +308,34 @@ fn run_script(world: &mut World) {
     }
 }
 
-/// U / ← take back, R / → redo, F flip, Esc cancel a selection or choice — not while a text
-/// field of the panel has the keyboard (typing `F` in a Betza field does not flip the board).
+/// U take back, R redo, ← → Home End look through the game (view only), F flip, Esc cancel a
+/// selection or choice — not while a text field of the panel has the keyboard (typing `F` in
+/// a Betza field does not flip the board).
 fn keyboard(
     keys: Res<ButtonInput<KeyCode>>,
     mut inputs: MessageWriter<play::BoardInput>,
+    mut browse: MessageWriter<browse::BrowseTo>,
     mut view: ResMut<board::BoardView>,
     mut contexts: bevy_egui::EguiContexts,
 ) {
     if contexts.ctx_mut().is_ok_and(|c| c.egui_wants_keyboard_input()) {
         return;
     }
-    if keys.just_pressed(KeyCode::KeyU) || keys.just_pressed(KeyCode::ArrowLeft) {
+    if keys.just_pressed(KeyCode::KeyU) {
         inputs.write(play::BoardInput::Takeback);
     }
-    if keys.just_pressed(KeyCode::KeyR) || keys.just_pressed(KeyCode::ArrowRight) {
+    if keys.just_pressed(KeyCode::KeyR) {
         inputs.write(play::BoardInput::Redo);
+    }
+    for (key, to) in [
+        (KeyCode::ArrowLeft, browse::BrowseTo::Back),
+        (KeyCode::ArrowRight, browse::BrowseTo::Forward),
+        (KeyCode::Home, browse::BrowseTo::Start),
+        (KeyCode::End, browse::BrowseTo::Live),
+    ] {
+        if keys.just_pressed(key) {
+            browse.write(to);
+        }
     }
     if keys.just_pressed(KeyCode::KeyF) {
         view.bottom = view.bottom.opponent();

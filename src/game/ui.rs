@@ -51,8 +51,10 @@ pub(super) fn refresh_position_facts(world: &mut World, mut seen: Local<Option<u
 /// The shortcuts, as the panel lists them (letters act only while no text field has the
 /// keyboard, so typing `Rf3` never flips the board).
 const KEYS: &[(&str, &str)] = &[
-    ("U or Left", "take back a move"),
-    ("R or Right", "replay it"),
+    ("U", "take back a move"),
+    ("R", "replay it"),
+    ("Left / Right", "look back / on through the game"),
+    ("Home / End", "the start / back to the game"),
     ("F", "flip the board"),
     ("Esc", "cancel a selection"),
     ("Enter", "play the typed move"),
@@ -83,6 +85,8 @@ struct PanelOut<'w> {
     typed: MessageWriter<'w, super::typing::TypedMove>,
     typing: Res<'w, super::typing::TypingMoves>,
     clocks: Res<'w, super::clocks::Clocks>,
+    browse: Res<'w, super::browse::Browse>,
+    browse_to: MessageWriter<'w, super::browse::BrowseTo>,
 }
 
 /// The panel's own state: the paste box and the list of saved games (with when it was read).
@@ -129,6 +133,8 @@ fn panel(
         typed: typed_out,
         typing,
         clocks,
+        browse,
+        browse_to,
     } = &mut out;
     let PanelLocal { paste, typed, saved, profile: profile_local } = &mut *local;
     let ctx = contexts.ctx_mut()?;
@@ -243,8 +249,26 @@ fn panel(
             }
         }
         ui.separator();
-        // The move list.
+        // The move list; a click shows the position after a move (view only).
         ui.label(egui::RichText::new("Moves").strong());
+        if let Some(ply) = browse.ply {
+            ui.label(
+                egui::RichText::new(format!("Viewing the position after {ply} of {} moves", log.0.len()))
+                    .color(egui::Color32::from_rgb(120, 180, 240)),
+            );
+            ui.horizontal(|ui| {
+                if ui.button("Back to the game").on_hover_text("End").clicked() {
+                    browse_to.write(super::browse::BrowseTo::Live);
+                }
+                if ui
+                    .button("Play from here")
+                    .on_hover_text("Take the game back to this position (the moves after it can be redone)")
+                    .clicked()
+                {
+                    actions.write(GameAction::GoTo(ply));
+                }
+            });
+        }
         egui::ScrollArea::vertical().max_height(240.0).stick_to_bottom(true).show(ui, |ui| {
             egui::Grid::new("moves").num_columns(3).striped(true).show(ui, |ui| {
                 let mut number = 1;
@@ -259,11 +283,10 @@ fn panel(
                     }
                     let san = record.san.clone().unwrap_or_else(|| "?".into());
                     let text = if record.effects.is_empty() { san } else { format!("{san} *") };
-                    // Clicking a move shows the position after it (Redo or the last move comes back).
-                    let current = i + 1 == log.0.len();
+                    let current = browse.ply.unwrap_or(log.0.len()) == i + 1;
                     let label = ui.selectable_label(current, text);
                     if label.clicked() {
-                        actions.write(GameAction::GoTo(i + 1));
+                        browse_to.write(super::browse::BrowseTo::Ply(i + 1));
                     }
                     if !record.effects.is_empty() {
                         label.on_hover_text(record.effects.join("\n"));
