@@ -24,11 +24,26 @@ pub const PANEL_WIDTH: f32 = 340.0;
 pub struct BoardView {
     /// The side at the bottom.
     pub bottom: Side,
+    /// Zen mode: the board alone (and the clocks, when the game has them).
+    pub zen: bool,
 }
 
 impl Default for BoardView {
     fn default() -> Self {
-        BoardView { bottom: Side::White }
+        BoardView { bottom: Side::White, zen: false }
+    }
+}
+
+/// Width of the clocks' column in zen mode.
+pub const ZEN_WIDTH: f32 = 260.0;
+
+/// The width the panel takes beside the board: the whole panel, or in zen mode the clocks'
+/// column (nothing without clocks).
+pub fn side_width(view: &BoardView, clocks: bool) -> f32 {
+    match (view.zen, clocks) {
+        (false, _) => PANEL_WIDTH,
+        (true, true) => ZEN_WIDTH,
+        (true, false) => 0.0,
     }
 }
 
@@ -70,6 +85,7 @@ struct MarkImages {
 pub(super) fn plugin(app: &mut App) {
     app.insert_resource(ClearColor(Color::srgb(0.19, 0.18, 0.17)));
     app.init_resource::<BoardView>();
+    app.init_resource::<super::settings::AnimationSpeed>();
     app.init_resource::<LayoutVersion>();
     app.init_resource::<PieceImages>();
     app.init_resource::<MarkImages>();
@@ -177,13 +193,15 @@ fn fit_camera(
     board: Res<Board>,
     rules: Res<Rules>,
     mut cameras: Query<(&mut Projection, &mut Transform), With<Camera2d>>,
+    (view, clocks): (Res<BoardView>, Res<super::clocks::Clocks>),
 ) {
+    let side = side_width(&view, clocks.clock.is_some());
     let Ok(window) = windows.single() else { return };
     let Ok((mut projection, mut transform)) = cameras.single_mut() else { return };
     let g = board.geometry;
     let pockets = if rules.0.drops.is_some() || rules.0.gating { 2.1 } else { 0.0 };
     let (need_w, need_h) = ((g.files as f32 + 0.6) * SQUARE, (g.ranks as f32 + 0.6 + pockets) * SQUARE);
-    let (avail_w, avail_h) = ((window.width() - PANEL_WIDTH).max(50.0), window.height().max(50.0));
+    let (avail_w, avail_h) = ((window.width() - side).max(50.0), window.height().max(50.0));
     let scale = (need_w / avail_w).max(need_h / avail_h);
     if let Projection::Orthographic(o) = &mut *projection {
         if !matches!(o.scaling_mode, bevy::camera::ScalingMode::WindowSize) {
@@ -193,7 +211,7 @@ fn fit_camera(
             o.scale = scale;
         }
     }
-    let x = PANEL_WIDTH / 2.0 * scale;
+    let x = side / 2.0 * scale;
     if transform.translation.x != x {
         transform.translation.x = x;
     }
@@ -550,9 +568,14 @@ fn place_pieces(
     }
 }
 
-fn glide(mut commands: Commands, time: Res<Time>, mut pieces: Query<(Entity, &mut Glide, &mut Transform)>) {
+fn glide(
+    mut commands: Commands,
+    time: Res<Time>,
+    speed: Res<super::settings::AnimationSpeed>,
+    mut pieces: Query<(Entity, &mut Glide, &mut Transform)>,
+) {
     for (e, mut g, mut t) in &mut pieces {
-        g.elapsed += time.delta_secs();
+        g.elapsed += time.delta_secs() * speed.0;
         let k = (g.elapsed / GLIDE_SECS).clamp(0.0, 1.0);
         let eased = 1.0 - (1.0 - k) * (1.0 - k);
         t.translation = g.from.lerp(g.to, eased);
@@ -705,6 +728,7 @@ fn mouse_to_inputs(
     egui_input: Option<Res<bevy_egui::input::EguiWantsInput>>,
     mut inputs: MessageWriter<BoardInput>,
     (browse, mut browse_to): (Res<super::browse::Browse>, MessageWriter<super::browse::BrowseTo>),
+    clocks: Res<super::clocks::Clocks>,
 ) {
     let pressed = buttons.just_pressed(MouseButton::Left);
     let released = buttons.just_released(MouseButton::Left);
@@ -717,7 +741,8 @@ fn mouse_to_inputs(
     }
     let Some(at) = cursor_world(&windows, &cameras) else { return };
     // The side panel is outside the board's viewport: presses there are the panel's.
-    let over_panel = windows.single().ok().is_some_and(|w| w.cursor_position().is_some_and(|p| p.x > w.width() - PANEL_WIDTH));
+    let side = side_width(&view, clocks.clock.is_some());
+    let over_panel = windows.single().ok().is_some_and(|w| w.cursor_position().is_some_and(|p| p.x > w.width() - side));
     if over_panel {
         return;
     }

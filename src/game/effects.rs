@@ -57,6 +57,7 @@ impl Default for Sparks {
 pub fn plugin(app: &mut App) {
     app.add_message::<Effect>();
     app.init_resource::<EffectsLevel>();
+    app.init_resource::<super::settings::AnimationSpeed>();
     app.init_resource::<Sparks>();
     app.init_resource::<ParticleImage>();
     app.init_resource::<BoardView>();
@@ -73,9 +74,14 @@ pub struct PopIn {
 /// Seconds a spawned piece takes to grow to full size.
 const POP_SECS: f32 = 0.3;
 
-fn pop_in(mut commands: Commands, time: Res<Time>, mut pieces: Query<(Entity, &mut PopIn, &mut Transform)>) {
+fn pop_in(
+    mut commands: Commands,
+    time: Res<Time>,
+    speed: Res<super::settings::AnimationSpeed>,
+    mut pieces: Query<(Entity, &mut PopIn, &mut Transform)>,
+) {
     for (e, mut pop, mut t) in &mut pieces {
-        pop.elapsed += time.delta_secs();
+        pop.elapsed += time.delta_secs() * speed.0;
         let k = (pop.elapsed / POP_SECS).clamp(0.0, 1.0);
         // A little overshoot, then settle.
         let scale = if k < 1.0 { 0.2 + 0.95 * k + 0.25 * (k * std::f32::consts::PI).sin() } else { 1.0 };
@@ -224,9 +230,10 @@ fn spawn_effects(
 fn run_particles(
     mut commands: Commands,
     time: Res<Time>,
+    speed: Res<super::settings::AnimationSpeed>,
     mut particles: Query<(Entity, &mut Particle, &mut Transform, Option<&mut Sprite>, Option<&mut TextColor>)>,
 ) {
-    let dt = time.delta_secs();
+    let dt = time.delta_secs() * speed.0;
     for (e, mut p, mut t, sprite, text) in &mut particles {
         p.life -= dt;
         if p.life <= 0.0 {

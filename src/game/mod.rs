@@ -60,6 +60,10 @@ pub struct NewGame {
     pub presets: Option<Vec<&'static str>>,
 }
 
+/// Switches the window between fullscreen and a window.
+#[derive(Message, Clone, Copy, Debug, Default)]
+pub struct ToggleFullscreen;
+
 /// Royal squares of the side to move that are attacked (drawn with a red glow).
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
 pub struct CheckSquares(pub Vec<Square>);
@@ -188,6 +192,7 @@ pub fn run(options: GameOptions) -> ExitCode {
     app.insert_resource(options);
     app.init_resource::<CheckSquares>();
     app.add_message::<NewGame>();
+    app.add_message::<ToggleFullscreen>();
     app.add_plugins((
         settings::plugin,
         play::plugin,
@@ -248,6 +253,7 @@ pub fn run(options: GameOptions) -> ExitCode {
     app.add_systems(Update, (run_script, keyboard, new_game).chain().before(play::handle_input));
     app.add_systems(Update, ui::refresh_position_facts.after(play::handle_input));
     app.add_systems(Update, window_title.run_if(resource_changed::<GameSetup>));
+    app.add_systems(Update, fullscreen);
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(code) => ExitCode::from(code.get()),
@@ -263,6 +269,19 @@ fn window_title(setup: Res<GameSetup>, rules: Res<Rules>, mut windows: Query<&mu
         if window.title != title {
             window.title.clone_from(&title);
         }
+    }
+}
+
+/// Fullscreen on the window's monitor, or back to a window.
+fn fullscreen(mut toggles: MessageReader<ToggleFullscreen>, mut windows: Query<&mut Window, With<bevy::window::PrimaryWindow>>) {
+    if toggles.read().count().is_multiple_of(2) {
+        return;
+    }
+    for mut window in &mut windows {
+        window.mode = match window.mode {
+            bevy::window::WindowMode::Windowed => bevy::window::WindowMode::BorderlessFullscreen(bevy::window::MonitorSelection::Current),
+            _ => bevy::window::WindowMode::Windowed,
+        };
     }
 }
 
@@ -308,14 +327,17 @@ fn run_script(world: &mut World) {
     }
 }
 
-/// U take back, R redo, ← → Home End look through the game (view only), F flip, Esc cancel a
+/// U take back, R redo, ← → Home End look through the game (view only), F flip, Z zen mode,
+/// F11 fullscreen, Esc cancel a
 /// selection or choice — not while a text field of the panel has the keyboard (typing `F` in
 /// a Betza field does not flip the board).
 fn keyboard(
     keys: Res<ButtonInput<KeyCode>>,
     mut inputs: MessageWriter<play::BoardInput>,
     mut browse: MessageWriter<browse::BrowseTo>,
+    mut fullscreen: MessageWriter<ToggleFullscreen>,
     mut view: ResMut<board::BoardView>,
+    mut notice: ResMut<play::Notice>,
     mut contexts: bevy_egui::EguiContexts,
 ) {
     if contexts.ctx_mut().is_ok_and(|c| c.egui_wants_keyboard_input()) {
@@ -339,6 +361,13 @@ fn keyboard(
     }
     if keys.just_pressed(KeyCode::KeyF) {
         view.bottom = view.bottom.opponent();
+    }
+    if keys.just_pressed(KeyCode::KeyZ) {
+        view.zen = !view.zen;
+        notice.0 = view.zen.then(|| (ui::ZEN_NOTICE.to_string(), 3.0));
+    }
+    if keys.just_pressed(KeyCode::F11) {
+        fullscreen.write(ToggleFullscreen);
     }
     if keys.just_pressed(KeyCode::Escape) {
         inputs.write(play::BoardInput::Cancel);

@@ -61,7 +61,22 @@ pub struct Settings {
     pub muted: bool,
     /// Coordinates on the board's edge squares.
     pub coordinates: bool,
+    /// How fast pieces glide and effects play: 1 is the usual pace, 2 twice as fast.
+    pub animation_speed: f32,
 }
+
+/// The animation speed in force (from the settings), as a factor on the time animations see.
+#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+pub struct AnimationSpeed(pub f32);
+
+impl Default for AnimationSpeed {
+    fn default() -> Self {
+        AnimationSpeed(1.0)
+    }
+}
+
+/// The slowest and fastest animation speeds.
+pub const ANIMATION_SPEEDS: std::ops::RangeInclusive<f32> = 0.25..=4.0;
 
 impl Default for Settings {
     fn default() -> Self {
@@ -72,6 +87,7 @@ impl Default for Settings {
             volume: 0.7,
             muted: false,
             coordinates: true,
+            animation_speed: 1.0,
         }
     }
 }
@@ -126,6 +142,15 @@ pub fn load(path: &Path) -> Settings {
         warn!("settings in {}: volume {} is not between 0 and 1; using {volume}", path.display(), settings.volume);
         settings.volume = volume;
     }
+    if !ANIMATION_SPEEDS.contains(&settings.animation_speed) {
+        let speed = if settings.animation_speed.is_nan() {
+            1.0
+        } else {
+            settings.animation_speed.clamp(*ANIMATION_SPEEDS.start(), *ANIMATION_SPEEDS.end())
+        };
+        warn!("settings in {}: animation speed {} is not between 0.25 and 4; using {speed}", path.display(), settings.animation_speed);
+        settings.animation_speed = speed;
+    }
     settings
 }
 
@@ -142,13 +167,17 @@ pub fn save(settings: &Settings, path: &Path) -> std::io::Result<()> {
 pub fn plugin(app: &mut App) {
     let settings = settings_path().map(|p| load(&p)).unwrap_or_default();
     app.insert_resource(settings.effects);
+    app.insert_resource(AnimationSpeed(settings.animation_speed));
     app.insert_resource(settings);
     app.add_systems(Update, apply_and_save.run_if(resource_changed::<Settings>));
 }
 
-fn apply_and_save(settings: Res<Settings>, mut level: ResMut<EffectsLevel>, mut first: Local<bool>) {
+fn apply_and_save(settings: Res<Settings>, mut level: ResMut<EffectsLevel>, mut speed: ResMut<AnimationSpeed>, mut first: Local<bool>) {
     if *level != settings.effects {
         *level = settings.effects;
+    }
+    if speed.0 != settings.animation_speed {
+        speed.0 = settings.animation_speed;
     }
     // The first run of this system is the load itself: nothing to save.
     if !*first {
@@ -177,6 +206,7 @@ mod tests {
             volume: 0.25,
             muted: true,
             coordinates: false,
+            animation_speed: 2.5,
         };
         save(&settings, &path).unwrap();
         assert_eq!(load(&path), settings);
@@ -196,6 +226,10 @@ mod tests {
         assert_eq!(load(&path).volume, 0.0);
         std::fs::write(&path, "(volume: NaN)").unwrap();
         assert_eq!(load(&path).volume, Settings::default().volume);
+        std::fs::write(&path, "(animation_speed: 100.0)").unwrap();
+        assert_eq!(load(&path).animation_speed, 4.0);
+        std::fs::write(&path, "(animation_speed: NaN)").unwrap();
+        assert_eq!(load(&path).animation_speed, 1.0);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -56,6 +56,8 @@ const KEYS: &[(&str, &str)] = &[
     ("Left / Right", "look back / on through the game"),
     ("Home / End", "the start / back to the game"),
     ("F", "flip the board"),
+    ("Z", "zen mode: the board alone (Z again: back)"),
+    ("F11", "fullscreen"),
     ("Esc", "cancel a selection"),
     ("Enter", "play the typed move"),
     ("click or drag", "move a piece"),
@@ -66,6 +68,9 @@ const KEYS: &[(&str, &str)] = &[
     ("with Alt", "blue (with both: yellow)"),
     ("click empty square", "clear arrows, circles"),
 ];
+
+/// Said on entering zen mode.
+pub(super) const ZEN_NOTICE: &str = "Zen mode: press Z to bring the panel back";
 
 /// What the panel sends.
 #[derive(bevy::ecs::system::SystemParam)]
@@ -87,6 +92,7 @@ struct PanelOut<'w> {
     clocks: Res<'w, super::clocks::Clocks>,
     browse: Res<'w, super::browse::Browse>,
     browse_to: MessageWriter<'w, super::browse::BrowseTo>,
+    fullscreen: MessageWriter<'w, super::ToggleFullscreen>,
 }
 
 /// The panel's own state: the paste box and the list of saved games (with when it was read).
@@ -135,6 +141,7 @@ fn panel(
         clocks,
         browse,
         browse_to,
+        fullscreen,
     } = &mut out;
     let PanelLocal { paste, typed, saved, profile: profile_local } = &mut *local;
     let ctx = contexts.ctx_mut()?;
@@ -147,275 +154,317 @@ fn panel(
         "root".into(),
         egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
     );
-    egui::Panel::right("game").exact_size(PANEL_WIDTH).resizable(false).show(&mut root, |ui| {
-        // The clocks, each beside the board's edge where its side plays.
+    let side = super::board::side_width(&view, clocks.clock.is_some());
+    if view.zen {
+        // Zen mode: the board alone, and the clocks beside it when the game has them.
         if let Some(clock) = &clocks.clock {
             let now = clocks.now();
-            egui::Panel::bottom("bottom-clock")
-                .resizable(false)
-                .show_separator_line(false)
-                .show(ui, |ui| super::clocks::face(ui, clock, view.bottom, now));
-            super::clocks::face(ui, clock, view.bottom.opponent(), now);
-            ui.add_space(4.0);
+            egui::Panel::right("zen").exact_size(side).resizable(false).show(&mut root, |ui| {
+                egui::Panel::bottom("zen-bottom-clock")
+                    .resizable(false)
+                    .show_separator_line(false)
+                    .show(ui, |ui| super::clocks::face(ui, clock, view.bottom, now));
+                super::clocks::face(ui, clock, view.bottom.opponent(), now);
+            });
         }
-        ui.heading(&v.name);
-        ui.label(egui::RichText::new(&v.description).italics());
-        ui.separator();
-        // Status.
-        let to_move = if state.turn == Side::White { "White" } else { "Black" };
-        match &data.outcome {
-            Some(result) => {
-                ui.label(
-                    egui::RichText::new(format!("Game over — {result}")).strong().size(18.0).color(egui::Color32::from_rgb(230, 180, 60)),
-                );
+    } else {
+        egui::Panel::right("game").exact_size(PANEL_WIDTH).resizable(false).show(&mut root, |ui| {
+            // The clocks, each beside the board's edge where its side plays.
+            if let Some(clock) = &clocks.clock {
+                let now = clocks.now();
+                egui::Panel::bottom("bottom-clock")
+                    .resizable(false)
+                    .show_separator_line(false)
+                    .show(ui, |ui| super::clocks::face(ui, clock, view.bottom, now));
+                super::clocks::face(ui, clock, view.bottom.opponent(), now);
+                ui.add_space(4.0);
             }
-            None => {
-                let check = if check.0.is_empty() { "" } else { " — check!" };
-                let extra = if state.half_moves_this_turn > 0 { " (again)" } else { "" };
-                ui.label(egui::RichText::new(format!("{to_move} to move{extra}{check}")).strong().size(16.0));
+            ui.heading(&v.name);
+            ui.label(egui::RichText::new(&v.description).italics());
+            ui.separator();
+            // Status.
+            let to_move = if state.turn == Side::White { "White" } else { "Black" };
+            match &data.outcome {
+                Some(result) => {
+                    ui.label(
+                        egui::RichText::new(format!("Game over — {result}"))
+                            .strong()
+                            .size(18.0)
+                            .color(egui::Color32::from_rgb(230, 180, 60)),
+                    );
+                }
+                None => {
+                    let check = if check.0.is_empty() { "" } else { " — check!" };
+                    let extra = if state.half_moves_this_turn > 0 { " (again)" } else { "" };
+                    ui.label(egui::RichText::new(format!("{to_move} to move{extra}{check}")).strong().size(16.0));
+                }
             }
-        }
-        // Who plays, the computer's state, and a hint for the person to move.
-        if computer.sides.iter().any(Option::is_some) {
-            let who = |side: Side| match computer.sides[side.index()] {
-                Some(level) => format!("computer (level {level})"),
-                None => "you".to_string(),
-            };
-            ui.label(format!("White: {} · Black: {}", who(Side::White), who(Side::Black)));
-            if let Some(status) = &computer.status {
-                ui.horizontal(|ui| {
-                    ui.spinner();
-                    ui.label(status);
-                });
-            } else if data.outcome.is_none()
-                && !computer.plays(state.turn)
-                && ui.button("Hint").on_hover_text("Show the computer's best move for you as an arrow").clicked()
-            {
-                computer.hint_requested = true;
-            }
-        }
-        ui.horizontal(|ui| {
-            if ui.button("⟲ Takeback").clicked() {
-                inputs.write(BoardInput::Takeback);
-            }
-            if ui.button("Redo ⟳").clicked() {
-                inputs.write(BoardInput::Redo);
-            }
-            if ui.button("Flip").clicked() {
-                view.bottom = view.bottom.opponent();
-            }
-            if v.pass && data.outcome.is_none() && ui.button("Pass").on_hover_text("Pass the turn (not while in check)").clicked() {
-                inputs.write(BoardInput::Pass);
-            }
-        });
-        // A move typed on the keyboard, completed from the legal moves.
-        if data.outcome.is_none() {
-            let field = ui.add(
-                egui::TextEdit::singleline(typed).hint_text("Type a move: Nf3, e2e4, P@d5 — Enter plays it").desired_width(f32::INFINITY),
-            );
-            let hits = super::typing::completions(&typing.0, typed);
-            if field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) && !typed.trim().is_empty() {
-                // The one move the text begins, or the text itself when it names a move exactly
-                // (the rules read it, and say why when they cannot); otherwise it stays to be
-                // finished.
-                let exact = hits.iter().any(|(san, uci)| san.eq_ignore_ascii_case(typed.trim()) || uci == typed.trim());
-                let send = match hits.as_slice() {
-                    [(_, uci)] => Some(uci.clone()),
-                    _ if exact || hits.is_empty() => Some(typed.clone()),
-                    _ => None,
+            // Who plays, the computer's state, and a hint for the person to move.
+            if computer.sides.iter().any(Option::is_some) {
+                let who = |side: Side| match computer.sides[side.index()] {
+                    Some(level) => format!("computer (level {level})"),
+                    None => "you".to_string(),
                 };
-                if let Some(text) = send {
-                    typed_out.write(super::typing::TypedMove(text));
-                }
-                if hits.len() == 1 || exact {
-                    typed.clear();
-                }
-                field.request_focus();
-            }
-            if !typed.trim().is_empty() {
-                match hits.len() {
-                    0 => ui.label(egui::RichText::new("no legal move begins so").weak()),
-                    1 => ui.label(egui::RichText::new("Enter plays it").weak()),
-                    _ => ui.label(egui::RichText::new("several moves begin so:").weak()),
-                };
-                ui.horizontal_wrapped(|ui| {
-                    for (san, uci) in hits.iter().take(12) {
-                        if ui.small_button(san.as_str()).on_hover_text(uci.as_str()).clicked() {
-                            typed_out.write(super::typing::TypedMove(uci.clone()));
-                            typed.clear();
-                        }
-                    }
-                });
-            }
-        }
-        ui.separator();
-        // The move list; a click shows the position after a move (view only).
-        ui.label(egui::RichText::new("Moves").strong());
-        if let Some(ply) = browse.ply {
-            ui.label(
-                egui::RichText::new(format!("Viewing the position after {ply} of {} moves", log.0.len()))
-                    .color(egui::Color32::from_rgb(120, 180, 240)),
-            );
-            ui.horizontal(|ui| {
-                if ui.button("Back to the game").on_hover_text("End").clicked() {
-                    browse_to.write(super::browse::BrowseTo::Live);
-                }
-                if ui
-                    .button("Play from here")
-                    .on_hover_text("Take the game back to this position (the moves after it can be redone)")
-                    .clicked()
+                ui.label(format!("White: {} · Black: {}", who(Side::White), who(Side::Black)));
+                if let Some(status) = &computer.status {
+                    ui.horizontal(|ui| {
+                        ui.spinner();
+                        ui.label(status);
+                    });
+                } else if data.outcome.is_none()
+                    && !computer.plays(state.turn)
+                    && ui.button("Hint").on_hover_text("Show the computer's best move for you as an arrow").clicked()
                 {
-                    actions.write(GameAction::GoTo(ply));
+                    computer.hint_requested = true;
                 }
-            });
-        }
-        egui::ScrollArea::vertical().max_height(240.0).stick_to_bottom(true).show(ui, |ui| {
-            egui::Grid::new("moves").num_columns(3).striped(true).show(ui, |ui| {
-                let mut number = 1;
-                let mut column = 0;
-                for (i, record) in log.0.iter().enumerate() {
-                    if column == 0 {
-                        ui.label(format!("{number}."));
-                        if record.mover == Side::Black {
-                            ui.label("…");
-                            column = 1;
-                        }
-                    }
-                    let san = record.san.clone().unwrap_or_else(|| "?".into());
-                    let text = if record.effects.is_empty() { san } else { format!("{san} *") };
-                    let current = browse.ply.unwrap_or(log.0.len()) == i + 1;
-                    let label = ui.selectable_label(current, text);
-                    if label.clicked() {
-                        browse_to.write(super::browse::BrowseTo::Ply(i + 1));
-                    }
-                    if !record.effects.is_empty() {
-                        label.on_hover_text(record.effects.join("\n"));
-                    }
-                    column += 1;
-                    let next_is_same_side = log.0.get(i + 1).is_some_and(|n| n.mover == record.mover);
-                    if column == 2 || next_is_same_side {
-                        ui.end_row();
-                        column = 0;
-                        if record.mover == Side::Black || next_is_same_side {
-                            number += 1;
-                        }
-                    }
-                }
-            });
-        });
-        ui.separator();
-        ui.horizontal(|ui| {
-            if ui.button("New game…").clicked() {
-                start.open = true;
-                start.selected = Some(setup.variant_id.clone());
-                start.presets = active.0.iter().map(|a| a.id).collect();
             }
-            if ui.button("Rematch").clicked() {
-                new_game.write(NewGame { variant: None, presets: None });
-            }
-        });
-        ui.separator();
-        egui::CollapsingHeader::new("Game").default_open(false).show(ui, |ui| {
             ui.horizontal(|ui| {
-                if ui.button("Copy FEN").clicked() {
-                    actions.write(GameAction::CopyFen);
+                if ui.button("⟲ Takeback").clicked() {
+                    inputs.write(BoardInput::Takeback);
                 }
-                if ui.button("Copy PGN").clicked() {
-                    actions.write(GameAction::CopyPgn);
+                if ui.button("Redo ⟳").clicked() {
+                    inputs.write(BoardInput::Redo);
                 }
-                if ui.button("Save game").clicked() {
-                    actions.write(GameAction::Save);
-                    *saved = None;
+                if ui.button("Flip").clicked() {
+                    view.bottom = view.bottom.opponent();
+                }
+                if v.pass && data.outcome.is_none() && ui.button("Pass").on_hover_text("Pass the turn (not while in check)").clicked() {
+                    inputs.write(BoardInput::Pass);
                 }
             });
-            ui.add(egui::TextEdit::multiline(paste).hint_text("Paste a FEN or a PGN game").desired_rows(3).desired_width(f32::INFINITY));
-            if ui.button("Load").clicked() {
-                actions.write(GameAction::LoadText(paste.clone()));
+            // A move typed on the keyboard, completed from the legal moves.
+            if data.outcome.is_none() {
+                let field = ui.add(
+                    egui::TextEdit::singleline(typed)
+                        .hint_text("Type a move: Nf3, e2e4, P@d5 — Enter plays it")
+                        .desired_width(f32::INFINITY),
+                );
+                let hits = super::typing::completions(&typing.0, typed);
+                if field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) && !typed.trim().is_empty() {
+                    // The one move the text begins, or the text itself when it names a move exactly
+                    // (the rules read it, and say why when they cannot); otherwise it stays to be
+                    // finished.
+                    let exact = hits.iter().any(|(san, uci)| san.eq_ignore_ascii_case(typed.trim()) || uci == typed.trim());
+                    let send = match hits.as_slice() {
+                        [(_, uci)] => Some(uci.clone()),
+                        _ if exact || hits.is_empty() => Some(typed.clone()),
+                        _ => None,
+                    };
+                    if let Some(text) = send {
+                        typed_out.write(super::typing::TypedMove(text));
+                    }
+                    if hits.len() == 1 || exact {
+                        typed.clear();
+                    }
+                    field.request_focus();
+                }
+                if !typed.trim().is_empty() {
+                    match hits.len() {
+                        0 => ui.label(egui::RichText::new("no legal move begins so").weak()),
+                        1 => ui.label(egui::RichText::new("Enter plays it").weak()),
+                        _ => ui.label(egui::RichText::new("several moves begin so:").weak()),
+                    };
+                    ui.horizontal_wrapped(|ui| {
+                        for (san, uci) in hits.iter().take(12) {
+                            if ui.small_button(san.as_str()).on_hover_text(uci.as_str()).clicked() {
+                                typed_out.write(super::typing::TypedMove(uci.clone()));
+                                typed.clear();
+                            }
+                        }
+                    });
+                }
             }
-            // Saved games, listed again every few seconds.
-            let now = time.elapsed_secs();
-            if saved.as_ref().is_none_or(|(at, _)| now - at > 3.0) {
-                *saved = Some((now, saved_games()));
+            ui.separator();
+            // The move list; a click shows the position after a move (view only).
+            ui.label(egui::RichText::new("Moves").strong());
+            if let Some(ply) = browse.ply {
+                ui.label(
+                    egui::RichText::new(format!("Viewing the position after {ply} of {} moves", log.0.len()))
+                        .color(egui::Color32::from_rgb(120, 180, 240)),
+                );
+                ui.horizontal(|ui| {
+                    if ui.button("Back to the game").on_hover_text("End").clicked() {
+                        browse_to.write(super::browse::BrowseTo::Live);
+                    }
+                    if ui
+                        .button("Play from here")
+                        .on_hover_text("Take the game back to this position (the moves after it can be redone)")
+                        .clicked()
+                    {
+                        actions.write(GameAction::GoTo(ply));
+                    }
+                });
             }
-            if let Some((_, files)) = saved.as_ref()
-                && !files.is_empty()
-            {
-                ui.label("Saved games:");
-                egui::ScrollArea::vertical().id_salt("saved").max_height(90.0).show(ui, |ui| {
-                    for f in files.iter().take(30) {
-                        let name = f.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
-                        if ui.link(name).clicked() {
-                            actions.write(GameAction::LoadFile(f.clone()));
+            egui::ScrollArea::vertical().max_height(240.0).stick_to_bottom(true).show(ui, |ui| {
+                egui::Grid::new("moves").num_columns(3).striped(true).show(ui, |ui| {
+                    let mut number = 1;
+                    let mut column = 0;
+                    for (i, record) in log.0.iter().enumerate() {
+                        if column == 0 {
+                            ui.label(format!("{number}."));
+                            if record.mover == Side::Black {
+                                ui.label("…");
+                                column = 1;
+                            }
+                        }
+                        let san = record.san.clone().unwrap_or_else(|| "?".into());
+                        let text = if record.effects.is_empty() { san } else { format!("{san} *") };
+                        let current = browse.ply.unwrap_or(log.0.len()) == i + 1;
+                        let label = ui.selectable_label(current, text);
+                        if label.clicked() {
+                            browse_to.write(super::browse::BrowseTo::Ply(i + 1));
+                        }
+                        if !record.effects.is_empty() {
+                            label.on_hover_text(record.effects.join("\n"));
+                        }
+                        column += 1;
+                        let next_is_same_side = log.0.get(i + 1).is_some_and(|n| n.mover == record.mover);
+                        if column == 2 || next_is_same_side {
+                            ui.end_row();
+                            column = 0;
+                            if record.mover == Side::Black || next_is_same_side {
+                                number += 1;
+                            }
                         }
                     }
                 });
-            }
-        });
-        egui::CollapsingHeader::new("Keys and mouse").default_open(false).show(ui, |ui| {
-            egui::Grid::new("keys").num_columns(2).show(ui, |ui| {
-                for (key, what) in KEYS {
-                    ui.label(egui::RichText::new(*key).strong());
-                    ui.label(*what);
-                    ui.end_row();
+            });
+            ui.separator();
+            ui.horizontal(|ui| {
+                if ui.button("New game…").clicked() {
+                    start.open = true;
+                    start.selected = Some(setup.variant_id.clone());
+                    start.presets = active.0.iter().map(|a| a.id).collect();
+                }
+                if ui.button("Rematch").clicked() {
+                    new_game.write(NewGame { variant: None, presets: None });
                 }
             });
-        });
-        egui::CollapsingHeader::new("Settings").default_open(false).show(ui, |ui| {
-            let mut s = settings.clone();
-            egui::ComboBox::from_label("Board").selected_text(format!("{:?}", s.theme)).show_ui(ui, |ui| {
-                for t in BoardTheme::ALL {
-                    ui.selectable_value(&mut s.theme, t, format!("{t:?}"));
-                }
-            });
-            egui::ComboBox::from_label("Pieces").selected_text(format!("{:?}", s.pieces)).show_ui(ui, |ui| {
-                ui.selectable_value(&mut s.pieces, PieceSet::Glyphs, "Glyphs");
-                ui.selectable_value(&mut s.pieces, PieceSet::Letters, "Letters");
-            });
-            egui::ComboBox::from_label("Effects").selected_text(format!("{:?}", s.effects)).show_ui(ui, |ui| {
-                for level in [EffectsLevel::Off, EffectsLevel::Normal, EffectsLevel::Arcade] {
-                    ui.selectable_value(&mut s.effects, level, format!("{level:?}"));
-                }
-            });
-            ui.add(egui::Slider::new(&mut s.volume, 0.0..=1.0).text("Volume"));
-            ui.checkbox(&mut s.muted, "Mute");
-            ui.checkbox(&mut s.coordinates, "Coordinates");
-            if s != *settings {
-                *settings = s;
-            }
-        });
-        egui::CollapsingHeader::new("Rules").default_open(false).show(ui, |ui| {
-            ui.label(&v.rules_summary);
-            ui.label(egui::RichText::new("Pieces (hover for moves)").strong());
-            for kind in v.registry.ids() {
-                let def = v.registry.def(kind);
-                let texture = textures.of(def, Side::White);
+            ui.separator();
+            egui::CollapsingHeader::new("Game").default_open(false).show(ui, |ui| {
                 ui.horizontal(|ui| {
-                    if let Some(tex) = texture {
-                        ui.image(egui::load::SizedTexture::new(tex, [24.0, 24.0]));
+                    if ui.button("Copy FEN").clicked() {
+                        actions.write(GameAction::CopyFen);
                     }
-                    let text = if def.betza.is_empty() { def.name.clone() } else { format!("{} ({})", def.name, def.betza) };
-                    ui.label(text).on_hover_ui(|ui| move_diagram(ui, def, texture));
+                    if ui.button("Copy PGN").clicked() {
+                        actions.write(GameAction::CopyPgn);
+                    }
+                    if ui.button("Save game").clicked() {
+                        actions.write(GameAction::Save);
+                        *saved = None;
+                    }
                 });
-            }
-            for a in &active.0 {
-                if let Some(def) = by_id(a.id) {
-                    ui.label(egui::RichText::new(def.name).strong());
-                    ui.label(def.description);
+                ui.add(
+                    egui::TextEdit::multiline(paste).hint_text("Paste a FEN or a PGN game").desired_rows(3).desired_width(f32::INFINITY),
+                );
+                if ui.button("Load").clicked() {
+                    actions.write(GameAction::LoadText(paste.clone()));
                 }
-            }
+                // Saved games, listed again every few seconds.
+                let now = time.elapsed_secs();
+                if saved.as_ref().is_none_or(|(at, _)| now - at > 3.0) {
+                    *saved = Some((now, saved_games()));
+                }
+                if let Some((_, files)) = saved.as_ref()
+                    && !files.is_empty()
+                {
+                    ui.label("Saved games:");
+                    egui::ScrollArea::vertical().id_salt("saved").max_height(90.0).show(ui, |ui| {
+                        for f in files.iter().take(30) {
+                            let name = f.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+                            if ui.link(name).clicked() {
+                                actions.write(GameAction::LoadFile(f.clone()));
+                            }
+                        }
+                    });
+                }
+            });
+            egui::CollapsingHeader::new("Keys and mouse").default_open(false).show(ui, |ui| {
+                egui::Grid::new("keys").num_columns(2).show(ui, |ui| {
+                    for (key, what) in KEYS {
+                        ui.label(egui::RichText::new(*key).strong());
+                        ui.label(*what);
+                        ui.end_row();
+                    }
+                });
+            });
+            egui::CollapsingHeader::new("Settings").default_open(false).show(ui, |ui| {
+                let mut s = settings.clone();
+                egui::ComboBox::from_label("Board").selected_text(format!("{:?}", s.theme)).show_ui(ui, |ui| {
+                    for t in BoardTheme::ALL {
+                        ui.selectable_value(&mut s.theme, t, format!("{t:?}"));
+                    }
+                });
+                egui::ComboBox::from_label("Pieces").selected_text(format!("{:?}", s.pieces)).show_ui(ui, |ui| {
+                    ui.selectable_value(&mut s.pieces, PieceSet::Glyphs, "Glyphs");
+                    ui.selectable_value(&mut s.pieces, PieceSet::Letters, "Letters");
+                });
+                egui::ComboBox::from_label("Effects").selected_text(format!("{:?}", s.effects)).show_ui(ui, |ui| {
+                    for level in [EffectsLevel::Off, EffectsLevel::Normal, EffectsLevel::Arcade] {
+                        ui.selectable_value(&mut s.effects, level, format!("{level:?}"));
+                    }
+                });
+                ui.add(egui::Slider::new(&mut s.volume, 0.0..=1.0).text("Volume"));
+                ui.checkbox(&mut s.muted, "Mute");
+                ui.checkbox(&mut s.coordinates, "Coordinates");
+                ui.add(
+                    egui::Slider::new(&mut s.animation_speed, super::settings::ANIMATION_SPEEDS)
+                        .logarithmic(true)
+                        .text("Animation speed")
+                        .suffix("×"),
+                )
+                .on_hover_text("How fast pieces glide and effects play");
+                ui.horizontal(|ui| {
+                    if ui.button("Zen mode").on_hover_text("The board alone (Z)").clicked() {
+                        view.zen = true;
+                        notice.0 = Some((ZEN_NOTICE.into(), 3.0));
+                    }
+                    if ui.button("Fullscreen").on_hover_text("F11").clicked() {
+                        fullscreen.write(super::ToggleFullscreen);
+                    }
+                });
+                if s != *settings {
+                    *settings = s;
+                }
+            });
+            egui::CollapsingHeader::new("Rules").default_open(false).show(ui, |ui| {
+                ui.label(&v.rules_summary);
+                ui.label(egui::RichText::new("Pieces (hover for moves)").strong());
+                for kind in v.registry.ids() {
+                    let def = v.registry.def(kind);
+                    let texture = textures.of(def, Side::White);
+                    ui.horizontal(|ui| {
+                        if let Some(tex) = texture {
+                            ui.image(egui::load::SizedTexture::new(tex, [24.0, 24.0]));
+                        }
+                        let text = if def.betza.is_empty() { def.name.clone() } else { format!("{} ({})", def.name, def.betza) };
+                        ui.label(text).on_hover_ui(|ui| move_diagram(ui, def, texture));
+                    });
+                }
+                for a in &active.0 {
+                    if let Some(def) = by_id(a.id) {
+                        ui.label(egui::RichText::new(def.name).strong());
+                        ui.label(def.description);
+                    }
+                }
+            });
+            egui::CollapsingHeader::new("Modifier profile").default_open(profile.is_some()).show(ui, |ui| {
+                let view = ProfileView {
+                    active: profile.as_deref(),
+                    swap: swap.as_deref(),
+                    variant: v,
+                    board,
+                    homes: homes.as_deref(),
+                    selection,
+                };
+                section(ui, view, profile_requests, profile_local);
+            });
         });
-        egui::CollapsingHeader::new("Modifier profile").default_open(profile.is_some()).show(ui, |ui| {
-            let view =
-                ProfileView { active: profile.as_deref(), swap: swap.as_deref(), variant: v, board, homes: homes.as_deref(), selection };
-            section(ui, view, profile_requests, profile_local);
-        });
-    });
+    }
     if !pending.0.is_empty() {
-        egui::Window::new("Choose")
-            .collapsible(false)
-            .resizable(false)
-            .anchor(egui::Align2::CENTER_CENTER, [-(PANEL_WIDTH / 2.0), 0.0])
-            .show(ctx, |ui| {
+        egui::Window::new("Choose").collapsible(false).resizable(false).anchor(egui::Align2::CENTER_CENTER, [-(side / 2.0), 0.0]).show(
+            ctx,
+            |ui| {
                 ui.horizontal(|ui| {
                     for (i, m) in pending.0.iter().enumerate() {
                         let (name, kind) = match (m.promotion, m.gate) {
@@ -439,11 +488,12 @@ fn panel(
                         inputs.write(BoardInput::Cancel);
                     }
                 });
-            });
+            },
+        );
     }
     // The game-over banner over the board.
     if let (Some(result), false) = (&data.outcome, start.open) {
-        egui::Area::new(egui::Id::new("game-over")).anchor(egui::Align2::CENTER_CENTER, [-(PANEL_WIDTH / 2.0), 0.0]).show(ctx, |ui| {
+        egui::Area::new(egui::Id::new("game-over")).anchor(egui::Align2::CENTER_CENTER, [-(side / 2.0), 0.0]).show(ctx, |ui| {
             egui::Frame::popup(ui.style()).inner_margin(egui::Margin::same(18)).show(ui, |ui| {
                 ui.vertical_centered(|ui| {
                     let mut text = result.clone();
@@ -468,7 +518,7 @@ fn panel(
         });
     }
     if let Some((text, left)) = notice.0.clone() {
-        egui::Area::new(egui::Id::new("notice")).anchor(egui::Align2::CENTER_TOP, [-(PANEL_WIDTH / 2.0), 16.0]).show(ctx, |ui| {
+        egui::Area::new(egui::Id::new("notice")).anchor(egui::Align2::CENTER_TOP, [-(side / 2.0), 16.0]).show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
                 ui.label(egui::RichText::new(&text).size(16.0).color(egui::Color32::from_rgb(240, 120, 90)));
             });
