@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Draws Chimera's piece images from the chess symbols of Noto Sans Symbols 2 (SIL Open Font
 License 1.1): assets/pieces/<name>-w.png and -b.png, 128x128 RGBA. Compound pieces (knight +
-queen, rook or bishop) are two pieces side by side.
+queen, rook or bishop) are one piece: the knight wearing the other's crown, battlements or mitre.
 
 White pieces are the white glyph's outline on a white fill; black pieces are a dark fill with
 the black glyph's inner lines drawn light. Xiangqi pieces are red or black ink on a cream disc.
@@ -110,24 +110,75 @@ def xiangqi_pair(font, red_cp, black_cp):
     return red, black
 
 
-# Compound pieces: two standard pieces side by side, the knight in front. (Unicode's
-# knight-queen, knight-rook and knight-bishop glyphs read as plain knights at board size.)
+# Compound pieces: one piece, the knight wearing the top of the other (the queen's crown, the
+# rook's battlements, the bishop's mitre), drawn in the same style. (Unicode's knight-queen,
+# knight-rook and knight-bishop glyphs read as plain knights at board size.) name: (white glyph,
+# black glyph, how much of its height the top is, the top's scale).
 COMPOUNDS = {
-    "knight-queen": ("queen", "knight"),
-    "knight-rook": ("rook", "knight"),
-    "knight-bishop": ("bishop", "knight"),
+    "knight-queen": (0x2655, 0x265B, 0.40, 0.78),
+    "knight-rook": (0x2656, 0x265C, 0.30, 0.74),
+    "knight-bishop": (0x2657, 0x265D, 0.50, 0.66),
 }
 
 
-def compound(back, front):
-    out = Image.new("RGBA", (SIZE, SIZE), (0, 0, 0, 0))
-    small = int(SIZE * 0.74)
-    for image, dx in ((back, -SIZE * 0.15), (front, SIZE * 0.15)):
-        part = image.resize((small, small), Image.LANCZOS)
-        layer = Image.new("RGBA", (SIZE, SIZE), (0, 0, 0, 0))
-        layer.paste(part, (int((SIZE - small) / 2 + dx), int(SIZE - small - SIZE * 0.08)))
-        out = Image.alpha_composite(out, layer)
+def painted(outline, solid):
+    """White and black pieces from a glyph's outline and solid masks (see chess_pair)."""
+    fill = inside(outline)
+    white = Image.alpha_composite(paint(WHITE_FILL, fill), paint(WHITE_INK, outline))
+    lines = ImageChops.subtract(fill, solid)
+    lines = ImageChops.multiply(lines, fill)
+    black = Image.alpha_composite(paint(BLACK_FILL, fill), paint(BLACK_LINES, lines))
+    black = Image.alpha_composite(black, paint(BLACK_FILL, ImageChops.subtract(outline, solid)))
+    return white, black
+
+
+def rows(mask):
+    """The first and last rows with ink, and the columns of ink in the first few rows."""
+    box = mask.getbbox()
+    top = box[1]
+    head = mask.crop((0, top, SIZE, top + 6)).getbbox()
+    return top, box[3], head[0], head[2]
+
+
+def scaled(mask, scale, dx, dy):
+    """`mask` scaled about the canvas's top-left corner, then moved by (dx, dy)."""
+    small = mask.resize((int(SIZE * scale), int(SIZE * scale)), Image.LANCZOS)
+    out = Image.new("L", (SIZE, SIZE), 0)
+    out.paste(small, (int(dx), int(dy)))
     return out
+
+
+def compound(font, knight_cps, top_cps, part, scale):
+    """The knight, a little smaller, with the other piece's top set on its head."""
+    k_outline, k_solid = (glyph_mask(font, cp) for cp in knight_cps)
+    t_outline, t_solid = (glyph_mask(font, cp) for cp in top_cps)
+    # The knight, shrunk to leave room above its head, standing on the same ground.
+    k_scale = 0.82
+    _, k_bottom, _, _ = rows(k_outline)
+    dx = (SIZE - SIZE * k_scale) / 2 + SIZE * 0.03
+    dy = k_bottom - k_bottom * k_scale
+    k_outline, k_solid = (scaled(m, k_scale, dx, dy) for m in (k_outline, k_solid))
+    # The top of the other piece, closed with a line where it is cut.
+    t_top, t_bottom, _, _ = rows(t_outline)
+    cut = int(t_top + (t_bottom - t_top) * part)
+    keep = Image.new("L", (SIZE, SIZE), 0)
+    ImageDraw.Draw(keep).rectangle((0, 0, SIZE, cut), fill=255)
+    t_fill = ImageChops.multiply(inside(t_outline), keep)
+    box = t_fill.getbbox()
+    t_outline = ImageChops.multiply(t_outline, keep)
+    ImageDraw.Draw(t_outline).line((box[0], cut, box[2] - 1, cut), fill=255, width=3)
+    t_solid = ImageChops.lighter(ImageChops.multiply(t_solid, keep), t_outline)
+    # Set on the head: centred over the top of the knight's head, its cut edge a little below
+    # the head's top so that it sits on it.
+    head_top, _, head_left, head_right = rows(k_outline)
+    width = (box[2] - box[0]) * scale
+    centre = (head_left + head_right) / 2 + SIZE * 0.02
+    tx = centre - width / 2 - box[0] * scale
+    ty = head_top + SIZE * 0.10 - cut * scale
+    t_outline, t_solid = (scaled(m, scale, tx, ty) for m in (t_outline, t_solid))
+    knight = painted(k_outline, k_solid)
+    top = painted(t_outline, t_solid)
+    return tuple(Image.alpha_composite(knight[i], top[i]) for i in range(2))
 
 
 def clear(image):
@@ -207,8 +258,8 @@ def main():
     drawn = {}
     for name, (w, b, style) in PIECES.items():
         drawn[name] = (chess_pair if style == "chess" else xiangqi_pair)(font, w, b)
-    for name, (back, front) in COMPOUNDS.items():
-        drawn[name] = tuple(compound(drawn[back][i], drawn[front][i]) for i in range(2))
+    for name, (white, black, part, scale) in COMPOUNDS.items():
+        drawn[name] = compound(font, (0x2658, 0x265E), (white, black), part, scale)
     drawn.update(shogi_pieces(ImageFont.truetype(LETTER_FONT, 64)))
     for name, (white, black) in drawn.items():
         clear(white).save(os.path.join(OUT, f"{name}-w.png"), optimize=True)

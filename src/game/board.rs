@@ -438,7 +438,14 @@ fn piece_sprite(
 ) -> (Sprite, Option<(Text2d, TextFont, TextColor, Transform)>) {
     let def = rules.registry.def(kind);
     let base = promoted_from.map(|b| rules.registry.def(b)).filter(|b| b.promotes_to == Some(kind));
-    let image = if settings.pieces == PieceSet::Glyphs { piece_image_name(def, base).and_then(|n| images.get(n, side)) } else { None };
+    let name = piece_image_name(def, base);
+    let image = match settings.pieces {
+        PieceSet::Glyphs => name.and_then(|n| images.get(n, side)),
+        // The flat set has the standard pieces and the knight compounds; the others keep their
+        // glyph images.
+        PieceSet::Flat => name.and_then(|n| images.get(&format!("flat-{n}"), side).or_else(|| images.get(n, side))),
+        PieceSet::Letters => None,
+    };
     match image {
         Some(image) => (Sprite { image, custom_size: Some(Vec2::splat(SQUARE * 0.92)), ..default() }, None),
         None => {

@@ -1,5 +1,6 @@
 //! Piece images: drawn from the chess symbols of Noto Sans Symbols 2 by
-//! `scripts/make_pieces.py`, embedded in the binary (the game finds them wherever it runs),
+//! `scripts/make_pieces.py`, and a second set for the standard pieces and the knight compounds
+//! ("Flat", `flat-*`, drawn by `scripts/make_flat_pieces.py`), embedded in the binary (the game finds them wherever it runs),
 //! and chosen per piece type by name and movement. A type without an image (a designer's new
 //! piece) is drawn as a disc with its letter, never as a missing glyph.
 
@@ -70,6 +71,15 @@ const IMAGES: &[(&str, &[u8], &[u8])] = images![
     "do-elephant",
     "do-giraffe",
     "do-lion",
+    "flat-king",
+    "flat-queen",
+    "flat-rook",
+    "flat-bishop",
+    "flat-knight",
+    "flat-pawn",
+    "flat-knight-queen",
+    "flat-knight-rook",
+    "flat-knight-bishop",
 ];
 
 /// The image a piece is drawn with: a promoted piece whose type its base promotes to

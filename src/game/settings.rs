@@ -43,6 +43,9 @@ pub enum PieceSet {
     Glyphs,
     /// Discs with the piece letter, as in diagrams of variant notation.
     Letters,
+    /// Flat silhouettes drawn for Chimera (the standard pieces and the knight compounds; other
+    /// pieces keep their glyph images).
+    Flat,
 }
 
 /// Everything the player can set.

@@ -397,6 +397,7 @@ fn panel(
                 });
                 egui::ComboBox::from_label("Pieces").selected_text(format!("{:?}", s.pieces)).show_ui(ui, |ui| {
                     ui.selectable_value(&mut s.pieces, PieceSet::Glyphs, "Glyphs");
+                    ui.selectable_value(&mut s.pieces, PieceSet::Flat, "Flat");
                     ui.selectable_value(&mut s.pieces, PieceSet::Letters, "Letters");
                 });
                 egui::ComboBox::from_label("Effects").selected_text(format!("{:?}", s.effects)).show_ui(ui, |ui| {
