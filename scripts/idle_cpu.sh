@@ -13,7 +13,8 @@ shift || true
 [ "${1:-}" = "--" ] && shift
 target="${CARGO_TARGET_DIR:-$HOME/.cache/chimera-target}"
 bin="$target/release/chimera"
-[ -x "$bin" ] && "$bin" list presets >/dev/null 2>&1 && ldd "$bin" | grep -q libX11 || bin="$target/debug/chimera"
+# A build with the window links the sound library (the display libraries are loaded at run time).
+[ -x "$bin" ] && "$bin" list presets >/dev/null 2>&1 && ldd "$bin" | grep -q libasound || bin="$target/debug/chimera"
 if [ -z "${DISPLAY:-}" ]; then
   Xvfb :97 -screen 0 1280x900x24 >/dev/null 2>&1 &
   xvfb=$!

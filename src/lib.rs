@@ -16,6 +16,7 @@
 pub mod ai;
 pub mod cli;
 pub mod clock;
+pub mod editor;
 pub mod modifiers;
 pub mod pgn;
 pub mod presets;

@@ -1,7 +1,10 @@
 //! The clocks in the window ([`crate::clock`] does the timekeeping): they follow the game's
 //! moves, takebacks and redos, run for the side to move, warn once when time gets short (the
 //! face turns red and a tick sounds), and end the game when a flag falls. The panel shows them
-//! beside the board's top and bottom edges, each next to the side playing there.
+//! beside the board's top and bottom edges, each next to the side playing there. A takeback
+//! gives both sides the time they had in the position it returns to; a redo is timed as a move
+//! made at that moment. A loaded PGN or FEN starts fresh clocks from its position; a save
+//! brings its own (or none).
 //!
 //! The window sleeps between changes (see [`super::idle`]), so a running clock wakes it itself:
 //! a timer thread sends winit a wake-up when the face's digits next change, once a second (ten

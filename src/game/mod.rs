@@ -328,9 +328,8 @@ fn run_script(world: &mut World) {
 }
 
 /// U take back, R redo, ← → Home End look through the game (view only), F flip, Z zen mode,
-/// F11 fullscreen, Esc cancel a
-/// selection or choice — not while a text field of the panel has the keyboard (typing `F` in
-/// a Betza field does not flip the board).
+/// F11 fullscreen, Esc cancel a selection or choice — not while a text field of the panel has
+/// the keyboard (typing `F` in a Betza field does not flip the board).
 fn keyboard(
     keys: Res<ButtonInput<KeyCode>>,
     mut inputs: MessageWriter<play::BoardInput>,

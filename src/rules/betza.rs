@@ -224,6 +224,154 @@ pub fn parse_betza(text: &str) -> Result<Vec<Atom>, BetzaError> {
     Ok(atoms)
 }
 
+/// A sort key for atoms, so that sets of atoms compare whatever their order.
+fn atom_key(a: &Atom) -> (bool, i8, i8, u8, u8, bool, u8, bool, bool) {
+    let mode = match a.mode {
+        Mode::Move => 0,
+        Mode::Capture => 1,
+        Mode::Both => 2,
+    };
+    let hop = match a.hop {
+        Hop::None => 0,
+        Hop::Any => 1,
+        Hop::Adjacent => 2,
+    };
+    (a.any_square, a.dx, a.dy, a.range, mode, a.lame, hop, a.initial, a.en_passant)
+}
+
+/// The atoms as a set: sorted, each once. Two movements are the same when these are equal.
+pub fn atom_set(atoms: &[Atom]) -> Vec<Atom> {
+    let mut out = atoms.to_vec();
+    out.sort_by_key(atom_key);
+    out.dedup();
+    out
+}
+
+/// The direction modifiers [`write_betza`] tries (it takes the widest selections first).
+const DIRECTIONS: &[&str] =
+    &["", "f", "b", "l", "r", "v", "s", "fh", "bh", "lh", "rh", "fs", "bs", "fl", "fr", "bl", "br", "lf", "rf", "lb", "rb"];
+
+/// The vectors `dirs` selects on the leap `(x, y)`.
+fn selected(x: i8, y: i8, dirs: &str) -> Vec<(i8, i8)> {
+    select_directions(x, y, dirs).unwrap_or_default()
+}
+
+/// Writes `atoms` as Betza notation that [`parse_betza`] reads back to the same set of atoms
+/// (see [`atom_set`]): each leap by its letter (`W F D N A C Z H G`, or `(x,y)`), riders with
+/// their range (`R`, `B` and `Q` for the orthogonal and diagonal ones, `NN`-style riders as
+/// `N0`), `K` and `Q` where both kings' or queens' steps share everything else, and direction
+/// modifiers chosen by asking the parser what each selects, so the text is exact by
+/// construction. It is not always the shortest spelling.
+pub fn write_betza(atoms: &[Atom]) -> String {
+    let atoms = atom_set(atoms);
+    // Properties shared by a group: range, mode, lame, hop, initial, en passant.
+    type Props = (u8, Mode, bool, Hop, bool, bool);
+    let props = |a: &Atom| -> Props { (a.range, a.mode, a.lame, a.hop, a.initial, a.en_passant) };
+    let prefix = |p: &Props, dirs: &str| {
+        let (_, mode, lame, hop, initial, ep) = *p;
+        let mut s = String::new();
+        if initial {
+            s.push('i');
+        }
+        s.push_str(dirs);
+        match mode {
+            Mode::Move => s.push('m'),
+            Mode::Capture => s.push('c'),
+            Mode::Both => {}
+        }
+        if ep {
+            s.push('e');
+        }
+        if lame {
+            s.push('n');
+        }
+        match hop {
+            Hop::None => {}
+            Hop::Any => s.push('p'),
+            Hop::Adjacent => s.push('g'),
+        }
+        s
+    };
+    let mut out = String::new();
+    for a in atoms.iter().filter(|a| a.any_square) {
+        out.push_str(&prefix(&(1, a.mode, false, Hop::None, a.initial, false), ""));
+        out.push('*');
+    }
+    // Groups: the leap (its larger and smaller step) and the shared properties.
+    let mut groups: Vec<((i8, i8), Props, Vec<(i8, i8)>)> = Vec::new();
+    for a in atoms.iter().filter(|a| !a.any_square) {
+        let leap = (a.dx.abs().max(a.dy.abs()), a.dx.abs().min(a.dy.abs()));
+        match groups.iter_mut().find(|(l, p, _)| *l == leap && *p == props(a)) {
+            Some(g) => g.2.push((a.dx, a.dy)),
+            None => groups.push((leap, props(a), vec![(a.dx, a.dy)])),
+        }
+    }
+    // Shortest leaps first (W F D N A H C Z G), as people write them.
+    groups.sort_by_key(|g| g.0);
+    // Whole groups of king or queen steps with the same properties merge into `K` or `Q`.
+    let whole = |leap: (i8, i8), p: &Props, vectors: &[(i8, i8)]| {
+        let all = selected(leap.0, leap.1, "");
+        all.len() == vectors.len() && all.iter().all(|v| vectors.contains(v)) && p.0 <= 1 && (leap == (1, 0) || leap == (1, 1))
+    };
+    let mut merged: Vec<Props> = Vec::new();
+    for (leap, p, vectors) in &groups {
+        if *leap == (1, 0) && whole(*leap, p, vectors) && groups.iter().any(|(l, q, v)| *l == (1, 1) && q == p && whole(*l, q, v)) {
+            merged.push(*p);
+        }
+    }
+    for p in &merged {
+        out.push_str(&prefix(p, ""));
+        out.push(if p.0 == 0 { 'Q' } else { 'K' });
+    }
+    for (leap, p, vectors) in &groups {
+        if (*leap == (1, 0) || *leap == (1, 1)) && merged.contains(p) {
+            continue;
+        }
+        let letter = match *leap {
+            (1, 0) if p.0 == 0 => "R".to_string(),
+            (1, 1) if p.0 == 0 => "B".to_string(),
+            (1, 0) => "W".into(),
+            (1, 1) => "F".into(),
+            (2, 0) => "D".into(),
+            (2, 1) => "N".into(),
+            (2, 2) => "A".into(),
+            (3, 1) => "C".into(),
+            (3, 2) => "Z".into(),
+            (3, 0) => "H".into(),
+            (3, 3) => "G".into(),
+            (x, y) => format!("({x},{y})"),
+        };
+        let range = match (letter.as_str(), p.0) {
+            ("R" | "B", _) | (_, 1) => String::new(),
+            (_, r) => r.to_string(),
+        };
+        let mut left: Vec<(i8, i8)> = vectors.clone();
+        // The widest selections first (stable: the list's order among equals).
+        let mut choices: Vec<(&str, Vec<(i8, i8)>)> = DIRECTIONS.iter().map(|d| (*d, selected(leap.0, leap.1, d))).collect();
+        choices.sort_by_key(|(_, sel)| std::cmp::Reverse(sel.len()));
+        for (dirs, sel) in choices {
+            if sel.is_empty() || !sel.iter().all(|v| left.contains(v)) {
+                continue;
+            }
+            left.retain(|v| !sel.contains(v));
+            let chunk = format!("{}{letter}{range}", prefix(p, dirs));
+            // `N` then `N2` would read as the rider `NN2`: the leap's range is written out.
+            if let (Some(last), Some(first)) = (out.chars().last(), chunk.chars().next())
+                && last == first
+                && "WFDNACZHG".contains(last)
+            {
+                out.push('1');
+            }
+            out.push_str(&chunk);
+            if left.is_empty() {
+                break;
+            }
+        }
+        debug_assert!(left.is_empty(), "a vector no direction modifier selects: {left:?} of {leap:?}");
+    }
+    out
+}
+
 fn push(atoms: &mut Vec<Atom>, atom: Atom) {
     if !atoms.contains(&atom) {
         atoms.push(atom);

@@ -104,7 +104,7 @@ pub use apply::{
     AppliedTrials, ApplyPart, ApplyParts, ApplySystems, ApplyView, BoardWriter, ExtraHasher, HashExtras, History, MoveApplication, MoveLog,
     MoveRecord, PendingMove, Trial, WorldWriter, not_in_trial, position_hash, retract_piece, trial_application,
 };
-pub use betza::{BetzaError, Diagram, DiagramCell, diagram, parse_betza};
+pub use betza::{BetzaError, Diagram, DiagramCell, atom_set, diagram, parse_betza, write_betza};
 pub use board::{Board, generals_face, mix};
 pub use code_pieces::{CODE_PIECES, code_piece, code_piece_betza, code_piece_confinable};
 pub use damage::{DamageAdjusters, DamageKind, DamagePipeline, DamageRequest, DamageSystems, deal_damage};
