@@ -9,8 +9,12 @@
 //! | delay | `5d3` | 5 minutes; each move's first 3 seconds are free (the US "simple" delay) |
 //! | byo-yomi | `10b30x3` | 10 minutes, then 3 periods of 30 seconds: a move made within a period keeps it; a period that runs out is used up; the last one running out loses |
 //!
-//! Minutes may be fractional (`0.5+1` is 30 seconds plus 1). The text form is what the command
-//! line's `--clock` takes, what the settings remember and what a save carries.
+//! Minutes may be fractional (`0.5+1` is 30 seconds plus 1), or the main time given in seconds
+//! (`20s+1`). The text form is what the command line's `--clock` takes and what a save carries.
+//! Time banked by increments stops at a day ([`MAX_BANK`]).
+//!
+//! With a double move (a preset's extra move), a turn is timed as one: the increment, the delay
+//! and a byo-yomi period's fresh start come once, when the turn passes.
 //!
 //! # One game's clocks
 //!
@@ -33,6 +37,8 @@ pub const MAX_BASE: Duration = Duration::from_secs(10 * 3600);
 pub const MAX_EXTRA: Duration = Duration::from_secs(10 * 60);
 /// The most byo-yomi periods.
 pub const MAX_PERIODS: u32 = 10;
+/// The most time a side can have: increments stop adding beyond it.
+pub const MAX_BANK: Duration = Duration::from_secs(24 * 3600);
 
 /// A time control: how much time each side has and how it is given back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -184,7 +190,11 @@ impl TimeControl {
     pub fn parse(text: &str) -> Result<TimeControl, String> {
         let text = text.trim();
         let bad = || format!("'{text}' is not a time control (5 minutes: 5; with a 3 s increment: 5+3; delay: 5d3; byo-yomi: 10b30x3)");
-        let minutes = |t: &str| parse_amount(t, 60.0).ok_or_else(bad);
+        // The main time in minutes, or in seconds with an `s`.
+        let minutes = |t: &str| match t.trim().strip_suffix('s') {
+            Some(secs) => parse_amount(secs, 1.0).ok_or_else(bad),
+            None => parse_amount(t, 60.0).ok_or_else(bad),
+        };
         let seconds = |t: &str| parse_amount(t, 1.0).ok_or_else(bad);
         let control = if let Some((base, inc)) = text.split_once('+') {
             TimeControl::Fischer { base: minutes(base)?, increment: seconds(inc)? }
@@ -256,7 +266,7 @@ impl TimeControl {
     pub fn after_move(&self, time: SideTime, spent: Duration) -> Option<SideTime> {
         let left = self.spend(time, spent)?;
         Some(match *self {
-            TimeControl::Fischer { increment, .. } => SideTime { main: left.main + increment, ..left },
+            TimeControl::Fischer { increment, .. } => SideTime { main: (left.main + increment).min(MAX_BANK), ..left },
             _ => left,
         })
     }
@@ -285,7 +295,10 @@ impl TimeControl {
 
 impl fmt::Display for TimeControl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let base = figure(self.base(), 60.0);
+        // Minutes when three decimals say it exactly, else seconds (`20s`): the text reads back
+        // to the same control.
+        let ms = self.base().as_millis();
+        let base = if ms.is_multiple_of(60) { figure(self.base(), 60.0) } else { format!("{}s", figure(self.base(), 1.0)) };
         match *self {
             TimeControl::SuddenDeath { .. } => write!(f, "{base}"),
             TimeControl::Fischer { increment, .. } => write!(f, "{base}+{}", figure(increment, 1.0)),
@@ -390,6 +403,8 @@ pub struct GameClock {
     turn: Side,
     /// When the running clock started, in the caller's time; `None` while stopped.
     since: Option<Duration>,
+    /// Thinking this turn before `since` (a turn saved and resumed).
+    carried: Duration,
     /// The side whose flag fell.
     flagged: Option<Side>,
 }
@@ -398,28 +413,31 @@ impl GameClock {
     /// Clocks for a game under `control` where `turn` moves first (not running yet: the first
     /// move starts them).
     pub fn new(control: TimeControl, turn: Side) -> GameClock {
-        GameClock { control, history: vec![[control.start(); 2]], turn, since: None, flagged: None }
+        GameClock { control, history: vec![[control.start(); 2]], turn, since: None, carried: Duration::ZERO, flagged: None }
     }
 
     /// Clocks set from a save: the time at every position (`history`, the start first), the
-    /// side to move, and its time left now (`now_left`, the turn's thinking so far deducted);
-    /// they run from `now` unless the game has had no move yet or a flag has fallen.
+    /// side to move, and how long it has thought this turn (`spent`, so a delay or a byo-yomi
+    /// period goes on where it was); they run from `now` unless the game has had no move yet
+    /// or a flag has fallen.
     ///
     /// # Errors
     /// An empty history.
     pub fn restore(
         control: TimeControl,
-        mut history: Vec<[SideTime; 2]>,
+        history: Vec<[SideTime; 2]>,
         turn: Side,
-        now_left: SideTime,
+        spent: Duration,
         flagged: Option<Side>,
         now: Duration,
     ) -> Result<GameClock, String> {
-        let last = history.last_mut().ok_or("a clock history with no position")?;
-        last[turn.index()] = now_left;
-        let mut clock = GameClock { control, history, turn, since: None, flagged };
+        if history.is_empty() {
+            return Err("a clock history with no position".into());
+        }
+        let mut clock = GameClock { control, history, turn, since: None, carried: Duration::ZERO, flagged };
         if clock.flagged.is_none() && clock.moves() > 0 {
             clock.since = Some(now);
+            clock.carried = spent;
         }
         Ok(clock)
     }
@@ -455,8 +473,9 @@ impl GameClock {
         &self.history
     }
 
-    fn spent(&self, now: Duration) -> Duration {
-        self.since.map_or(Duration::ZERO, |s| now.saturating_sub(s))
+    /// How long the side to move has thought this turn.
+    pub fn spent(&self, now: Duration) -> Duration {
+        self.since.map_or(Duration::ZERO, |s| now.saturating_sub(s) + self.carried)
     }
 
     /// A side's time left at `now`, the running side's thinking deducted (zero once flagged).
@@ -491,6 +510,7 @@ impl GameClock {
         if self.control.spend(time, self.spent(now)).is_none() {
             self.flagged = Some(self.turn);
             self.since = None;
+            self.carried = Duration::ZERO;
             return self.flagged;
         }
         None
@@ -504,6 +524,11 @@ impl GameClock {
             return Err(side);
         }
         let mut times = *self.history.last().expect("a position");
+        if next == self.turn {
+            // The first half of a double move: the turn, and its clock, go on.
+            self.history.push(times);
+            return Ok(());
+        }
         let mover = self.turn.index();
         if self.running() {
             // The flag has not fallen (just checked).
@@ -512,6 +537,7 @@ impl GameClock {
         self.history.push(times);
         self.turn = next;
         self.since = Some(now);
+        self.carried = Duration::ZERO;
         Ok(())
     }
 
@@ -525,6 +551,7 @@ impl GameClock {
         self.turn = turn;
         self.flagged = None;
         self.since = (self.moves() > 0).then_some(now);
+        self.carried = Duration::ZERO;
     }
 
     /// Stops the running clock at `now` (the game is over), keeping what it shows.
@@ -533,6 +560,7 @@ impl GameClock {
             let left = self.left(self.turn, now);
             self.history.last_mut().expect("a position")[self.turn.index()] = left;
             self.since = None;
+            self.carried = Duration::ZERO;
         }
     }
 
@@ -559,8 +587,8 @@ pub struct ClockSnapshot {
     pub control: TimeControl,
     /// Both sides' time when each position was reached, the start first.
     pub history: Vec<[SideTime; 2]>,
-    /// The side to move's time left when saved.
-    pub now_left: SideTime,
+    /// How long the side to move had thought this turn when saved.
+    pub spent: Duration,
     /// The side whose flag fell.
     pub flagged: Option<Side>,
 }
@@ -568,7 +596,7 @@ pub struct ClockSnapshot {
 impl GameClock {
     /// The clocks at `now`, as a save keeps them.
     pub fn snapshot(&self, now: Duration) -> ClockSnapshot {
-        ClockSnapshot { control: self.control, history: self.history.clone(), now_left: self.left(self.turn, now), flagged: self.flagged }
+        ClockSnapshot { control: self.control, history: self.history.clone(), spent: self.spent(now), flagged: self.flagged }
     }
 }
 
@@ -582,8 +610,8 @@ fn read_time(text: &str, control: &TimeControl) -> Result<SideTime, String> {
         None => (text, 0),
     };
     let ms = ms.parse::<u64>().map_err(|_| format!("'{text}' is not a time in milliseconds"))?;
-    // Increments may bank time beyond the start; a day is beyond any game's reach.
-    if ms > 24 * 3_600_000 || periods > control.periods() {
+    // Increments bank time up to a day (MAX_BANK).
+    if ms > MAX_BANK.as_millis() as u64 || periods > control.periods() {
         return Err(format!("'{text}' is more time than a {control} control gives"));
     }
     Ok(SideTime { main: Duration::from_millis(ms), periods })
@@ -597,11 +625,12 @@ impl ClockSnapshot {
         self.history.iter().map(|[w, b]| format!("{}/{}", write_time(*w, p), write_time(*b, p))).collect::<Vec<_>>().join(" ")
     }
 
-    /// The side to move's time when saved, or `flag` and the side whose flag fell.
+    /// How long the side to move had thought this turn (`spent 1500`, milliseconds), or
+    /// `flag` and the side whose flag fell.
     pub fn now_text(&self) -> String {
         match self.flagged {
             Some(side) => format!("flag {}", if side == Side::White { "white" } else { "black" }),
-            None => write_time(self.now_left, matches!(self.control, TimeControl::ByoYomi { .. })),
+            None => format!("spent {}", self.spent.as_millis()),
         }
     }
 
@@ -621,13 +650,17 @@ impl ClockSnapshot {
         if history.is_empty() {
             return Err("no times".into());
         }
-        let (now_left, flagged) = match now.strip_prefix("flag ") {
-            Some("white") => (SideTime::default(), Some(Side::White)),
-            Some("black") => (SideTime::default(), Some(Side::Black)),
-            Some(other) => return Err(format!("'{other}' is not a side")),
-            None => (read_time(now, &control)?, None),
+        let (spent, flagged) = match (now.strip_prefix("flag "), now.strip_prefix("spent ")) {
+            (Some("white"), _) => (Duration::ZERO, Some(Side::White)),
+            (Some("black"), _) => (Duration::ZERO, Some(Side::Black)),
+            (Some(other), _) => return Err(format!("'{other}' is not a side")),
+            (None, Some(ms)) => {
+                let ms = ms.parse::<u64>().ok().filter(|&ms| ms <= MAX_BANK.as_millis() as u64 * 2);
+                (Duration::from_millis(ms.ok_or_else(|| format!("'{now}' is not a thinking time in milliseconds"))?), None)
+            }
+            (None, None) => return Err(format!("'{now}' is neither 'spent <ms>' nor 'flag <side>'")),
         };
-        Ok(ClockSnapshot { control, history, now_left, flagged })
+        Ok(ClockSnapshot { control, history, spent, flagged })
     }
 
     /// The clocks again, `turn` to move, running from `now` (see [`GameClock::restore`]).
@@ -635,7 +668,7 @@ impl ClockSnapshot {
     /// # Errors
     /// An empty history.
     pub fn resume(&self, turn: Side, now: Duration) -> Result<GameClock, String> {
-        GameClock::restore(self.control, self.history.clone(), turn, self.now_left, self.flagged, now)
+        GameClock::restore(self.control, self.history.clone(), turn, self.spent, self.flagged, now)
     }
 }
 
@@ -804,18 +837,31 @@ mod tests {
         let mut clock = GameClock::new(control, Side::White);
         clock.moved(s(1), Side::Black).unwrap();
         clock.moved(s(21), Side::White).unwrap();
-        let now_left = clock.left(Side::White, s(31));
-        let back = GameClock::restore(control, clock.history().to_vec(), Side::White, now_left, None, s(1000)).unwrap();
+        // White has thought 10 s when the game is saved.
+        let spent = clock.spent(s(31));
+        assert_eq!(spent, s(10));
+        let back = GameClock::restore(control, clock.history().to_vec(), Side::White, spent, None, s(1000)).unwrap();
         assert_eq!(back.left(Side::White, s(1000)).main, s(170));
         assert_eq!(back.left(Side::White, s(1004)).main, s(166));
         assert_eq!(back.left(Side::Black, s(1004)).main, s(162));
-        assert!(GameClock::restore(control, vec![], Side::White, now_left, None, s(0)).is_err());
+        assert!(GameClock::restore(control, vec![], Side::White, spent, None, s(0)).is_err());
         // Through the save's text.
         let snap = clock.snapshot(s(31));
-        assert_eq!((snap.times_text().as_str(), snap.now_text().as_str()), ("180000/180000 180000/180000 180000/162000", "170000"));
+        assert_eq!((snap.times_text().as_str(), snap.now_text().as_str()), ("180000/180000 180000/180000 180000/162000", "spent 10000"));
         let read = ClockSnapshot::read(&control.to_string(), &snap.times_text(), &snap.now_text()).unwrap();
         assert_eq!(read, snap);
         assert_eq!(read.resume(Side::White, s(7)).unwrap().left(Side::White, s(8)).main, s(169));
+        // In byo-yomi, a period half used stays half used.
+        let byo = TimeControl::parse("0.5b30x2").unwrap();
+        let mut c = GameClock::new(byo, Side::White);
+        c.moved(s(0), Side::Black).unwrap();
+        let snap = c.snapshot(s(55));
+        assert_eq!(c.reading(Side::Black, s(55)).overtime, Some(s(5)));
+        let back = snap.resume(Side::Black, s(500)).unwrap();
+        assert_eq!(back.reading(Side::Black, s(500)).overtime, Some(s(5)), "not a fresh period");
+        assert_eq!(back.clone().tick(s(505)), None);
+        let mut flagged = back;
+        assert_eq!(flagged.tick(s(535)), Some(Side::Black), "the second period runs out 30 s later");
         let byo = TimeControl::parse("1b10x2").unwrap();
         let mut c = GameClock::new(byo, Side::White);
         c.moved(s(0), Side::Black).unwrap();
@@ -824,15 +870,48 @@ mod tests {
         assert_eq!((snap.times_text().as_str(), snap.now_text().as_str()), ("60000:2/60000:2 60000:2/60000:2", "flag black"));
         assert_eq!(ClockSnapshot::read("1b10x2", &snap.times_text(), &snap.now_text()).unwrap(), snap);
         for (times, now) in [
-            ("", "1"),
+            ("", "spent 1"),
             ("60000/60000", "x"),
-            ("60000:3/60000:2", "1"),
-            ("60000", "1"),
+            ("60000/60000", "1"),
+            ("60000:3/60000:2", "spent 1"),
+            ("60000", "spent 1"),
             ("60000/60000", "flag grey"),
-            ("99999999999/1", "1"),
+            ("99999999999/1", "spent 1"),
+            ("60000/60000", "spent -4"),
         ] {
             assert!(ClockSnapshot::read("1b10x2", times, now).is_err(), "{times} {now}");
         }
+    }
+
+    #[test]
+    fn a_double_move_is_one_turn_on_the_clock() {
+        let control = TimeControl::parse("1+5").unwrap();
+        let mut clock = GameClock::new(control, Side::White);
+        clock.moved(s(0), Side::Black).unwrap();
+        // Black moves twice in one turn (4 s and 6 s): one increment, the turn's 10 s charged.
+        clock.moved(s(4), Side::Black).unwrap();
+        assert!(clock.running() && clock.turn() == Side::Black);
+        clock.moved(s(10), Side::White).unwrap();
+        assert_eq!(clock.left(Side::Black, s(10)).main, s(55));
+        // Taking back the turn's second half: Black thinks on, from the turn's start.
+        clock.take_back(s(11), Side::Black);
+        assert_eq!(clock.left(Side::Black, s(11)).main, s(60));
+    }
+
+    #[test]
+    fn increments_bank_up_to_a_day_and_texts_stay_exact() {
+        let control = TimeControl::parse("600+600").unwrap();
+        let mut t = control.start();
+        for _ in 0..200 {
+            t = control.after_move(t, Duration::from_millis(1)).unwrap();
+        }
+        assert_eq!(t.main, MAX_BANK);
+        for text in ["20s+1", "0.333s", "0.5", "1.25+0.5", "10b30x3"] {
+            let c = TimeControl::parse(text).unwrap();
+            assert_eq!(TimeControl::parse(&c.to_string()), Ok(c), "{text} wrote {c}");
+        }
+        assert_eq!(TimeControl::parse("20s+1").unwrap().to_string(), "20s+1");
+        assert_eq!(TimeControl::parse("0.5").unwrap().to_string(), "0.5");
     }
 
     #[test]

@@ -62,7 +62,8 @@ fn random_clock(rng: &mut Rng, e: &mut Engine, may_flag: bool) -> ClockSnapshot 
     let mut now = Duration::ZERO;
     for i in 0..records.len() {
         // Thinking at most until just before the flag falls.
-        let room = control.time_to_flag(clock.left(clock.turn(), now)).saturating_sub(Duration::from_millis(1));
+        let at_turn_start = clock.history().last().unwrap()[clock.turn().index()];
+        let room = control.time_to_flag(at_turn_start).saturating_sub(clock.spent(now)).saturating_sub(Duration::from_millis(1));
         now += Duration::from_millis(rng.below(3000) as u64).min(room);
         let next = records.get(i + 1).copied().unwrap_or(turn);
         clock.moved(now, next).expect("the flag has not fallen");

@@ -17,6 +17,13 @@ use std::collections::BTreeMap;
 
 use crate::rules::{Atom, BetzaError, Hop, Mode, atom_set, parse_betza, write_betza};
 
+/// The longest step Betza writes (`(15,15)`).
+pub const MAX_STEP: i8 = 15;
+
+fn within(dx: i8, dy: i8) -> bool {
+    dx.abs() <= MAX_STEP && dy.abs() <= MAX_STEP
+}
+
 /// What a piece does on one step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stroke {
@@ -178,7 +185,7 @@ impl Painter {
     /// A click on a step: moves and captures → moves only → captures only → nothing → moves
     /// and captures (a new step is a single leap), on the step and its images.
     pub fn cycle(&mut self, dx: i8, dy: i8) {
-        if (dx, dy) == (0, 0) {
+        if (dx, dy) == (0, 0) || !within(dx, dy) {
             return;
         }
         let next = match self.at(dx, dy).map(|s| s.mode) {
@@ -266,6 +273,9 @@ impl Painter {
     /// Adds one stroke on a step as it is (no images): how the painter reads several atoms on
     /// one step, and how a test paints a piece stroke by stroke.
     pub fn add(&mut self, dx: i8, dy: i8, stroke: Stroke) {
+        if (dx, dy) == (0, 0) || !within(dx, dy) {
+            return;
+        }
         let list = self.steps.entry((dx, dy)).or_default();
         if !list.contains(&stroke) {
             list.push(stroke);

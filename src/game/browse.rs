@@ -64,7 +64,9 @@ pub enum BrowseTo {
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Browse>();
     app.add_message::<BrowseTo>();
-    app.add_systems(Update, browse.after(super::play::handle_input));
+    // After the computer's move too, so that a move made while looking back returns the
+    // board to the game in the same frame.
+    app.add_systems(Update, browse.after(super::play::handle_input).after(super::computer::computer_turn));
 }
 
 /// The game's positions from its start to now, made in a scratch engine.

@@ -130,7 +130,13 @@ pub fn fresh(world: &mut World) {
 pub fn resume(world: &mut World, snapshot: Option<&ClockSnapshot>) -> Result<(), String> {
     let turn = world.resource::<GameState>().turn;
     let now = world.get_resource::<Clocks>().map_or(Duration::ZERO, Clocks::now);
-    let clock = snapshot.map(|s| s.resume(turn, now)).transpose()?;
+    let mut clock = snapshot.map(|s| s.resume(turn, now)).transpose()?;
+    // A finished game's clocks stand still.
+    if let Some(clock) = &mut clock
+        && world.outcome().is_some()
+    {
+        clock.stop(now);
+    }
     set(world, clock);
     Ok(())
 }
@@ -152,10 +158,15 @@ fn tick(world: &mut World) {
     {
         world.resource_mut::<Clocks>().alarm = Some(Alarm::new(proxy));
     }
+    // A game already over (on the board) runs no clock: its flag must not change the result.
+    let over = world.get_resource::<super::ui::PanelData>().is_some_and(|p| p.outcome.is_some());
     let mut clocks = world.resource_mut::<Clocks>();
     let now = clocks.now();
     clocks.frame = now;
     let Some(clock) = clocks.clock.as_mut() else { return };
+    if over && clock.running() {
+        clock.stop(now);
+    }
     let fallen = clock.tick(now);
     let turn = clock.turn();
     let reading = clock.reading(turn, now);

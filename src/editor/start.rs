@@ -1,0 +1,250 @@
+//! The start position as the editor's board shows it: a grid of pieces (and the pockets),
+//! kept in step with the FEN both ways. A piece is its FEN token: an optional `+` (a promoted
+//! Shogi piece), the letter (upper case white, lower case black), an optional `~` (promoted in
+//! Crazyhouse). The fields after the placement (side to move, castling, …) are kept as they
+//! are; the variant's rules check them (see [`super::Editor::problems`]).
+
+use crate::rules::Side;
+
+/// The start position being edited.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StartGrid {
+    files: u8,
+    ranks: u8,
+    /// Rank by rank from rank 1, file by file from file a.
+    cells: Vec<Option<String>>,
+    /// The pockets as written in the FEN (`[Nn]`), without brackets; `None` when there are none.
+    pockets: Option<String>,
+    /// The fields after the placement.
+    rest: String,
+}
+
+impl StartGrid {
+    /// An empty board, white to move.
+    pub fn empty(files: u8, ranks: u8) -> StartGrid {
+        StartGrid { files, ranks, cells: vec![None; files as usize * ranks as usize], pockets: None, rest: "w - - 0 1".into() }
+    }
+
+    /// Reads a FEN for a board of `files` × `ranks`.
+    ///
+    /// # Errors
+    /// A placement that does not fit the board, in words.
+    pub fn parse(fen: &str, files: u8, ranks: u8) -> Result<StartGrid, String> {
+        let fen = fen.trim();
+        let (placement, rest) = fen.split_once(' ').unwrap_or((fen, "w - - 0 1"));
+        let (placement, pockets) = match placement.split_once('[') {
+            Some((p, pocket)) => {
+                let pocket = pocket.strip_suffix(']').ok_or("a pocket '[' without ']'")?;
+                (p, Some(pocket.to_string()))
+            }
+            None => (placement, None),
+        };
+        let rows: Vec<&str> = placement.split('/').collect();
+        if rows.len() != ranks as usize {
+            return Err(format!("{} ranks; the board has {ranks}", rows.len()));
+        }
+        let mut grid =
+            StartGrid { files, ranks, cells: vec![None; files as usize * ranks as usize], pockets, rest: rest.trim().to_string() };
+        for (i, row) in rows.iter().enumerate() {
+            let rank = ranks as usize - 1 - i;
+            let mut file = 0usize;
+            let chars: Vec<char> = row.chars().collect();
+            let mut at = 0;
+            while at < chars.len() {
+                let c = chars[at];
+                if c.is_ascii_digit() {
+                    let start = at;
+                    while at < chars.len() && chars[at].is_ascii_digit() {
+                        at += 1;
+                    }
+                    let n: usize =
+                        chars[start..at].iter().collect::<String>().parse().map_err(|_| format!("rank {}: a bad count", rank + 1))?;
+                    if n == 0 {
+                        return Err(format!("rank {}: an empty run of 0 squares", rank + 1));
+                    }
+                    file += n;
+                } else {
+                    let mut token = String::new();
+                    if c == '+' {
+                        token.push('+');
+                        at += 1;
+                    }
+                    let letter = chars
+                        .get(at)
+                        .copied()
+                        .filter(char::is_ascii_alphabetic)
+                        .ok_or_else(|| format!("rank {}: '{c}' is not a piece", rank + 1))?;
+                    token.push(letter);
+                    at += 1;
+                    if chars.get(at) == Some(&'~') {
+                        token.push('~');
+                        at += 1;
+                    }
+                    if file >= files as usize {
+                        return Err(format!("rank {} has more than {files} squares", rank + 1));
+                    }
+                    grid.cells[rank * files as usize + file] = Some(token);
+                    file += 1;
+                }
+                if file > files as usize {
+                    return Err(format!("rank {} has more than {files} squares", rank + 1));
+                }
+            }
+            if file != files as usize {
+                return Err(format!("rank {} has {file} squares; the board has {files}", rank + 1));
+            }
+        }
+        Ok(grid)
+    }
+
+    /// The position as FEN.
+    pub fn fen(&self) -> String {
+        let mut rows = Vec::new();
+        for rank in (0..self.ranks as usize).rev() {
+            let mut row = String::new();
+            let mut empty = 0;
+            for file in 0..self.files as usize {
+                match &self.cells[rank * self.files as usize + file] {
+                    Some(token) => {
+                        if empty > 0 {
+                            row.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        row.push_str(token);
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                row.push_str(&empty.to_string());
+            }
+            rows.push(row);
+        }
+        let pockets = self.pockets.as_ref().map_or(String::new(), |p| format!("[{p}]"));
+        format!("{}{pockets} {}", rows.join("/"), self.rest)
+    }
+
+    /// The piece on a square (file and rank from 0), as its FEN token.
+    pub fn at(&self, file: u8, rank: u8) -> Option<&str> {
+        self.index(file, rank).and_then(|i| self.cells[i].as_deref())
+    }
+
+    fn index(&self, file: u8, rank: u8) -> Option<usize> {
+        (file < self.files && rank < self.ranks).then(|| rank as usize * self.files as usize + file as usize)
+    }
+
+    /// Puts a piece (a FEN token) on a square, or clears it. With `mirror`, the same piece of
+    /// the other side goes on the mirrored square (the rank seen from the other side), as a
+    /// symmetric start wants.
+    pub fn set(&mut self, file: u8, rank: u8, piece: Option<&str>, mirror: bool) {
+        let Some(i) = self.index(file, rank) else { return };
+        self.cells[i] = piece.map(str::to_string);
+        if mirror {
+            let other = self.ranks - 1 - rank;
+            if other != rank
+                && let Some(j) = self.index(file, other)
+            {
+                self.cells[j] = piece.map(swap_side);
+            }
+        }
+    }
+
+    /// Every square empty (the pockets too).
+    pub fn clear(&mut self) {
+        self.cells.iter_mut().for_each(|c| *c = None);
+        self.pockets = None;
+    }
+
+    /// Black's half made the mirror of white's (white's pieces on the lower half, copied to
+    /// the upper half in black).
+    pub fn mirror_white(&mut self) {
+        for rank in 0..self.ranks / 2 {
+            for file in 0..self.files {
+                let piece = self.at(file, rank).filter(|t| side_of(t) == Some(Side::White)).map(str::to_string);
+                let other = self.ranks - 1 - rank;
+                let j = self.index(file, other).expect("on the board");
+                self.cells[j] = piece.as_deref().map(swap_side);
+            }
+        }
+    }
+
+    /// Whether black's pieces mirror white's (the same pieces on the mirrored squares).
+    pub fn is_mirrored(&self) -> bool {
+        (0..self.ranks).all(|rank| {
+            (0..self.files).all(|file| {
+                let mine = self.at(file, rank);
+                let theirs = self.at(file, self.ranks - 1 - rank);
+                mine.map(swap_side).as_deref() == theirs
+            })
+        })
+    }
+
+    /// The pockets, as the FEN writes them (without brackets).
+    pub fn pockets(&self) -> Option<&str> {
+        self.pockets.as_deref()
+    }
+
+    /// Sets the pockets (`None` for none).
+    pub fn set_pockets(&mut self, pockets: Option<&str>) {
+        self.pockets = pockets.map(str::to_string);
+    }
+}
+
+/// The side a FEN token belongs to.
+pub fn side_of(token: &str) -> Option<Side> {
+    let letter = token.chars().find(char::is_ascii_alphabetic)?;
+    Some(if letter.is_ascii_uppercase() { Side::White } else { Side::Black })
+}
+
+/// The same piece for the other side.
+pub fn swap_side(token: &str) -> String {
+    token.chars().map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() }).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fen_and_grid_agree_both_ways() {
+        for (fen, files, ranks) in [
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 8, 8),
+            ("rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1", 10, 8),
+            ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[-] w - - 0 1", 9, 9),
+            ("4k3/8/8/3+P4/8/8/8/4KQ~2[Nn] b - - 0 1", 8, 8),
+        ] {
+            let grid = StartGrid::parse(fen, files, ranks).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            assert_eq!(grid.fen(), fen);
+        }
+        let g = StartGrid::parse("4k3/8/8/3+P4/8/8/8/4KQ~2[Nn] b - - 0 1", 8, 8).unwrap();
+        assert_eq!(g.at(3, 4), Some("+P"));
+        assert_eq!(g.at(5, 0), Some("Q~"));
+        assert_eq!(g.pockets(), Some("Nn"));
+        for bad in [
+            "8/8 w - - 0 1",
+            "9/8/8/8/8/8/8/8 w - - 0 1",
+            "7/8/8/8/8/8/8/8 w - - 0 1",
+            "0p7/8/8/8/8/8/8/8 w - - 0 1",
+            "?7/8/8/8/8/8/8/8 w - - 0 1",
+        ] {
+            assert!(StartGrid::parse(bad, 8, 8).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn placing_mirrors_and_clears() {
+        let mut g = StartGrid::empty(10, 8);
+        g.set(0, 2, Some("G"), true);
+        g.set(9, 2, Some("G"), true);
+        assert_eq!(g.at(0, 5), Some("g"));
+        assert_eq!(g.fen(), "10/10/g8g/10/10/G8G/10/10 w - - 0 1");
+        assert!(g.is_mirrored());
+        g.set(4, 0, Some("K"), false);
+        assert!(!g.is_mirrored());
+        g.mirror_white();
+        assert_eq!(g.at(4, 7), Some("k"));
+        assert!(g.is_mirrored());
+        g.clear();
+        assert_eq!(g.fen(), "10/10/10/10/10/10/10/10 w - - 0 1");
+    }
+}
