@@ -359,6 +359,23 @@ mod tests {
         assert_eq!(app.world().resource::<MoveLog>().0.len(), before);
     }
 
+    #[test]
+    fn a_finished_game_loaded_again_keeps_its_result() {
+        let mut app = app("1");
+        for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+            play(&mut app, m);
+        }
+        let result = |app: &mut App| app.world_mut().outcome().map(|o| o.to_string());
+        assert_eq!(result(&mut app).as_deref(), Some("black wins by checkmate"));
+        let text = crate::game::files::game_save(app.world_mut());
+        let save = crate::save::read_save(&text).unwrap();
+        crate::game::files::resume_save(app.world_mut(), &save).unwrap();
+        assert!(!app.world().resource::<Clocks>().clock.as_ref().unwrap().running(), "a finished game's clocks stand still");
+        wait(&mut app, Duration::from_secs(3600));
+        app.update();
+        assert_eq!(result(&mut app).as_deref(), Some("black wins by checkmate"), "no flag after the end");
+    }
+
     #[derive(Resource, Default)]
     struct Warnings(usize);
 
