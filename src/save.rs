@@ -397,6 +397,25 @@ pub fn resume(save: &Save) -> Result<Engine, SaveError> {
     Ok(engine)
 }
 
+/// The platform's data directory for Chimera: `$XDG_DATA_HOME/chimera` or
+/// `~/.local/share/chimera` on Linux and BSD, `%APPDATA%\chimera` on Windows,
+/// `~/Library/Application Support/chimera` on macOS. Saved games and the user's variants live
+/// under it.
+pub fn data_dir() -> Option<std::path::PathBuf> {
+    use std::path::PathBuf;
+    if cfg!(target_os = "windows") {
+        return std::env::var_os("APPDATA").map(|d| PathBuf::from(d).join("chimera"));
+    }
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    if cfg!(target_os = "macos") {
+        return home.map(|h| h.join("Library/Application Support/chimera"));
+    }
+    match std::env::var_os("XDG_DATA_HOME").filter(|d| !d.is_empty()) {
+        Some(d) => Some(PathBuf::from(d).join("chimera")),
+        None => home.map(|h| h.join(".local/share/chimera")),
+    }
+}
+
 /// Writes `text` to `path` so that a process killed at any moment leaves the old file or the
 /// new one: the text goes to `path` + `.tmp` beside it, is flushed to disk, and the temporary
 /// file is renamed over `path` (a rename within a directory is atomic); the directory is then

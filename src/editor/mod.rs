@@ -64,6 +64,51 @@ pub enum Edit {
     },
 }
 
+/// Where the user's variants are saved: `variants` in the data directory
+/// ([`crate::save::data_dir`]: `~/.local/share/chimera/variants` on Linux).
+pub fn variants_dir() -> Option<std::path::PathBuf> {
+    crate::save::data_dir().map(|d| d.join("variants"))
+}
+
+/// The user's variants in `dir`, by file name: each file and its name, or why it does not
+/// read (a file that parses but has problems is listed by name: it opens in the editor with
+/// its problems).
+pub fn my_variants(dir: &std::path::Path) -> Vec<(std::path::PathBuf, Result<String, String>)> {
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "ron")).collect())
+        .unwrap_or_default();
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| {
+            let read = std::fs::read_to_string(&p)
+                .map_err(|e| e.to_string())
+                .and_then(|t| crate::variants::parse_variant_file(&t).map_err(|e| e.to_string()))
+                .map(|f| f.name.unwrap_or(f.id));
+            (p, read)
+        })
+        .collect()
+}
+
+/// An id made from a name — lower-case letters and digits, other characters as single `-` —
+/// that `taken` does not hold (`my-chess`, then `my-chess-2`, …).
+pub fn id_from_name(name: &str, taken: &dyn Fn(&str) -> bool) -> String {
+    let mut base = String::new();
+    for c in name.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_alphanumeric() {
+            base.push(c);
+        } else if !base.ends_with('-') && !base.is_empty() {
+            base.push('-');
+        }
+    }
+    let base = base.trim_end_matches('-').chars().take(40).collect::<String>();
+    let base = if base.is_empty() { "variant".to_string() } else { base };
+    if !taken(&base) {
+        return base;
+    }
+    (2..).map(|n| format!("{base}-{n}")).find(|id| !taken(id)).expect("some number is free")
+}
+
 /// The most edits kept for undo.
 pub const UNDO_DEPTH: usize = 500;
 
@@ -73,12 +118,17 @@ pub struct Editor {
     file: VariantFile,
     undo: Vec<VariantFile>,
     redo: Vec<VariantFile>,
+    /// Black's start mirrors white's (the board editor places both); a start that does not is
+    /// warned of.
+    pub mirror: bool,
+    /// The file it was last saved to (saving again writes there).
+    saved_as: Option<std::path::PathBuf>,
 }
 
 impl Editor {
     /// An editor on `file` (its `extends` should be resolved: see [`Editor::copy_of`]).
     pub fn new(file: VariantFile) -> Editor {
-        Editor { file, undo: Vec::new(), redo: Vec::new() }
+        Editor { file, undo: Vec::new(), redo: Vec::new(), mirror: false, saved_as: None }
     }
 
     /// An editor on a copy of the built-in variant `id`: self-contained (`extends` resolved),
@@ -257,14 +307,83 @@ impl Editor {
         start::StartGrid::parse(self.file.start.as_deref().unwrap_or(""), files, ranks)
     }
 
+    /// Saves the definition as `<id>.ron` in `dir` (the user's variants: [`variants_dir`]),
+    /// written atomically. Saved there before, it overwrites its own file; otherwise it takes
+    /// an id made from its name that no built-in variant and no file in `dir` has, so a
+    /// built-in is never shadowed and another variant never overwritten. The file is read back
+    /// and must equal the definition.
+    ///
+    /// # Errors
+    /// The directory or file cannot be written, or the file does not read back the same.
+    pub fn save_in(&mut self, dir: &std::path::Path) -> Result<std::path::PathBuf, String> {
+        let own = self.saved_as.as_ref().filter(|p| p.parent() == Some(dir) && p.file_stem().is_some_and(|s| *s == *self.file.id));
+        let path = match own {
+            Some(p) => p.clone(),
+            None => {
+                let name = self.file.name.clone().unwrap_or_else(|| self.file.id.clone());
+                let id = id_from_name(&name, &|id| crate::variants::builtin_file(id).is_some() || dir.join(format!("{id}.ron")).exists());
+                self.file.id.clone_from(&id);
+                dir.join(format!("{id}.ron"))
+            }
+        };
+        let text = self.ron();
+        crate::save::write_atomically(&path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        let back = std::fs::read_to_string(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|t| crate::variants::parse_variant_file(&t).map_err(|e| e.to_string()))?;
+        if back != self.file {
+            return Err(format!("{} does not read back as it was written", path.display()));
+        }
+        self.saved_as = Some(path.clone());
+        Ok(path)
+    }
+
     /// Every problem of the definition as it stands, each with its key path (`pieces[2].betza`,
     /// `start`, `board.files`): what the loader and the game would refuse, and its warnings.
+    /// Design warnings (`W_` codes) follow the loader's problems once it accepts the file.
     pub fn problems(&self) -> Vec<Problem> {
-        match crate::variants::compile_playable(&self.file) {
-            Ok(_) => Vec::new(),
-            Err(LoadError::Invalid(problems)) => problems,
-            Err(other) => vec![Problem::new(ProblemCode::StartFen, "", other.to_string())],
+        let variant = match crate::variants::compile_playable(&self.file) {
+            Ok(v) => v,
+            Err(LoadError::Invalid(problems)) => return problems,
+            Err(other) => return vec![Problem::new(ProblemCode::StartFen, "", other.to_string())],
+        };
+        let mut out = Vec::new();
+        let reg = &variant.registry;
+        let checkmate =
+            variant.end.iter().any(|e| matches!(e, crate::rules::EndCondition::Checkmate | crate::rules::EndCondition::Checkmated(_)));
+        if checkmate && !reg.types.iter().any(|d| d.royal) {
+            out.push(Problem::new(
+                ProblemCode::NoRoyal,
+                "pieces",
+                "the game is won by checkmate, but no piece is royal: mark the king royal",
+            ));
         }
+        let promoters: Vec<_> = reg.types.iter().filter(|d| d.promotes).collect();
+        if !promoters.is_empty()
+            && !variant.promotion.choices.is_empty()
+            && !promoters
+                .iter()
+                .any(|d| d.atoms.iter().any(|a| a.dy > 0 || a.any_square) || !matches!(d.generator, crate::rules::MoveGenerator::Table))
+        {
+            out.push(Problem::new(
+                ProblemCode::PromotionUnreachable,
+                "promotion",
+                "no promoting piece moves forward, so none can reach the zone",
+            ));
+        }
+        if let Ok(mut game) = crate::presets::new_game(variant.clone(), &variant.start_fen)
+            && game.legal_moves().is_empty()
+        {
+            out.push(Problem::new(
+                ProblemCode::NoLegalMove,
+                "start",
+                "the side to move has no legal move at the start: the game is over at once",
+            ));
+        }
+        if self.mirror && self.start_grid().is_ok_and(|g| !g.is_mirrored()) {
+            out.push(Problem::new(ProblemCode::StartAsymmetric, "start", "black's pieces do not mirror white's"));
+        }
+        out
     }
 
     /// The definition as RON, as it would be saved.
@@ -402,6 +521,56 @@ mod tests {
         }
         assert!(n >= 10, "{n}");
         assert_eq!(e.file().name.as_deref(), Some("Chess"));
+    }
+
+    #[test]
+    fn design_warnings_point_at_their_field() {
+        let codes = |e: &Editor| e.problems().iter().map(|p| (p.code, p.path.clone())).collect::<Vec<_>>();
+        let mut e = Editor::copy_of("chess").unwrap();
+        e.mirror = true;
+        assert!(codes(&e).is_empty(), "{:?}", codes(&e));
+        // Pawns that only move backwards never reach the zone.
+        e.apply(&Edit::Betza { letter: 'P', betza: "bmWbcF".into() }).unwrap();
+        assert!(codes(&e).contains(&(ProblemCode::PromotionUnreachable, "promotion".into())), "{:?}", codes(&e));
+        e.undo();
+        // Atomic without a royal king: the game is still won by blowing the king up, but
+        // checkmate can never happen.
+        let mut atomic = Editor::copy_of("atomic").unwrap();
+        atomic.edit(|f| f.pieces.as_mut().unwrap().iter_mut().for_each(|p| p.royal = false));
+        assert_eq!(codes(&atomic), [(ProblemCode::NoRoyal, "pieces".into())]);
+        // A start that does not mirror.
+        e.apply(&Edit::Place { file: 0, rank: 1, piece: None, mirror: false }).unwrap();
+        assert!(codes(&e).contains(&(ProblemCode::StartAsymmetric, "start".into())), "{:?}", codes(&e));
+        e.undo();
+        // Stalemate at the start.
+        e.mirror = false;
+        e.apply(&Edit::Start("k7/8/8/8/8/8/2q5/K7 w - - 0 1".into())).unwrap();
+        assert_eq!(codes(&e), [(ProblemCode::NoLegalMove, "start".into())]);
+    }
+
+    #[test]
+    fn saving_never_shadows_a_built_in_or_overwrites_another_variant() {
+        assert_eq!(id_from_name("Capablanca with Grasshoppers!", &|_| false), "capablanca-with-grasshoppers");
+        assert_eq!(id_from_name("  ", &|_| false), "variant");
+        assert_eq!(id_from_name("Chess", &|id| id == "chess"), "chess-2");
+        let dir = std::env::temp_dir().join(format!("chimera-my-variants-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut a = Editor::copy_of("chess").unwrap();
+        a.apply(&Edit::Name("Chess".into())).unwrap();
+        let first = a.save_in(&dir).unwrap();
+        assert_eq!(first, dir.join("chess-2.ron"), "a built-in's id is never taken");
+        a.apply(&Edit::Description("changed".into())).unwrap();
+        assert_eq!(a.save_in(&dir).unwrap(), first, "saving again writes its own file");
+        let mut b = Editor::copy_of("chess").unwrap();
+        b.apply(&Edit::Name("Chess".into())).unwrap();
+        assert_eq!(b.save_in(&dir).unwrap(), dir.join("chess-3.ron"), "another variant of the same name does not overwrite it");
+        let listed = my_variants(&dir);
+        assert_eq!(listed.len(), 2);
+        assert!(listed.iter().all(|(_, r)| r.as_deref() == Ok("Chess")), "{listed:?}");
+        // The saved file loads as the game loads variants, and plays.
+        let variant = crate::variants::load_path(&first).unwrap();
+        assert_eq!(crate::presets::new_game(variant.clone(), &variant.start_fen).unwrap().perft(2), 400);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

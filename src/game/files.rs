@@ -38,13 +38,7 @@ pub struct ClipboardOut(pub Option<String>);
 /// Where saved games go: `$XDG_DATA_HOME/chimera/games` or `~/.local/share/chimera/games`
 /// (`%APPDATA%\chimera\games`, `~/Library/Application Support/chimera/games`).
 pub fn games_dir() -> Option<PathBuf> {
-    if cfg!(any(target_os = "windows", target_os = "macos")) {
-        return super::settings::config_dir().map(|d| d.join("games"));
-    }
-    match std::env::var_os("XDG_DATA_HOME").filter(|d| !d.is_empty()) {
-        Some(d) => Some(PathBuf::from(d).join("chimera/games")),
-        None => std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share/chimera/games")),
-    }
+    crate::save::data_dir().map(|d| d.join("games"))
 }
 
 /// Saved games, newest first.

@@ -172,6 +172,17 @@ stable_codes! {
     ProfileEntry = "E_PROFILE_ENTRY",
     /// A per-instance entry names a square the start does not hold (a warning; it is dropped).
     ProfileOrphan = "E_PROFILE_ORPHAN_INSTANCE",
+
+    // Design warnings: the variant loads, but probably does not do what its designer meant.
+    // The editor shows them; the loader does not look for them.
+    /// The game is won by checkmate, but no piece type is royal.
+    NoRoyal = "W_NO_ROYAL",
+    /// Promotion has a zone and choices, but no promoting piece ever moves forward.
+    PromotionUnreachable = "W_PROMOTION_UNREACHABLE",
+    /// The side to move has no legal move in the start position.
+    NoLegalMove = "W_NO_LEGAL_MOVE",
+    /// The start was to mirror white's pieces for black, and does not.
+    StartAsymmetric = "W_START_ASYMMETRIC",
 }
 }
 
