@@ -21,6 +21,8 @@ usage:
                                   the computer plays that side (or both, a move every
                                   <pace> seconds) at that level (default 3)
       [--until-ply <N>]           take the screenshot once the game has N moves (or is over)
+      [--editor [<id|file.ron>]]  open the variant editor on a copy of a built-in variant, on
+                                  a file, or on a new variant
       [--clock <control>]         play with clocks: 5 (minutes each), 5+3 (3 s added a move),
                                   5d3 (3 s delay a move), 10b30x3 (byo-yomi: 10 minutes,
                                   then 3 periods of 30 s)
@@ -64,6 +66,8 @@ pub struct GameArgs {
     pub until_ply: Option<u32>,
     /// Clocks under this time control.
     pub clock: Option<crate::clock::TimeControl>,
+    /// Open the variant editor: on a copy of a built-in, on a file, or (empty) on a new variant.
+    pub editor: Option<String>,
 }
 
 /// A parsed command line.
@@ -154,6 +158,14 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
                             return Err(format!("--pace takes 0 to 60 seconds, not '{v}'"));
                         }
                         game.pace_ms = Some((x * 1000.0).round() as u32);
+                    }
+                    "--editor" => {
+                        // The variant is optional: the next argument, unless it is an option.
+                        let next = it.clone().next().filter(|n| !n.starts_with("--")).cloned();
+                        if next.is_some() {
+                            it.next();
+                        }
+                        game.editor = Some(next.unwrap_or_default());
                     }
                     "--clock" => {
                         let v = value("--clock")?;

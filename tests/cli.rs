@@ -127,12 +127,20 @@ fn game_options_parse() {
         pace_ms: Some(500),
         until_ply: Some(12),
         clock: chimera::clock::TimeControl::parse("10b30x3").ok(),
+        editor: None,
     };
     assert_eq!(parse_args(&args), Ok(Command::Game(expected)));
     let bad: Vec<String> = ["--bench-frames", "many"].iter().map(|s| s.to_string()).collect();
     assert!(parse_args(&bad).unwrap_err().contains("--bench-frames needs a number"));
     let bad: Vec<String> = ["--level", "9"].iter().map(|s| s.to_string()).collect();
     assert!(parse_args(&bad).unwrap_err().contains("--level takes 1 to 8"));
+    let editor = |args: &[&str]| match parse_args(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>()) {
+        Ok(Command::Game(g)) => g.editor,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(editor(&["--editor"]), Some(String::new()));
+    assert_eq!(editor(&["--editor", "capablanca", "--screenshot", "x.png"]), Some("capablanca".into()));
+    assert_eq!(editor(&["--editor", "--screenshot", "x.png"]), Some(String::new()));
     let bad: Vec<String> = ["--clock", "5+x"].iter().map(|s| s.to_string()).collect();
     assert!(parse_args(&bad).unwrap_err().contains("is not a time control"));
     let bad: Vec<String> = ["--computer", "red"].iter().map(|s| s.to_string()).collect();

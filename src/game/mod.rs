@@ -7,6 +7,7 @@ mod board;
 pub mod browse;
 pub mod clocks;
 pub mod computer;
+pub mod editor_screen;
 pub mod effects;
 pub mod files;
 mod icon;
@@ -210,7 +211,17 @@ pub fn run(options: GameOptions) -> ExitCode {
         marks::plugin,
         typing::plugin,
     ));
-    app.add_plugins((premove::plugin, icon::plugin, clocks::plugin, browse::plugin));
+    app.add_plugins((premove::plugin, icon::plugin, clocks::plugin, browse::plugin, editor_screen::plugin));
+    // `--editor`: the editor opens at once.
+    if let Some(what) = app.world().resource::<GameOptions>().editor.clone() {
+        match editor_screen::editor_for(&what) {
+            Ok(editor) => app.world_mut().resource_mut::<editor_screen::EditorScreen>().open_on(editor),
+            Err(e) => {
+                eprintln!("chimera: --editor: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
     // Clocks from the command line, set once the position is.
     if let Some(control) = app.world().resource::<GameOptions>().clock {
         app.world_mut().resource_mut::<clocks::Clocks>().control = Some(control);
@@ -232,7 +243,12 @@ pub fn run(options: GameOptions) -> ExitCode {
     // Started plainly (no variant, moves or automation): show the start screen.
     let plain = {
         let o = app.world().resource::<GameOptions>();
-        o.variant.is_none() && o.fen.is_none() && o.moves.is_empty() && o.screenshot.is_none() && o.bench_frames.is_none()
+        o.variant.is_none()
+            && o.fen.is_none()
+            && o.moves.is_empty()
+            && o.screenshot.is_none()
+            && o.bench_frames.is_none()
+            && o.editor.is_none()
     };
     if plain {
         let offer = files::autosave_path().and_then(|p| screens::resume_offer(&p));
@@ -338,8 +354,10 @@ fn keyboard(
     mut view: ResMut<board::BoardView>,
     mut notice: ResMut<play::Notice>,
     mut contexts: bevy_egui::EguiContexts,
+    editor: Res<editor_screen::EditorScreen>,
 ) {
-    if contexts.ctx_mut().is_ok_and(|c| c.egui_wants_keyboard_input()) {
+    // The editor's screen covers the game: its keys are not the game's.
+    if editor.open || contexts.ctx_mut().is_ok_and(|c| c.egui_wants_keyboard_input()) {
         return;
     }
     if keys.just_pressed(KeyCode::KeyU) {
@@ -385,13 +403,17 @@ fn new_game(world: &mut World) {
         None => Vec::new(),
     };
     match start_game(world, &variant_id, &presets) {
-        Ok(()) => {
-            world.resource_mut::<board::LayoutVersion>().0 += 1;
-            world.resource_mut::<play::PositionVersion>().0 += 1;
-            *world.resource_mut::<play::Selection>() = play::Selection::default();
-            world.resource_mut::<play::RedoStack>().0.clear();
-            world.resource_mut::<play::PendingChoice>().0.clear();
-        }
+        Ok(()) => after_new_game(world),
         Err(e) => world.resource_mut::<play::Notice>().0 = Some((e, 5.0)),
     }
+}
+
+/// After a new game is set up: the board is laid out and drawn again, and the old game's
+/// selection, redo moves and pending choice go.
+pub(super) fn after_new_game(world: &mut World) {
+    world.resource_mut::<board::LayoutVersion>().0 += 1;
+    world.resource_mut::<play::PositionVersion>().0 += 1;
+    *world.resource_mut::<play::Selection>() = play::Selection::default();
+    world.resource_mut::<play::RedoStack>().0.clear();
+    world.resource_mut::<play::PendingChoice>().0.clear();
 }

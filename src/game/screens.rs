@@ -295,6 +295,7 @@ fn start_screen(
     mut view: ResMut<super::board::BoardView>,
     mut actions: MessageWriter<super::files::GameAction>,
     mut clocks: ResMut<super::clocks::Clocks>,
+    mut editor: ResMut<super::editor_screen::EditorScreen>,
 ) -> Result {
     if !screen.open {
         return Ok(());
@@ -302,6 +303,15 @@ fn start_screen(
     if screen.catalogue.is_empty() {
         screen.catalogue =
             crate::variants::builtin_ids().filter_map(|id| crate::variants::builtin(id).ok().map(|v| (id.to_string(), v))).collect();
+        // My variants (saved by the editor), listed after the built-ins by their file.
+        if let Some(dir) = crate::editor::variants_dir() {
+            for (path, _) in crate::editor::my_variants(&dir) {
+                if let Ok(mut v) = crate::variants::load_path(&path) {
+                    v.name = format!("{} (mine)", v.name);
+                    screen.catalogue.push((path.display().to_string(), v));
+                }
+            }
+        }
     }
     let ctx = contexts.ctx_mut()?;
     let screen = &mut *screen;
@@ -417,6 +427,28 @@ fn start_screen(
                     let control = screen.clock.control();
                     if let Err(why) = &control {
                         ui.colored_label(egui::Color32::from_rgb(220, 120, 60), why);
+                    }
+                    let mut edit = false;
+                    ui.horizontal(|ui| {
+                        edit = ui.button("Edit a copy…").on_hover_text("Open this variant's copy in the variant editor").clicked();
+                        if ui.button("New variant…").on_hover_text("Design a variant, starting from chess").clicked()
+                            && let Ok(e) = super::editor_screen::editor_for("")
+                        {
+                            editor.open_on(e);
+                            screen.open = false;
+                        }
+                    });
+                    if edit {
+                        let opened = if id.ends_with(".ron") {
+                            super::editor_screen::editor_for(&id)
+                        } else {
+                            crate::editor::Editor::copy_of(&id).map_err(|e| e.to_string())
+                        };
+                        if let Ok(e) = opened {
+                            editor.open_on(e);
+                            screen.open = false;
+                        }
+                        return;
                     }
                     if ui.add_enabled(control.is_ok(), egui::Button::new(egui::RichText::new("Play").size(18.0))).clicked() {
                         clocks.control = control.unwrap_or_default();

@@ -93,6 +93,7 @@ struct PanelOut<'w> {
     browse: Res<'w, super::browse::Browse>,
     browse_to: MessageWriter<'w, super::browse::BrowseTo>,
     fullscreen: MessageWriter<'w, super::ToggleFullscreen>,
+    editor: ResMut<'w, super::editor_screen::EditorScreen>,
 }
 
 /// The panel's own state: the paste box and the list of saved games (with when it was read).
@@ -142,6 +143,7 @@ fn panel(
         browse,
         browse_to,
         fullscreen,
+        editor,
     } = &mut out;
     let PanelLocal { paste, typed, saved, profile: profile_local } = &mut *local;
     let ctx = contexts.ctx_mut()?;
@@ -338,6 +340,9 @@ fn panel(
                 }
                 if ui.button("Rematch").clicked() {
                     new_game.write(NewGame { variant: None, presets: None });
+                }
+                if editor.editor.is_some() && ui.button("Back to the editor").clicked() {
+                    editor.open = true;
                 }
             });
             ui.separator();
