@@ -88,17 +88,7 @@ def paint(colour, mask):
 
 
 def chess_pair(font, white_cp, black_cp):
-    outline = glyph_mask(font, white_cp)
-    solid = glyph_mask(font, black_cp)
-    fill = inside(outline)
-    white = Image.alpha_composite(paint(WHITE_FILL, fill), paint(WHITE_INK, outline))
-    # Black: a dark body; where the black glyph has its inner lines (holes inside the body),
-    # draw them light.
-    lines = ImageChops.subtract(fill, solid)
-    lines = ImageChops.multiply(lines, fill)
-    black = Image.alpha_composite(paint(BLACK_FILL, fill), paint(BLACK_LINES, lines))
-    black = Image.alpha_composite(black, paint(BLACK_FILL, ImageChops.subtract(outline, solid)))
-    return white, black
+    return painted(glyph_mask(font, white_cp), glyph_mask(font, black_cp))
 
 
 def xiangqi_pair(font, red_cp, black_cp):
@@ -122,7 +112,8 @@ COMPOUNDS = {
 
 
 def painted(outline, solid):
-    """White and black pieces from a glyph's outline and solid masks (see chess_pair)."""
+    """White and black pieces from a glyph's outline and solid masks: white is the outline on
+    a white fill; black is a dark body whose inner lines (holes in the black glyph) are light."""
     fill = inside(outline)
     white = Image.alpha_composite(paint(WHITE_FILL, fill), paint(WHITE_INK, outline))
     lines = ImageChops.subtract(fill, solid)

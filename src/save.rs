@@ -397,11 +397,10 @@ pub fn resume(save: &Save) -> Result<Engine, SaveError> {
     Ok(engine)
 }
 
-/// The platform's data directory for Chimera: `$XDG_DATA_HOME/chimera` or
-/// `~/.local/share/chimera` on Linux and BSD, `%APPDATA%\chimera` on Windows,
-/// `~/Library/Application Support/chimera` on macOS. Saved games and the user's variants live
-/// under it.
-pub fn data_dir() -> Option<std::path::PathBuf> {
+/// Chimera's directory of one kind on this platform: `$<xdg_var>/chimera` or
+/// `~/<unix_default>/chimera` on Linux and BSD, `%APPDATA%\chimera` on Windows,
+/// `~/Library/Application Support/chimera` on macOS.
+pub fn platform_dir(xdg_var: &str, unix_default: &str) -> Option<std::path::PathBuf> {
     use std::path::PathBuf;
     if cfg!(target_os = "windows") {
         return std::env::var_os("APPDATA").map(|d| PathBuf::from(d).join("chimera"));
@@ -410,10 +409,16 @@ pub fn data_dir() -> Option<std::path::PathBuf> {
     if cfg!(target_os = "macos") {
         return home.map(|h| h.join("Library/Application Support/chimera"));
     }
-    match std::env::var_os("XDG_DATA_HOME").filter(|d| !d.is_empty()) {
+    match std::env::var_os(xdg_var).filter(|d| !d.is_empty()) {
         Some(d) => Some(PathBuf::from(d).join("chimera")),
-        None => home.map(|h| h.join(".local/share/chimera")),
+        None => home.map(|h| h.join(unix_default).join("chimera")),
     }
+}
+
+/// The data directory (saved games, the user's variants): `~/.local/share/chimera` on Linux
+/// (see [`platform_dir`]).
+pub fn data_dir() -> Option<std::path::PathBuf> {
+    platform_dir("XDG_DATA_HOME", ".local/share")
 }
 
 /// Writes `text` to `path` so that a process killed at any moment leaves the old file or the

@@ -463,21 +463,7 @@ mod tests {
         p.toggle(1, 0, painter::Toggle::Grasshop);
         p.toggle(1, 1, painter::Toggle::Grasshop);
         assert_eq!(p.betza(), "gQ");
-        let grasshopper =
-            PieceSpec { letter: 'G', name: "grasshopper".into(), betza: p.betza(), ..capablanca.pieces.clone().unwrap()[0].clone() };
-        let grasshopper = PieceSpec {
-            royal: false,
-            pawn: false,
-            promotes: false,
-            promotes_to: None,
-            initial_ranks: None,
-            castles: false,
-            castling_partner: false,
-            glyph: None,
-            code: None,
-            value: 0,
-            ..grasshopper
-        };
+        let grasshopper = PieceSpec::plain('G', "grasshopper", &p.betza());
         e.apply(&Edit::Piece(grasshopper)).unwrap();
         e.apply(&Edit::Start(capablanca.start.clone().unwrap())).unwrap();
         e.apply(&Edit::Place { file: 0, rank: 2, piece: Some("G".into()), mirror: true }).unwrap();

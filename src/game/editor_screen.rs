@@ -283,22 +283,7 @@ fn pieces_section(ui: &mut egui::Ui, editor: &mut Editor, st: PieceState) {
             }
             if ui.button("Add a piece").clicked() {
                 let letter = ('A'..='Z').find(|l| !pieces.iter().any(|p| p.letter == *l)).unwrap_or('Z');
-                let spec = crate::variants::PieceSpec { letter, name: format!("piece {letter}"), betza: "W".into(), ..pieces[0].clone() };
-                let spec = crate::variants::PieceSpec {
-                    royal: false,
-                    pawn: false,
-                    promotes: false,
-                    promotes_to: None,
-                    initial_ranks: None,
-                    castles: false,
-                    castling_partner: false,
-                    glyph: None,
-                    code: None,
-                    value: 0,
-                    confined: None,
-                    region_moves: None,
-                    ..spec
-                };
+                let spec = crate::variants::PieceSpec::plain(letter, &format!("piece {letter}"), "W");
                 let _ = editor.apply(&Edit::Piece(spec));
                 *st.piece = Some(letter);
                 *st.betza = "W".into();

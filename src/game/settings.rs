@@ -99,17 +99,7 @@ impl Default for Settings {
 /// `~/.config/chimera` on Linux and BSD, `~/Library/Application Support/chimera` on macOS,
 /// `%APPDATA%\chimera` on Windows.
 pub fn config_dir() -> Option<PathBuf> {
-    if cfg!(target_os = "windows") {
-        return std::env::var_os("APPDATA").map(|d| PathBuf::from(d).join("chimera"));
-    }
-    let home = std::env::var_os("HOME").map(PathBuf::from);
-    if cfg!(target_os = "macos") {
-        return home.map(|h| h.join("Library/Application Support/chimera"));
-    }
-    match std::env::var_os("XDG_CONFIG_HOME").filter(|d| !d.is_empty()) {
-        Some(d) => Some(PathBuf::from(d).join("chimera")),
-        None => home.map(|h| h.join(".config/chimera")),
-    }
+    crate::save::platform_dir("XDG_CONFIG_HOME", ".config")
 }
 
 /// Where the settings live.

@@ -194,6 +194,30 @@ pub struct PieceSpec {
     pub code: Option<String>,
 }
 
+impl PieceSpec {
+    /// A plain piece: its letter, name and movement, and nothing else (not royal, no pawn or
+    /// promotion, no value hint, no image named).
+    pub fn plain(letter: char, name: &str, betza: &str) -> PieceSpec {
+        PieceSpec {
+            letter,
+            name: name.to_string(),
+            betza: betza.to_string(),
+            royal: false,
+            value: 0,
+            pawn: false,
+            promotes: false,
+            promotes_to: None,
+            initial_ranks: None,
+            castles: false,
+            castling_partner: false,
+            confined: None,
+            region_moves: None,
+            glyph: None,
+            code: None,
+        }
+    }
+}
+
 /// Movement that replaces a type's own inside a region.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
