@@ -32,8 +32,17 @@ pub enum Edit {
     },
     /// Adds a piece type, or replaces the one with its letter.
     Piece(PieceSpec),
-    /// Removes the piece type with this letter (and its pieces from the start position).
+    /// Removes the piece type with this letter (and its pieces from the start position and the
+    /// pockets).
     RemovePiece(char),
+    /// Gives a piece type another letter, everywhere the definition names it (the start
+    /// position and pockets, promotion targets and choices).
+    Letter {
+        /// The letter it has.
+        from: char,
+        /// The letter it gets (unused).
+        to: char,
+    },
     /// A piece type's movement, in Betza (the painter writes it).
     Betza {
         /// The piece's letter.
@@ -101,7 +110,7 @@ pub fn id_from_name(name: &str, taken: &dyn Fn(&str) -> bool) -> String {
             base.push('-');
         }
     }
-    let base = base.trim_end_matches('-').chars().take(40).collect::<String>();
+    let base = base.chars().take(40).collect::<String>().trim_end_matches('-').to_string();
     let base = if base.is_empty() { "variant".to_string() } else { base };
     if !taken(&base) {
         return base;
@@ -121,7 +130,7 @@ pub struct Editor {
     /// Black's start mirrors white's (the board editor places both); a start that does not is
     /// warned of.
     pub mirror: bool,
-    /// The file it was last saved to (saving again writes there).
+    /// The file it was opened from or last saved to (saving again writes there).
     saved_as: Option<std::path::PathBuf>,
 }
 
@@ -192,6 +201,20 @@ impl Editor {
         !self.redo.is_empty()
     }
 
+    /// An editor on a variant file: its `extends` resolved (the parent looked up beside it,
+    /// then among the built-ins), so the editor sees the whole definition; saving writes back
+    /// to the file when it is in the directory saved to.
+    ///
+    /// # Errors
+    /// The file does not read, or its parent cannot be found.
+    pub fn open(path: &std::path::Path) -> Result<Editor, LoadError> {
+        let mut file = crate::variants::resolve_path(path)?;
+        file.extends = None;
+        let mut editor = Editor::new(file);
+        editor.saved_as = Some(path.to_path_buf());
+        Ok(editor)
+    }
+
     /// Applies a typed edit (see [`Edit`]).
     ///
     /// # Errors
@@ -208,21 +231,13 @@ impl Editor {
                 if !(3..=16).contains(nf) || !(3..=16).contains(nr) {
                     return Err(format!("a board of {nf} × {nr}: files and ranks go from 3 to 16"));
                 }
-                // The start keeps the pieces that still fit, each on its square.
-                let old = grid(&self.file).unwrap_or_else(|_| start::StartGrid::empty(files, ranks));
-                let mut new = start::StartGrid::empty(*nf, *nr);
-                for file in 0..files.min(*nf) {
-                    for rank in 0..ranks.min(*nr) {
-                        new.set(file, rank, old.at(file, rank), false);
-                    }
-                }
-                new.set_pockets(old.pockets());
-                let fen = new.fen();
-                let rest = self.file.start.as_deref().and_then(|s| s.split_once(' ')).map(|(_, r)| r.to_string());
-                let fen = match rest {
-                    Some(rest) => format!("{} {rest}", fen.split_once(' ').map_or(fen.as_str(), |(p, _)| p)),
-                    None => fen,
+                // The start keeps what still fits: white's half counted from the bottom, black's
+                // from the top, each piece on its file.
+                let old = match &self.file.start {
+                    Some(_) => grid(&self.file).map_err(|e| format!("the start position does not read ({e}): fix it first"))?,
+                    None => start::StartGrid::empty(files, ranks),
                 };
+                let fen = old.resized(*nf, *nr).fen();
                 Ok(self.edit(|f| {
                     let board =
                         f.board.get_or_insert(BoardSpec { files: 8, ranks: 8, walls: Vec::new(), style: Default::default(), river: None });
@@ -248,6 +263,8 @@ impl Editor {
                             }
                         }
                     }
+                    let pockets: Option<String> = g.pockets().map(|p| p.chars().filter(|c| !c.eq_ignore_ascii_case(letter)).collect());
+                    g.set_pockets(pockets.as_deref());
                 }
                 Ok(self.edit(|f| {
                     if let Some(pieces) = &mut f.pieces {
@@ -256,6 +273,43 @@ impl Editor {
                     if let Some(g) = g {
                         f.start = Some(g.fen());
                     }
+                }))
+            }
+            Edit::Letter { from, to } => {
+                let (from, to) = (from.to_ascii_uppercase(), to.to_ascii_uppercase());
+                let pieces = self.file.pieces.as_deref().unwrap_or_default();
+                if !to.is_ascii_alphabetic() || pieces.iter().any(|p| p.letter == to) {
+                    return Err(format!("'{to}' is not a free letter"));
+                }
+                if !pieces.iter().any(|p| p.letter == from) {
+                    return Err(format!("no piece '{from}'"));
+                }
+                let swap = |c: char| match c {
+                    c if c == from => to,
+                    c if c == from.to_ascii_lowercase() => to.to_ascii_lowercase(),
+                    c => c,
+                };
+                // The placement and pockets (the first field) only: the castling field names files.
+                let start = self.file.start.as_deref().map(|s| match s.split_once(' ') {
+                    Some((placement, rest)) => format!("{} {rest}", placement.chars().map(swap).collect::<String>()),
+                    None => s.chars().map(swap).collect(),
+                });
+                Ok(self.edit(|f| {
+                    for p in f.pieces.iter_mut().flatten() {
+                        if p.letter == from {
+                            p.letter = to;
+                        }
+                        if p.promotes_to == Some(from) {
+                            p.promotes_to = Some(to);
+                        }
+                    }
+                    if let Some(promotion) = &mut f.promotion {
+                        promotion.choices = promotion.choices.chars().map(swap).collect();
+                        if let Some(n) = promotion.limits.remove(&from) {
+                            promotion.limits.insert(to, n);
+                        }
+                    }
+                    f.start = start;
                 }))
             }
             Edit::Betza { letter, betza } => {
@@ -316,9 +370,18 @@ impl Editor {
     /// # Errors
     /// The directory or file cannot be written, or the file does not read back the same.
     pub fn save_in(&mut self, dir: &std::path::Path) -> Result<std::path::PathBuf, String> {
-        let own = self.saved_as.as_ref().filter(|p| p.parent() == Some(dir) && p.file_stem().is_some_and(|s| *s == *self.file.id));
+        // Its own file (opened from or saved to `dir` before) keeps its name, and the id follows
+        // the file name as the loader wants.
+        let own = self
+            .saved_as
+            .as_ref()
+            .filter(|p| p.parent() == Some(dir))
+            .and_then(|p| Some((p.clone(), p.file_stem()?.to_str()?.to_string())));
         let path = match own {
-            Some(p) => p.clone(),
+            Some((p, stem)) => {
+                self.file.id = stem;
+                p
+            }
             None => {
                 let name = self.file.name.clone().unwrap_or_else(|| self.file.id.clone());
                 let id = id_from_name(&name, &|id| crate::variants::builtin_file(id).is_some() || dir.join(format!("{id}.ron")).exists());
@@ -557,6 +620,30 @@ mod tests {
         let variant = crate::variants::load_path(&first).unwrap();
         assert_eq!(crate::presets::new_game(variant.clone(), &variant.start_fen).unwrap().perft(2), 400);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn renaming_a_letter_renames_it_everywhere_and_resizing_keeps_both_armies() {
+        let mut e = Editor::copy_of("crazyhouse").unwrap();
+        e.apply(&Edit::Start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Nn] w KQkq - 0 1".into())).unwrap();
+        e.apply(&Edit::Letter { from: 'N', to: 'H' }).unwrap();
+        assert!(
+            e.file().start.as_deref().unwrap().starts_with("rhbqkbhr/pppppppp/8/8/8/8/PPPPPPPP/RHBQKBHR[Hh] w KQkq"),
+            "{:?}",
+            e.file().start
+        );
+        assert!(e.problems().is_empty(), "{:?}", e.problems());
+        assert!(e.apply(&Edit::Letter { from: 'H', to: 'B' }).is_err(), "a letter in use");
+        e.apply(&Edit::RemovePiece('H')).unwrap();
+        assert!(e.file().start.as_deref().unwrap().starts_with("r1bqkb1r/pppppppp/8/8/8/8/PPPPPPPP/R1BQKB1R[] w"), "{:?}", e.file().start);
+        // 8 × 8 to 10 × 6 and back: white's pawns and pieces stay at the bottom, black's at the top.
+        let mut c = Editor::copy_of("chess").unwrap();
+        c.apply(&Edit::Board { files: 10, ranks: 6 }).unwrap();
+        assert_eq!(c.file().start.as_deref(), Some("rnbqkbnr2/pppppppp2/10/10/PPPPPPPP2/RNBQKBNR2 w KQkq - 0 1"));
+        c.apply(&Edit::Board { files: 8, ranks: 8 }).unwrap();
+        assert_eq!(c.file().start.as_deref(), Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
+        c.edit(|f| f.start = Some("not a position".into()));
+        assert!(c.apply(&Edit::Board { files: 9, ranks: 9 }).is_err(), "an unreadable start is not wiped");
     }
 
     #[test]

@@ -62,7 +62,7 @@ impl StartGrid {
                     if n == 0 {
                         return Err(format!("rank {}: an empty run of 0 squares", rank + 1));
                     }
-                    file += n;
+                    file = file.saturating_add(n);
                 } else {
                     let mut token = String::new();
                     if c == '+' {
@@ -122,6 +122,30 @@ impl StartGrid {
         }
         let pockets = self.pockets.as_ref().map_or(String::new(), |p| format!("[{p}]"));
         format!("{}{pockets} {}", rows.join("/"), self.rest)
+    }
+
+    /// The position on a board of `files` × `ranks`: white's half kept from the bottom, black's
+    /// from the top, each piece on its file (what does not fit goes); pockets and the other
+    /// fields stay.
+    pub fn resized(&self, files: u8, ranks: u8) -> StartGrid {
+        let mut out = StartGrid {
+            files,
+            ranks,
+            cells: vec![None; files as usize * ranks as usize],
+            pockets: self.pockets.clone(),
+            rest: self.rest.clone(),
+        };
+        for rank in 0..ranks {
+            // The lower half counts from the bottom, the upper half from the top.
+            let from = if rank < ranks / 2 { Some(rank) } else { (self.ranks + rank).checked_sub(ranks) };
+            let Some(from) = from.filter(|&r| r < self.ranks && (rank < ranks / 2) == (r < self.ranks / 2 || self.ranks == ranks)) else {
+                continue;
+            };
+            for file in 0..files.min(self.files) {
+                out.cells[rank as usize * files as usize + file as usize] = self.at(file, from).map(str::to_string);
+            }
+        }
+        out
     }
 
     /// The piece on a square (file and rank from 0), as its FEN token.

@@ -50,6 +50,12 @@ pub struct EditorScreen {
     fen_error: Option<String>,
     ron: String,
     ron_error: Option<String>,
+    /// The RON text was changed and not applied.
+    ron_dirty: bool,
+    /// The FEN field has the keyboard.
+    fen_editing: bool,
+    /// The board size being set (applied with its button).
+    size: Option<(u8, u8)>,
     palette: Option<String>,
     notice: Option<String>,
     /// The definition the text fields were last filled from.
@@ -85,9 +91,7 @@ pub fn editor_for(what: &str) -> Result<Editor, String> {
         return Ok(e);
     }
     if what.ends_with(".ron") {
-        let text = std::fs::read_to_string(what).map_err(|e| format!("{what}: {e}"))?;
-        let file = crate::variants::parse_variant_file(&text).map_err(|e| format!("{what}: {e}"))?;
-        return Ok(Editor::new(file));
+        return Editor::open(std::path::Path::new(what)).map_err(|e| format!("{what}: {e}"));
     }
     Editor::copy_of(what).map_err(|e| e.to_string())
 }
@@ -99,7 +103,9 @@ fn test_play(world: &mut World) {
     let Some(file) = world.resource::<EditorScreen>().editor.as_ref().map(|e| e.file().clone()) else { return };
     let result = crate::variants::compile_playable(&file).map_err(|e| e.to_string()).and_then(|variant| {
         let set = crate::presets::requested_by(&variant);
-        super::start_variant(world, &format!("{}.ron", file.id), Some(file.clone()), variant, set)
+        // A label no file answers to, so a rematch plays this definition, not a file of that
+        // name that happens to be in the working directory.
+        super::start_variant(world, &format!("(editor)/{}.ron", file.id), Some(file.clone()), variant, set)
     });
     match result {
         Ok(()) => {
@@ -110,7 +116,12 @@ fn test_play(world: &mut World) {
     }
 }
 
-fn editor_screen(mut contexts: EguiContexts, mut screen: ResMut<EditorScreen>, mut play: MessageWriter<TestPlay>) -> Result {
+fn editor_screen(
+    mut contexts: EguiContexts,
+    mut screen: ResMut<EditorScreen>,
+    mut play: MessageWriter<TestPlay>,
+    mut start: ResMut<super::screens::StartScreen>,
+) -> Result {
     if !screen.open {
         return Ok(());
     }
@@ -119,8 +130,13 @@ fn editor_screen(mut contexts: EguiContexts, mut screen: ResMut<EditorScreen>, m
     let Some(editor) = screen.editor.as_mut() else { return Ok(()) };
     // Text fields follow the definition when it changed elsewhere (an edit, undo, redo).
     if screen.synced.as_ref() != Some(editor.file()) {
-        screen.fen = editor.file().start.clone().unwrap_or_default();
-        screen.ron = editor.ron();
+        if !screen.fen_editing {
+            screen.fen = editor.file().start.clone().unwrap_or_default();
+        }
+        // Text typed in the RON section and not applied yet is kept.
+        if !screen.ron_dirty {
+            screen.ron = editor.ron();
+        }
         if let Some(def) = screen.piece.and_then(|l| editor.file().pieces.as_ref()?.iter().find(|p| p.letter == l)) {
             screen.betza.clone_from(&def.betza);
         }
@@ -152,7 +168,11 @@ fn editor_screen(mut contexts: EguiContexts, mut screen: ResMut<EditorScreen>, m
                 if ui.button("Save").clicked() {
                     screen.notice = Some(match crate::editor::variants_dir() {
                         Some(dir) => match editor.save_in(&dir) {
-                            Ok(path) => format!("saved to {}", path.display()),
+                            Ok(path) => {
+                                // The start screen lists it from now on.
+                                start.forget_catalogue();
+                                format!("saved to {}", path.display())
+                            }
                             Err(e) => e,
                         },
                         None => "no directory to save variants in (HOME is not set)".into(),
@@ -184,15 +204,17 @@ fn editor_screen(mut contexts: EguiContexts, mut screen: ResMut<EditorScreen>, m
             let problems = editor.problems();
             let height = (ui.available_height() - 150.0).max(200.0);
             egui::ScrollArea::vertical().id_salt("section").max_height(height).show(ui, |ui| match screen.section {
-                Section::Board => board_section(ui, editor),
+                Section::Board => board_section(ui, editor, &mut screen.size),
                 Section::Pieces => pieces_section(
                     ui,
                     editor,
                     screen_parts(&mut screen.piece, &mut screen.step, &mut screen.symmetry, &mut screen.betza, &mut screen.betza_error),
                 ),
-                Section::Start => start_section(ui, editor, &mut screen.palette, &mut screen.fen, &mut screen.fen_error),
+                Section::Start => {
+                    start_section(ui, editor, &mut screen.palette, (&mut screen.fen, &mut screen.fen_error, &mut screen.fen_editing))
+                }
                 Section::Rules => rules_section(ui, editor),
-                Section::Ron => ron_section(ui, editor, &mut screen.ron, &mut screen.ron_error),
+                Section::Ron => ron_section(ui, editor, &mut screen.ron, &mut screen.ron_error, &mut screen.ron_dirty),
             });
             ui.separator();
             // The problems, each with its code and field; a click goes to its section.
@@ -252,18 +274,21 @@ fn screen_parts<'a>(
     PieceState { piece, step, symmetry, betza, error }
 }
 
-fn board_section(ui: &mut egui::Ui, editor: &mut Editor) {
-    let (mut files, mut ranks) = editor.file().board.as_ref().map_or((8, 8), |b| (b.files, b.ranks));
+fn board_section(ui: &mut egui::Ui, editor: &mut Editor, size: &mut Option<(u8, u8)>) {
+    let now = editor.file().board.as_ref().map_or((8, 8), |b| (b.files, b.ranks));
+    let (files, ranks) = size.get_or_insert(now);
     ui.horizontal(|ui| {
         ui.label("Files");
-        let a = ui.add(egui::DragValue::new(&mut files).range(3..=16)).changed();
+        ui.add(egui::DragValue::new(files).range(3..=16));
         ui.label("Ranks");
-        let b = ui.add(egui::DragValue::new(&mut ranks).range(3..=16)).changed();
-        if a || b {
-            let _ = editor.apply(&Edit::Board { files, ranks });
+        ui.add(egui::DragValue::new(ranks).range(3..=16));
+        if ui.add_enabled((*files, *ranks) != now, egui::Button::new("Apply")).clicked()
+            && let Err(e) = editor.apply(&Edit::Board { files: *files, ranks: *ranks })
+        {
+            ui.colored_label(egui::Color32::from_rgb(235, 100, 90), e);
         }
     });
-    ui.label("The start position keeps the pieces that still fit.");
+    ui.label("The start position keeps what still fits: white's ranks from the bottom, black's from the top.");
 }
 
 fn pieces_section(ui: &mut egui::Ui, editor: &mut Editor, st: PieceState) {
@@ -281,8 +306,10 @@ fn pieces_section(ui: &mut egui::Ui, editor: &mut Editor, st: PieceState) {
                     *st.step = None;
                 }
             }
-            if ui.button("Add a piece").clicked() {
-                let letter = ('A'..='Z').find(|l| !pieces.iter().any(|p| p.letter == *l)).unwrap_or('Z');
+            let free = ('A'..='Z').find(|l| !pieces.iter().any(|p| p.letter == *l));
+            if ui.add_enabled(free.is_some(), egui::Button::new("Add a piece")).clicked()
+                && let Some(letter) = free
+            {
                 let spec = crate::variants::PieceSpec::plain(letter, &format!("piece {letter}"), "W");
                 let _ = editor.apply(&Edit::Piece(spec));
                 *st.piece = Some(letter);
@@ -301,13 +328,8 @@ fn pieces_section(ui: &mut egui::Ui, editor: &mut Editor, st: PieceState) {
                 ui.label("Letter");
                 if ui.add(egui::TextEdit::singleline(&mut text).desired_width(24.0)).changed()
                     && let Some(new) = text.chars().rev().find(char::is_ascii_alphabetic).map(|c| c.to_ascii_uppercase())
-                    && !pieces.iter().any(|p| p.letter == new)
+                    && editor.apply(&Edit::Letter { from: letter, to: new }).is_ok()
                 {
-                    editor.edit(|f| {
-                        if let Some(p) = f.pieces.as_mut().and_then(|ps| ps.iter_mut().find(|p| p.letter == letter)) {
-                            p.letter = new;
-                        }
-                    });
                     *st.piece = Some(new);
                 }
                 let mut name = spec.name.clone();
@@ -459,10 +481,12 @@ fn paint_grid(ui: &mut egui::Ui, painter: &mut Painter, step: &mut Option<(i8, i
     }
 }
 
-fn start_section(ui: &mut egui::Ui, editor: &mut Editor, palette: &mut Option<String>, fen: &mut String, fen_error: &mut Option<String>) {
+type FenField<'a> = (&'a mut String, &'a mut Option<String>, &'a mut bool);
+
+fn start_section(ui: &mut egui::Ui, editor: &mut Editor, palette: &mut Option<String>, (fen, fen_error, editing): FenField) {
     let Ok(grid) = editor.start_grid() else {
         ui.label("The start position does not fit the board: edit the FEN below.");
-        fen_field(ui, editor, fen, fen_error);
+        fen_field(ui, editor, fen, fen_error, editing);
         return;
     };
     let pieces = editor.file().pieces.clone().unwrap_or_default();
@@ -519,13 +543,17 @@ fn start_section(ui: &mut egui::Ui, editor: &mut Editor, palette: &mut Option<St
             }
         }
     }
-    fen_field(ui, editor, fen, fen_error);
+    fen_field(ui, editor, fen, fen_error, editing);
 }
 
-fn fen_field(ui: &mut egui::Ui, editor: &mut Editor, fen: &mut String, fen_error: &mut Option<String>) {
+/// The FEN field: applied when it loses the keyboard (Enter, or a click elsewhere): one edit,
+/// not one per keystroke.
+fn fen_field(ui: &mut egui::Ui, editor: &mut Editor, fen: &mut String, fen_error: &mut Option<String>, editing: &mut bool) {
     ui.horizontal(|ui| {
         ui.label("FEN");
-        if ui.add(egui::TextEdit::singleline(fen).desired_width(600.0).font(egui::TextStyle::Monospace)).changed() {
+        let field = ui.add(egui::TextEdit::singleline(fen).desired_width(600.0).font(egui::TextStyle::Monospace));
+        *editing = field.has_focus();
+        if field.lost_focus() {
             match editor.apply(&Edit::Start(fen.clone())) {
                 Ok(_) => *fen_error = None,
                 Err(e) => *fen_error = Some(e),
@@ -553,21 +581,30 @@ fn rules_section(ui: &mut egui::Ui, editor: &mut Editor) {
     ui.label("Castling, promotion, drops and end conditions: edit them in the RON section for now.");
 }
 
-fn ron_section(ui: &mut egui::Ui, editor: &mut Editor, ron: &mut String, error: &mut Option<String>) {
+fn ron_section(ui: &mut egui::Ui, editor: &mut Editor, ron: &mut String, error: &mut Option<String>, dirty: &mut bool) {
     ui.horizontal(|ui| {
         if ui.button("Apply the text").clicked() {
             match editor.set_ron(ron) {
-                Ok(_) => *error = None,
+                Ok(_) => {
+                    *error = None;
+                    *dirty = false;
+                }
                 Err(e) => *error = Some(e.to_string()),
             }
         }
         if ui.button("Revert").clicked() {
             *ron = editor.ron();
             *error = None;
+            *dirty = false;
+        }
+        if *dirty {
+            ui.label(egui::RichText::new("changed: Apply the text to use it (Save writes the definition, not the text)").weak());
         }
     });
     if let Some(e) = error.as_ref() {
         ui.colored_label(egui::Color32::from_rgb(235, 100, 90), e);
     }
-    ui.add(egui::TextEdit::multiline(ron).font(egui::TextStyle::Monospace).desired_width(f32::INFINITY).desired_rows(24));
+    if ui.add(egui::TextEdit::multiline(ron).font(egui::TextStyle::Monospace).desired_width(f32::INFINITY).desired_rows(24)).changed() {
+        *dirty = true;
+    }
 }

@@ -149,6 +149,13 @@ pub struct StartScreen {
     pub clock: ClockChoice,
 }
 
+impl StartScreen {
+    /// Makes the variant list be read again (a variant was saved).
+    pub fn forget_catalogue(&mut self) {
+        self.catalogue.clear();
+    }
+}
+
 /// The offer to resume the autosave at `path`: `None` when there is none, or its game is over
 /// or has no move yet; otherwise a line saying what it is (variant, presets, move, who plays)
 /// and its text, or why it does not read (it is then moved aside to
