@@ -34,12 +34,12 @@ shot() { import -window root "$shots/$1.png"; }
 click 45 248                                   # Add a piece
 select_all 325 80; xdotool type G; sleep 0.3   # its letter
 select_all 457 80; xdotool type grasshopper; sleep 0.3
-click 556 124                                  # symmetry: all eight
-click 465 271                                  # a diagonal step: all four diagonals
-click 465 301 3                                # pick an orthogonal step (right-click)
-click 584 478                                  # hop, land beyond (g): the orthogonals ride and hop
-click 465 271 3                                # pick a diagonal step
-click 584 478                                  # the same for the diagonals
+click 556 145                                  # symmetry: all eight
+click 465 292                                  # a diagonal step: all four diagonals
+click 465 322 3                                # pick an orthogonal step (right-click)
+click 584 499                                  # hop, land beyond (g): the orthogonals ride and hop
+click 465 292 3                                # pick a diagonal step
+click 584 499                                  # the same for the diagonals
 shot pieces
 click 153 50                                   # Start position
 click 435 80                                   # palette: G
@@ -78,5 +78,7 @@ cat > "$hand" <<'RON'
 RON
 by_hand=$("$bin" perft --variant "$hand" --fen startpos --depth 3 | awk '/Nodes/ {print $3}')
 echo "perft(3): saved $saved, by hand $by_hand"
+# Reopened: the editor opens the saved file.
+"$bin" --editor "$file" --screenshot "$shots/reopened.png" >/dev/null 2>&1 || { echo "editor-e2e: the saved file does not reopen"; exit 1; }
 [ "$saved" = "$by_hand" ] || { echo "editor-e2e: perft differs"; exit 1; }
 echo "editor-e2e: passed; screenshots in $shots"

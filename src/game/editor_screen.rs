@@ -56,6 +56,10 @@ pub struct EditorScreen {
     fen_editing: bool,
     /// The board size being set (applied with its button).
     size: Option<(u8, u8)>,
+    /// The definition's problems (for the version in `synced`).
+    problems: Vec<crate::variants::Problem>,
+    /// Each piece's value as the computer's evaluation estimates it, by letter.
+    values: Vec<(char, i32)>,
     palette: Option<String>,
     notice: Option<String>,
     /// The definition the text fields were last filled from.
@@ -140,6 +144,14 @@ fn editor_screen(
         if let Some(def) = screen.piece.and_then(|l| editor.file().pieces.as_ref()?.iter().find(|p| p.letter == l)) {
             screen.betza.clone_from(&def.betza);
         }
+        // Problems and the engine's piece values, worked out once per version of the definition.
+        screen.problems = editor.problems();
+        screen.values = crate::variants::compile_playable(editor.file())
+            .map(|v| {
+                let eval = crate::ai::Evaluator::new(&v);
+                v.registry.ids().map(|k| (v.registry.def(k).letter, eval.value(k))).collect()
+            })
+            .unwrap_or_default();
         screen.synced = Some(editor.file().clone());
     }
     let mut close = false;
@@ -201,7 +213,7 @@ fn editor_screen(
                 }
             });
             ui.separator();
-            let problems = editor.problems();
+            let problems = screen.problems.clone();
             let height = (ui.available_height() - 150.0).max(200.0);
             egui::ScrollArea::vertical().id_salt("section").max_height(height).show(ui, |ui| match screen.section {
                 Section::Board => board_section(ui, editor, &mut screen.size),
@@ -209,6 +221,7 @@ fn editor_screen(
                     ui,
                     editor,
                     screen_parts(&mut screen.piece, &mut screen.step, &mut screen.symmetry, &mut screen.betza, &mut screen.betza_error),
+                    &screen.values,
                 ),
                 Section::Start => {
                     start_section(ui, editor, &mut screen.palette, (&mut screen.fen, &mut screen.fen_error, &mut screen.fen_editing))
@@ -291,7 +304,7 @@ fn board_section(ui: &mut egui::Ui, editor: &mut Editor, size: &mut Option<(u8, 
     ui.label("The start position keeps what still fits: white's ranks from the bottom, black's from the top.");
 }
 
-fn pieces_section(ui: &mut egui::Ui, editor: &mut Editor, st: PieceState) {
+fn pieces_section(ui: &mut egui::Ui, editor: &mut Editor, st: PieceState, values: &[(char, i32)]) {
     let pieces = editor.file().pieces.clone().unwrap_or_default();
     ui.horizontal_top(|ui| {
         // The piece types.
@@ -345,6 +358,24 @@ fn pieces_section(ui: &mut egui::Ui, editor: &mut Editor, st: PieceState) {
                     let _ = editor.apply(&Edit::RemovePiece(letter));
                     *st.piece = None;
                 }
+            });
+            ui.horizontal(|ui| {
+                match values.iter().find(|(l, _)| *l == letter) {
+                    Some((_, v)) => ui.label(format!("Value, as the computer estimates it from its moves: {v}")),
+                    None => ui.label("Value: once the variant plays"),
+                };
+                // What it promotes to on reaching the promotion zone (Shogi-style), if anything.
+                let current = spec.promotes_to.map_or("nothing".to_string(), |c| c.to_string());
+                egui::ComboBox::from_label("promotes to").selected_text(current).show_ui(ui, |ui| {
+                    let mut choice = spec.promotes_to;
+                    ui.selectable_value(&mut choice, None, "nothing");
+                    for p in pieces.iter().filter(|p| p.letter != letter) {
+                        ui.selectable_value(&mut choice, Some(p.letter), format!("{} {}", p.letter, p.name));
+                    }
+                    if choice != spec.promotes_to {
+                        let _ = editor.apply(&Edit::Piece(crate::variants::PieceSpec { promotes_to: choice, ..spec.clone() }));
+                    }
+                });
             });
             if spec.code.is_some() {
                 ui.label(format!("Moves by its own rule ({}): shown, not painted.", spec.code.as_deref().unwrap_or_default()));
