@@ -71,6 +71,33 @@ impl EditorScreen {
     pub fn open_on(&mut self, editor: Editor) {
         *self = EditorScreen { open: true, editor: Some(editor), ..EditorScreen::default() };
     }
+
+    /// Opens a variant file in the editor. One that does not parse opens in the RON section
+    /// with its text and the error's line and column; nothing is written until its text is
+    /// applied and saved (Save waits for the text to be applied).
+    ///
+    /// # Errors
+    /// The file cannot be read, or parses but its parent variant cannot be found.
+    pub fn open_file(&mut self, path: &std::path::Path) -> Result<(), String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        match crate::variants::parse_variant_file(&text) {
+            Ok(_) => self.open_on(Editor::open(path).map_err(|e| format!("{}: {e}", path.display()))?),
+            Err(e) => {
+                // Until its text is applied, the editor holds a plain definition named after
+                // the file (with nothing to undo).
+                let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("variant").to_string();
+                let mut file = Editor::copy_of("chess").map_err(|e| e.to_string())?.file().clone();
+                file.name = Some(stem.clone());
+                file.id = stem;
+                self.open_on(Editor::new(file));
+                self.section = Section::Ron;
+                self.ron = text;
+                self.ron_dirty = true;
+                self.ron_error = Some(format!("{} does not parse: {e}", path.display()));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Starts a game of the variant being edited.
@@ -177,7 +204,11 @@ fn editor_screen(
                 if ui.button("Test-play").on_hover_text("Play it as it stands; the editor keeps every edit").clicked() {
                     play.write(TestPlay);
                 }
-                if ui.button("Save").clicked() {
+                if ui
+                    .add_enabled(!screen.ron_dirty, egui::Button::new("Save"))
+                    .on_disabled_hover_text("Apply or revert the RON text first")
+                    .clicked()
+                {
                     screen.notice = Some(match crate::editor::variants_dir() {
                         Some(dir) => match editor.save_in(&dir) {
                             Ok(path) => {

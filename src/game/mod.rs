@@ -214,12 +214,15 @@ pub fn run(options: GameOptions) -> ExitCode {
     app.add_plugins((premove::plugin, icon::plugin, clocks::plugin, browse::plugin, editor_screen::plugin));
     // `--editor`: the editor opens at once.
     if let Some(what) = app.world().resource::<GameOptions>().editor.clone() {
-        match editor_screen::editor_for(&what) {
-            Ok(editor) => app.world_mut().resource_mut::<editor_screen::EditorScreen>().open_on(editor),
-            Err(e) => {
-                eprintln!("chimera: --editor: {e}");
-                return ExitCode::FAILURE;
-            }
+        let mut screen = app.world_mut().resource_mut::<editor_screen::EditorScreen>();
+        let opened = if what.ends_with(".ron") {
+            screen.open_file(std::path::Path::new(&what))
+        } else {
+            editor_screen::editor_for(&what).map(|editor| screen.open_on(editor))
+        };
+        if let Err(e) = opened {
+            eprintln!("chimera: --editor: {e}");
+            return ExitCode::FAILURE;
         }
     }
     // Clocks from the command line, set once the position is.
