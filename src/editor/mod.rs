@@ -222,8 +222,7 @@ impl Editor {
     /// nothing changes. Problems of the result (a piece that cannot move, a side in check) are
     /// not errors here: they are listed by [`Editor::problems`].
     pub fn apply(&mut self, edit: &Edit) -> Result<bool, String> {
-        let (files, ranks) = self.file.board.as_ref().map_or((8, 8), |b| (b.files, b.ranks));
-        let grid = |f: &VariantFile| start::StartGrid::parse(f.start.as_deref().unwrap_or(""), files, ranks);
+        let (files, ranks) = self.board_size();
         match edit {
             Edit::Name(name) => Ok(self.edit(|f| f.name = Some(name.clone()))),
             Edit::Description(text) => Ok(self.edit(|f| f.description = Some(text.clone()))),
@@ -234,7 +233,7 @@ impl Editor {
                 // The start keeps what still fits: white's half counted from the bottom, black's
                 // from the top, each piece on its file.
                 let old = match &self.file.start {
-                    Some(_) => grid(&self.file).map_err(|e| format!("the start position does not read ({e}): fix it first"))?,
+                    Some(_) => self.start_grid().map_err(|e| format!("the start position does not read ({e}): fix it first"))?,
                     None => start::StartGrid::empty(files, ranks),
                 };
                 let fen = old.resized(*nf, *nr).fen();
@@ -254,7 +253,7 @@ impl Editor {
                 }
             })),
             Edit::RemovePiece(letter) => {
-                let mut g = grid(&self.file).ok();
+                let mut g = self.start_grid().ok();
                 if let Some(g) = &mut g {
                     for file in 0..files {
                         for rank in 0..ranks {
@@ -323,7 +322,7 @@ impl Editor {
                 }))
             }
             Edit::Place { file, rank, piece, mirror } => {
-                let mut g = grid(&self.file)?;
+                let mut g = self.start_grid()?;
                 if *file >= files || *rank >= ranks {
                     return Err(format!("no square at file {file}, rank {rank} on a board of {files} × {ranks}"));
                 }
@@ -352,12 +351,17 @@ impl Editor {
         }
     }
 
+    /// The board's files and ranks (8 × 8 when the definition does not say).
+    pub fn board_size(&self) -> (u8, u8) {
+        self.file.board.as_ref().map_or((8, 8), |b| (b.files, b.ranks))
+    }
+
     /// The start position as the board editor shows it.
     ///
     /// # Errors
     /// A start that does not fit the board.
     pub fn start_grid(&self) -> Result<start::StartGrid, String> {
-        let (files, ranks) = self.file.board.as_ref().map_or((8, 8), |b| (b.files, b.ranks));
+        let (files, ranks) = self.board_size();
         start::StartGrid::parse(self.file.start.as_deref().unwrap_or(""), files, ranks)
     }
 

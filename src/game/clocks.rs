@@ -237,6 +237,13 @@ pub fn computer_movetime(world: &World, side: Side, level: u8) -> Option<Duratio
     Some(crate::ai::level(level).movetime.min(soft).max(Duration::from_millis(5)))
 }
 
+/// The two clocks in a column beside the board: the bottom side's at the column's foot, the
+/// other's at its head.
+pub(super) fn faces(ui: &mut bevy_egui::egui::Ui, clock: &GameClock, bottom: Side, now: Duration) {
+    bevy_egui::egui::Panel::bottom("bottom-clock").resizable(false).show_separator_line(false).show(ui, |ui| face(ui, clock, bottom, now));
+    face(ui, clock, bottom.opponent(), now);
+}
+
 /// Draws one clock: the side's colour, its face (red when short), byo-yomi periods or the
 /// delay, a frame while it runs.
 pub(super) fn face(ui: &mut bevy_egui::egui::Ui, clock: &GameClock, side: Side, now: Duration) {

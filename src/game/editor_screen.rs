@@ -72,6 +72,20 @@ impl EditorScreen {
         *self = EditorScreen { open: true, editor: Some(editor), ..EditorScreen::default() };
     }
 
+    /// Opens the editor on `what`: a new variant (empty), a variant file (`.ron`, see
+    /// [`EditorScreen::open_file`]), or a copy of a built-in by id.
+    ///
+    /// # Errors
+    /// No such variant, or a file that cannot be read.
+    pub fn open(&mut self, what: &str) -> Result<(), String> {
+        if what.ends_with(".ron") {
+            return self.open_file(std::path::Path::new(what));
+        }
+        let editor = if what.is_empty() { new_variant()? } else { Editor::copy_of(what).map_err(|e| e.to_string())? };
+        self.open_on(editor);
+        Ok(())
+    }
+
     /// Opens a variant file in the editor. One that does not parse opens in the RON section
     /// with its text and the error's line and column; nothing is written until its text is
     /// applied and saved (Save waits for the text to be applied).
@@ -111,20 +125,11 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, test_play.before(super::play::handle_input));
 }
 
-/// The editor for `--editor`: a copy of a built-in by id, a file, or (empty) a new variant.
-///
-/// # Errors
-/// No such variant, or a file that does not parse.
-pub fn editor_for(what: &str) -> Result<Editor, String> {
-    if what.is_empty() {
-        let mut e = Editor::copy_of("chess").map_err(|e| e.to_string())?;
-        e.apply(&Edit::Name("New variant".into()))?;
-        return Ok(e);
-    }
-    if what.ends_with(".ron") {
-        return Editor::open(std::path::Path::new(what)).map_err(|e| format!("{what}: {e}"));
-    }
-    Editor::copy_of(what).map_err(|e| e.to_string())
+/// A new variant: a copy of chess named "New variant".
+fn new_variant() -> Result<Editor, String> {
+    let mut e = Editor::copy_of("chess").map_err(|e| e.to_string())?;
+    e.apply(&Edit::Name("New variant".into()))?;
+    Ok(e)
 }
 
 fn test_play(world: &mut World) {
@@ -251,7 +256,13 @@ fn editor_screen(
                 Section::Pieces => pieces_section(
                     ui,
                     editor,
-                    screen_parts(&mut screen.piece, &mut screen.step, &mut screen.symmetry, &mut screen.betza, &mut screen.betza_error),
+                    PieceState {
+                        piece: &mut screen.piece,
+                        step: &mut screen.step,
+                        symmetry: &mut screen.symmetry,
+                        betza: &mut screen.betza,
+                        error: &mut screen.betza_error,
+                    },
                     &screen.values,
                 ),
                 Section::Start => {
@@ -308,18 +319,8 @@ struct PieceState<'a> {
     error: &'a mut Option<String>,
 }
 
-fn screen_parts<'a>(
-    piece: &'a mut Option<char>,
-    step: &'a mut Option<(i8, i8)>,
-    symmetry: &'a mut Symmetry,
-    betza: &'a mut String,
-    error: &'a mut Option<String>,
-) -> PieceState<'a> {
-    PieceState { piece, step, symmetry, betza, error }
-}
-
 fn board_section(ui: &mut egui::Ui, editor: &mut Editor, size: &mut Option<(u8, u8)>) {
-    let now = editor.file().board.as_ref().map_or((8, 8), |b| (b.files, b.ranks));
+    let now = editor.board_size();
     let (files, ranks) = size.get_or_insert(now);
     ui.horizontal(|ui| {
         ui.label("Files");
@@ -576,7 +577,7 @@ fn start_section(ui: &mut egui::Ui, editor: &mut Editor, palette: &mut Option<St
             let _ = editor.apply(&Edit::Start(g.fen()));
         }
     });
-    let (files, ranks) = editor.file().board.as_ref().map_or((8, 8), |b| (b.files, b.ranks));
+    let (files, ranks) = editor.board_size();
     let cell = (420.0 / files.max(ranks) as f32).min(48.0);
     let (rect, _) = ui.allocate_exact_size(egui::vec2(cell * files as f32, cell * ranks as f32), egui::Sense::hover());
     for rank in 0..ranks {

@@ -213,17 +213,11 @@ pub fn run(options: GameOptions) -> ExitCode {
     ));
     app.add_plugins((premove::plugin, icon::plugin, clocks::plugin, browse::plugin, editor_screen::plugin));
     // `--editor`: the editor opens at once.
-    if let Some(what) = app.world().resource::<GameOptions>().editor.clone() {
-        let mut screen = app.world_mut().resource_mut::<editor_screen::EditorScreen>();
-        let opened = if what.ends_with(".ron") {
-            screen.open_file(std::path::Path::new(&what))
-        } else {
-            editor_screen::editor_for(&what).map(|editor| screen.open_on(editor))
-        };
-        if let Err(e) = opened {
-            eprintln!("chimera: --editor: {e}");
-            return ExitCode::FAILURE;
-        }
+    if let Some(what) = app.world().resource::<GameOptions>().editor.clone()
+        && let Err(e) = app.world_mut().resource_mut::<editor_screen::EditorScreen>().open(&what)
+    {
+        eprintln!("chimera: --editor: {e}");
+        return ExitCode::FAILURE;
     }
     // Clocks from the command line, set once the position is.
     if let Some(control) = app.world().resource::<GameOptions>().clock {

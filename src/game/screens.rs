@@ -439,20 +439,14 @@ fn start_screen(
                     ui.horizontal(|ui| {
                         edit = ui.button("Edit a copy…").on_hover_text("Open this variant's copy in the variant editor").clicked();
                         if ui.button("New variant…").on_hover_text("Design a variant, starting from chess").clicked()
-                            && let Ok(e) = super::editor_screen::editor_for("")
+                            && editor.open("").is_ok()
                         {
-                            editor.open_on(e);
                             screen.open = false;
                         }
                     });
                     if edit {
-                        let opened = if id.ends_with(".ron") {
-                            super::editor_screen::editor_for(&id)
-                        } else {
-                            crate::editor::Editor::copy_of(&id).map_err(|e| e.to_string())
-                        };
-                        if let Ok(e) = opened {
-                            editor.open_on(e);
+                        // A built-in opens as a copy; one of my variants opens as its file.
+                        if editor.open(&id).is_ok() {
                             screen.open = false;
                         }
                         return;

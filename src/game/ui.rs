@@ -161,24 +161,17 @@ fn panel(
         // Zen mode: the board alone, and the clocks beside it when the game has them.
         if let Some(clock) = &clocks.clock {
             let now = clocks.now();
-            egui::Panel::right("zen").exact_size(side).resizable(false).show(&mut root, |ui| {
-                egui::Panel::bottom("zen-bottom-clock")
-                    .resizable(false)
-                    .show_separator_line(false)
-                    .show(ui, |ui| super::clocks::face(ui, clock, view.bottom, now));
-                super::clocks::face(ui, clock, view.bottom.opponent(), now);
-            });
+            egui::Panel::right("zen")
+                .exact_size(side)
+                .resizable(false)
+                .show(&mut root, |ui| super::clocks::faces(ui, clock, view.bottom, now));
         }
     } else {
         egui::Panel::right("game").exact_size(PANEL_WIDTH).resizable(false).show(&mut root, |ui| {
             // The clocks, each beside the board's edge where its side plays.
             if let Some(clock) = &clocks.clock {
                 let now = clocks.now();
-                egui::Panel::bottom("bottom-clock")
-                    .resizable(false)
-                    .show_separator_line(false)
-                    .show(ui, |ui| super::clocks::face(ui, clock, view.bottom, now));
-                super::clocks::face(ui, clock, view.bottom.opponent(), now);
+                super::clocks::faces(ui, clock, view.bottom, now);
                 ui.add_space(4.0);
             }
             ui.heading(&v.name);
