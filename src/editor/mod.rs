@@ -8,13 +8,25 @@
 //! its key path, so a view can show it beside its field. The RON text is one more view of the
 //! same definition ([`Editor::ron`], [`Editor::set_ron`]).
 //!
-//! Done so far: the model with undo and redo, live problems, the RON text both ways, and the
-//! move painter ([`painter`]) kept in step with Betza.
+//! Parts: the typed edits ([`Edit`]) with undo and redo (a gesture — a value dragged, a name
+//! typed — merges into one step: [`Editor::apply_merged`]), live problems and the section each
+//! belongs to ([`Section::of`]), the RON text both ways, the move painter ([`painter`]) kept in
+//! step with Betza, the start position as a grid with its pockets and a Chess960-style shuffle
+//! ([`start`]), the rules' forms and regions painted square by square, the piece library and
+//! the catalogue's starts ([`rules`]), saving (to the user's variants, or as any file) and the
+//! file browser's model ([`browse`]).
 
+pub mod browse;
 pub mod painter;
+pub mod rules;
 pub mod start;
 
-use crate::variants::{BoardSpec, LoadError, PieceSpec, PresetUse, Problem, ProblemCode, VariantFile};
+pub use rules::{LibraryPiece, Switch, castling_default, catalogue_starts, piece_library, region_uses, square_name};
+
+use crate::variants::{
+    BlastSpec, BoardSpec, CastlingSpec, DropsSpec, EndSpec, LoadError, MaterialCountSpec, PiecePromotionSpec, PieceSpec, PresetUse,
+    Problem, ProblemCode, ProfileUse, PromotionSpec, RegionSpec, ShuffleSpec, VariantFile,
+};
 
 /// One edit as a view makes it, and as a test or a script replays it.
 #[derive(Clone, Debug, PartialEq)]
@@ -71,6 +83,148 @@ pub enum Edit {
         /// On or off.
         on: bool,
     },
+    /// An active preset's parameters, scope and duration (the preset named by its id).
+    PresetUse(PresetUse),
+    /// A rule switched on or off.
+    Switch {
+        /// Which rule.
+        switch: Switch,
+        /// On or off.
+        on: bool,
+    },
+    /// Castling: off (`None`), or on with its files.
+    Castling(Option<CastlingSpec>),
+    /// Promotion on a rank (`None`: none).
+    Promotion(Option<PromotionSpec>),
+    /// Shogi-style promotion in a zone (`None`: none).
+    PiecePromotion(Option<PiecePromotionSpec>),
+    /// Hands and drops (`None`: no hands).
+    Drops(Option<DropsSpec>),
+    /// Exploding captures (`None`: none).
+    Blast(Option<BlastSpec>),
+    /// How new games shuffle the start (`None`: never).
+    Shuffle(Option<ShuffleSpec>),
+    /// The end conditions, in the order they are checked (written out even when they are
+    /// chess's, which a file may leave out).
+    End(Vec<EndSpec>),
+    /// A named region set (`Some`) or removed (`None`).
+    Region {
+        /// Its name.
+        name: String,
+        /// What it is.
+        spec: Option<RegionSpec>,
+    },
+    /// A region renamed, and every place that names it.
+    RenameRegion {
+        /// The name it has.
+        from: String,
+        /// The name it gets (unused).
+        to: String,
+    },
+    /// A region made one for each side: its squares become white's region `<name>-white`,
+    /// their mirror black's `<name>-black`, and it names the two.
+    RegionPerSide(String),
+    /// How the board is drawn: on the intersections of lines (Xiangqi), and a river after a
+    /// rank.
+    BoardLook {
+        /// Pieces on the points where lines cross.
+        intersections: bool,
+        /// A river between this rank and the next.
+        river: Option<u8>,
+    },
+    /// Squares (file and rank, from 0) added to a region or taken out of it: the region
+    /// becomes the list of its squares (one is made if there is none of that name).
+    PaintRegion {
+        /// The region.
+        name: String,
+        /// The squares painted.
+        squares: Vec<(u8, u8)>,
+        /// Added, or taken out.
+        on: bool,
+    },
+    /// The region whose points are joined by diagonal lines (Janggi's palaces), or none.
+    DiagonalLines(Option<String>),
+    /// The material count that scores a game ended by bikjang or passes, or none.
+    MaterialCount(Option<MaterialCountSpec>),
+    /// The modifier profile games of the variant start with: none, a built-in's id, or one
+    /// written out in the file.
+    Profile(Option<ProfileUse>),
+    /// One piece (its letter: upper case white's, lower case black's) put in a pocket
+    /// (`on`), or taken out of it.
+    Pocket {
+        /// The piece.
+        letter: char,
+        /// Put in, or taken out.
+        on: bool,
+    },
+}
+
+/// The editor's sections, each editing some keys of the file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Section {
+    /// Board size and the named regions.
+    Board,
+    /// Piece types and the move painter.
+    #[default]
+    Pieces,
+    /// The start position, its pockets and shuffling.
+    Start,
+    /// Castling, promotion, drops, the rule switches, end conditions, presets.
+    Rules,
+    /// The whole definition as RON (and the header's name and description).
+    Ron,
+}
+
+impl Section {
+    /// Every section, in the order the editor shows them.
+    pub const ALL: [Section; 5] = [Section::Board, Section::Pieces, Section::Start, Section::Rules, Section::Ron];
+
+    /// Its title.
+    pub fn title(self) -> &'static str {
+        match self {
+            Section::Board => "Board",
+            Section::Pieces => "Pieces",
+            Section::Start => "Start position",
+            Section::Rules => "Rules",
+            Section::Ron => "RON",
+        }
+    }
+
+    /// The top-level keys of the file it has fields for. Every key is some section's; the RON
+    /// section has the whole text, and lists the keys no form edits.
+    pub fn keys(self) -> &'static [&'static str] {
+        match self {
+            Section::Board => &["board", "regions"],
+            Section::Pieces => &["pieces", "remove_pieces"],
+            Section::Start => &["start", "shuffle"],
+            Section::Rules => &[
+                "castling",
+                "promotion",
+                "piece_promotion",
+                "no_immobile_pieces",
+                "mandatory_capture",
+                "drops",
+                "blast",
+                "gating",
+                "pass",
+                "diagonal_lines",
+                "material_count",
+                "flying_general",
+                "checks_forbidden",
+                "end",
+                "presets",
+                "profile",
+            ],
+            Section::Ron => &["id", "extends", "name", "description", "rules_summary"],
+        }
+    }
+
+    /// The section whose field a problem's key path (`pieces[P].betza`, `end[1].pieces`,
+    /// `regions.hill`) points at.
+    pub fn of(path: &str) -> Section {
+        let key = path.split(['.', '[']).next().unwrap_or("");
+        Section::ALL.into_iter().find(|s| s.keys().contains(&key)).unwrap_or(Section::Ron)
+    }
 }
 
 /// Where the user's variants are saved: `variants` in the data directory
@@ -132,12 +286,17 @@ pub struct Editor {
     pub mirror: bool,
     /// The file it was opened from or last saved to (saving again writes there).
     saved_as: Option<std::path::PathBuf>,
+    /// The key of the edit being made by [`Editor::apply_merged`], while it applies.
+    merging: Option<String>,
+    /// The key of the last edit recorded, while later edits of that key merge into it (until
+    /// [`Editor::seal`]).
+    last_merge: Option<String>,
 }
 
 impl Editor {
     /// An editor on `file` (its `extends` should be resolved: see [`Editor::copy_of`]).
     pub fn new(file: VariantFile) -> Editor {
-        Editor { file, undo: Vec::new(), redo: Vec::new(), mirror: false, saved_as: None }
+        Editor { file, undo: Vec::new(), redo: Vec::new(), mirror: false, saved_as: None, merging: None, last_merge: None }
     }
 
     /// An editor on a copy of the built-in variant `id`: self-contained (`extends` resolved),
@@ -169,16 +328,40 @@ impl Editor {
         if self.file == before {
             return false;
         }
-        self.undo.push(before);
-        if self.undo.len() > UNDO_DEPTH {
-            self.undo.remove(0);
+        // An edit of the key being merged into adds nothing to the history: undo takes back
+        // the whole gesture.
+        let merged = self.merging.is_some() && self.merging == self.last_merge && !self.undo.is_empty();
+        if !merged {
+            self.undo.push(before);
+            if self.undo.len() > UNDO_DEPTH {
+                self.undo.remove(0);
+            }
         }
+        self.last_merge.clone_from(&self.merging);
         self.redo.clear();
         true
     }
 
+    /// Applies an edit that merges with the edits of the same `key` just before it (a value
+    /// dragged, a name typed: one gesture, one step of undo), until [`Editor::seal`].
+    ///
+    /// # Errors
+    /// As [`Editor::apply`].
+    pub fn apply_merged(&mut self, edit: &Edit, key: &str) -> Result<bool, String> {
+        self.merging = Some(key.to_string());
+        let result = self.apply(edit);
+        self.merging = None;
+        result
+    }
+
+    /// Ends the gesture: the next edit is a step of its own.
+    pub fn seal(&mut self) {
+        self.last_merge = None;
+    }
+
     /// Takes back the last edit. Returns whether there was one.
     pub fn undo(&mut self) -> bool {
+        self.last_merge = None;
         let Some(before) = self.undo.pop() else { return false };
         self.redo.push(std::mem::replace(&mut self.file, before));
         true
@@ -186,6 +369,7 @@ impl Editor {
 
     /// Makes the last edit taken back again. Returns whether there was one.
     pub fn redo(&mut self) -> bool {
+        self.last_merge = None;
         let Some(after) = self.redo.pop() else { return false };
         self.undo.push(std::mem::replace(&mut self.file, after));
         true
@@ -348,7 +532,172 @@ impl Editor {
                     }
                 }))
             }
+            Edit::PresetUse(usage) => {
+                let Some(def) = crate::presets::by_id(&usage.id) else { return Err(format!("no preset '{}'", usage.id)) };
+                for (name, value) in &usage.params {
+                    match def.params.iter().find(|p| p.name == name) {
+                        Some(p) if (p.min as f64..=p.max as f64).contains(value) => {}
+                        Some(p) => return Err(format!("{}: {name} goes from {} to {}", def.name, p.min, p.max)),
+                        None => return Err(format!("{} has no parameter '{name}'", def.name)),
+                    }
+                }
+                if !self.file.presets.iter().flatten().any(|p| p.id == usage.id) {
+                    return Err(format!("{} is not on", def.name));
+                }
+                Ok(self.edit(|f| {
+                    for p in f.presets.iter_mut().flatten().filter(|p| p.id == usage.id) {
+                        *p = usage.clone();
+                    }
+                }))
+            }
+            Edit::Switch { switch, on } => Ok(self.edit(|f| switch.set(f, *on))),
+            Edit::Castling(spec) => Ok(self.edit(|f| f.castling.clone_from(spec))),
+            Edit::Promotion(spec) => Ok(self.edit(|f| f.promotion.clone_from(spec))),
+            Edit::PiecePromotion(spec) => Ok(self.edit(|f| f.piece_promotion.clone_from(spec))),
+            Edit::Drops(spec) => Ok(self.edit(|f| f.drops.clone_from(spec))),
+            Edit::Blast(spec) => Ok(self.edit(|f| f.blast.clone_from(spec))),
+            Edit::Shuffle(spec) => Ok(self.edit(|f| f.shuffle = *spec)),
+            Edit::End(list) => Ok(self.edit(|f| f.end = Some(list.clone()))),
+            Edit::DiagonalLines(region) => Ok(self.edit(|f| f.diagonal_lines.clone_from(region))),
+            Edit::MaterialCount(count) => Ok(self.edit(|f| f.material_count.clone_from(count))),
+            Edit::Profile(profile) => {
+                if let Some(ProfileUse::Id(id)) = profile
+                    && crate::modifiers::builtin(id).is_none()
+                {
+                    return Err(format!("no built-in profile '{id}'"));
+                }
+                Ok(self.edit(|f| f.profile.clone_from(profile)))
+            }
+            Edit::Region { name, spec } => {
+                if name.trim().is_empty() {
+                    return Err("a region needs a name".into());
+                }
+                if spec.is_none() && !region_uses(&self.file, name).is_empty() {
+                    return Err(format!("'{name}' is used by {}: change those first", region_uses(&self.file, name).join(", ")));
+                }
+                Ok(self.edit(|f| {
+                    let regions = f.regions.get_or_insert_with(Default::default);
+                    match spec {
+                        Some(s) => {
+                            regions.insert(name.clone(), s.clone());
+                        }
+                        None => {
+                            regions.remove(name);
+                        }
+                    }
+                    if regions.is_empty() {
+                        f.regions = None;
+                    }
+                }))
+            }
+            Edit::RenameRegion { from, to } => {
+                let regions = self.file.regions.as_ref();
+                if !regions.is_some_and(|r| r.contains_key(from)) {
+                    return Err(format!("no region '{from}'"));
+                }
+                if to.trim().is_empty() || regions.is_some_and(|r| r.contains_key(to)) {
+                    return Err(format!("'{to}' is not a free region name"));
+                }
+                Ok(self.edit(|f| rules::rename_region(f, from, to)))
+            }
+            Edit::RegionPerSide(name) => {
+                let regions = self.file.regions.clone().unwrap_or_default();
+                if matches!(regions.get(name), None | Some(RegionSpec::PerSide { .. })) {
+                    return Err(format!("'{name}' is not a region of squares"));
+                }
+                let (white, black) = (format!("{name}-white"), format!("{name}-black"));
+                if regions.contains_key(&white) || regions.contains_key(&black) {
+                    return Err(format!("'{white}' or '{black}' is taken"));
+                }
+                let squares = self.region_squares(name)[0].clone();
+                let names = |flip: bool| {
+                    let mut list: Vec<(u8, u8)> = squares.iter().map(|&(f, r)| (f, if flip { ranks - 1 - r } else { r })).collect();
+                    list.sort_by_key(|&(f, r)| (r, f));
+                    RegionSpec::Squares(list.into_iter().map(|(f, r)| square_name(f, r)).collect())
+                };
+                Ok(self.edit(|f| {
+                    let regions = f.regions.get_or_insert_with(Default::default);
+                    regions.insert(white.clone(), names(false));
+                    regions.insert(black.clone(), names(true));
+                    regions.insert(name.clone(), RegionSpec::PerSide { white, black });
+                }))
+            }
+            Edit::BoardLook { intersections, river } => Ok(self.edit(|f| {
+                let board = f.board.get_or_insert(BoardSpec { files, ranks, walls: Vec::new(), style: Default::default(), river: None });
+                board.style =
+                    if *intersections { crate::variants::BoardStyle::Intersections } else { crate::variants::BoardStyle::Squares };
+                board.river = *river;
+            })),
+            Edit::PaintRegion { name, squares, on } => {
+                if let Some(&(x, y)) = squares.iter().find(|&&(x, y)| x >= files || y >= ranks) {
+                    return Err(format!("no square at file {x}, rank {y} on a board of {files} × {ranks}"));
+                }
+                let mut after = self.file.clone();
+                rules::paint_region(&mut after, name, squares, *on)?;
+                Ok(self.edit(|f| *f = after))
+            }
+            Edit::Pocket { letter, on } => {
+                let mut g = self.start_grid()?;
+                if !letter.is_ascii_alphabetic() {
+                    return Err(format!("'{letter}' is not a piece letter"));
+                }
+                if *on {
+                    g.add_to_pocket(*letter);
+                } else if !g.take_from_pocket(*letter) {
+                    return Err(format!("no '{letter}' in the pockets"));
+                }
+                Ok(self.edit(|f| f.start = Some(g.fen())))
+            }
         }
+    }
+
+    /// The end conditions as they apply: the file's, or chess's when it leaves them out.
+    pub fn end_conditions(&self) -> Vec<EndSpec> {
+        self.file.end.clone().unwrap_or_else(crate::variants::default_end)
+    }
+
+    /// A letter no piece type has: `preferred` (upper-cased) if it is free, else the first free
+    /// one from A; `None` when all 26 are taken.
+    pub fn free_letter(&self, preferred: char) -> Option<char> {
+        let taken = |c: char| self.file.pieces.iter().flatten().any(|p| p.letter == c);
+        let preferred = preferred.to_ascii_uppercase();
+        if preferred.is_ascii_uppercase() && !taken(preferred) {
+            return Some(preferred);
+        }
+        ('A'..='Z').find(|&c| !taken(c))
+    }
+
+    /// The squares of the region `name`, for white and for black (see
+    /// [`crate::variants::region_squares`]).
+    pub fn region_squares(&self, name: &str) -> [Vec<(u8, u8)>; 2] {
+        crate::variants::region_squares(&self.file, name)
+    }
+
+    /// Shuffles white's first rank as Chess960 does (bishops on both colours, the king between
+    /// the rooks when the variant castles), black's mirrored; one edit. `pick(n)` chooses a
+    /// number below `n`.
+    ///
+    /// # Errors
+    /// A start that does not read, or a first rank that cannot meet those rules.
+    pub fn shuffle_start(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> Result<bool, String> {
+        let mut g = self.start_grid()?;
+        let pieces = self.file.pieces.clone().unwrap_or_default();
+        // Pieces that keep to one colour of square (every step moves an even distance).
+        let colour_bound: String = pieces
+            .iter()
+            .filter(|p| {
+                p.code.is_none()
+                    && crate::rules::parse_betza(&p.betza)
+                        .is_ok_and(|atoms| !atoms.is_empty() && atoms.iter().all(|a| !a.any_square && (a.dx + a.dy) % 2 == 0))
+            })
+            .map(|p| p.letter)
+            .collect();
+        let castling = match (&self.file.castling, pieces.iter().find(|p| p.castles), pieces.iter().find(|p| p.castling_partner)) {
+            (Some(CastlingSpec::On { .. }), Some(k), Some(r)) => Some((k.letter, r.letter)),
+            _ => None,
+        };
+        g.shuffle_first_rank(&colour_bound, castling, pick)?;
+        Ok(self.edit(|f| f.start = Some(g.fen())))
     }
 
     /// The board's files and ranks (8 × 8 when the definition does not say).
@@ -393,16 +742,51 @@ impl Editor {
                 dir.join(format!("{id}.ron"))
             }
         };
+        self.write_to(&path)?;
+        Ok(path)
+    }
+
+    /// Saves the definition to the file `path` ("Save as…"), written atomically and read back;
+    /// the id becomes the file's name, as the loader wants. Saving again writes there.
+    ///
+    /// # Errors
+    /// A file name that is not an id (lower-case letters, digits and `-`, ending `.ron`), or
+    /// a file that cannot be written or does not read back the same.
+    pub fn save_as(&mut self, path: &std::path::Path) -> Result<(), String> {
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+        let is_id = !stem.is_empty() && stem.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+        if !is_id || path.extension().is_none_or(|x| x != "ron") {
+            return Err(format!("'{}': name the file with lower-case letters, digits and '-', ending .ron", path.display()));
+        }
+        if crate::variants::builtin_file(stem).is_some() {
+            return Err(format!("'{stem}' is a built-in variant's id: choose another name"));
+        }
+        let before = self.file.id.clone();
+        self.file.id = stem.to_string();
+        let written = self.write_to(path);
+        if written.is_err() {
+            self.file.id = before;
+        }
+        written
+    }
+
+    /// Writes the definition to `path` atomically and reads it back.
+    fn write_to(&mut self, path: &std::path::Path) -> Result<(), String> {
         let text = self.ron();
-        crate::save::write_atomically(&path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        let back = std::fs::read_to_string(&path)
+        crate::save::write_atomically(path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        let back = std::fs::read_to_string(path)
             .map_err(|e| e.to_string())
             .and_then(|t| crate::variants::parse_variant_file(&t).map_err(|e| e.to_string()))?;
         if back != self.file {
             return Err(format!("{} does not read back as it was written", path.display()));
         }
-        self.saved_as = Some(path.clone());
-        Ok(path)
+        self.saved_as = Some(path.to_path_buf());
+        Ok(())
+    }
+
+    /// The file it was opened from or last saved to.
+    pub fn saved_as(&self) -> Option<&std::path::Path> {
+        self.saved_as.as_deref()
     }
 
     /// Every problem of the definition as it stands, each with its key path (`pieces[2].betza`,
@@ -576,6 +960,87 @@ mod tests {
         assert_eq!(e.file().name.as_deref(), Some("Chess"));
     }
 
+    /// The edits `scripts/editor-e2e.sh` makes by mouse and keyboard, replayed on the model as
+    /// the screen makes them: from "New variant" (a copy of chess), ten files, the archbishop
+    /// and chancellor from the library, Capablanca's start copied, castling switched off and
+    /// on again (its squares for ten files), A and C added to the promotion choices, the
+    /// grasshopper painted and placed on b3 and i3 (mirrored), exploding rooks. The result
+    /// equals Capablanca with the grasshoppers written by hand, perft(3) included.
+    #[test]
+    fn the_e2e_edit_sequence_from_a_new_variant() {
+        let mut e = Editor::copy_of("chess").unwrap();
+        e.apply(&Edit::Name("New variant".into())).unwrap();
+        e.apply(&Edit::Board { files: 10, ranks: 8 }).unwrap();
+        let library = piece_library();
+        for name in ["archbishop", "chancellor"] {
+            let l = library.iter().find(|l| l.spec.name == name).unwrap();
+            let letter = e.free_letter(l.spec.letter).unwrap();
+            e.apply(&Edit::Piece(PieceSpec { letter, ..l.spec.clone() })).unwrap();
+        }
+        let (_, _, start) = catalogue_starts(10, 8).into_iter().find(|(id, _, _)| id == "capablanca").unwrap();
+        e.apply(&Edit::Start(start)).unwrap();
+        e.apply(&Edit::Castling(None)).unwrap();
+        e.apply(&Edit::Castling(Some(castling_default(10)))).unwrap();
+        let mut promotion = e.file().promotion.clone().unwrap();
+        promotion.choices.push_str("AC");
+        e.apply(&Edit::Promotion(Some(promotion))).unwrap();
+        // "Add a piece" takes the first free letter, renamed G in the letter field.
+        let free = e.free_letter('A').unwrap();
+        assert_eq!(free, 'D');
+        e.apply(&Edit::Piece(PieceSpec::plain(free, &format!("piece {free}"), "W"))).unwrap();
+        e.apply(&Edit::Letter { from: free, to: 'G' }).unwrap();
+        let mut p = painter::Painter::from_betza("W").unwrap();
+        p.symmetry = painter::Symmetry { all: true, ..Default::default() };
+        p.cycle(1, 1);
+        p.toggle(1, 0, painter::Toggle::Grasshop);
+        p.toggle(1, 1, painter::Toggle::Grasshop);
+        e.apply(&Edit::Betza { letter: 'G', betza: p.betza() }).unwrap();
+        let named =
+            PieceSpec { name: "grasshopper".into(), ..e.file().pieces.as_ref().unwrap().iter().find(|p| p.letter == 'G').unwrap().clone() };
+        e.apply(&Edit::Piece(named)).unwrap();
+        for file in [1, 8] {
+            e.apply(&Edit::Place { file, rank: 2, piece: Some("G".into()), mirror: true }).unwrap();
+        }
+        e.apply(&Edit::Preset { id: "explosive-rook".into(), on: true }).unwrap();
+        e.apply(&Edit::Name("Capablanca with grasshoppers".into())).unwrap();
+        assert!(e.problems().is_empty(), "{:?}", e.problems());
+        let by_hand = crate::variants::parse_variant_file(
+            r#"(
+                id: "by-hand",
+                extends: "capablanca",
+                pieces: [(letter: 'G', name: "grasshopper", betza: "gQ")],
+                start: "rnabqkbcnr/pppppppppp/1g6g1/10/10/1G6G1/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1",
+                presets: [(id: "explosive-rook")],
+            )"#,
+        )
+        .unwrap();
+        let by_hand = crate::variants::resolve(by_hand, &crate::variants::builtin_file).unwrap();
+        let perft = |file: &VariantFile| {
+            let v = crate::variants::compile_playable(file).unwrap();
+            crate::presets::new_game(v.clone(), &v.start_fen).unwrap().perft(3)
+        };
+        assert_eq!(perft(e.file()), perft(&by_hand));
+        assert_eq!(perft(e.file()), 21_802);
+        // The same rules as the hand-written file, key by key (names and order aside).
+        let (mine, hand) = (e.file(), &by_hand);
+        assert_eq!(
+            (mine.board.as_ref(), &mine.start, &mine.castling, &mine.presets),
+            (hand.board.as_ref(), &hand.start, &hand.castling, &hand.presets)
+        );
+        let sorted = |f: &VariantFile| {
+            let mut ps: Vec<(char, String)> = f.pieces.iter().flatten().map(|p| (p.letter, p.betza.clone())).collect();
+            ps.sort();
+            ps
+        };
+        assert_eq!(sorted(mine), sorted(hand));
+        let letters = |s: &str| {
+            let mut c: Vec<char> = s.chars().collect();
+            c.sort_unstable();
+            c
+        };
+        assert_eq!(letters(&mine.promotion.as_ref().unwrap().choices), letters(&hand.promotion.as_ref().unwrap().choices));
+    }
+
     #[test]
     fn design_warnings_point_at_their_field() {
         let codes = |e: &Editor| e.problems().iter().map(|p| (p.code, p.path.clone())).collect::<Vec<_>>();
@@ -648,6 +1113,242 @@ mod tests {
         assert_eq!(c.file().start.as_deref(), Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
         c.edit(|f| f.start = Some("not a position".into()));
         assert!(c.apply(&Edit::Board { files: 9, ranks: 9 }).is_err(), "an unreadable start is not wiped");
+    }
+
+    /// King of the hill built in the editor from chess: the centre painted by a drag, the
+    /// king reaching it made an end condition; it plays as the built-in does.
+    #[test]
+    fn a_painted_region_and_an_end_condition_make_king_of_the_hill() {
+        let mut e = Editor::copy_of("chess").unwrap();
+        assert!(e.region_squares("hill")[0].is_empty());
+        e.apply(&Edit::PaintRegion { name: "centre".into(), squares: vec![(3, 3), (4, 3), (3, 4), (4, 4), (5, 5)], on: true }).unwrap();
+        e.apply(&Edit::PaintRegion { name: "centre".into(), squares: vec![(5, 5)], on: false }).unwrap();
+        assert_eq!(e.region_squares("centre"), [vec![(3, 3), (4, 3), (3, 4), (4, 4)], vec![(3, 3), (4, 3), (3, 4), (4, 4)]]);
+        let mut end = e.end_conditions();
+        assert_eq!(end, crate::variants::default_end(), "chess's when the file leaves them out");
+        end.insert(1, EndSpec::RegionReached { pieces: "K".into(), region: "centre".into(), reply: false, safe: false });
+        end.retain(|e| *e != EndSpec::InsufficientMaterial);
+        e.apply(&Edit::End(end)).unwrap();
+        // Renamed, it is renamed where the end condition names it; removing it while used is refused.
+        e.apply(&Edit::RenameRegion { from: "centre".into(), to: "hill".into() }).unwrap();
+        assert!(matches!(&e.file().end.as_ref().unwrap()[1], EndSpec::RegionReached { region, .. } if region == "hill"));
+        assert_eq!(region_uses(e.file(), "hill"), ["end[1]"]);
+        assert!(e.apply(&Edit::Region { name: "hill".into(), spec: None }).is_err());
+        assert!(e.apply(&Edit::RenameRegion { from: "nowhere".into(), to: "x".into() }).is_err());
+        assert!(e.apply(&Edit::PaintRegion { name: "hill".into(), squares: vec![(8, 0)], on: true }).is_err(), "off the board");
+        assert!(e.problems().is_empty(), "{:?}", e.problems());
+        let perft = |file: &VariantFile| {
+            let v = crate::variants::compile_playable(file).unwrap();
+            crate::presets::new_game(v.clone(), "rnbqkbnr/pppppppp/8/8/8/2K5/PPPPPPPP/RNBQ1BNR w kq - 0 1").unwrap().perft(2)
+        };
+        let koth =
+            crate::variants::resolve(crate::variants::builtin_file("kingofthehill").unwrap(), &crate::variants::builtin_file).unwrap();
+        assert_eq!(perft(e.file()), perft(&koth), "the king on c3 steps onto the hill and wins, as in the built-in");
+        let chess = crate::variants::resolve(crate::variants::builtin_file("chess").unwrap(), &crate::variants::builtin_file).unwrap();
+        assert!(perft(e.file()) < perft(&chess), "a king on the hill ends the game");
+        // A region for each side is painted through the regions it names.
+        e.apply(&Edit::Region { name: "camp".into(), spec: Some(RegionSpec::PerSide { white: "hill".into(), black: "hill".into() }) })
+            .unwrap();
+        assert!(e.apply(&Edit::PaintRegion { name: "camp".into(), squares: vec![(0, 0)], on: true }).is_err());
+    }
+
+    #[test]
+    fn rule_forms_write_the_keys_the_loader_reads() {
+        let mut e = Editor::copy_of("chess").unwrap();
+        e.apply(&Edit::Switch { switch: Switch::MandatoryCapture, on: true }).unwrap();
+        assert_eq!(e.file().mandatory_capture, Some(true));
+        assert!(Switch::MandatoryCapture.get(e.file()));
+        e.apply(&Edit::Castling(None)).unwrap();
+        e.apply(&Edit::Promotion(Some(PromotionSpec { rank: 8, choices: "QN".into(), optional_from: None, limits: Default::default() })))
+            .unwrap();
+        e.apply(&Edit::Blast(Some(BlastSpec { immune: "P".into() }))).unwrap();
+        e.apply(&Edit::Start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1".into())).unwrap();
+        assert!(e.problems().is_empty(), "{:?}", e.problems());
+        // What the forms wrote is what the loader plays: mandatory capture, no castling, two
+        // promotion choices, blasts.
+        let v = crate::variants::compile_playable(e.file()).unwrap();
+        assert!(v.mandatory_capture && v.castling.is_none() && v.blast.is_some());
+        assert_eq!(v.promotion.choices.len(), 2);
+        // And the text says the same.
+        assert_eq!(&crate::variants::parse_variant_file(&e.ron()).unwrap(), e.file());
+        // A preset's parameters, scope and duration; values out of range are refused.
+        e.apply(&Edit::Preset { id: "piece-hp".into(), on: true }).unwrap();
+        let hp = |v: f64| PresetUse {
+            id: "piece-hp".into(),
+            params: [("hp".to_string(), v)].into_iter().collect(),
+            scope: Some(crate::variants::Scope::White),
+            duration: Some(10),
+        };
+        let def = crate::presets::by_id("piece-hp").unwrap();
+        let range = def.params.iter().find(|p| p.name == "hp").unwrap();
+        assert!(e.apply(&Edit::PresetUse(hp(f64::from(range.max) + 1.0))).is_err());
+        e.apply(&Edit::PresetUse(hp(f64::from(range.max)))).unwrap();
+        assert_eq!(e.file().presets.as_ref().unwrap()[0], hp(f64::from(range.max)));
+        assert!(e.problems().is_empty(), "{:?}", e.problems());
+        assert!(e.apply(&Edit::PresetUse(PresetUse { id: "double-move".into(), ..hp(2.0) })).is_err(), "not on");
+        // Each edit undoes on its own.
+        let mut n = 0;
+        while e.undo() {
+            n += 1;
+        }
+        assert_eq!(n, 7);
+        assert_eq!(e.file(), Editor::copy_of("chess").unwrap().file());
+    }
+
+    #[test]
+    fn a_profile_by_id_or_written_out() {
+        let mut e = Editor::copy_of("chess").unwrap();
+        assert!(e.apply(&Edit::Profile(Some(ProfileUse::Id("no-such".into())))).is_err());
+        e.apply(&Edit::Profile(Some(ProfileUse::Id("sturdy-rooks".into())))).unwrap();
+        assert!(e.problems().is_empty(), "{:?}", e.problems());
+        // Written out: knights that also step like a ferz.
+        let mut own = crate::modifiers::Profile { id: "mine".into(), ..Default::default() };
+        own.types
+            .insert("N".into(), [("direction-additions".to_string(), crate::modifiers::Value::Text("F".into()))].into_iter().collect());
+        e.apply(&Edit::Profile(Some(ProfileUse::Inline(own.clone())))).unwrap();
+        assert!(e.problems().is_empty(), "{:?}", e.problems());
+        let v = crate::variants::compile_playable(e.file()).unwrap();
+        let mut game = crate::presets::new_game(v.clone(), "4k3/8/8/8/3N4/8/8/4K3 w - - 0 1").unwrap();
+        assert_eq!(game.legal_moves().len(), 8 + 4 + 5, "the knight's 8, the ferz's 4, the king's 5");
+        // A letter the variant lacks is a problem at the profile, in the rules section.
+        own.types.insert("Z".into(), [("hp-bonus".to_string(), crate::modifiers::Value::Int(1))].into_iter().collect());
+        e.apply(&Edit::Profile(Some(ProfileUse::Inline(own)))).unwrap();
+        let problems = e.problems();
+        assert!(problems.iter().any(|p| p.path.starts_with("profile")), "{problems:?}");
+        assert!(problems.iter().all(|p| Section::of(&p.path) == Section::Rules), "{problems:?}");
+    }
+
+    #[test]
+    fn pockets_and_a_shuffled_start() {
+        let mut e = Editor::copy_of("crazyhouse").unwrap();
+        e.apply(&Edit::Pocket { letter: 'N', on: true }).unwrap();
+        e.apply(&Edit::Pocket { letter: 'n', on: true }).unwrap();
+        assert!(e.file().start.as_deref().unwrap().contains("[Nn]"), "{:?}", e.file().start);
+        assert!(e.problems().is_empty(), "{:?}", e.problems());
+        assert!(e.apply(&Edit::Pocket { letter: 'q', on: false }).is_err());
+        let mut state = 7u64;
+        let mut pick = move |n: usize| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((state >> 33) % n as u64) as usize
+        };
+        let mut c = Editor::copy_of("capablanca").unwrap();
+        c.apply(&Edit::Castling(Some(CastlingSpec::On {
+            king: ('i', 'c'),
+            rook: ('h', 'd'),
+            king_takes_rook: true,
+            rank: 1,
+            rook_start: None,
+        })))
+        .unwrap();
+        for _ in 0..20 {
+            c.shuffle_start(&mut pick).unwrap();
+            assert!(c.problems().is_empty(), "{:?}: {:?}", c.file().start, c.problems());
+        }
+        assert!(c.start_grid().unwrap().is_mirrored());
+    }
+
+    #[test]
+    fn the_library_and_the_catalogue_starts() {
+        let library = piece_library();
+        let named = |n: &str| library.iter().filter(|l| l.spec.name == n).count();
+        assert!(library.len() > 40, "{}", library.len());
+        assert_eq!(named("archbishop"), 1, "Capablanca's and Gothic's archbishop is one piece");
+        let archbishop = library.iter().find(|l| l.spec.name == "archbishop").unwrap();
+        assert!(archbishop.variants.len() >= 2, "{:?}", archbishop.variants);
+        assert!(library.iter().any(|l| l.spec.code.as_deref() == Some("cannon")), "code pieces too");
+        // Added to chess under a free letter, it plays.
+        let mut e = Editor::copy_of("chess").unwrap();
+        assert_eq!(e.free_letter('K'), Some('A'));
+        assert_eq!(e.free_letter('a'), Some('A'));
+        let letter = e.free_letter(archbishop.spec.letter).unwrap();
+        e.apply(&Edit::Piece(PieceSpec { letter, ..archbishop.spec.clone() })).unwrap();
+        assert!(e.problems().is_empty(), "{:?}", e.problems());
+        let starts = catalogue_starts(10, 8);
+        assert!(starts.iter().any(|(id, _, _)| id == "capablanca") && starts.iter().all(|(id, _, _)| id != "chess"));
+    }
+
+    /// Every top-level key of the file has a section, and the problems of a broken file each
+    /// point at a section that has a field for their key.
+    #[test]
+    fn every_problem_reaches_a_section_with_its_field() {
+        let mut keys: Vec<&str> = Section::ALL.iter().flat_map(|s| s.keys().iter().copied()).collect();
+        let n = keys.len();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), n, "a key in two sections");
+        // Every key the catalogue's files write has a section.
+        let mut written = std::collections::BTreeSet::new();
+        for id in crate::variants::builtin_ids() {
+            let text = ron::ser::to_string_pretty(&crate::variants::builtin_file(id).unwrap(), ron::ser::PrettyConfig::default()).unwrap();
+            for line in text.lines().filter(|l| l.starts_with("    ") && !l.starts_with("     ")) {
+                if let Some((key, _)) = line.trim().split_once(':') {
+                    written.insert(key.to_string());
+                }
+            }
+        }
+        assert!(written.len() >= 20, "{written:?}");
+        for key in &written {
+            assert!(keys.contains(&key.as_str()), "{key} has no section");
+        }
+        let mut e = Editor::copy_of("chess").unwrap();
+        e.edit(|f| {
+            f.pieces.as_mut().unwrap()[0].betza = "fQx".into();
+            f.promotion.as_mut().unwrap().choices = "QS".into();
+            f.castling = Some(CastlingSpec::On { king: ('g', 'c'), rook: ('f', 'd'), king_takes_rook: false, rank: 9, rook_start: None });
+            f.regions = Some([("far".to_string(), RegionSpec::Rect("a1".into(), "k9".into()))].into_iter().collect());
+            f.end = Some(vec![
+                EndSpec::Checkmate,
+                EndSpec::RegionReached { pieces: "KW".into(), region: "near".into(), reply: false, safe: false },
+            ]);
+            f.presets = Some(vec![PresetUse { id: "no-such".into(), params: Default::default(), scope: None, duration: None }]);
+            f.board.as_mut().unwrap().river = Some(9);
+        });
+        let problems = e.problems();
+        assert!(problems.len() >= 7, "{problems:?}");
+        for p in &problems {
+            let key = p.path.split(['.', '[']).next().unwrap();
+            assert!(Section::of(&p.path).keys().contains(&key), "{p:?}");
+            assert_ne!(Section::of(&p.path), Section::Ron, "{p:?} has a form");
+        }
+        assert_eq!(Section::of("pieces[P].betza"), Section::Pieces);
+        assert_eq!(Section::of("regions.far"), Section::Board);
+        assert_eq!(Section::of("end[1].pieces"), Section::Rules);
+        assert_eq!(Section::of(""), Section::Ron);
+    }
+
+    #[test]
+    fn a_gesture_is_one_step_of_undo() {
+        let mut e = Editor::copy_of("chess").unwrap();
+        for name in ["M", "Mi", "Min", "Mine"] {
+            e.apply_merged(&Edit::Name(name.into()), "name").unwrap();
+        }
+        e.seal();
+        e.apply_merged(&Edit::Name("Mine!".into()), "name").unwrap();
+        e.apply_merged(&Edit::Description("d".into()), "description").unwrap();
+        assert!(e.undo());
+        assert_eq!(e.file().name.as_deref(), Some("Mine!"));
+        assert!(e.undo());
+        assert_eq!(e.file().name.as_deref(), Some("Mine"), "sealed: a step of its own");
+        assert!(e.undo());
+        assert_eq!(e.file().name.as_deref(), Some("Chess (copy)"), "the typing is one step");
+        assert!(!e.undo());
+    }
+
+    #[test]
+    fn save_as_names_the_id_after_the_file() {
+        let dir = std::env::temp_dir().join(format!("chimera-save-as-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut e = Editor::copy_of("shogi").unwrap();
+        assert!(e.save_as(&dir.join("My Shogi.ron")).is_err(), "not an id");
+        assert!(e.save_as(&dir.join("chess.ron")).is_err(), "a built-in's id");
+        assert_eq!(e.file().id, "shogi-copy", "nothing changed");
+        e.save_as(&dir.join("my-shogi.ron")).unwrap();
+        assert_eq!(e.file().id, "my-shogi");
+        assert_eq!(e.saved_as(), Some(dir.join("my-shogi.ron").as_path()));
+        let v = crate::variants::load_path(&dir.join("my-shogi.ron")).unwrap();
+        assert_eq!(crate::presets::new_game(v.clone(), &v.start_fen).unwrap().perft(2), 900);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

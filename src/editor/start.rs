@@ -212,6 +212,82 @@ impl StartGrid {
     pub fn set_pockets(&mut self, pockets: Option<&str>) {
         self.pockets = pockets.map(str::to_string);
     }
+
+    /// Puts one piece (a letter: upper case white's, lower case black's) in its side's pocket.
+    /// The pocket is kept in order: white's pieces, then black's, each by letter.
+    pub fn add_to_pocket(&mut self, letter: char) {
+        let mut pieces: Vec<char> = self.pocket_pieces();
+        pieces.push(letter);
+        self.write_pocket(pieces);
+    }
+
+    /// Takes one piece of this letter out of the pocket; returns whether there was one.
+    pub fn take_from_pocket(&mut self, letter: char) -> bool {
+        let mut pieces = self.pocket_pieces();
+        let Some(i) = pieces.iter().position(|&c| c == letter) else { return false };
+        pieces.remove(i);
+        self.write_pocket(pieces);
+        true
+    }
+
+    /// The pieces in the pockets, one letter each (`-`, an empty pocket, has none).
+    pub fn pocket_pieces(&self) -> Vec<char> {
+        self.pockets.as_deref().unwrap_or("").chars().filter(char::is_ascii_alphabetic).collect()
+    }
+
+    fn write_pocket(&mut self, mut pieces: Vec<char>) {
+        pieces.sort_by_key(|c| (c.is_ascii_lowercase(), c.to_ascii_uppercase()));
+        self.pockets = Some(pieces.into_iter().collect());
+    }
+
+    /// White's pieces on its first rank shuffled as Chess960 shuffles them, and black's made
+    /// their mirror: every letter in `opposite_colours` that has exactly two pieces there gets
+    /// one on each colour of square, and with `castling` (the king's and the rook's letters) the
+    /// king stands between two rooks. `pick(n)` chooses a number below `n` (a random source).
+    ///
+    /// # Errors
+    /// The rules cannot be met by that rank (a king without a rook on each side of it possible,
+    /// say): nothing changes.
+    pub fn shuffle_first_rank(
+        &mut self,
+        opposite_colours: &str,
+        castling: Option<(char, char)>,
+        pick: &mut dyn FnMut(usize) -> usize,
+    ) -> Result<(), String> {
+        let men: Vec<String> =
+            (0..self.files).filter_map(|f| self.at(f, 0).filter(|t| side_of(t) == Some(Side::White)).map(str::to_string)).collect();
+        let squares: Vec<u8> = (0..self.files).filter(|&f| self.at(f, 0).is_some_and(|t| side_of(t) == Some(Side::White))).collect();
+        if men.len() < 2 {
+            return Err("white has fewer than two pieces on its first rank: nothing to shuffle".into());
+        }
+        let letter = |t: &str| t.chars().find(char::is_ascii_alphabetic).unwrap_or(' ');
+        let ok = |order: &[String]| {
+            let bound_ok = opposite_colours.chars().all(|l| {
+                let at: Vec<u8> = order.iter().zip(&squares).filter(|(t, _)| letter(t) == l).map(|(_, &f)| f % 2).collect();
+                at.len() != 2 || at[0] != at[1]
+            });
+            let castling_ok = castling.is_none_or(|(k, r)| {
+                let files_of = |l: char| order.iter().zip(&squares).filter(|(t, _)| letter(t) == l).map(|(_, &f)| f).collect::<Vec<_>>();
+                let rooks = files_of(r);
+                files_of(k).iter().all(|&kf| rooks.iter().any(|&rf| rf < kf) && rooks.iter().any(|&rf| rf > kf))
+            });
+            bound_ok && castling_ok
+        };
+        // Rejection sampling: a fair shuffle, kept when it meets the rules (most do).
+        for _ in 0..10_000 {
+            let mut order = men.clone();
+            for i in (1..order.len()).rev() {
+                order.swap(i, pick(i + 1));
+            }
+            if ok(&order) {
+                for (t, &f) in order.iter().zip(&squares) {
+                    self.set(f, 0, Some(t), true);
+                }
+                return Ok(());
+            }
+        }
+        Err("no order of white's first rank meets the rules (bishops on both colours, the king between the rooks)".into())
+    }
 }
 
 /// The side a FEN token belongs to.
@@ -270,5 +346,45 @@ mod tests {
         assert!(g.is_mirrored());
         g.clear();
         assert_eq!(g.fen(), "10/10/10/10/10/10/10/10 w - - 0 1");
+    }
+
+    #[test]
+    fn pockets_take_and_give_pieces() {
+        let mut g = StartGrid::parse("4k3/8/8/8/8/8/8/4K3[-] w - - 0 1", 8, 8).unwrap();
+        assert!(g.pocket_pieces().is_empty());
+        for c in ['p', 'N', 'P', 'n'] {
+            g.add_to_pocket(c);
+        }
+        assert_eq!(g.pockets(), Some("NPnp"));
+        assert!(g.take_from_pocket('n'));
+        assert!(!g.take_from_pocket('q'));
+        assert_eq!(g.fen(), "4k3/8/8/8/8/8/8/4K3[NPp] w - - 0 1");
+    }
+
+    #[test]
+    fn a_shuffled_first_rank_keeps_the_rules_and_the_mirror() {
+        let mut seed = 12345u64;
+        let mut pick = move |n: usize| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((seed >> 33) % n as u64) as usize
+        };
+        let mut seen = std::collections::BTreeSet::new();
+        for _ in 0..200 {
+            let mut g = StartGrid::parse("rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1", 10, 8).unwrap();
+            g.shuffle_first_rank("B", Some(('K', 'R')), &mut pick).unwrap();
+            let rank: String = (0..10).map(|f| g.at(f, 0).unwrap().chars().next().unwrap()).collect();
+            let mut sorted: Vec<char> = rank.chars().collect();
+            sorted.sort_unstable();
+            assert_eq!(sorted.into_iter().collect::<String>(), "ABBCKNNQRR", "the same pieces");
+            let bishops: Vec<usize> = rank.match_indices('B').map(|(i, _)| i % 2).collect();
+            assert_ne!(bishops[0], bishops[1], "{rank}: bishops on both colours");
+            let king = rank.find('K').unwrap();
+            assert!(rank[..king].contains('R') && rank[king..].contains('R'), "{rank}: the king between the rooks");
+            assert!(g.is_mirrored(), "black mirrors white");
+            seen.insert(rank);
+        }
+        assert!(seen.len() > 50, "shuffles differ: {}", seen.len());
+        let mut lone = StartGrid::parse("4k3/8/8/8/8/8/8/4K3 w - - 0 1", 8, 8).unwrap();
+        assert!(lone.shuffle_first_rank("B", None, &mut pick).is_err());
     }
 }

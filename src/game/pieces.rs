@@ -96,14 +96,25 @@ pub fn piece_image_name(def: &PieceTypeDef, promoted_from: Option<&PieceTypeDef>
 
 /// The image a piece type is drawn with, or `None` for a letter disc.
 pub fn image_name(def: &PieceTypeDef) -> Option<&'static str> {
+    image_for(&def.name, &def.betza, def.glyph.as_deref())
+}
+
+/// The names of the embedded images a variant may choose for a piece (`glyph`), promoted
+/// Shogi faces left out (a promoted piece shows them by itself).
+pub fn image_names() -> impl Iterator<Item = &'static str> {
+    IMAGES.iter().map(|(n, _, _)| *n).filter(|n| !n.ends_with("-promoted"))
+}
+
+/// The image a piece of this name and movement is drawn with, given the image its variant
+/// chooses (`glyph`), or `None` for a letter disc.
+pub fn image_for(name: &str, betza: &str, glyph: Option<&str>) -> Option<&'static str> {
     // The variant's own choice, where it names an embedded image.
-    if let Some(glyph) = &def.glyph
-        && let Some(&(name, _, _)) = IMAGES.iter().find(|(n, _, _)| *n == glyph.as_str())
+    if let Some(glyph) = glyph
+        && let Some(&(name, _, _)) = IMAGES.iter().find(|(n, _, _)| *n == glyph)
     {
         return Some(name);
     }
-    let betza = def.betza.as_str();
-    let by_name = match def.name.as_str() {
+    let by_name = match name {
         // Knightmate's royal piece is called king but leaps as a knight.
         "king" if betza == "N" => "knight",
         "king" => "king",

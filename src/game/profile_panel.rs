@@ -208,7 +208,7 @@ fn editor(
         };
         for def in registry.list() {
             for field in def.ui_form {
-                form_field(ui, field, entry, v.variant);
+                form_field(ui, field, entry, Some(v.variant));
             }
         }
         // An entry with nothing in it is no entry.
@@ -243,7 +243,7 @@ fn editor(
 
 /// One field of a kind's form, editing its value in `entry` (a value at its neutral setting is
 /// taken out of the entry).
-fn form_field(ui: &mut egui::Ui, field: &crate::modifiers::FormField, entry: &mut Entry, variant: &Variant) {
+pub(super) fn form_field(ui: &mut egui::Ui, field: &crate::modifiers::FormField, entry: &mut Entry, variant: Option<&Variant>) {
     let key = field.key.to_string();
     ui.horizontal_wrapped(|ui| {
         ui.label(field.label);
@@ -276,7 +276,9 @@ fn form_field(ui: &mut egui::Ui, field: &crate::modifiers::FormField, entry: &mu
                     set(entry, &key, (!text.is_empty()).then(|| Value::Text(text.clone())));
                 }
                 // Checked as the engine will check it, beside the field.
-                if let Some(value) = entry.get(&key) {
+                if let Some(value) = entry.get(&key)
+                    && let Some(variant) = variant
+                {
                     let mut probe = Mods::default();
                     let def = ModifierRegistry::builtin().get(field.key);
                     if let Some(Err(e)) = def.map(|d| (d.apply)(&mut probe, value, variant)) {

@@ -20,8 +20,17 @@ pub struct PieceTextures(pub Vec<(&'static str, egui::TextureId, egui::TextureId
 impl PieceTextures {
     /// The texture of a piece type for a side, if it has an image.
     pub fn of(&self, def: &PieceTypeDef, side: Side) -> Option<egui::TextureId> {
-        let name = image_name(def)?;
+        self.named(image_name(def)?, side)
+    }
+
+    /// The texture of the image `name` for a side.
+    pub fn named(&self, name: &str, side: Side) -> Option<egui::TextureId> {
         self.0.iter().find(|(n, _, _)| *n == name).map(|(_, w, b)| if side == Side::White { *w } else { *b })
+    }
+
+    /// The texture of a piece as a variant file writes it, for a side, if it has an image.
+    pub fn of_spec(&self, spec: &crate::variants::PieceSpec, side: Side) -> Option<egui::TextureId> {
+        self.named(super::pieces::image_for(&spec.name, &spec.betza, spec.glyph.as_deref())?, side)
     }
 }
 
@@ -442,6 +451,9 @@ fn start_screen(
                             && editor.open("").is_ok()
                         {
                             screen.open = false;
+                        }
+                        if ui.button("Open file…").on_hover_text("Open a variant file (.ron) in the variant editor").clicked() {
+                            editor.browse_to_open();
                         }
                     });
                     if edit {

@@ -481,15 +481,45 @@ impl RegionWalk<'_> {
     }
 }
 
-/// `end`: the end conditions in order (chess's when missing), and a check that something wins.
-fn check_end(file: &VariantFile, cx: &Context, ck: &mut Checker) -> Vec<EndCondition> {
-    let chess = [
+/// The end conditions of a file that does not list them: chess's (checkmate wins, stalemate
+/// draws, the fifty-move rule, threefold repetition, insufficient material).
+pub fn default_end() -> Vec<EndSpec> {
+    vec![
         EndSpec::Checkmate,
         EndSpec::Stalemate(Verdict::Draw),
         EndSpec::MoveRule(100),
         EndSpec::Repetition(3),
         EndSpec::InsufficientMaterial,
-    ];
+    ]
+}
+
+/// The squares (file, rank, from 0) of the region `name` of a resolved file, for white and
+/// for black, as the loader works them out; a region that does not work out (an unknown name,
+/// a loop, a square off the board) counts what it can, and its problems are the loader's.
+pub fn region_squares(file: &VariantFile, name: &str) -> [Vec<(u8, u8)>; 2] {
+    let mut ck = Checker::default();
+    let (geometry, _) = check_board(file, &mut ck);
+    let no_regions = BTreeMap::new();
+    let cx = Context {
+        geometry,
+        regions: file.regions.as_ref().unwrap_or(&no_regions),
+        specs: file.pieces.as_deref().unwrap_or_default(),
+        region_cache: Default::default(),
+    };
+    cx.region(name, &mut ck).map(|set| {
+        (0..geometry.ranks)
+            .flat_map(|r| (0..geometry.files).map(move |f| (f, r)))
+            .filter(|&(f, r)| {
+                let i = (r as usize) * (geometry.files as usize) + f as usize;
+                set[i >> 6] & (1u64 << (i & 63)) != 0
+            })
+            .collect()
+    })
+}
+
+/// `end`: the end conditions in order (chess's when missing), and a check that something wins.
+fn check_end(file: &VariantFile, cx: &Context, ck: &mut Checker) -> Vec<EndCondition> {
+    let chess = default_end();
     let specs = file.end.as_deref().unwrap_or(&chess);
     if specs.is_empty() {
         ck.add(ProblemCode::EndEmpty, "end", "empty: nothing would end the game; list the conditions, or leave `end` out for chess's");

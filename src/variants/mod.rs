@@ -6,10 +6,10 @@ mod format;
 mod load;
 mod problem;
 
-pub use compile::compile;
+pub use compile::{compile, default_end, region_squares};
 pub use format::{
-    BoardSpec, CastlingSpec, DropsSpec, EndSpec, PieceSpec, PresetUse, PromotionSpec, RegionMoves, RegionSpec, Scope, ShuffleSpec,
-    VariantFile,
+    BlastSpec, BoardSpec, BoardStyle, CastlingSpec, DropsSpec, EndSpec, MaterialCountSpec, PiecePromotionSpec, PieceSpec, PresetUse,
+    ProfileUse, PromotionSpec, RegionMoves, RegionSpec, Scope, ShuffleSpec, VariantFile,
 };
 pub use load::{LoadError, compile_playable, load_path, parse_variant_file, resolve, resolve_path, write_variant_file};
 pub(crate) use problem::stable_codes;

@@ -1,0 +1,249 @@
+//! The rules side of the editor's model: the on/off rules ([`Switch`]), named regions (painted
+//! square by square, renamed everywhere they are named), the piece library drawn from the
+//! catalogue, and the catalogue's start positions to copy from.
+
+use std::collections::BTreeMap;
+
+use crate::variants::{EndSpec, PieceSpec, RegionSpec, VariantFile};
+
+/// A rule that is on or off (off when the file leaves it out).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Switch {
+    /// A side that can capture must (`mandatory_capture`).
+    MandatoryCapture,
+    /// Moves that give check are illegal (`checks_forbidden`).
+    ChecksForbidden,
+    /// Pieces in hand enter by gating, Seirawan's way (`gating`).
+    Gating,
+    /// A side not in check may pass (`pass`, Janggi).
+    Pass,
+    /// Royal pieces may not face each other on an open file (`flying_general`, Xiangqi).
+    FlyingGeneral,
+    /// No move or drop to a square a piece could never leave (`no_immobile_pieces`, Shogi).
+    NoImmobilePieces,
+}
+
+impl Switch {
+    /// Every switch, in the order the editor lists them.
+    pub const ALL: [Switch; 6] =
+        [Switch::MandatoryCapture, Switch::ChecksForbidden, Switch::Gating, Switch::Pass, Switch::FlyingGeneral, Switch::NoImmobilePieces];
+
+    /// Its key in the file (and its field's path for problems).
+    pub fn key(self) -> &'static str {
+        match self {
+            Switch::MandatoryCapture => "mandatory_capture",
+            Switch::ChecksForbidden => "checks_forbidden",
+            Switch::Gating => "gating",
+            Switch::Pass => "pass",
+            Switch::FlyingGeneral => "flying_general",
+            Switch::NoImmobilePieces => "no_immobile_pieces",
+        }
+    }
+
+    /// What it does, in words.
+    pub fn label(self) -> &'static str {
+        match self {
+            Switch::MandatoryCapture => "a side that can capture must",
+            Switch::ChecksForbidden => "moves that give check are illegal",
+            Switch::Gating => "pieces in hand enter by gating (Seirawan)",
+            Switch::Pass => "a side not in check may pass (Janggi)",
+            Switch::FlyingGeneral => "kings may not face each other on an open file (Xiangqi)",
+            Switch::NoImmobilePieces => "no move or drop where a piece could never move again (Shogi)",
+        }
+    }
+
+    fn slot(self, f: &mut VariantFile) -> &mut Option<bool> {
+        match self {
+            Switch::MandatoryCapture => &mut f.mandatory_capture,
+            Switch::ChecksForbidden => &mut f.checks_forbidden,
+            Switch::Gating => &mut f.gating,
+            Switch::Pass => &mut f.pass,
+            Switch::FlyingGeneral => &mut f.flying_general,
+            Switch::NoImmobilePieces => &mut f.no_immobile_pieces,
+        }
+    }
+
+    /// Whether it is on in `f`.
+    pub fn get(self, f: &VariantFile) -> bool {
+        let mut f = f.clone();
+        self.slot(&mut f).unwrap_or(false)
+    }
+
+    /// Sets it in `f` (off is written as the key left out).
+    pub fn set(self, f: &mut VariantFile, on: bool) {
+        *self.slot(f) = on.then_some(true);
+    }
+}
+
+/// Renames the region `from` to `to` in `f`, and every place that names it: other regions
+/// made of it, pieces confined to it or moving differently in it, end conditions, the
+/// diagonal lines.
+pub(super) fn rename_region(f: &mut VariantFile, from: &str, to: &str) {
+    let swap = |name: &mut String| {
+        if name == from {
+            *name = to.to_string();
+        }
+    };
+    if let Some(regions) = &mut f.regions {
+        if let Some(spec) = regions.remove(from) {
+            regions.insert(to.to_string(), spec);
+        }
+        for spec in regions.values_mut() {
+            match spec {
+                RegionSpec::Union(names) | RegionSpec::Intersection(names) => names.iter_mut().for_each(swap),
+                RegionSpec::PerSide { white, black } => {
+                    swap(white);
+                    swap(black);
+                }
+                RegionSpec::Rect(..) | RegionSpec::Squares(_) => {}
+            }
+        }
+    }
+    for p in f.pieces.iter_mut().flatten() {
+        if let Some(c) = &mut p.confined {
+            swap(c);
+        }
+        if let Some(rm) = &mut p.region_moves {
+            swap(&mut rm.region);
+        }
+    }
+    for e in f.end.iter_mut().flatten() {
+        if let EndSpec::RegionReached { region, .. } | EndSpec::RegionHeld { region, .. } = e {
+            swap(region);
+        }
+    }
+    if let Some(lines) = &mut f.diagonal_lines {
+        swap(lines);
+    }
+}
+
+/// Where the region `name` is named in `f` (by key path), apart from its own entry.
+pub fn region_uses(f: &VariantFile, name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (other, spec) in f.regions.iter().flatten() {
+        let named = match spec {
+            RegionSpec::Union(names) | RegionSpec::Intersection(names) => names.iter().any(|n| n == name),
+            RegionSpec::PerSide { white, black } => white == name || black == name,
+            RegionSpec::Rect(..) | RegionSpec::Squares(_) => false,
+        };
+        if named {
+            out.push(format!("regions.{other}"));
+        }
+    }
+    for p in f.pieces.iter().flatten() {
+        if p.confined.as_deref() == Some(name) {
+            out.push(format!("pieces[{}].confined", p.letter));
+        }
+        if p.region_moves.as_ref().is_some_and(|rm| rm.region == name) {
+            out.push(format!("pieces[{}].region_moves", p.letter));
+        }
+    }
+    for (i, e) in f.end.iter().flatten().enumerate() {
+        if let EndSpec::RegionReached { region, .. } | EndSpec::RegionHeld { region, .. } = e
+            && region == name
+        {
+            out.push(format!("end[{i}]"));
+        }
+    }
+    if f.diagonal_lines.as_deref() == Some(name) {
+        out.push("diagonal_lines".into());
+    }
+    out
+}
+
+/// The name of a square (file and rank from 0): `a1`, `j10`.
+pub fn square_name(file: u8, rank: u8) -> String {
+    format!("{}{}", (b'a' + file) as char, rank + 1)
+}
+
+/// The region `name` with these squares added (`on`) or taken out, written as the list of its
+/// squares (a rectangle or a union painted over becomes a list). A region for each side is
+/// painted through the regions it names.
+///
+/// # Errors
+/// A region for each side, which has no squares of its own.
+pub(super) fn paint_region(f: &mut VariantFile, name: &str, squares: &[(u8, u8)], on: bool) -> Result<(), String> {
+    if let Some(RegionSpec::PerSide { white, black }) = f.regions.as_ref().and_then(|r| r.get(name)) {
+        return Err(format!("'{name}' is white's '{white}' and black's '{black}': paint those"));
+    }
+    let exists = f.regions.as_ref().is_some_and(|r| r.contains_key(name));
+    let mut now: Vec<(u8, u8)> = if exists { crate::variants::region_squares(f, name)[0].clone() } else { Vec::new() };
+    for &sq in squares {
+        match (on, now.contains(&sq)) {
+            (true, false) => now.push(sq),
+            (false, true) => now.retain(|&s| s != sq),
+            _ => {}
+        }
+    }
+    now.sort_by_key(|&(file, rank)| (rank, file));
+    let list = now.into_iter().map(|(file, rank)| square_name(file, rank)).collect();
+    f.regions.get_or_insert_with(BTreeMap::new).insert(name.to_string(), RegionSpec::Squares(list));
+    Ok(())
+}
+
+/// A piece of the catalogue, for the editor's library.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LibraryPiece {
+    /// The piece as its first variant defines it (its letter there).
+    pub spec: PieceSpec,
+    /// The variants that have it (by name), in catalogue order.
+    pub variants: Vec<String>,
+}
+
+/// Every piece of the built-in catalogue, once each (the same name and movement in several
+/// variants is one piece), sorted by name. Pawns, royal pieces and code pieces are included:
+/// a designer may want a Shogi pawn or a Xiangqi cannon as they are.
+pub fn piece_library() -> Vec<LibraryPiece> {
+    let mut out: Vec<LibraryPiece> = Vec::new();
+    for id in crate::variants::builtin_ids() {
+        let Some(file) = crate::variants::builtin_file(id).and_then(|f| crate::variants::resolve(f, &crate::variants::builtin_file).ok())
+        else {
+            continue;
+        };
+        let name = file.name.clone().unwrap_or_else(|| id.to_string());
+        for p in file.pieces.iter().flatten() {
+            let same = |l: &LibraryPiece| {
+                l.spec.name == p.name && l.spec.betza == p.betza && l.spec.code == p.code && l.spec.region_moves == p.region_moves
+            };
+            match out.iter_mut().find(|l| same(l)) {
+                Some(l) => {
+                    if !l.variants.contains(&name) {
+                        l.variants.push(name.clone());
+                    }
+                }
+                None => out.push(LibraryPiece { spec: p.clone(), variants: vec![name.clone()] }),
+            }
+        }
+    }
+    out.sort_by(|a, b| a.spec.name.cmp(&b.spec.name).then_with(|| a.spec.betza.cmp(&b.spec.betza)));
+    out
+}
+
+/// The built-in variants whose board is `files` × `ranks`, with their start positions, to copy
+/// one from: `(id, name, FEN)`, in catalogue order.
+pub fn catalogue_starts(files: u8, ranks: u8) -> Vec<(String, String, String)> {
+    crate::variants::builtin_ids()
+        .filter_map(|id| {
+            let f = crate::variants::resolve(crate::variants::builtin_file(id)?, &crate::variants::builtin_file).ok()?;
+            let b = f.board.as_ref()?;
+            if (b.files, b.ranks) != (files, ranks) {
+                return None;
+            }
+            Some((id.to_string(), f.name.clone().unwrap_or_else(|| id.to_string()), f.start.clone()?))
+        })
+        .collect()
+}
+
+/// Castling as the Castling form switches it on for a board `files` wide: the king lands two
+/// files from each corner and the rook beside it on the inside (chess's g/c and f/d; i/c and
+/// h/d on ten files), on the back rank.
+pub fn castling_default(files: u8) -> crate::variants::CastlingSpec {
+    let file = |f: u8| (b'a' + f) as char;
+    crate::variants::CastlingSpec::On {
+        king: (file(files.saturating_sub(2)), file(2)),
+        rook: (file(files.saturating_sub(3)), file(3)),
+        king_takes_rook: false,
+        rank: 1,
+        rook_start: None,
+    }
+}
