@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # The variant editor driven as a player drives it (issue 13): under Xvfb, real mouse and key
-# events (xdotool) open the editor on a copy of Capablanca chess, add a piece, name it
-# grasshopper with the letter G, paint its moves in the move painter (all eight directions,
-# riding, hopping to land just beyond: gQ) without typing Betza, place it for both sides on
-# b3 and i3 (mirrored to b6 and i6; a3/a6 would check the kings at the start), switch on
-# exploding rooks, save, and test-play a move. Then the saved file must pass `chimera check`
-# and its perft(3) must equal that of the same definition written by hand.
+# events (xdotool) start the game, press "New variant…" on the start screen (a copy of chess)
+# and build Capablanca chess with grasshoppers and exploding rooks without typing Betza, RON or
+# FEN: ten files; the archbishop and the chancellor from the piece library; Capablanca's start
+# copied; castling switched off and on (its squares for ten files); A and C added to the
+# promotion choices; exploding rooks; a new piece, letter G, named grasshopper, painted in the
+# move painter (all eight directions, riding, hopping to land just beyond: gQ) and placed on b3
+# and i3 (mirrored to b6 and i6; a3/a6 would check the kings at the start); renamed, saved,
+# test-played a move. Then the saved file must pass `chimera check`, its perft(3) must equal that
+# of the same definition written by hand, and it must reopen in the editor. The model test
+# `editor::tests::the_e2e_edit_sequence_from_a_new_variant` replays the same edits in CI.
 #
 #   bash scripts/editor-e2e.sh [screenshot-dir]
 #
@@ -23,37 +27,58 @@ Xvfb :95 -screen 0 1240x880x24 >/dev/null 2>&1 &
 xvfb=$!
 export DISPLAY=:95
 sleep 1
-"$bin" --editor capablanca >/dev/null 2>&1 &
+"$bin" >/dev/null 2>&1 &
 game=$!
 trap 'kill $game $xvfb 2>/dev/null || true; rm -rf "$data"' EXIT
 sleep 5
 xdotool windowfocus "$(xdotool search --name Chimera | head -1)"
-click() { xdotool mousemove "$1" "$2" click "${3:-1}"; sleep 0.4; }
+# The window sleeps between events: the pointer arrives first, then the press.
+click() { xdotool mousemove "$1" "$2"; sleep 0.25; xdotool click "${3:-1}"; sleep 0.5; }
 select_all() { click "$1" "$2"; xdotool keydown ctrl; sleep 0.15; xdotool key a; sleep 0.15; xdotool keyup ctrl; sleep 0.15; }
+typed() { xdotool type "$1"; sleep 0.4; }
 shot() { import -window root "$shots/$1.png"; }
-click 45 248                                   # Add a piece
-select_all 325 80; xdotool type G; sleep 0.3   # its letter
-select_all 457 80; xdotool type grasshopper; sleep 0.3
-click 556 145                                  # symmetry: all eight
-click 465 292                                  # a diagonal step: all four diagonals
-click 465 322 3                                # pick an orthogonal step (right-click)
-click 584 499                                  # hop, land beyond (g): the orthogonals ride and hop
-click 465 292 3                                # pick a diagonal step
-click 584 499                                  # the same for the diagonals
+click 464 688                                  # start screen: New variant…
+click 29 50                                    # Board
+select_all 61 80; typed 10; xdotool key Return # files: 10
+click 199 80                                   # Apply
+shot board
+click 81 50                                    # Pieces
+click 147 230                                  # From the library…
+click 618 80; typed archbishop                 # search
+shot library
+click 295 107                                  # Add
+click 147 255                                  # From the library… (one piece further down)
+click 618 80; typed chancellor
+click 295 107                                  # Add
+click 153 50                                   # Start position
+click 554 113                                  # Copy the start of…
+click 549 138                                  # Capablanca Chess
+click 224 50                                   # Rules
+click 15 80; click 15 80                       # castling off, and on: i/c and h/d on ten files
+click 342 194; click 376 194                   # promotion to A and C too
+click 631 293                                  # Exploding rooks
+shot rules
+click 81 50                                    # Pieces
+click 45 280                                   # Add a piece
+select_all 430 80; typed G                     # its letter
+select_all 563 80; typed grasshopper           # its name
+click 566 187                                  # symmetry: all eight
+click 475 334                                  # a diagonal step: all eight steps now
+click 475 364 3                                # pick an orthogonal step (right-click)
+click 594 541                                  # hop, land beyond (g): the orthogonals ride and hop
+click 475 334 3                                # pick a diagonal step
+click 594 541                                  # the same for the diagonals
 shot pieces
 click 153 50                                   # Start position
-click 435 80                                   # palette: G
-click 526 80                                   # mirror for black
-click 71 323                                   # b3 (and b6)
-click 365 323                                  # i3 (and i6)
+click 876 86                                   # palette: white's G
+click 15 113                                   # mirror for black
+click 71 356                                   # b3 (and b6)
+click 365 356                                  # i3 (and i6)
 shot start
-click 224 50                                   # Rules
-click 15 161                                   # Exploding rooks
-shot rules
-select_all 255 18; xdotool type "Capablanca with grasshoppers"; sleep 0.3
+select_all 255 18; typed "Capablanca with grasshoppers"
 click 270 50                                   # RON
 shot ron
-click 572 18                                   # Save
+click 680 18                                   # Save
 file="$data/chimera/variants/capablanca-with-grasshoppers.ron"
 [ -f "$file" ] || { echo "editor-e2e: nothing saved at $file"; exit 1; }
 click 517 18                                   # Test-play
@@ -63,6 +88,7 @@ shot play
 grep -q 'betza: "gQ"' "$file" || { echo "editor-e2e: the grasshopper is not gQ"; exit 1; }
 grep -q '1g6g1/10/10/1G6G1' "$file" || { echo "editor-e2e: the grasshoppers are not on b3, i3, b6, i6"; exit 1; }
 grep -q 'explosive-rook' "$file" || { echo "editor-e2e: exploding rooks are not on"; exit 1; }
+grep -q "king: ('i', 'c')" "$file" || { echo "editor-e2e: the king does not castle to i and c"; exit 1; }
 "$bin" check "$file"
 saved=$("$bin" perft --variant "$file" --fen startpos --depth 3 | awk '/Nodes/ {print $3}')
 # The same definition by hand: Capablanca, the grasshopper, its start, exploding rooks.

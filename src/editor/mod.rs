@@ -1111,6 +1111,10 @@ mod tests {
         assert_eq!(c.file().start.as_deref(), Some("rnbqkbnr2/pppppppp2/10/10/PPPPPPPP2/RNBQKBNR2 w KQkq - 0 1"));
         c.apply(&Edit::Board { files: 8, ranks: 8 }).unwrap();
         assert_eq!(c.file().start.as_deref(), Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
+        // Wider with the same ranks: every rank stays where it is.
+        c.apply(&Edit::Board { files: 10, ranks: 8 }).unwrap();
+        assert_eq!(c.file().start.as_deref(), Some("rnbqkbnr2/pppppppp2/10/10/10/10/PPPPPPPP2/RNBQKBNR2 w KQkq - 0 1"));
+        c.undo();
         c.edit(|f| f.start = Some("not a position".into()));
         assert!(c.apply(&Edit::Board { files: 9, ranks: 9 }).is_err(), "an unreadable start is not wiped");
     }

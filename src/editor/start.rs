@@ -138,7 +138,7 @@ impl StartGrid {
         for rank in 0..ranks {
             // The lower half counts from the bottom, the upper half from the top.
             let from = if rank < ranks / 2 { Some(rank) } else { (self.ranks + rank).checked_sub(ranks) };
-            let Some(from) = from.filter(|&r| r < self.ranks && (rank < ranks / 2) == (r < self.ranks / 2 || self.ranks == ranks)) else {
+            let Some(from) = from.filter(|&r| r < self.ranks && (self.ranks == ranks || (rank < ranks / 2) == (r < self.ranks / 2))) else {
                 continue;
             };
             for file in 0..files.min(self.files) {

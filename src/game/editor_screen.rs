@@ -224,6 +224,9 @@ pub(super) fn plugin(app: &mut App) {
 fn new_variant() -> Result<Editor, String> {
     let mut file = Editor::copy_of("chess").map_err(|e| e.to_string())?.file().clone();
     file.name = Some("New variant".into());
+    // Chess's words do not describe it.
+    file.description = None;
+    file.rules_summary = None;
     Ok(Editor::new(file))
 }
 
@@ -493,7 +496,8 @@ fn file_browser(mut contexts: EguiContexts, mut screen: ResMut<EditorScreen>, mu
     };
     let mut done = false;
     let mut chosen: Option<PathBuf> = None;
-    egui::Window::new(title).order(egui::Order::Foreground).collapsible(false).resizable(false).default_width(520.0).show(ctx, |ui| {
+    let window = egui::Window::new(title).order(egui::Order::Foreground).collapsible(false).resizable(false);
+    window.default_width(520.0).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
         ui.horizontal(|ui| {
             if ui.button("Up").clicked()
                 && let Some(parent) = browser.dir.parent()
@@ -831,9 +835,8 @@ struct PieceState<'a> {
 }
 
 /// A piece's image (or a lettered disc) `size` points wide.
-fn piece_icon(ui: &mut egui::Ui, textures: &PieceTextures, spec: &PieceSpec, side: Side, size: f32) -> egui::Response {
-    // Clicks only: inside a drag source, the source takes the drag.
-    let (rect, response) = ui.allocate_exact_size(egui::vec2(size, size), egui::Sense::click());
+fn piece_icon(ui: &mut egui::Ui, textures: &PieceTextures, spec: &PieceSpec, side: Side, size: f32, sense: egui::Sense) -> egui::Response {
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(size, size), sense);
     // On a light square, so black's pieces show on the dark panel.
     ui.painter().rect_filled(rect, 3.0, egui::Color32::from_rgb(240, 217, 181));
     paint_piece(ui.painter(), textures, spec, side, rect);
@@ -880,7 +883,7 @@ fn pieces_section(
             ui.set_width(250.0);
             for p in &pieces {
                 ui.horizontal(|ui| {
-                    piece_icon(ui, textures, p, Side::White, 22.0);
+                    piece_icon(ui, textures, p, Side::White, 22.0, egui::Sense::hover());
                     let label = format!("{}  {}  {}", p.letter, p.name, p.betza);
                     if ui.selectable_label(*st.piece == Some(p.letter), label).clicked() {
                         *st.piece = Some(p.letter);
@@ -955,7 +958,7 @@ fn library(ui: &mut egui::Ui, editor: &mut Editor, filter: &mut String, textures
                 {
                     added = Some(letter);
                 }
-                let icon = piece_icon(ui, textures, &l.spec, Side::White, 28.0);
+                let icon = piece_icon(ui, textures, &l.spec, Side::White, 28.0, egui::Sense::hover());
                 icon.on_hover_ui(|ui| {
                     if let Ok(mut p) = Painter::from_betza(&l.spec.betza) {
                         diagram_grid(ui, &mut p, &mut None, false, 20.0);
@@ -991,8 +994,8 @@ fn piece_form(
         let _ = editor.apply_merged(&Edit::Piece(new), &format!("pieces[{letter}].{field}"));
     };
     ui.horizontal(|ui| {
-        piece_icon(ui, textures, spec, Side::White, 40.0);
-        piece_icon(ui, textures, spec, Side::Black, 40.0);
+        piece_icon(ui, textures, spec, Side::White, 40.0, egui::Sense::hover());
+        piece_icon(ui, textures, spec, Side::Black, 40.0, egui::Sense::hover());
         ui.vertical(|ui| {
             ui.horizontal(|ui| {
                 let mut text = letter.to_string();
@@ -1307,23 +1310,17 @@ fn start_section(
         for p in &pieces {
             for (token, side) in [(p.letter.to_string(), Side::White), (p.letter.to_ascii_lowercase().to_string(), Side::Black)] {
                 let picked = palette.as_deref() == Some(&token);
-                let id = egui::Id::new(("palette", token.clone()));
                 let drag = StartDrag { token: token.clone(), from: DragFrom::Palette };
-                let response = ui
-                    .dnd_drag_source(id, drag, |ui| {
-                        let r = piece_icon(ui, textures, p, side, 30.0);
-                        if picked {
-                            ui.painter().rect_stroke(
-                                r.rect,
-                                3.0,
-                                egui::Stroke::new(2.0, egui::Color32::from_rgb(40, 90, 230)),
-                                egui::StrokeKind::Outside,
-                            );
-                        }
-                    })
-                    .response
-                    .on_hover_text(format!("{token}: {}", p.name));
-                if response.clicked() {
+                // A click picks it; a drag carries it (drawn at the pointer below).
+                let r = piece_icon(ui, textures, p, side, 30.0, egui::Sense::click_and_drag());
+                if picked {
+                    let stroke = egui::Stroke::new(2.0, egui::Color32::from_rgb(40, 90, 230));
+                    ui.painter().rect_stroke(r.rect, 3.0, stroke, egui::StrokeKind::Outside);
+                }
+                if r.drag_started() {
+                    r.dnd_set_drag_payload(drag);
+                }
+                if r.on_hover_text(format!("{token}: {}", p.name)).clicked() {
                     *palette = Some(token);
                 }
             }
@@ -1418,14 +1415,12 @@ fn start_section(
         }
     }
     pockets_row(ui, editor, &grid, &pieces, textures);
-    // A piece dragged from the board follows the pointer; one let go where nothing takes it
+    // A piece dragged follows the pointer; one let go where nothing takes it
     // (off the board and the pockets) leaves the board, or the pocket it came from.
     if let Some(drag) = egui::DragAndDrop::payload::<StartDrag>(ui.ctx())
         && let Some(pos) = ui.ctx().pointer_interact_pos()
     {
-        if let Some(spec) = spec_of(&pieces, &drag.token)
-            && matches!(drag.from, DragFrom::Square(..))
-        {
+        if let Some(spec) = spec_of(&pieces, &drag.token) {
             let side = crate::editor::start::side_of(&drag.token).unwrap_or(Side::White);
             let layer = ui.ctx().layer_painter(egui::LayerId::new(egui::Order::Tooltip, egui::Id::new("start-drag")));
             paint_piece(&layer, textures, spec, side, egui::Rect::from_center_size(pos, egui::vec2(cell, cell)));
@@ -1488,13 +1483,15 @@ fn pockets_row(
     let (_, dropped) = ui.dnd_drop_zone::<StartDrag, _>(egui::Frame::group(ui.style()), |ui| {
         ui.horizontal_wrapped(|ui| {
             ui.label("Pockets (drag a piece here to put it in hand; click one to take it out):");
-            for (i, &c) in in_hand.iter().enumerate() {
+            for &c in &in_hand {
                 let Some(spec) = spec_of(pieces, &c.to_string()) else { continue };
                 let side = if c.is_ascii_uppercase() { Side::White } else { Side::Black };
                 let drag = StartDrag { token: c.to_string(), from: DragFrom::Pocket };
-                let response =
-                    ui.dnd_drag_source(egui::Id::new(("pocket", i, c)), drag, |ui| piece_icon(ui, textures, spec, side, 26.0)).response;
-                if response.clicked() {
+                let r = piece_icon(ui, textures, spec, side, 26.0, egui::Sense::click_and_drag());
+                if r.drag_started() {
+                    r.dnd_set_drag_payload(drag);
+                }
+                if r.clicked() {
                     let _ = editor.apply(&Edit::Pocket { letter: c, on: false });
                 }
             }
