@@ -63,11 +63,13 @@ click 45 280                                   # Add a piece
 select_all 430 80; typed G                     # its letter
 select_all 563 80; typed grasshopper           # its name
 click 566 187                                  # symmetry: all eight
-click 475 334                                  # a diagonal step: all eight steps now
-click 475 364 3                                # pick an orthogonal step (right-click)
-click 594 541                                  # hop, land beyond (g): the orthogonals ride and hop
-click 475 334 3                                # pick a diagonal step
-click 594 541                                  # the same for the diagonals
+# The painter's grid is 19 x 19 on a ten-file board (as far as the board reaches), the piece
+# at its centre (490, 409), 22 points a square.
+click 512 387                                  # a diagonal step: all eight steps now
+click 512 409 3                                # pick an orthogonal step (right-click)
+click 597 631                                  # hop, land beyond (g): the orthogonals ride and hop
+click 512 387 3                                # pick a diagonal step
+click 597 631                                  # the same for the diagonals
 shot pieces
 click 153 50                                   # Start position
 click 876 86                                   # palette: white's G

@@ -291,12 +291,15 @@ pub struct Editor {
     /// The key of the last edit recorded, while later edits of that key merge into it (until
     /// [`Editor::seal`]).
     last_merge: Option<String>,
+    /// The definition as last opened or saved.
+    saved: Option<VariantFile>,
 }
 
 impl Editor {
     /// An editor on `file` (its `extends` should be resolved: see [`Editor::copy_of`]).
     pub fn new(file: VariantFile) -> Editor {
-        Editor { file, undo: Vec::new(), redo: Vec::new(), mirror: false, saved_as: None, merging: None, last_merge: None }
+        let saved = Some(file.clone());
+        Editor { file, undo: Vec::new(), redo: Vec::new(), mirror: false, saved_as: None, merging: None, last_merge: None, saved }
     }
 
     /// An editor on a copy of the built-in variant `id`: self-contained (`extends` resolved),
@@ -427,6 +430,19 @@ impl Editor {
                     board.files = *nf;
                     board.ranks = *nr;
                     f.start = Some(fen);
+                    // Rules counted from the far rank stay there: promotion on the last rank, a
+                    // zone of the last ranks; castling on its usual squares stays on them.
+                    let far = |r: u8| nr.saturating_sub(ranks.saturating_sub(r)).max(1);
+                    if let Some(p) = &mut f.promotion {
+                        p.optional_from = p.optional_from.map(|o| far(o).min(far(p.rank)));
+                        p.rank = far(p.rank);
+                    }
+                    if let Some(z) = &mut f.piece_promotion {
+                        z.zone = far(z.zone);
+                    }
+                    if f.castling == Some(rules::castling_default(files)) {
+                        f.castling = Some(rules::castling_default(*nf));
+                    }
                 }))
             }
             Edit::Piece(spec) => Ok(self.edit(|f| {
@@ -453,6 +469,7 @@ impl Editor {
                     if let Some(pieces) = &mut f.pieces {
                         pieces.retain(|p| p.letter != *letter);
                     }
+                    rules::map_letter(f, *letter, None);
                     if let Some(g) = g {
                         f.start = Some(g.fen());
                     }
@@ -482,16 +499,8 @@ impl Editor {
                         if p.letter == from {
                             p.letter = to;
                         }
-                        if p.promotes_to == Some(from) {
-                            p.promotes_to = Some(to);
-                        }
                     }
-                    if let Some(promotion) = &mut f.promotion {
-                        promotion.choices = promotion.choices.chars().map(swap).collect();
-                        if let Some(n) = promotion.limits.remove(&from) {
-                            promotion.limits.insert(to, n);
-                        }
-                    }
+                    rules::map_letter(f, from, Some(to));
                     f.start = start;
                 }))
             }
@@ -702,7 +711,9 @@ impl Editor {
 
     /// The board's files and ranks (8 × 8 when the definition does not say).
     pub fn board_size(&self) -> (u8, u8) {
-        self.file.board.as_ref().map_or((8, 8), |b| (b.files, b.ranks))
+        // A size out of range (typed in the RON text) is a problem at `board`; the views draw
+        // what the loader would check against.
+        self.file.board.as_ref().map_or((8, 8), |b| (b.files.clamp(3, 16), b.ranks.clamp(3, 16)))
     }
 
     /// The start position as the board editor shows it.
@@ -714,22 +725,22 @@ impl Editor {
         start::StartGrid::parse(self.file.start.as_deref().unwrap_or(""), files, ranks)
     }
 
-    /// Saves the definition as `<id>.ron` in `dir` (the user's variants: [`variants_dir`]),
-    /// written atomically. Saved there before, it overwrites its own file; otherwise it takes
-    /// an id made from its name that no built-in variant and no file in `dir` has, so a
-    /// built-in is never shadowed and another variant never overwritten. The file is read back
-    /// and must equal the definition.
+    /// Saves the definition ("Save"), written atomically: to its own file — the one it was
+    /// opened from or saved to before, unless that is a built-in's source (whose name a
+    /// built-in owns) — and otherwise as `<id>.ron` in `dir` (the user's variants:
+    /// [`variants_dir`]), with an id made from its name that no built-in variant and no file
+    /// in `dir` has, so a built-in is never shadowed and another variant never overwritten.
+    /// The file is read back and must equal the definition.
     ///
     /// # Errors
     /// The directory or file cannot be written, or the file does not read back the same.
     pub fn save_in(&mut self, dir: &std::path::Path) -> Result<std::path::PathBuf, String> {
-        // Its own file (opened from or saved to `dir` before) keeps its name, and the id follows
-        // the file name as the loader wants.
+        // Its own file keeps its name, and the id follows the file name as the loader wants.
         let own = self
             .saved_as
             .as_ref()
-            .filter(|p| p.parent() == Some(dir))
-            .and_then(|p| Some((p.clone(), p.file_stem()?.to_str()?.to_string())));
+            .and_then(|p| Some((p.clone(), p.file_stem()?.to_str()?.to_string())))
+            .filter(|(_, stem)| crate::variants::builtin_file(stem).is_none());
         let path = match own {
             Some((p, stem)) => {
                 self.file.id = stem;
@@ -781,12 +792,24 @@ impl Editor {
             return Err(format!("{} does not read back as it was written", path.display()));
         }
         self.saved_as = Some(path.to_path_buf());
+        self.saved = Some(self.file.clone());
         Ok(())
     }
 
     /// The file it was opened from or last saved to.
     pub fn saved_as(&self) -> Option<&std::path::Path> {
         self.saved_as.as_deref()
+    }
+
+    /// Names the file Save writes to (a file opened whose text did not parse).
+    pub fn set_saved_as(&mut self, path: &std::path::Path) {
+        self.saved_as = Some(path.to_path_buf());
+    }
+
+    /// Whether the definition has changed since it was opened or last saved (a new variant:
+    /// since it was made).
+    pub fn has_unsaved_changes(&self) -> bool {
+        self.saved.as_ref() != Some(&self.file)
     }
 
     /// Every problem of the definition as it stands, each with its key path (`pieces[2].betza`,
@@ -847,7 +870,13 @@ impl Editor {
     /// # Errors
     /// The text does not parse: nothing changes (the error has the line and column).
     pub fn set_ron(&mut self, text: &str) -> Result<bool, LoadError> {
-        let file = crate::variants::parse_variant_file(text)?;
+        let mut file = crate::variants::parse_variant_file(text)?;
+        // Self-contained, as every definition the editor holds: a parent named in the text is
+        // resolved (a built-in; `extends` is then gone).
+        if file.extends.is_some() {
+            file = crate::variants::resolve(file, &crate::variants::builtin_file)?;
+            file.extends = None;
+        }
         Ok(self.edit(|f| *f = file))
     }
 }
@@ -855,6 +884,7 @@ impl Editor {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::variants::Scope;
 
     #[test]
     fn edits_undo_and_redo() {
@@ -1059,6 +1089,10 @@ mod tests {
         // A start that does not mirror.
         e.apply(&Edit::Place { file: 0, rank: 1, piece: None, mirror: false }).unwrap();
         assert!(codes(&e).contains(&(ProblemCode::StartAsymmetric, "start".into())), "{:?}", codes(&e));
+        e.undo();
+        // A piece with no move at all is the loader's error, at its moves.
+        e.apply(&Edit::Piece(PieceSpec::plain('X', "statue", ""))).unwrap();
+        assert!(codes(&e).contains(&(ProblemCode::Betza, "pieces[X].betza".into())), "{:?}", codes(&e));
         e.undo();
         // Stalemate at the start.
         e.mirror = false;
@@ -1353,6 +1387,123 @@ mod tests {
         let v = crate::variants::load_path(&dir.join("my-shogi.ron")).unwrap();
         assert_eq!(crate::presets::new_game(v.clone(), &v.start_fen).unwrap().perft(2), 900);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_letter_is_renamed_and_removed_everywhere_it_is_named() {
+        let perft = |e: &Editor, depth: u32| {
+            let v = crate::variants::compile_playable(e.file()).unwrap();
+            crate::presets::new_game(v.clone(), &v.start_fen).unwrap().perft(depth)
+        };
+        // Atomic: the king in the extinction rule, the pawn among the pieces a blast spares.
+        let mut a = Editor::copy_of("atomic").unwrap();
+        let before = perft(&a, 3);
+        a.apply(&Edit::Letter { from: 'K', to: 'W' }).unwrap();
+        a.apply(&Edit::Letter { from: 'P', to: 'O' }).unwrap();
+        assert_eq!(a.file().blast.as_ref().unwrap().immune, "O");
+        let extinction = EndSpec::Extinction { pieces: "W".into(), per_type: false, fewer_than: 1, verdict: crate::rules::Verdict::Loss };
+        assert!(a.file().end.as_ref().unwrap().contains(&extinction), "{:?}", a.file().end);
+        assert!(a.problems().is_empty(), "{:?}", a.problems());
+        assert_eq!(perft(&a, 3), before, "the same game under other letters");
+        // Shogi: promotion targets and the drop rules.
+        let mut s = Editor::copy_of("shogi").unwrap();
+        s.apply(&Edit::Letter { from: 'G', to: 'J' }).unwrap();
+        s.apply(&Edit::Letter { from: 'P', to: 'F' }).unwrap();
+        let drops = s.file().drops.clone().unwrap();
+        assert_eq!((drops.no_doubled.as_str(), drops.no_drop_mate.as_str()), ("F", "F"));
+        assert!(s.file().pieces.iter().flatten().all(|p| p.promotes_to != Some('G')));
+        assert!(s.problems().is_empty(), "{:?}", s.problems());
+        assert_eq!(perft(&s, 2), 900);
+        // Removed: gone from the lists that name it, and from what promotes to it.
+        s.apply(&Edit::RemovePiece('F')).unwrap();
+        let drops = s.file().drops.clone().unwrap();
+        assert_eq!((drops.no_doubled.as_str(), drops.no_drop_mate.as_str()), ("", ""));
+        s.apply(&Edit::RemovePiece('J')).unwrap();
+        assert!(s.file().pieces.iter().flatten().all(|p| p.promotes_to != Some('J')));
+    }
+
+    #[test]
+    fn resizing_keeps_rules_counted_from_the_far_rank() {
+        let mut c = Editor::copy_of("chess").unwrap();
+        c.apply(&Edit::Board { files: 10, ranks: 10 }).unwrap();
+        assert_eq!(c.file().promotion.as_ref().unwrap().rank, 10);
+        assert_eq!(c.file().castling, Some(castling_default(10)), "the king still castles two files from each corner");
+        assert!(c.problems().is_empty(), "{:?}", c.problems());
+        let mut g = Editor::copy_of("grand").unwrap();
+        let p = g.file().promotion.clone().unwrap();
+        assert_eq!((p.rank, p.optional_from), (10, Some(8)));
+        g.apply(&Edit::Board { files: 10, ranks: 8 }).unwrap();
+        let p = g.file().promotion.clone().unwrap();
+        assert_eq!((p.rank, p.optional_from), (8, Some(6)));
+        let mut s = Editor::copy_of("shogi").unwrap();
+        assert_eq!(s.file().piece_promotion.as_ref().unwrap().zone, 7);
+        s.apply(&Edit::Board { files: 9, ranks: 7 }).unwrap();
+        assert_eq!(s.file().piece_promotion.as_ref().unwrap().zone, 5);
+    }
+
+    #[test]
+    fn text_naming_a_parent_is_resolved() {
+        let mut e = Editor::copy_of("chess").unwrap();
+        e.set_ron(r#"(id: "mine", extends: "kingofthehill", name: "Mine")"#).unwrap();
+        assert!(e.file().extends.is_none());
+        assert!(e.file().regions.as_ref().is_some_and(|r| r.contains_key("hill")), "the parent's rules are in the definition");
+        assert!(e.problems().is_empty(), "{:?}", e.problems());
+        assert!(e.set_ron(r#"(id: "mine", extends: "no-such")"#).is_err());
+    }
+
+    /// Every kind of edit is one step of undo, and redo makes it again.
+    #[test]
+    fn every_kind_of_edit_undoes_and_redoes() {
+        let mut e = Editor::copy_of("crazyhouse").unwrap();
+        let start = e.file().clone();
+        let mut own = crate::modifiers::Profile { id: "own".into(), ..Default::default() };
+        own.types.insert("R".into(), [("hp-bonus".to_string(), crate::modifiers::Value::Int(1))].into_iter().collect());
+        let edits = vec![
+            Edit::Name("N".into()),
+            Edit::Description("D".into()),
+            Edit::Board { files: 8, ranks: 9 },
+            Edit::Board { files: 8, ranks: 8 },
+            Edit::Piece(PieceSpec::plain('X', "xiphos", "W")),
+            Edit::Betza { letter: 'X', betza: "F".into() },
+            Edit::Letter { from: 'X', to: 'Y' },
+            Edit::Place { file: 3, rank: 3, piece: Some("Y".into()), mirror: true },
+            Edit::Pocket { letter: 'Y', on: true },
+            Edit::RemovePiece('Y'),
+            Edit::Start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Qq] w KQkq - 0 1".into()),
+            Edit::Preset { id: "piece-hp".into(), on: true },
+            Edit::PresetUse(PresetUse { id: "piece-hp".into(), params: Default::default(), scope: Some(Scope::Black), duration: Some(4) }),
+            Edit::Switch { switch: Switch::MandatoryCapture, on: true },
+            Edit::Castling(None),
+            Edit::Promotion(Some(PromotionSpec { rank: 8, choices: "Q".into(), optional_from: None, limits: Default::default() })),
+            Edit::PiecePromotion(Some(PiecePromotionSpec { zone: 8, mandatory: false })),
+            Edit::Drops(None),
+            Edit::Blast(Some(BlastSpec { immune: String::new() })),
+            Edit::Shuffle(Some(ShuffleSpec::Shuffled(crate::rules::Shuffle::Chess960))),
+            Edit::End(vec![EndSpec::Checkmate]),
+            Edit::Region { name: "hill".into(), spec: Some(RegionSpec::Rect("d4".into(), "e5".into())) },
+            Edit::PaintRegion { name: "hill".into(), squares: vec![(0, 0)], on: true },
+            Edit::RenameRegion { from: "hill".into(), to: "mound".into() },
+            Edit::RegionPerSide("mound".into()),
+            Edit::BoardLook { intersections: true, river: Some(4) },
+            Edit::DiagonalLines(Some("mound".into())),
+            Edit::MaterialCount(Some(MaterialCountSpec { points: [('Q', 9.0)].into_iter().collect(), black_bonus: 1.5 })),
+            Edit::Profile(Some(ProfileUse::Inline(own))),
+        ];
+        let mut states = vec![e.file().clone()];
+        for edit in &edits {
+            assert_eq!(e.apply(edit), Ok(true), "{edit:?}");
+            states.push(e.file().clone());
+        }
+        for (i, want) in states.iter().rev().skip(1).enumerate() {
+            assert!(e.undo(), "undo {i}");
+            assert_eq!(e.file(), want, "after undoing {:?}", edits[edits.len() - 1 - i]);
+        }
+        assert_eq!(e.file(), &start);
+        for want in states.iter().skip(1) {
+            assert!(e.redo());
+            assert_eq!(e.file(), want);
+        }
+        assert!(e.has_unsaved_changes());
     }
 
     #[test]

@@ -247,3 +247,70 @@ pub fn castling_default(files: u8) -> crate::variants::CastlingSpec {
         rook_start: None,
     }
 }
+
+/// Every place of `f` but the pieces' own letters and the start position that names the piece
+/// letter `from`, renamed to `to`, or with `to` = `None` (the piece removed) taken out where
+/// that keeps the rule's meaning: promotion targets (`promotes_to`, choices, limits), blasts'
+/// immune pieces, drop restrictions, the material count, the profile's entries and promotion
+/// choices, `remove_pieces`. End conditions are renamed but never emptied (an extinction of no
+/// letters means every piece): after a removal the problems list the letter there.
+pub(super) fn map_letter(f: &mut VariantFile, from: char, to: Option<char>) {
+    let in_text = |s: &mut String| {
+        *s = s.chars().filter_map(|c| if c == from { to } else { Some(c) }).collect();
+    };
+    fn rekey<V>(map: &mut BTreeMap<char, V>, from: char, to: Option<char>) {
+        if let Some(v) = map.remove(&from)
+            && let Some(to) = to
+        {
+            map.insert(to, v);
+        }
+    }
+    for p in f.pieces.iter_mut().flatten() {
+        if p.promotes_to == Some(from) {
+            p.promotes_to = to;
+        }
+    }
+    if let Some(promotion) = &mut f.promotion {
+        in_text(&mut promotion.choices);
+        rekey(&mut promotion.limits, from, to);
+    }
+    for e in f.end.iter_mut().flatten() {
+        if let EndSpec::RegionReached { pieces, .. } | EndSpec::RegionHeld { pieces, .. } | EndSpec::Extinction { pieces, .. } = e
+            && let Some(to) = to
+        {
+            *pieces = pieces.chars().map(|c| if c == from { to } else { c }).collect();
+        }
+    }
+    if let Some(blast) = &mut f.blast {
+        in_text(&mut blast.immune);
+    }
+    if let Some(drops) = &mut f.drops {
+        rekey(&mut drops.forbidden_ranks, from, to);
+        in_text(&mut drops.no_doubled);
+        in_text(&mut drops.no_drop_mate);
+    }
+    if let Some(count) = &mut f.material_count {
+        rekey(&mut count.points, from, to);
+    }
+    if let Some(remove) = &mut f.remove_pieces {
+        in_text(remove);
+    }
+    if let Some(crate::variants::ProfileUse::Inline(profile)) = &mut f.profile {
+        let keys: Vec<String> = profile.types.keys().cloned().collect();
+        for key in keys {
+            let (side, letter) = key.split_once(':').map_or(("", key.as_str()), |(s, l)| (s, l));
+            if letter.len() == 1 && letter.starts_with(from) {
+                let entry = profile.types.remove(&key).unwrap_or_default();
+                if let Some(to) = to {
+                    let new = if side.is_empty() { to.to_string() } else { format!("{side}:{to}") };
+                    profile.types.insert(new, entry);
+                }
+            }
+        }
+        for entry in profile.types.values_mut().chain(profile.instances.values_mut()) {
+            if let Some(crate::modifiers::Value::Text(letters)) = entry.get_mut("promotion-override") {
+                in_text(letters);
+            }
+        }
+    }
+}

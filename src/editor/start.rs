@@ -192,9 +192,10 @@ impl StartGrid {
         }
     }
 
-    /// Whether black's pieces mirror white's (the same pieces on the mirrored squares).
+    /// Whether black's pieces mirror white's (the same pieces on the mirrored squares); the
+    /// middle rank of an odd board, its own mirror, is not judged.
     pub fn is_mirrored(&self) -> bool {
-        (0..self.ranks).all(|rank| {
+        (0..self.ranks).filter(|&rank| rank != self.ranks - 1 - rank).all(|rank| {
             (0..self.files).all(|file| {
                 let mine = self.at(file, rank);
                 let theirs = self.at(file, self.ranks - 1 - rank);

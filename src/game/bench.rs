@@ -22,7 +22,7 @@ const WARMUP: u32 = 30;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<FrameTimes>();
-    app.add_systems(Update, measure);
+    app.add_systems(Update, measure.in_set(super::GameSystems::Present));
 }
 
 /// The median and the 99th percentile of `times`, in milliseconds.

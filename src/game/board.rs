@@ -12,6 +12,7 @@ use bevy::window::PrimaryWindow;
 use super::pieces::{PieceImages, image_name, piece_image_name};
 use super::play::{BoardInput, Origin, PendingChoice, PositionVersion, Selection};
 use super::settings::{PieceSet, Settings};
+use crate::presets::FactLook;
 use crate::rules::{Board, EndCondition, Geometry, Location, MoveLog, Owner, Piece, PieceType, Promoted, Rules, Side, Square};
 
 /// Side length of one square in world units.
@@ -90,11 +91,10 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PieceImages>();
     app.init_resource::<MarkImages>();
     app.add_systems(Startup, (super::pieces::load_piece_images, make_mark_images, spawn_camera));
+    app.add_systems(Update, (fit_camera, mouse_to_inputs).chain().in_set(super::GameSystems::Input));
     app.add_systems(
         Update,
         (
-            fit_camera,
-            mouse_to_inputs,
             layout_board
                 .run_if(resource_changed::<LayoutVersion>.or_else(resource_changed::<BoardView>).or_else(resource_changed::<Settings>)),
             dress_pieces,
@@ -107,7 +107,8 @@ pub(super) fn plugin(app: &mut App) {
             draw_poison,
             follow_cursor,
         )
-            .chain(),
+            .chain()
+            .in_set(super::GameSystems::Present),
     );
 }
 
@@ -168,7 +169,11 @@ fn band(d: f32, inner: f32, outer: f32) -> f32 {
     ((outer - d) / px).clamp(0.0, 1.0) * ((d - inner) / px).clamp(0.0, 1.0)
 }
 
-fn make_mark_images(mut images: ResMut<Assets<Image>>, mut marks: ResMut<MarkImages>, mut particle: ResMut<super::effects::ParticleImage>) {
+fn make_mark_images(
+    mut images: ResMut<Assets<Image>>,
+    mut marks: ResMut<MarkImages>,
+    mut particle: ResMut<super::particles::ParticleImage>,
+) {
     let grey = |a: f32| [20, 85, 30, (a * 255.0) as u8];
     marks.dot = images.add(rgba_image(128, |d, _| grey(band(d, -1.0, 0.28) * 0.5)));
     marks.ring = images.add(rgba_image(128, |d, _| grey(band(d, 0.8, 1.0) * 0.5)));
@@ -536,7 +541,7 @@ fn place_pieces(
     mut commands: Commands,
     board: Res<Board>,
     view: Res<BoardView>,
-    level: Res<super::effects::EffectsLevel>,
+    level: Res<super::settings::EffectsLevel>,
     mut pieces: Query<
         (Entity, &Location, &mut Transform, &mut Visibility, &Sprite, Has<LocationRedraw>),
         (With<Piece>, With<Drawn>, Or<(Changed<Location>, With<LocationRedraw>)>),
@@ -549,7 +554,7 @@ fn place_pieces(
             Some(sq) => {
                 let at = square_centre(board.geometry, *view, sq);
                 let target = Vec3::new(at.x, at.y, 2.0);
-                if shown && !snap && *level != super::effects::EffectsLevel::Off && transform.translation.truncate() != at {
+                if shown && !snap && *level != super::settings::EffectsLevel::Off && transform.translation.truncate() != at {
                     let from = transform.translation;
                     commands.entity(entity).insert(Glide { from: from.with_z(9.0), to: target, elapsed: 0.0 });
                 } else {
@@ -559,12 +564,12 @@ fn place_pieces(
                 *visibility = Visibility::Visible;
             }
             None => {
-                if shown && *level != super::effects::EffectsLevel::Off {
+                if shown && *level != super::settings::EffectsLevel::Off {
                     // A ghost of the piece fades where it stood.
                     let mut ghost = sprite.clone();
                     ghost.color.set_alpha(0.9);
                     commands.spawn((
-                        super::effects::Particle { velocity: Vec2::ZERO, gravity: 0.0, life: 0.35, max_life: 0.35, grow: SQUARE * 0.3 },
+                        super::particles::Particle { velocity: Vec2::ZERO, gravity: 0.0, life: 0.35, max_life: 0.35, grow: SQUARE * 0.3 },
                         ghost,
                         Transform::from_translation(transform.translation.with_z(8.0)),
                     ));
@@ -835,26 +840,24 @@ fn follow_cursor(
 #[derive(Component)]
 struct FactBadge;
 
-/// A poisoned square's tint.
+/// A tint of a square a preset's state names (poison).
 #[derive(Component)]
 struct PoisonTint;
 
-/// Hit points as red pips along the bottom of the piece, a shield as a blue ring, stamina as
-/// yellow pips along the top (a number when there are more than five); a piece with modifiers
-/// from the profile has a violet badge in its top right corner (gold when it carries its own
-/// per-instance entry).
+/// The piece facts active presets own, drawn as their [`FactLook`]s say (hit points as red pips
+/// along the bottom of the piece, a shield as a blue ring, stamina as yellow pips along the
+/// top; a number when there are more than five); a piece with modifiers from the profile has a
+/// violet badge in its top right corner (gold when it carries its own per-instance entry).
 #[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn draw_facts(
     mut commands: Commands,
     version: Res<PositionVersion>,
     layout: Res<LayoutVersion>,
     badges: Query<Entity, With<FactBadge>>,
-    pieces: Query<
-        (Entity, &Location, Option<&crate::presets::Hp>, Option<&crate::presets::Shield>, Option<&crate::presets::Stamina>),
-        With<Piece>,
-    >,
+    pieces: Query<(Entity, &Location, EntityRef), With<Piece>>,
     marks: Res<MarkImages>,
     board: Res<Board>,
+    active: Option<Res<crate::presets::ActivePresets>>,
     profile: Option<Res<crate::modifiers::ActiveProfile>>,
     mut drawn: Local<Option<(u64, u64)>>,
 ) {
@@ -865,6 +868,8 @@ fn draw_facts(
     for e in &badges {
         commands.entity(e).despawn();
     }
+    let looks: Vec<FactLook> =
+        active.iter().flat_map(|a| a.0.iter()).filter_map(|a| crate::presets::by_id(a.id)).flat_map(|d| d.looks.iter().copied()).collect();
     let pip = |colour: Color, x: f32, y: f32| {
         (
             FactBadge,
@@ -888,7 +893,7 @@ fn draw_facts(
             commands.entity(parent).with_child(pip(colour, x, y));
         }
     };
-    for (e, loc, hp, shield, stamina) in &pieces {
+    for (e, loc, piece) in &pieces {
         let Some(sq) = loc.square() else { continue };
         if profile.as_ref().and_then(|p| p.on(&board, sq)).is_some_and(|m| !m.is_empty()) {
             let own = board.mark(sq) != 0;
@@ -899,28 +904,36 @@ fn draw_facts(
                 Transform::from_xyz(SQUARE * 0.36, SQUARE * 0.36, 0.2),
             ));
         }
-        if let Some(hp) = hp {
-            row(hp.0, -SQUARE * 0.4, Color::srgb(0.9, 0.15, 0.15), &mut commands, e);
-        }
-        if let Some(st) = stamina {
-            row(st.0, SQUARE * 0.4, Color::srgb(0.95, 0.8, 0.2), &mut commands, e);
-        }
-        if shield.is_some_and(|s| s.0 > 0) {
-            commands.entity(e).with_child((
-                FactBadge,
-                Sprite {
-                    image: marks.halo.clone(),
-                    color: Color::srgba(0.25, 0.55, 1.0, 0.9),
-                    custom_size: Some(Vec2::splat(SQUARE)),
-                    ..default()
-                },
-                Transform::from_xyz(0.0, 0.0, -0.1),
-            ));
+        for look in &looks {
+            match *look {
+                FactLook::Pips { fact, top, colour: [r, g, b] } => {
+                    if let Some(n) = crate::presets::piece_fact(&piece, fact) {
+                        let y = if top { SQUARE * 0.4 } else { -SQUARE * 0.4 };
+                        row(n, y, Color::srgb_u8(r, g, b), &mut commands, e);
+                    }
+                }
+                FactLook::Ring { fact, colour: [r, g, b, a] } => {
+                    if crate::presets::piece_fact(&piece, fact).is_some_and(|n| n > 0) {
+                        commands.entity(e).with_child((
+                            FactBadge,
+                            Sprite {
+                                image: marks.halo.clone(),
+                                color: Color::srgba_u8(r, g, b, a),
+                                custom_size: Some(Vec2::splat(SQUARE)),
+                                ..default()
+                            },
+                            Transform::from_xyz(0.0, 0.0, -0.1),
+                        ));
+                    }
+                }
+                FactLook::StateSquares { .. } => {}
+            }
         }
     }
 }
 
-/// Poisoned squares (the `poisoned-squares` preset's state) are tinted green.
+/// Squares a preset's state names, tinted as its [`FactLook::StateSquares`] says (the
+/// `poisoned-squares` preset's, green).
 fn draw_poison(
     mut commands: Commands,
     version: Res<PositionVersion>,
@@ -928,6 +941,7 @@ fn draw_poison(
     view: Res<BoardView>,
     board: Res<Board>,
     state: Option<Res<crate::presets::PresetState>>,
+    active: Option<Res<crate::presets::ActivePresets>>,
     old: Query<Entity, With<PoisonTint>>,
     browse: Res<super::browse::Browse>,
     mut drawn: Local<Option<(u64, u64, Side, Option<usize>)>>,
@@ -940,16 +954,22 @@ fn draw_poison(
     for e in &old {
         commands.entity(e).despawn();
     }
-    // The game's poison, not an earlier position's.
+    // The game's state, not an earlier position's.
     let Some(state) = state.filter(|_| browse.ply.is_none()) else { return };
     let g = board.geometry;
-    for (name, _) in state.all("poisoned-squares") {
-        let Some(sq) = g.parse_square(name) else { continue };
-        let at = square_centre(g, *view, sq);
-        commands.spawn((
-            PoisonTint,
-            Sprite::from_color(Color::srgba(0.3, 0.85, 0.2, 0.35), Vec2::splat(SQUARE)),
-            Transform::from_xyz(at.x, at.y, 0.25),
-        ));
+    for a in active.iter().flat_map(|a| a.0.iter()) {
+        let Some(def) = crate::presets::by_id(a.id) else { continue };
+        for look in def.looks {
+            let FactLook::StateSquares { colour: [r, gr, b, al] } = *look else { continue };
+            for (name, _) in state.all(a.id) {
+                let Some(sq) = g.parse_square(name) else { continue };
+                let at = square_centre(g, *view, sq);
+                commands.spawn((
+                    PoisonTint,
+                    Sprite::from_color(Color::srgba_u8(r, gr, b, al), Vec2::splat(SQUARE)),
+                    Transform::from_xyz(at.x, at.y, 0.25),
+                ));
+            }
+        }
     }
 }

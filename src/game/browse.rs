@@ -66,7 +66,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_message::<BrowseTo>();
     // After the computer's move too, so that a move made while looking back returns the
     // board to the game in the same frame.
-    app.add_systems(Update, browse.after(super::play::handle_input).after(super::computer::computer_turn));
+    app.add_systems(Update, browse.in_set(super::GameSystems::Follow));
 }
 
 /// The game's positions from its start to now, made in a scratch engine.

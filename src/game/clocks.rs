@@ -111,8 +111,9 @@ pub(super) fn plugin(app: &mut App) {
 pub(super) fn logic(app: &mut App) {
     app.init_resource::<Clocks>();
     app.add_message::<LowTime>();
-    app.add_systems(Update, tick.before(play::handle_input));
-    app.add_systems(Update, follow.after(play::handle_input).after(super::computer::computer_turn));
+    super::order(app);
+    app.add_systems(Update, tick.in_set(super::GameSystems::Input));
+    app.add_systems(Update, follow.in_set(super::GameSystems::Follow));
 }
 
 /// Sets new clocks from the control of new games (none when there is none), the side to move

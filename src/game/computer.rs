@@ -99,7 +99,7 @@ struct Running {
 
 pub(super) fn plugin(app: &mut App) {
     logic(app);
-    app.add_systems(Update, draw_hint);
+    app.add_systems(Update, draw_hint.in_set(super::GameSystems::Present));
     app.add_systems(Startup, |mut config: ResMut<GizmoConfigStore>| {
         let (c, _) = config.config_mut::<DefaultGizmoConfigGroup>();
         c.line.width = 7.0;
@@ -109,7 +109,8 @@ pub(super) fn plugin(app: &mut App) {
 /// The computer's turn-taking without drawing (for tests on a bare app).
 fn logic(app: &mut App) {
     app.init_resource::<ComputerPlay>();
-    app.add_systems(Update, computer_turn.after(play::handle_input));
+    super::order(app);
+    app.add_systems(Update, computer_turn.in_set(super::GameSystems::Respond));
 }
 
 fn game_key(world: &World) -> String {

@@ -129,7 +129,7 @@ fn castling(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], files:
         });
         ui.horizontal(|ui| {
             ui.label("on rank");
-            changed |= ui.add(egui::DragValue::new(&mut rank).range(1..=ranks)).changed();
+            changed |= ui.add(egui::DragValue::new(&mut rank).clamp_existing_to_range(false).range(1..=ranks)).changed();
             changed |= ui.checkbox(&mut king_takes_rook, "written king-takes-rook (Chess960)").changed();
         });
         ui.horizontal(|ui| {
@@ -170,7 +170,7 @@ fn promotion(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], ranks
         let mut changed = false;
         ui.horizontal_wrapped(|ui| {
             ui.label("on rank");
-            changed |= ui.add(egui::DragValue::new(&mut p.rank).range(1..=ranks)).changed();
+            changed |= ui.add(egui::DragValue::new(&mut p.rank).clamp_existing_to_range(false).range(1..=ranks)).changed();
             ui.label("to");
             if let Some(choices) = letter_boxes(ui, pieces, &p.choices) {
                 p.choices = choices;
@@ -182,7 +182,7 @@ fn promotion(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], ranks
             changed |= ui.checkbox(&mut optional, "optional from rank").on_hover_text("Grand chess: 8 and 9 optional, 10 forced").changed();
             let mut from = p.optional_from.unwrap_or(p.rank.saturating_sub(1).max(1));
             if optional {
-                changed |= ui.add(egui::DragValue::new(&mut from).range(1..=p.rank.max(1))).changed();
+                changed |= ui.add(egui::DragValue::new(&mut from).clamp_existing_to_range(false).range(1..=p.rank.max(1))).changed();
             }
             p.optional_from = optional.then_some(from);
         });
@@ -191,7 +191,7 @@ fn promotion(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], ranks
             for letter in p.choices.chars().collect::<Vec<_>>() {
                 let mut n = p.limits.get(&letter).copied().unwrap_or(0);
                 ui.label(letter.to_string());
-                if ui.add(egui::DragValue::new(&mut n).range(0..=16)).changed() {
+                if ui.add(egui::DragValue::new(&mut n).clamp_existing_to_range(false).range(0..=u8::MAX)).changed() {
                     changed = true;
                     if n == 0 {
                         p.limits.remove(&letter);
@@ -221,7 +221,7 @@ fn promotion(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], ranks
         let mut changed = false;
         ui.horizontal(|ui| {
             ui.label("the zone starts at rank");
-            changed |= ui.add(egui::DragValue::new(&mut z.zone).range(1..=ranks)).changed();
+            changed |= ui.add(egui::DragValue::new(&mut z.zone).clamp_existing_to_range(false).range(1..=ranks)).changed();
             changed |= ui.checkbox(&mut z.mandatory, "must promote").changed();
         });
         if changed {
@@ -233,6 +233,7 @@ fn promotion(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], ranks
     if ui.checkbox(&mut on, Switch::NoImmobilePieces.label()).changed() {
         let _ = editor.apply(&Edit::Switch { switch: Switch::NoImmobilePieces, on });
     }
+    field_problems(ui, problems, Switch::NoImmobilePieces.key());
 }
 
 fn drops(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], ranks: u8, problems: &[Problem]) {
@@ -291,12 +292,10 @@ fn drops(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], ranks: u8
         ui.label("Ranks where a piece may not be dropped (1: its own back rank; commas between):");
         ui.horizontal_wrapped(|ui| {
             for p in pieces {
-                let mut text =
-                    d.forbidden_ranks.get(&p.letter).map_or(String::new(), |r| r.iter().map(u8::to_string).collect::<Vec<_>>().join(","));
                 ui.label(p.letter.to_string());
-                if ui.add(egui::TextEdit::singleline(&mut text).desired_width(44.0)).changed() {
+                let now = d.forbidden_ranks.get(&p.letter).cloned().unwrap_or_default();
+                if let Some(list) = super::editor_screen::ranks_field(ui, egui::Id::new(("forbidden-ranks", p.letter)), &now, 44.0) {
                     changed = true;
-                    let list: Vec<u8> = text.split([',', ' ']).filter_map(|t| t.trim().parse().ok()).collect();
                     if list.is_empty() {
                         d.forbidden_ranks.remove(&p.letter);
                     } else {
@@ -376,7 +375,7 @@ fn janggi(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], problems
             for p in pieces {
                 let mut v = c.points.get(&p.letter).copied().unwrap_or(0.0);
                 ui.label(p.letter.to_string());
-                if ui.add(egui::DragValue::new(&mut v).range(0.0..=100.0).speed(0.5)).changed() {
+                if ui.add(egui::DragValue::new(&mut v).clamp_existing_to_range(false).range(-100.0..=100.0).speed(0.5)).changed() {
                     changed = true;
                     if v == 0.0 {
                         c.points.remove(&p.letter);
@@ -386,7 +385,8 @@ fn janggi(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], problems
                 }
             }
             ui.label("black's bonus");
-            changed |= ui.add(egui::DragValue::new(&mut c.black_bonus).range(0.0..=100.0).speed(0.5)).changed();
+            changed |=
+                ui.add(egui::DragValue::new(&mut c.black_bonus).clamp_existing_to_range(false).range(0.0..=100.0).speed(0.5)).changed();
         });
         if changed {
             let _ = editor.apply_merged(&Edit::MaterialCount(Some(c)), "material_count");
@@ -465,12 +465,12 @@ fn condition_row(ui: &mut egui::Ui, i: usize, e: &mut EndSpec, pieces: &[PieceSp
             }
         }
         EndSpec::NCheck(n) => {
-            changed |= ui.add(egui::DragValue::new(n).range(1..=20)).changed();
+            changed |= ui.add(egui::DragValue::new(n).clamp_existing_to_range(false).range(1..=u8::MAX)).changed();
             ui.label("checks win");
         }
         EndSpec::Extinction { pieces: letters, per_type, fewer_than, verdict: v } => {
             ui.label("fewer than");
-            changed |= ui.add(egui::DragValue::new(fewer_than).range(1..=16)).changed();
+            changed |= ui.add(egui::DragValue::new(fewer_than).clamp_existing_to_range(false).range(1..=16)).changed();
             ui.label("of (none: any piece)");
             if let Some(l) = letter_boxes(ui, pieces, letters) {
                 *letters = l;
@@ -480,12 +480,12 @@ fn condition_row(ui: &mut egui::Ui, i: usize, e: &mut EndSpec, pieces: &[PieceSp
             changed |= verdict(ui, ("end-v", i), v);
         }
         EndSpec::MoveRule(n) => {
-            changed |= ui.add(egui::DragValue::new(n).range(1..=1000)).changed();
+            changed |= ui.add(egui::DragValue::new(n).clamp_existing_to_range(false).range(1..=100_000)).changed();
             ui.label("half-moves without a capture or pawn move draw");
         }
         EndSpec::Repetition(n) => {
             ui.label("the same position");
-            changed |= ui.add(egui::DragValue::new(n).range(2..=10)).changed();
+            changed |= ui.add(egui::DragValue::new(n).clamp_existing_to_range(false).range(2..=u8::MAX)).changed();
             ui.label("times draws");
         }
         EndSpec::InsufficientMaterial => {
@@ -554,7 +554,8 @@ fn end_conditions(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], 
     if changed {
         let _ = if merge { editor.apply_merged(&Edit::End(list), "end") } else { editor.apply(&Edit::End(list)) };
     }
-    field_problems(ui, problems, "end");
+    // The list's own problems (each condition's are beside it).
+    super::editor_screen::exact_problems(ui, problems, "end");
 }
 
 fn presets(ui: &mut egui::Ui, editor: &mut Editor, problems: &[Problem]) {
@@ -587,14 +588,22 @@ fn presets(ui: &mut egui::Ui, editor: &mut Editor, problems: &[Problem]) {
             changed |= ui.checkbox(&mut limited, "for").on_hover_text("turns; unticked: the whole game").changed();
             let mut turns = u.duration.unwrap_or(10);
             if limited {
-                changed |= ui.add(egui::DragValue::new(&mut turns).range(1..=500)).changed();
+                changed |= ui.add(egui::DragValue::new(&mut turns).clamp_existing_to_range(false).range(1..=100_000)).changed();
                 ui.label("turns");
             }
             u.duration = limited.then_some(turns);
             for param in p.params {
                 let mut v = u.params.get(param.name).copied().unwrap_or(f64::from(param.default));
                 ui.label(param.name);
-                if ui.add(egui::DragValue::new(&mut v).range(f64::from(param.min)..=f64::from(param.max)).speed(0.2)).changed() {
+                if ui
+                    .add(
+                        egui::DragValue::new(&mut v)
+                            .clamp_existing_to_range(false)
+                            .range(f64::from(param.min)..=f64::from(param.max))
+                            .speed(0.2),
+                    )
+                    .changed()
+                {
                     changed = true;
                     let v = v.round();
                     if v == f64::from(param.default) {

@@ -63,6 +63,8 @@ struct Browser {
     error: Option<String>,
     /// Opened from the start screen (which closes once a file opens).
     from_start: bool,
+    /// A file chosen that would overwrite a file or throw away changes, waiting for a yes.
+    confirm: Option<PathBuf>,
 }
 
 /// The editor's screen state.
@@ -186,7 +188,9 @@ impl EditorScreen {
                 let mut file = Editor::copy_of("chess").map_err(|e| e.to_string())?.file().clone();
                 file.name = Some(stem.clone());
                 file.id = stem;
-                self.open_on(Editor::new(file));
+                let mut editor = Editor::new(file);
+                editor.set_saved_as(path);
+                self.open_on(editor);
                 self.section = Section::Ron;
                 self.ron = text;
                 self.ron_dirty = true;
@@ -199,8 +203,14 @@ impl EditorScreen {
     /// Shows the file browser to open a variant file (from the start screen, which closes
     /// when a file opens).
     pub fn browse_to_open(&mut self) {
-        self.browser =
-            Some(Browser { purpose: BrowseFor::Open, dir: browse_start(), name: String::new(), error: None, from_start: !self.open });
+        self.browser = Some(Browser {
+            purpose: BrowseFor::Open,
+            dir: browse_start(),
+            name: String::new(),
+            error: None,
+            from_start: !self.open,
+            confirm: None,
+        });
     }
 }
 
@@ -217,7 +227,7 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<EditorScreen>();
     app.add_message::<TestPlay>();
     app.add_systems(bevy_egui::EguiPrimaryContextPass, (editor_screen, file_browser).chain());
-    app.add_systems(Update, test_play.before(super::play::handle_input));
+    app.add_systems(Update, test_play.in_set(super::GameSystems::Input));
 }
 
 /// A new variant: a copy of chess named "New variant" (with nothing to undo).
@@ -235,6 +245,8 @@ fn test_play(world: &mut World) {
         return;
     }
     let Some(file) = world.resource::<EditorScreen>().editor.as_ref().map(|e| e.file().clone()) else { return };
+    // A test game has no clocks.
+    world.resource_mut::<super::clocks::Clocks>().control = None;
     let result = crate::variants::compile_playable(&file).map_err(|e| e.to_string()).and_then(|variant| {
         let set = crate::presets::requested_by(&variant);
         // A label no file answers to, so a rematch plays this definition, not a file of that
@@ -261,6 +273,31 @@ fn test_play(world: &mut World) {
         }
         Err(e) => world.resource_mut::<EditorScreen>().notice = Some(format!("cannot play it yet: {e}")),
     }
+}
+
+/// Problems at exactly `path` (not its children, which their own fields show).
+pub(super) fn exact_problems(ui: &mut egui::Ui, problems: &[Problem], path: &str) {
+    for p in problems.iter().filter(|p| p.path == path) {
+        let colour = if p.code.as_str().starts_with("W_") { WARNING } else { ERROR };
+        ui.label(egui::RichText::new(format!("{}: {}", p.code, p.message)).color(colour).small());
+    }
+}
+
+/// A text field for a list of ranks (`1, 8`): the text typed is kept while the field has the
+/// keyboard (a comma typed stays), and read into ranks whenever it changes. Returns the ranks
+/// when the text changed.
+pub(super) fn ranks_field(ui: &mut egui::Ui, id: egui::Id, ranks: &[u8], width: f32) -> Option<Vec<u8>> {
+    let kept = id.with("typed");
+    let shown = ranks.iter().map(u8::to_string).collect::<Vec<_>>().join(", ");
+    let mut text = ui.data_mut(|d| d.get_temp::<String>(kept)).unwrap_or(shown);
+    let field = ui.add(egui::TextEdit::singleline(&mut text).id(id).desired_width(width));
+    let out = field.changed().then(|| text.split([',', ' ']).filter_map(|t| t.trim().parse().ok()).collect());
+    if field.has_focus() {
+        ui.data_mut(|d| d.insert_temp(kept, text));
+    } else {
+        ui.data_mut(|d| d.remove::<String>(kept));
+    }
+    out
 }
 
 /// Problems whose key path starts with `prefix` (a key, or a key and its index), shown in
@@ -330,7 +367,10 @@ fn editor_screen(
             })
             .unwrap_or_default();
         screen.synced = Some(editor.file().clone());
+        // The size fields show the definition's size again (after an undo, say).
+        screen.size = None;
     }
+    let mirror_before = editor.mirror;
     let mut close = false;
     // Over the whole window, above the game's panel.
     let area = ctx.viewport_rect();
@@ -351,7 +391,12 @@ fn editor_screen(
                 if ui.add_enabled(editor.can_redo(), egui::Button::new("Redo")).on_hover_text("Ctrl+Y").clicked() {
                     editor.redo();
                 }
-                if ui.button("Test-play").on_hover_text("Play it as it stands; the editor keeps every edit").clicked() {
+                if ui
+                    .add_enabled(!screen.ron_dirty, egui::Button::new("Test-play"))
+                    .on_hover_text("Play it as it stands; the editor keeps every edit")
+                    .on_disabled_hover_text("Apply or revert the RON text first")
+                    .clicked()
+                {
                     play.write(TestPlay);
                 }
                 let who = match screen.opponent {
@@ -391,6 +436,7 @@ fn editor_screen(
                         name: format!("{}.ron", editor.file().id),
                         error: None,
                         from_start: false,
+                        confirm: None,
                     });
                 }
                 if ui.button("Open file…").clicked() {
@@ -400,6 +446,7 @@ fn editor_screen(
                         name: String::new(),
                         error: None,
                         from_start: false,
+                        confirm: None,
                     });
                 }
                 if ui.button("Copy RON").clicked() {
@@ -412,6 +459,9 @@ fn editor_screen(
             });
             if let Some(n) = &screen.notice {
                 ui.label(egui::RichText::new(n).color(egui::Color32::from_rgb(240, 190, 90)));
+            }
+            for key in ["id", "name", "extends", ""] {
+                exact_problems(ui, &screen.problems, key);
             }
             ui.separator();
             ui.horizontal(|ui| {
@@ -479,6 +529,10 @@ fn editor_screen(
             });
         });
     });
+    // The mirror switch changes the problems (a start that does not mirror is warned of).
+    if screen.editor.as_ref().is_some_and(|e| e.mirror != mirror_before) {
+        screen.synced = None;
+    }
     if close {
         screen.open = false;
     }
@@ -496,6 +550,7 @@ fn file_browser(mut contexts: EguiContexts, mut screen: ResMut<EditorScreen>, mu
     };
     let mut done = false;
     let mut chosen: Option<PathBuf> = None;
+    let mut confirmed: Option<PathBuf> = None;
     let window = egui::Window::new(title).order(egui::Order::Foreground).collapsible(false).resizable(false);
     window.default_width(520.0).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
         ui.horizontal(|ui| {
@@ -556,9 +611,34 @@ fn file_browser(mut contexts: EguiContexts, mut screen: ResMut<EditorScreen>, mu
         if let Some(e) = &browser.error {
             ui.colored_label(ERROR, e);
         }
+        // Nothing is overwritten or thrown away without a second word.
+        if let Some(path) = browser.confirm.clone() {
+            ui.horizontal(|ui| {
+                let (question, verb) = match browser.purpose {
+                    BrowseFor::SaveAs => (format!("{} exists.", path.display()), "Replace it"),
+                    BrowseFor::Open => ("The variant being edited has changes not saved.".to_string(), "Discard them and open"),
+                };
+                ui.colored_label(WARNING, question);
+                if ui.button(verb).clicked() {
+                    confirmed = Some(path.clone());
+                }
+                if ui.button("Keep").clicked() {
+                    browser.confirm = None;
+                }
+            });
+        }
     });
     let screen = &mut *screen;
-    if let Some(path) = chosen {
+    if let Some(path) = &chosen {
+        let risky = match browser.purpose {
+            BrowseFor::SaveAs => path.exists(),
+            BrowseFor::Open => screen.open && screen.editor.as_ref().is_some_and(Editor::has_unsaved_changes),
+        };
+        if risky {
+            browser.confirm = chosen.take();
+        }
+    }
+    if let Some(path) = confirmed.or(chosen) {
         let result = match browser.purpose {
             BrowseFor::Open => screen.open_file(&path).map(|()| {
                 if browser.from_start {
@@ -637,9 +717,9 @@ fn board_section(ui: &mut egui::Ui, editor: &mut Editor, st: BoardState, texture
     let (files, ranks) = st.size.get_or_insert(now);
     ui.horizontal(|ui| {
         ui.label("Files");
-        ui.add(egui::DragValue::new(files).range(3..=16));
+        ui.add(egui::DragValue::new(files).clamp_existing_to_range(false).range(3..=16));
         ui.label("Ranks");
-        ui.add(egui::DragValue::new(ranks).range(3..=16));
+        ui.add(egui::DragValue::new(ranks).clamp_existing_to_range(false).range(3..=16));
         if ui.add_enabled((*files, *ranks) != now, egui::Button::new("Apply")).clicked()
             && let Err(e) = editor.apply(&Edit::Board { files: *files, ranks: *ranks })
         {
@@ -656,7 +736,8 @@ fn board_section(ui: &mut egui::Ui, editor: &mut Editor, st: BoardState, texture
         changed |= ui.checkbox(&mut has_river, "a river after rank").changed();
         let mut r = river.unwrap_or(now.1 / 2);
         if has_river {
-            changed |= ui.add(egui::DragValue::new(&mut r).range(1..=now.1.saturating_sub(1).max(1))).changed();
+            changed |=
+                ui.add(egui::DragValue::new(&mut r).clamp_existing_to_range(false).range(1..=now.1.saturating_sub(1).max(1))).changed();
         }
         river = has_river.then_some(r);
         if changed {
@@ -894,6 +975,8 @@ fn pieces_section(
                     }
                 });
             }
+            exact_problems(ui, problems, "pieces");
+            field_problems(ui, problems, "remove_pieces");
             let free = editor.free_letter('A');
             ui.horizontal(|ui| {
                 if ui
@@ -934,6 +1017,20 @@ fn pieces_section(
     });
 }
 
+/// The catalogue's pieces, worked out once (the catalogue is built in).
+fn library_pieces() -> &'static [crate::editor::LibraryPiece] {
+    static LIBRARY: std::sync::OnceLock<Vec<crate::editor::LibraryPiece>> = std::sync::OnceLock::new();
+    LIBRARY.get_or_init(crate::editor::piece_library)
+}
+
+/// The catalogue's starts for a board size, worked out once per size.
+fn catalogue_starts(files: u8, ranks: u8) -> Vec<(String, String, String)> {
+    type Starts = std::collections::BTreeMap<(u8, u8), Vec<(String, String, String)>>;
+    static STARTS: std::sync::OnceLock<std::sync::Mutex<Starts>> = std::sync::OnceLock::new();
+    let mut starts = STARTS.get_or_init(Default::default).lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    starts.entry((files, ranks)).or_insert_with(|| crate::editor::catalogue_starts(files, ranks)).clone()
+}
+
 /// The library: every piece of the catalogue, with its image and move diagram; Add puts it in
 /// the variant under its own letter if that is free. Returns the letter of a piece added.
 fn library(ui: &mut egui::Ui, editor: &mut Editor, filter: &mut String, textures: &PieceTextures) -> Option<char> {
@@ -944,7 +1041,7 @@ fn library(ui: &mut egui::Ui, editor: &mut Editor, filter: &mut String, textures
             ui.add(egui::TextEdit::singleline(filter).hint_text("search: name, Betza or variant").desired_width(200.0));
         });
         let needle = filter.to_lowercase();
-        let library = crate::editor::piece_library();
+        let library = library_pieces();
         egui::Grid::new("piece-library").num_columns(4).striped(true).show(ui, |ui| {
             for l in library.iter().filter(|l| {
                 needle.is_empty()
@@ -961,7 +1058,7 @@ fn library(ui: &mut egui::Ui, editor: &mut Editor, filter: &mut String, textures
                 let icon = piece_icon(ui, textures, &l.spec, Side::White, 28.0, egui::Sense::hover());
                 icon.on_hover_ui(|ui| {
                     if let Ok(mut p) = Painter::from_betza(&l.spec.betza) {
-                        diagram_grid(ui, &mut p, &mut None, false, 20.0);
+                        diagram_grid(ui, &mut p, &mut None, false, 20.0, 11);
                     }
                 });
                 let code = l.spec.code.as_ref().map_or(String::new(), |c| format!(", moves by its own rule: {c}"));
@@ -1083,16 +1180,11 @@ fn piece_form(
     ui.horizontal_wrapped(|ui| {
         // Where its first-move steps apply, for a piece that has some.
         if spec.betza.contains('i') || spec.initial_ranks.is_some() {
-            ui.label("First-move (i) steps from ranks");
-            let mut text =
-                spec.initial_ranks.as_ref().map_or("2".to_string(), |r| r.iter().map(u8::to_string).collect::<Vec<_>>().join(", "));
-            if ui
-                .add(egui::TextEdit::singleline(&mut text).desired_width(60.0))
-                .on_hover_text("1 is its own back rank; commas between")
-                .changed()
-            {
-                let ranks: Vec<u8> = text.split([',', ' ']).filter_map(|t| t.trim().parse().ok()).collect();
-                let initial_ranks = (ranks != [2]).then_some(ranks);
+            ui.label("First-move (i) steps from ranks").on_hover_text("1 is its own back rank; commas between");
+            let now = spec.initial_ranks.clone().unwrap_or_else(|| vec![2]);
+            if let Some(ranks) = ranks_field(ui, egui::Id::new(("initial-ranks", letter)), &now, 60.0) {
+                // Rank 2, or nothing typed: the default.
+                let initial_ranks = (!ranks.is_empty() && ranks != [2]).then_some(ranks);
                 set(editor, PieceSpec { initial_ranks, ..spec.clone() }, "initial_ranks");
             }
         }
@@ -1129,15 +1221,20 @@ fn piece_form(
             }
         }
     });
-    for field in ["letter", "name", "royal", "initial_ranks", "confined", "region_moves", "promotes_to", "code"] {
+    for field in ["letter", "name", "royal", "initial_ranks", "confined", "region_moves", "promotes_to", "code", "value", "glyph"] {
         field_problems(ui, problems, &key(field));
+    }
+    // Problems at the piece itself (a duplicate letter, say).
+    exact_problems(ui, problems, &format!("pieces[{letter}]"));
+    if spec.code.is_some() {
+        field_problems(ui, problems, &key("betza"));
     }
     if let Some(code) = &spec.code {
         // A code piece moves by its own rule: its diagram, drawn from the Betza that
         // describes it, read-only.
         ui.label(format!("Moves by its own rule ({code}): shown here, not painted. Its Betza, {}, only draws the diagram.", spec.betza));
         if let Ok(mut p) = Painter::from_betza(&spec.betza) {
-            diagram_grid(ui, &mut p, &mut None, false, 30.0);
+            diagram_grid(ui, &mut p, &mut None, false, 30.0, 11);
         }
         return;
     }
@@ -1167,7 +1264,10 @@ fn piece_form(
     });
     painter.symmetry = *st.symmetry;
     let before = painter.clone();
-    diagram_grid(ui, &mut painter, st.step, true, 30.0);
+    // Around the piece as far as the board reaches (11 to 21 squares across).
+    let (files, ranks) = editor.board_size();
+    let n = (2 * i16::from(files.max(ranks)) - 1).clamp(11, 21) as i8;
+    diagram_grid(ui, &mut painter, st.step, true, (420.0 / f32::from(n)).min(30.0), n);
     if let Some((dx, dy)) = *st.step
         && let Some(stroke) = painter.at(dx, dy)
     {
@@ -1175,7 +1275,11 @@ fn piece_form(
             ui.label(format!("Step ({dx},{dy}):"));
             let mut range = stroke.range;
             ui.label("range");
-            if ui.add(egui::DragValue::new(&mut range).range(0..=16)).on_hover_text("1: one leap; 0: to the edge").changed() {
+            if ui
+                .add(egui::DragValue::new(&mut range).clamp_existing_to_range(false).range(0..=16))
+                .on_hover_text("1: one leap; 0: to the edge")
+                .changed()
+            {
                 painter.set_range(dx, dy, range);
             }
             for (toggle, name, on) in [
@@ -1201,10 +1305,9 @@ fn piece_form(
     ui.label("Click a square: moves and captures, then moves only, captures only, nothing. Right-click picks a step without changing it. Green: moves and captures; light green: moves only; red: captures only; small dots: reached by riding; a blue ring: the picked step (its range and toggles below the grid). A double step from the start is a first-move (i) step of range 2; en passant (e) lets it be taken as it passes.");
 }
 
-/// The painter's grid, 11 × 11 around the piece, `cell` points a square: with `edit`, a click
-/// cycles a step and picks it; without, it only shows the diagram.
-fn diagram_grid(ui: &mut egui::Ui, painter: &mut Painter, step: &mut Option<(i8, i8)>, edit: bool, cell: f32) {
-    let n = 11i8;
+/// The painter's grid, `n` × `n` around the piece (`n` odd), `cell` points a square: with
+/// `edit`, a click cycles a step and picks it; without, it only shows the diagram.
+fn diagram_grid(ui: &mut egui::Ui, painter: &mut Painter, step: &mut Option<(i8, i8)>, edit: bool, cell: f32, n: i8) {
     let mid = n / 2;
     let (rect, _) = ui.allocate_exact_size(egui::vec2(cell * n as f32, cell * n as f32), egui::Sense::hover());
     let atoms = painter.atoms();
@@ -1350,7 +1453,7 @@ fn start_section(
             *fen_error = Some(e);
         }
         let (files, ranks) = editor.board_size();
-        let starts = crate::editor::catalogue_starts(files, ranks);
+        let starts = catalogue_starts(files, ranks);
         egui::ComboBox::from_id_salt("copy-start").selected_text("Copy the start of…").show_ui(ui, |ui| {
             if starts.is_empty() {
                 ui.label(format!("no built-in variant has a {files} × {ranks} board"));
@@ -1449,15 +1552,24 @@ fn drop_on_square(editor: &mut Editor, grid: &crate::editor::start::StartGrid, d
             if to == Some((file, rank)) {
                 return;
             }
-            g.set(file, rank, None, mirror);
+            // With mirroring, a piece and its mirror image move as a pair; a piece without one
+            // (Horde's, Orda's) moves alone, and nothing else is cleared.
+            let (_, ranks) = editor.board_size();
+            let other = ranks - 1 - rank;
+            let pair = mirror && other != rank && grid.at(file, other) == Some(crate::editor::start::swap_side(&drag.token).as_str());
+            g.set(file, rank, None, pair);
             if let Some((f, r)) = to {
-                g.set(f, r, Some(&drag.token), mirror);
+                g.set(f, r, Some(&drag.token), pair);
             }
         }
         DragFrom::Pocket => {
             let letter = drag.token.chars().next().unwrap_or(' ');
             g.take_from_pocket(letter);
             if let Some((f, r)) = to {
+                // A piece it lands on goes to its owner's hand.
+                if let Some(displaced) = g.at(f, r).and_then(|t| t.chars().find(char::is_ascii_alphabetic)) {
+                    g.add_to_pocket(displaced);
+                }
                 g.set(f, r, Some(&drag.token), false);
             }
         }

@@ -9,39 +9,9 @@ use bevy::prelude::*;
 use rand::{Rng, SeedableRng, rngs::SmallRng};
 
 use super::board::{BoardView, SQUARE, square_centre};
+pub use super::particles::{Particle, ParticleImage};
+use super::settings::EffectsLevel;
 use crate::rules::{Board, Effect, EffectKind};
-
-/// How much the effects show.
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum EffectsLevel {
-    /// No animation.
-    Off,
-    /// The default.
-    #[default]
-    Normal,
-    /// More of everything.
-    Arcade,
-}
-
-/// One moving, fading sprite.
-#[derive(Component, Clone, Debug)]
-pub struct Particle {
-    /// World units per second.
-    pub velocity: Vec2,
-    /// Downward pull, world units per second squared.
-    pub gravity: f32,
-    /// Seconds left.
-    pub life: f32,
-    /// Seconds it started with.
-    pub max_life: f32,
-    /// Size change per second (a ring grows, a spark shrinks).
-    pub grow: f32,
-}
-
-/// The round image particles are drawn with (set by the board when there is a renderer;
-/// without one they are plain squares, which headless tests do not see).
-#[derive(Resource, Default)]
-pub struct ParticleImage(pub Option<Handle<Image>>);
 
 /// The random source of the particles (seeded, so a run can be replayed).
 #[derive(Resource)]
@@ -61,7 +31,7 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<Sparks>();
     app.init_resource::<ParticleImage>();
     app.init_resource::<BoardView>();
-    app.add_systems(Update, (spawn_effects, run_particles, pop_in).chain());
+    app.add_systems(Update, (spawn_effects, run_particles, pop_in).chain().in_set(super::GameSystems::Present));
 }
 
 /// A piece that just appeared grows from small to full size.

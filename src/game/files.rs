@@ -80,8 +80,8 @@ pub(super) fn plugin(app: &mut App) {
     app.add_message::<GameAction>();
     app.init_resource::<ClipboardOut>();
     app.init_resource::<Autosave>();
-    app.add_systems(Update, handle_actions.before(super::play::handle_input));
-    app.add_systems(Update, autosave.after(super::play::handle_input));
+    app.add_systems(Update, handle_actions.in_set(super::GameSystems::Input));
+    app.add_systems(Update, autosave.in_set(super::GameSystems::Follow));
 }
 
 fn today() -> (String, String) {

@@ -9,7 +9,7 @@ use bevy::window::PrimaryWindow;
 use bevy::winit::WINIT_WINDOWS;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, set_icon);
+    app.add_systems(Update, set_icon.in_set(super::GameSystems::Present));
 }
 
 /// The icon from the embedded piece image, as winit takes it.

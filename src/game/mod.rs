@@ -14,6 +14,7 @@ pub mod files;
 mod icon;
 mod idle;
 mod marks;
+mod particles;
 mod pieces;
 pub mod play;
 mod premove;
@@ -60,6 +61,37 @@ pub struct NewGame {
     pub variant: Option<String>,
     /// Preset ids; `None` keeps the current ones.
     pub presets: Option<Vec<&'static str>>,
+}
+
+/// The game's `Update` systems, in this order (chained once, by [`order`]): a plugin puts its
+/// systems in the step they belong to instead of naming another module's systems.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameSystems {
+    /// What a person or a script asks for before a move is made: keys, the mouse on the board
+    /// and on the marks, typed moves, file actions, new games and test games, `--moves`,
+    /// settings and profile requests; and the clocks' tick (a flag falls before a late move).
+    Input,
+    /// The board's inputs made into moves ([`play::handle_input`]): after it, the position is
+    /// the game's for this frame.
+    Play,
+    /// Replies to the position: the computer's move, a premove played.
+    Respond,
+    /// What follows the position: the clocks follow the turn, a look at an earlier position
+    /// returns to the game after a move, the autosave, the position's facts for the panel, the
+    /// list of typed moves.
+    Follow,
+    /// Drawing and sound, of the position as it now is: the board laid out and dressed, pieces
+    /// placed and gliding, effects, marks, hints, badges, the window's title.
+    Present,
+}
+
+/// Chains [`GameSystems`] in `Update` (every plugin with systems in it calls this; chaining
+/// again adds nothing).
+pub(crate) fn order(app: &mut App) {
+    app.configure_sets(
+        Update,
+        (GameSystems::Input, GameSystems::Play, GameSystems::Respond, GameSystems::Follow, GameSystems::Present).chain(),
+    );
 }
 
 /// Switches the window between fullscreen and a window.
@@ -264,10 +296,9 @@ pub fn run(options: GameOptions) -> ExitCode {
     if !automated {
         app.insert_resource(files::Autosave::to(files::autosave_path()));
     }
-    app.add_systems(Update, (run_script, keyboard, new_game).chain().before(play::handle_input));
-    app.add_systems(Update, ui::refresh_position_facts.after(play::handle_input));
-    app.add_systems(Update, window_title.run_if(resource_changed::<GameSetup>));
-    app.add_systems(Update, fullscreen);
+    app.add_systems(Update, (run_script, keyboard, new_game).chain().in_set(GameSystems::Input));
+    app.add_systems(Update, ui::refresh_position_facts.in_set(GameSystems::Follow));
+    app.add_systems(Update, (window_title.run_if(resource_changed::<GameSetup>), fullscreen).in_set(GameSystems::Present));
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(code) => ExitCode::from(code.get()),

@@ -88,7 +88,8 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<RedoStack>();
     app.init_resource::<Notice>();
     app.init_resource::<PositionVersion>();
-    app.add_systems(Update, handle_input);
+    super::order(app);
+    app.add_systems(Update, handle_input.in_set(super::GameSystems::Play));
 }
 
 fn mover_piece_at(world: &World, sq: Square) -> bool {

@@ -26,8 +26,8 @@ pub struct Premove {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Premove>();
-    app.add_systems(Update, fire.after(play::handle_input));
-    app.add_systems(Update, draw.after(fire));
+    app.add_systems(Update, fire.in_set(super::GameSystems::Respond));
+    app.add_systems(Update, draw.in_set(super::GameSystems::Present));
 }
 
 /// The side a person plays while the computer is to move, if any.

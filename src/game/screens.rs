@@ -71,6 +71,7 @@ impl Default for StartScreen {
             pace: 1.0,
             resume: None,
             catalogue: Vec::new(),
+            unplayable: Vec::new(),
             clock: ClockChoice::default(),
         }
     }
@@ -154,6 +155,8 @@ pub struct StartScreen {
     pub resume: Option<Result<(String, String), String>>,
     /// Variants loaded for browsing: id, compiled variant.
     catalogue: Vec<(String, Variant)>,
+    /// My variants that do not load (saved with problems): file, name, why.
+    unplayable: Vec<(std::path::PathBuf, String, String)>,
     /// The clocks chosen.
     pub clock: ClockChoice,
 }
@@ -208,7 +211,7 @@ pub fn resume_offer(path: &std::path::Path) -> Option<Result<(String, String), S
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PieceTextures>();
     app.init_resource::<StartScreen>();
-    app.add_systems(Update, register_textures);
+    app.add_systems(Update, register_textures.in_set(super::GameSystems::Present));
     app.add_systems(bevy_egui::EguiPrimaryContextPass, start_screen);
 }
 
@@ -321,10 +324,18 @@ fn start_screen(
             crate::variants::builtin_ids().filter_map(|id| crate::variants::builtin(id).ok().map(|v| (id.to_string(), v))).collect();
         // My variants (saved by the editor), listed after the built-ins by their file.
         if let Some(dir) = crate::editor::variants_dir() {
-            for (path, _) in crate::editor::my_variants(&dir) {
-                if let Ok(mut v) = crate::variants::load_path(&path) {
-                    v.name = format!("{} (mine)", v.name);
-                    screen.catalogue.push((path.display().to_string(), v));
+            screen.unplayable.clear();
+            for (path, name) in crate::editor::my_variants(&dir) {
+                match crate::variants::load_path(&path) {
+                    Ok(mut v) => {
+                        v.name = format!("{} (mine)", v.name);
+                        screen.catalogue.push((path.display().to_string(), v));
+                    }
+                    // Listed too, to be opened in the editor with its problems.
+                    Err(e) => {
+                        let name = name.unwrap_or_else(|_| path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default());
+                        screen.unplayable.push((path.clone(), name, e.to_string()));
+                    }
                 }
             }
         }
@@ -332,6 +343,7 @@ fn start_screen(
     let ctx = contexts.ctx_mut()?;
     let screen = &mut *screen;
     let mut open = true;
+    let mut fix = false;
     egui::Window::new("New game")
         .collapsible(false)
         .resizable(false)
@@ -374,6 +386,17 @@ fn start_screen(
                                 || v.description.to_lowercase().contains(&needle);
                             if hit && ui.selectable_label(screen.selected.as_deref() == Some(id), &v.name).clicked() {
                                 screen.selected = Some(id.clone());
+                            }
+                        }
+                        for (path, name, why) in &screen.unplayable {
+                            let label = egui::RichText::new(format!("{name} (mine, to fix)")).color(egui::Color32::from_rgb(220, 120, 60));
+                            if ui
+                                .selectable_label(false, label)
+                                .on_hover_text(format!("{why}\nClick to open it in the variant editor"))
+                                .clicked()
+                                && editor.open_file(path).is_ok()
+                            {
+                                fix = true;
                             }
                         }
                     });
@@ -493,7 +516,7 @@ fn start_screen(
                 });
             });
         });
-    if !open {
+    if !open || fix {
         screen.open = false;
     }
     Ok(())

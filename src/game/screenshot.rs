@@ -10,7 +10,7 @@ use super::{GameOptions, Script};
 const SETTLE_FRAMES: u32 = 12;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, capture_when_settled);
+    app.add_systems(Update, capture_when_settled.in_set(super::GameSystems::Present));
 }
 
 fn capture_when_settled(

@@ -7,7 +7,17 @@ use std::path::{Path, PathBuf};
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::effects::EffectsLevel;
+/// How much the effects show.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum EffectsLevel {
+    /// No animation.
+    Off,
+    /// The default.
+    #[default]
+    Normal,
+    /// More of everything.
+    Arcade,
+}
 
 /// The board's colours.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -162,7 +172,7 @@ pub fn plugin(app: &mut App) {
     app.insert_resource(settings.effects);
     app.insert_resource(AnimationSpeed(settings.animation_speed));
     app.insert_resource(settings);
-    app.add_systems(Update, apply_and_save.run_if(resource_changed::<Settings>));
+    app.add_systems(Update, apply_and_save.run_if(resource_changed::<Settings>).in_set(super::GameSystems::Input));
 }
 
 fn apply_and_save(settings: Res<Settings>, mut level: ResMut<EffectsLevel>, mut speed: ResMut<AnimationSpeed>, mut first: Local<bool>) {

@@ -36,7 +36,7 @@ struct Sounds {
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(AudioPlugin);
     app.add_systems(Startup, load_sounds);
-    app.add_systems(Update, (move_sounds, effect_sounds, low_time).run_if(resource_exists::<Sounds>));
+    app.add_systems(Update, (move_sounds, effect_sounds, low_time).run_if(resource_exists::<Sounds>).in_set(super::GameSystems::Present));
 }
 
 fn decode(assets: &mut Assets<AudioSource>, bytes: &'static [u8]) -> Handle<AudioSource> {

@@ -22,7 +22,7 @@ pub struct TypingMoves(pub Vec<(String, String)>);
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<TypedMove>();
     app.init_resource::<TypingMoves>();
-    app.add_systems(Update, (play_typed.before(play::handle_input), list_moves.after(play::handle_input)));
+    app.add_systems(Update, (play_typed.in_set(super::GameSystems::Input), list_moves.in_set(super::GameSystems::Follow)));
 }
 
 /// The legal move `text` names, read as UCI, then as SAN, then as SAN with a capital first

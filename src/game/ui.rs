@@ -7,11 +7,11 @@ use bevy_egui::{EguiContexts, egui};
 
 use super::board::{BoardView, PANEL_WIDTH};
 use super::computer::ComputerPlay;
-use super::effects::EffectsLevel;
 use super::files::{ClipboardOut, GameAction, saved_games};
 use super::play::{BoardInput, Notice, PendingChoice};
 use super::profile_panel::{ProfileLocal, ProfileRequest, ProfileView, section};
 use super::screens::{PieceTextures, StartScreen, move_diagram};
+use super::settings::EffectsLevel;
 use super::settings::{BoardTheme, PieceSet, Settings};
 use super::{GameSetup, NewGame};
 use crate::presets::{ActivePresets, by_id};

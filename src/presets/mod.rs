@@ -144,6 +144,36 @@ pub struct PresetDef {
     pub on_activate: fn(&mut World, &Activation),
     /// Runs when it stops being active; its state is cleared afterwards.
     pub on_deactivate: fn(&mut World, &Activation),
+    /// How the board shows the facts and state it owns (the game draws from these, so a new
+    /// preset needs no change of the game's code).
+    pub looks: &'static [FactLook],
+}
+
+/// How the board shows something a preset owns: a piece fact, or squares its state names.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum FactLook {
+    /// The piece fact `fact` (its name in the FEN: `Hp`) as pips along the piece's bottom edge,
+    /// or its top edge with `top` (a number past five).
+    Pips {
+        /// The fact's name.
+        fact: &'static str,
+        /// Along the top edge.
+        top: bool,
+        /// The pips' colour (sRGB).
+        colour: [u8; 3],
+    },
+    /// A ring round the piece while the fact `fact` is above zero.
+    Ring {
+        /// The fact's name.
+        fact: &'static str,
+        /// The ring's colour (sRGB and alpha).
+        colour: [u8; 4],
+    },
+    /// The squares named by the keys of the preset's state, tinted.
+    StateSquares {
+        /// The tint (sRGB and alpha).
+        colour: [u8; 4],
+    },
 }
 
 /// A parameter of a preset: a whole number in `min..=max`, `default` when not given.
@@ -182,6 +212,7 @@ impl PresetDef {
         hash_facts: None,
         on_activate: no_state,
         on_deactivate: no_state,
+        looks: &[],
     };
 }
 
@@ -565,6 +596,18 @@ pub fn reinstall_rules(world: &mut World) {
 /// read one off a piece and how to give it.
 /// A piece fact's name in the FEN, how to read it, set it, and take it away from a piece.
 type FactAccess = (&'static str, fn(&World, Entity) -> Option<i32>, fn(&mut World, Entity, i32), fn(&mut World, Entity));
+
+/// The value of the piece fact `name` (`Hp`, `Shield`, `Stamina`, `Crowned`) on a piece, for
+/// views that draw facts by name ([`FactLook`]).
+pub fn piece_fact(piece: &bevy::ecs::world::EntityRef, name: &str) -> Option<i32> {
+    match name {
+        "Hp" => piece.get::<Hp>().map(|c| c.value()),
+        "Shield" => piece.get::<Shield>().map(|c| c.value()),
+        "Stamina" => piece.get::<Stamina>().map(|c| c.value()),
+        "Crowned" => piece.get::<Crowned>().map(|c| c.value()),
+        _ => None,
+    }
+}
 
 fn fact_get<C: IntFact>(world: &World, e: Entity) -> Option<i32> {
     world.get::<C>(e).map(|c| c.value())

@@ -30,6 +30,7 @@ pub const PIECE_HP: PresetDef = PresetDef {
     hooks,
     on_activate,
     on_deactivate,
+    looks: &[super::FactLook::Pips { fact: "Hp", top: false, colour: [230, 38, 38] }],
     ..PresetDef::BASE
 };
 

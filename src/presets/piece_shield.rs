@@ -30,6 +30,7 @@ pub const PIECE_SHIELD: PresetDef = PresetDef {
     hooks,
     on_activate,
     on_deactivate,
+    looks: &[super::FactLook::Ring { fact: "Shield", colour: [64, 140, 255, 230] }],
     ..PresetDef::BASE
 };
 

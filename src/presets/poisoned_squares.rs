@@ -15,6 +15,7 @@ pub const POISONED_SQUARES: PresetDef = PresetDef {
     description: "The central squares (d4, e4, d5 and e5 on a standard board) are poisoned. A piece other than a king that ends its move on one takes one point of poison damage: without hit points it dies there. The poisoned squares are kept in the preset's state, one entry per square.",
     hooks,
     on_activate,
+    looks: &[super::FactLook::StateSquares { colour: [77, 217, 51, 89] }],
     ..PresetDef::BASE
 };
 

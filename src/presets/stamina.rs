@@ -35,6 +35,7 @@ pub const STAMINA: PresetDef = PresetDef {
     hooks,
     on_activate,
     on_deactivate,
+    looks: &[super::FactLook::Pips { fact: "Stamina", top: true, colour: [242, 204, 51] }],
     ..PresetDef::BASE
 };
 
