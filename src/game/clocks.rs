@@ -35,18 +35,46 @@ pub struct Clocks {
     /// Low time already warned of, per side (until the side has time again).
     warned: [bool; 2],
     alarm: Option<Alarm>,
+    /// Time the clocks stood still (while another screen showed), and since when they stand.
+    paused: Duration,
+    paused_at: Option<Instant>,
 }
 
 impl Default for Clocks {
     fn default() -> Clocks {
-        Clocks { control: None, clock: None, epoch: Instant::now(), seen: 0, frame: Duration::ZERO, warned: [false; 2], alarm: None }
+        Clocks {
+            control: None,
+            clock: None,
+            epoch: Instant::now(),
+            seen: 0,
+            frame: Duration::ZERO,
+            warned: [false; 2],
+            alarm: None,
+            paused: Duration::ZERO,
+            paused_at: None,
+        }
     }
 }
 
 impl Clocks {
-    /// The clocks' time now.
+    /// The clocks' time now: time since they were made, less the time they stood still.
     pub fn now(&self) -> Duration {
-        self.epoch.elapsed()
+        // Standing still, the time is the instant they stopped.
+        let until = self.paused_at.map_or_else(|| self.epoch.elapsed(), |at| at.duration_since(self.epoch));
+        until.saturating_sub(self.paused)
+    }
+
+    /// Stops the clocks' time (`true`: another screen than the game's shows) or lets it run
+    /// again where it stopped.
+    pub fn stand_still(&mut self, still: bool) {
+        match (still, self.paused_at) {
+            (true, None) => self.paused_at = Some(Instant::now()),
+            (false, Some(at)) => {
+                self.paused += at.elapsed();
+                self.paused_at = None;
+            }
+            _ => {}
+        }
     }
 
     /// The clocks as a save keeps them.
@@ -112,6 +140,12 @@ pub(super) fn logic(app: &mut App) {
     app.init_resource::<Clocks>();
     app.add_message::<LowTime>();
     super::order(app);
+    // Time stands still while the start screen or the editor shows.
+    app.add_systems(
+        Update,
+        (|screen: Option<Res<State<super::Screen>>>, mut clocks: ResMut<Clocks>| clocks.stand_still(!super::playing(screen)))
+            .before(super::GameSystems::Input),
+    );
     app.add_systems(Update, tick.in_set(super::GameSystems::Input));
     app.add_systems(Update, follow.in_set(super::GameSystems::Follow));
 }
@@ -290,6 +324,20 @@ pub(super) fn face(ui: &mut bevy_egui::egui::Ui, clock: &GameClock, side: Side, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_clocks_stand_still_while_another_screen_shows() {
+        let mut clocks = Clocks::default();
+        clocks.stand_still(true);
+        let at = clocks.now();
+        std::thread::sleep(Duration::from_millis(30));
+        assert_eq!(clocks.now(), at, "no time passes while they stand");
+        clocks.stand_still(true);
+        clocks.stand_still(false);
+        assert!(clocks.now() - at < Duration::from_millis(25), "they go on from where they stood");
+        std::thread::sleep(Duration::from_millis(30));
+        assert!(clocks.now() > at);
+    }
     use crate::game::play::BoardInput;
 
     fn app(control: &str) -> App {

@@ -338,6 +338,22 @@ mod tests {
         assert!(app.world().resource::<crate::rules::Rules>().0.drops.is_some());
     }
 
+    /// Behind the editor or the start screen the game stands still: the computer does not
+    /// move, and the board takes no input; back on the game's screen it goes on.
+    #[test]
+    fn the_game_waits_while_another_screen_shows() {
+        let mut app = app([Some(1), Some(1)]);
+        app.add_plugins(bevy::state::app::StatesPlugin);
+        app.insert_state(crate::game::Screen::Editor);
+        for _ in 0..200 {
+            app.update();
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        assert_eq!(plies(app.world()), 0, "no move behind the editor");
+        app.world_mut().resource_mut::<NextState<crate::game::Screen>>().set(crate::game::Screen::Game);
+        run_until(&mut app, |w| plies(w) >= 2);
+    }
+
     #[test]
     fn computer_against_computer_plays_on() {
         let mut app = app([Some(1), Some(1)]);

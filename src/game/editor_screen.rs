@@ -61,17 +61,13 @@ struct Browser {
     dir: PathBuf,
     name: String,
     error: Option<String>,
-    /// Opened from the start screen (which closes once a file opens).
-    from_start: bool,
     /// A file chosen that would overwrite a file or throw away changes, waiting for a yes.
     confirm: Option<PathBuf>,
 }
 
-/// The editor's screen state.
+/// The editor's screen state (shown on [`super::Screen::Editor`]).
 #[derive(Resource)]
 pub struct EditorScreen {
-    /// Shown.
-    pub open: bool,
     /// The definition being edited (kept while a test game runs).
     pub editor: Option<Editor>,
     /// The section shown.
@@ -118,7 +114,6 @@ pub struct EditorScreen {
 impl Default for EditorScreen {
     fn default() -> EditorScreen {
         EditorScreen {
-            open: false,
             editor: None,
             section: Section::default(),
             piece: None,
@@ -151,10 +146,11 @@ impl Default for EditorScreen {
 }
 
 impl EditorScreen {
-    /// Opens the editor on `editor` (keeping who plays its test games).
+    /// Puts `editor` in the editor (keeping who plays its test games); the caller shows the
+    /// editor's screen.
     pub fn open_on(&mut self, editor: Editor) {
         let (opponent, level) = (self.opponent, self.level);
-        *self = EditorScreen { open: true, editor: Some(editor), opponent, level, ..EditorScreen::default() };
+        *self = EditorScreen { editor: Some(editor), opponent, level, ..EditorScreen::default() };
     }
 
     /// Opens the editor on `what`: a new variant (empty), a variant file (`.ron`, see
@@ -200,18 +196,16 @@ impl EditorScreen {
         Ok(())
     }
 
-    /// Shows the file browser to open a variant file (from the start screen, which closes
-    /// when a file opens).
+    /// Shows the file browser to open a variant file (over the editor or the start screen; the
+    /// editor shows once a file opens).
     pub fn browse_to_open(&mut self) {
-        self.browser = Some(Browser {
-            purpose: BrowseFor::Open,
-            dir: browse_start(),
-            name: String::new(),
-            error: None,
-            from_start: !self.open,
-            confirm: None,
-        });
+        self.browser = Some(open_browser());
     }
+}
+
+/// The file browser, to open a variant file.
+fn open_browser() -> Browser {
+    Browser { purpose: BrowseFor::Open, dir: browse_start(), name: String::new(), error: None, confirm: None }
 }
 
 /// Where the file browser starts: the user's variants, else the working directory.
@@ -226,8 +220,9 @@ pub struct TestPlay;
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<EditorScreen>();
     app.add_message::<TestPlay>();
-    app.add_systems(bevy_egui::EguiPrimaryContextPass, (editor_screen, file_browser).chain());
-    app.add_systems(Update, test_play.in_set(super::GameSystems::Input));
+    app.add_systems(bevy_egui::EguiPrimaryContextPass, (editor_screen.run_if(in_state(super::Screen::Editor)), file_browser).chain());
+    // Before the game's steps, which wait for the game's screen.
+    app.add_systems(Update, test_play.before(super::GameSystems::Input));
 }
 
 /// A new variant: a copy of chess named "New variant" (with nothing to undo).
@@ -269,7 +264,7 @@ fn test_play(world: &mut World) {
             };
             world.resource_mut::<super::board::BoardView>().bottom =
                 if opponent == TestOpponent::ComputerWhite { Side::Black } else { Side::White };
-            world.resource_mut::<EditorScreen>().open = false;
+            world.resource_mut::<NextState<super::Screen>>().set(super::Screen::Game);
         }
         Err(e) => world.resource_mut::<EditorScreen>().notice = Some(format!("cannot play it yet: {e}")),
     }
@@ -318,10 +313,8 @@ fn editor_screen(
     mut play: MessageWriter<TestPlay>,
     mut start: ResMut<super::screens::StartScreen>,
     textures: Res<PieceTextures>,
+    mut next: ResMut<NextState<super::Screen>>,
 ) -> Result {
-    if !screen.open {
-        return Ok(());
-    }
     let ctx = contexts.ctx_mut()?;
     let screen = &mut *screen;
     let Some(editor) = screen.editor.as_mut() else { return Ok(()) };
@@ -435,19 +428,11 @@ fn editor_screen(
                         dir,
                         name: format!("{}.ron", editor.file().id),
                         error: None,
-                        from_start: false,
                         confirm: None,
                     });
                 }
                 if ui.button("Open file…").clicked() {
-                    screen.browser = Some(Browser {
-                        purpose: BrowseFor::Open,
-                        dir: browse_start(),
-                        name: String::new(),
-                        error: None,
-                        from_start: false,
-                        confirm: None,
-                    });
+                    screen.browser = Some(open_browser());
                 }
                 if ui.button("Copy RON").clicked() {
                     ui.ctx().copy_text(editor.ron());
@@ -534,14 +519,20 @@ fn editor_screen(
         screen.synced = None;
     }
     if close {
-        screen.open = false;
+        next.set(super::Screen::Game);
     }
     Ok(())
 }
 
 /// The in-game file browser: a folder's sub-folders and variant files, a name field, and
 /// Open or Save.
-fn file_browser(mut contexts: EguiContexts, mut screen: ResMut<EditorScreen>, mut start: ResMut<super::screens::StartScreen>) -> Result {
+fn file_browser(
+    mut contexts: EguiContexts,
+    mut screen: ResMut<EditorScreen>,
+    mut start: ResMut<super::screens::StartScreen>,
+    shown: Res<State<super::Screen>>,
+    mut next: ResMut<NextState<super::Screen>>,
+) -> Result {
     let Some(mut browser) = screen.browser.clone() else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
     let title = match browser.purpose {
@@ -632,7 +623,7 @@ fn file_browser(mut contexts: EguiContexts, mut screen: ResMut<EditorScreen>, mu
     if let Some(path) = &chosen {
         let risky = match browser.purpose {
             BrowseFor::SaveAs => path.exists(),
-            BrowseFor::Open => screen.open && screen.editor.as_ref().is_some_and(Editor::has_unsaved_changes),
+            BrowseFor::Open => *shown.get() == super::Screen::Editor && screen.editor.as_ref().is_some_and(Editor::has_unsaved_changes),
         };
         if risky {
             browser.confirm = chosen.take();
@@ -640,11 +631,7 @@ fn file_browser(mut contexts: EguiContexts, mut screen: ResMut<EditorScreen>, mu
     }
     if let Some(path) = confirmed.or(chosen) {
         let result = match browser.purpose {
-            BrowseFor::Open => screen.open_file(&path).map(|()| {
-                if browser.from_start {
-                    start.open = false;
-                }
-            }),
+            BrowseFor::Open => screen.open_file(&path).map(|()| next.set(super::Screen::Editor)),
             BrowseFor::SaveAs => match screen.editor.as_mut() {
                 Some(editor) => editor.save_as(&path).map(|()| {
                     screen.notice = Some(format!("saved to {}", path.display()));

@@ -63,6 +63,25 @@ pub struct NewGame {
     pub presets: Option<Vec<&'static str>>,
 }
 
+/// The screen shown: the game (the board and its panel), the start screen (a new game, over
+/// the board), or the variant editor (over the whole window). The game's input, moves, computer
+/// and clocks run only on the game's screen ([`playing`]); its clocks stand still elsewhere.
+#[derive(States, Default, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Screen {
+    /// The board and its panel.
+    #[default]
+    Game,
+    /// The start screen.
+    Start,
+    /// The variant editor.
+    Editor,
+}
+
+/// Whether the game's screen is shown (true in a bare app without screens, as tests build).
+pub fn playing(screen: Option<Res<State<Screen>>>) -> bool {
+    screen.is_none_or(|s| *s.get() == Screen::Game)
+}
+
 /// The game's `Update` systems, in this order (chained once, by [`order`]): a plugin puts its
 /// systems in the step they belong to instead of naming another module's systems.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -85,13 +104,14 @@ pub enum GameSystems {
     Present,
 }
 
-/// Chains [`GameSystems`] in `Update` (every plugin with systems in it calls this; chaining
-/// again adds nothing).
+/// Chains [`GameSystems`] in `Update`, the game's steps running only while it is shown (every
+/// plugin with systems in it calls this; chaining again adds nothing).
 pub(crate) fn order(app: &mut App) {
     app.configure_sets(
         Update,
         (GameSystems::Input, GameSystems::Play, GameSystems::Respond, GameSystems::Follow, GameSystems::Present).chain(),
     );
+    app.configure_sets(Update, (GameSystems::Input, GameSystems::Play, GameSystems::Respond, GameSystems::Follow).run_if(playing));
 }
 
 /// Switches the window between fullscreen and a window.
@@ -246,11 +266,13 @@ pub fn run(options: GameOptions) -> ExitCode {
     ));
     app.add_plugins((premove::plugin, icon::plugin, clocks::plugin, browse::plugin, editor_screen::plugin));
     // `--editor`: the editor opens at once.
-    if let Some(what) = app.world().resource::<GameOptions>().editor.clone()
-        && let Err(e) = app.world_mut().resource_mut::<editor_screen::EditorScreen>().open(&what)
-    {
-        eprintln!("chimera: --editor: {e}");
-        return ExitCode::FAILURE;
+    let mut first_screen = Screen::Game;
+    if let Some(what) = app.world().resource::<GameOptions>().editor.clone() {
+        if let Err(e) = app.world_mut().resource_mut::<editor_screen::EditorScreen>().open(&what) {
+            eprintln!("chimera: --editor: {e}");
+            return ExitCode::FAILURE;
+        }
+        first_screen = Screen::Editor;
     }
     // Clocks from the command line, set once the position is.
     if let Some(control) = app.world().resource::<GameOptions>().clock {
@@ -283,10 +305,11 @@ pub fn run(options: GameOptions) -> ExitCode {
     if plain {
         let offer = files::autosave_path().and_then(|p| screens::resume_offer(&p));
         let mut screen = app.world_mut().resource_mut::<screens::StartScreen>();
-        screen.open = true;
         screen.selected = Some("chess".into());
         screen.resume = offer;
+        first_screen = Screen::Start;
     }
+    app.insert_state(first_screen);
     // The game is autosaved after every change, except under automation (a screenshot or a
     // benchmark must not overwrite a player's game).
     let automated = {
@@ -373,8 +396,9 @@ fn run_script(world: &mut World) {
 }
 
 /// U take back, R redo, ← → Home End look through the game (view only), F flip, Z zen mode,
-/// F11 fullscreen, Esc cancel a selection or choice — not while a text field of the panel has
-/// the keyboard (typing `F` in a Betza field does not flip the board).
+/// F11 fullscreen, Esc cancel a selection or choice — on the game's screen (it runs in
+/// [`GameSystems::Input`]), and not while a text field of the panel has the keyboard (typing
+/// `F` in the move field does not flip the board).
 fn keyboard(
     keys: Res<ButtonInput<KeyCode>>,
     mut inputs: MessageWriter<play::BoardInput>,
@@ -383,10 +407,8 @@ fn keyboard(
     mut view: ResMut<board::BoardView>,
     mut notice: ResMut<play::Notice>,
     mut contexts: bevy_egui::EguiContexts,
-    editor: Res<editor_screen::EditorScreen>,
 ) {
-    // The editor's screen covers the game: its keys are not the game's.
-    if editor.open || contexts.ctx_mut().is_ok_and(|c| c.egui_wants_keyboard_input()) {
+    if contexts.ctx_mut().is_ok_and(|c| c.egui_wants_keyboard_input()) {
         return;
     }
     if keys.just_pressed(KeyCode::KeyU) {

@@ -4,8 +4,10 @@
 
 use bevy::prelude::*;
 
-/// One moving, fading sprite.
+/// One moving, fading sprite; it belongs to the game's screen and goes when another screen
+/// shows.
 #[derive(Component, Clone, Debug)]
+#[require(DespawnOnExit<super::Screen>)]
 pub struct Particle {
     /// World units per second.
     pub velocity: Vec2,

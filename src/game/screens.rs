@@ -61,7 +61,6 @@ pub enum PlayAs {
 impl Default for StartScreen {
     fn default() -> StartScreen {
         StartScreen {
-            open: false,
             search: String::new(),
             selected: None,
             presets: Vec::new(),
@@ -134,8 +133,6 @@ impl ClockChoice {
 /// The start screen's state.
 #[derive(Resource)]
 pub struct StartScreen {
-    /// Shown.
-    pub open: bool,
     /// The search text.
     pub search: String,
     /// The variant picked.
@@ -212,7 +209,7 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PieceTextures>();
     app.init_resource::<StartScreen>();
     app.add_systems(Update, register_textures.in_set(super::GameSystems::Present));
-    app.add_systems(bevy_egui::EguiPrimaryContextPass, start_screen);
+    app.add_systems(bevy_egui::EguiPrimaryContextPass, start_screen.run_if(in_state(super::Screen::Start)));
 }
 
 fn register_textures(mut contexts: EguiContexts, images: Res<PieceImages>, mut textures: ResMut<PieceTextures>) {
@@ -315,10 +312,8 @@ fn start_screen(
     mut actions: MessageWriter<super::files::GameAction>,
     mut clocks: ResMut<super::clocks::Clocks>,
     mut editor: ResMut<super::editor_screen::EditorScreen>,
+    mut next: ResMut<NextState<super::Screen>>,
 ) -> Result {
-    if !screen.open {
-        return Ok(());
-    }
     if screen.catalogue.is_empty() {
         screen.catalogue =
             crate::variants::builtin_ids().filter_map(|id| crate::variants::builtin(id).ok().map(|v| (id.to_string(), v))).collect();
@@ -343,7 +338,8 @@ fn start_screen(
     let ctx = contexts.ctx_mut()?;
     let screen = &mut *screen;
     let mut open = true;
-    let mut fix = false;
+    // The screen to go to when this one is done with.
+    let mut to: Option<super::Screen> = None;
     egui::Window::new("New game")
         .collapsible(false)
         .resizable(false)
@@ -361,7 +357,7 @@ fn start_screen(
                     if resume {
                         actions.write(super::files::GameAction::LoadText(text.clone()));
                         screen.resume = None;
-                        screen.open = false;
+                        to = Some(super::Screen::Game);
                         return;
                     }
                     ui.separator();
@@ -396,7 +392,7 @@ fn start_screen(
                                 .clicked()
                                 && editor.open_file(path).is_ok()
                             {
-                                fix = true;
+                                to = Some(super::Screen::Editor);
                             }
                         }
                     });
@@ -473,7 +469,7 @@ fn start_screen(
                         if ui.button("New variant…").on_hover_text("Design a variant, starting from chess").clicked()
                             && editor.open("").is_ok()
                         {
-                            screen.open = false;
+                            to = Some(super::Screen::Editor);
                         }
                         if ui.button("Open file…").on_hover_text("Open a variant file (.ron) in the variant editor").clicked() {
                             editor.browse_to_open();
@@ -482,7 +478,7 @@ fn start_screen(
                     if edit {
                         // A built-in opens as a copy; one of my variants opens as its file.
                         if editor.open(&id).is_ok() {
-                            screen.open = false;
+                            to = Some(super::Screen::Editor);
                         }
                         return;
                     }
@@ -511,13 +507,16 @@ fn start_screen(
                                 if person == Side::White { [None, level] } else { [level, None] }
                             }
                         };
-                        screen.open = false;
+                        to = Some(super::Screen::Game);
                     }
                 });
             });
         });
-    if !open || fix {
-        screen.open = false;
+    if !open {
+        to = to.or(Some(super::Screen::Game));
+    }
+    if let Some(to) = to {
+        next.set(to);
     }
     Ok(())
 }

@@ -93,7 +93,9 @@ struct PanelOut<'w> {
     browse: Res<'w, super::browse::Browse>,
     browse_to: MessageWriter<'w, super::browse::BrowseTo>,
     fullscreen: MessageWriter<'w, super::ToggleFullscreen>,
-    editor: ResMut<'w, super::editor_screen::EditorScreen>,
+    editor: Res<'w, super::editor_screen::EditorScreen>,
+    shown: Res<'w, State<super::Screen>>,
+    next: ResMut<'w, NextState<super::Screen>>,
 }
 
 /// The panel's own state: the paste box and the list of saved games (with when it was read).
@@ -144,6 +146,8 @@ fn panel(
         browse_to,
         fullscreen,
         editor,
+        shown,
+        next,
     } = &mut out;
     let PanelLocal { paste, typed, saved, profile: profile_local } = &mut *local;
     let ctx = contexts.ctx_mut()?;
@@ -327,7 +331,7 @@ fn panel(
             ui.separator();
             ui.horizontal(|ui| {
                 if ui.button("New game…").clicked() {
-                    start.open = true;
+                    next.set(super::Screen::Start);
                     start.selected = Some(setup.variant_id.clone());
                     start.presets = active.0.iter().map(|a| a.id).collect();
                 }
@@ -335,7 +339,7 @@ fn panel(
                     new_game.write(NewGame { variant: None, presets: None });
                 }
                 if editor.editor.is_some() && ui.button("Back to the editor").clicked() {
-                    editor.open = true;
+                    next.set(super::Screen::Editor);
                 }
             });
             ui.separator();
@@ -491,7 +495,7 @@ fn panel(
         );
     }
     // The game-over banner over the board.
-    if let (Some(result), false) = (&data.outcome, start.open) {
+    if let (Some(result), true) = (&data.outcome, *shown.get() == super::Screen::Game) {
         egui::Area::new(egui::Id::new("game-over")).anchor(egui::Align2::CENTER_CENTER, [-(side / 2.0), 0.0]).show(ctx, |ui| {
             egui::Frame::popup(ui.style()).inner_margin(egui::Margin::same(18)).show(ui, |ui| {
                 ui.vertical_centered(|ui| {
@@ -505,7 +509,7 @@ fn panel(
                             new_game.write(NewGame { variant: None, presets: None });
                         }
                         if ui.button(egui::RichText::new("New game…").size(16.0)).clicked() {
-                            start.open = true;
+                            next.set(super::Screen::Start);
                             start.selected = Some(setup.variant_id.clone());
                         }
                         if ui.button(egui::RichText::new("Take back").size(16.0)).clicked() {
