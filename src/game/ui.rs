@@ -1,6 +1,7 @@
 //! The side panel (bevy_egui): the game's status and result, the move list in SAN with preset
 //! annotations, takeback / redo / flip / new game, the variant and preset pickers, the rules in
-//! plain words, the promotion (or gating) chooser, and notices for refused moves.
+//! plain words; and beside it, each its own system, the promotion (or gating) chooser, the
+//! game-over banner and notices for refused moves.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
@@ -27,7 +28,7 @@ pub struct PanelData {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PanelData>();
-    app.add_systems(bevy_egui::EguiPrimaryContextPass, panel);
+    panel_systems(app);
 }
 
 /// After each change of position, asks the rules once for what the screen shows of it: the
@@ -72,33 +73,92 @@ const KEYS: &[(&str, &str)] = &[
 /// Said on entering zen mode.
 pub(super) const ZEN_NOTICE: &str = "Zen mode: press Z to bring the panel back";
 
-/// What the panel sends.
+/// The window's overlays and panel, each its own system, drawn in this order: the clipboard
+/// handed to the window, the clocks' column in zen mode, the side panel, the promotion (or
+/// gating) chooser, the game-over banner, the notice. The side panel is one egui panel (a
+/// panel is laid out once a frame), drawn from one function per section, each given only what
+/// it shows and changes.
+fn panel_systems(app: &mut App) {
+    app.add_systems(
+        bevy_egui::EguiPrimaryContextPass,
+        (copy_to_clipboard, zen_clocks, side_panel, choice_window, game_over_banner, notice_toast).chain(),
+    );
+}
+
+/// Text a file action copied goes to the window's clipboard.
+fn copy_to_clipboard(mut contexts: EguiContexts, mut clipboard: ResMut<ClipboardOut>) -> Result {
+    if let Some(text) = clipboard.0.take() {
+        contexts.ctx_mut()?.copy_text(text);
+    }
+    Ok(())
+}
+
+/// A layout root over the whole window, for panels.
+fn root(ctx: &egui::Context, id: &'static str) -> egui::Ui {
+    egui::Ui::new(ctx.clone(), id.into(), egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()))
+}
+
+/// Zen mode: the board alone, and the clocks beside it when the game has them.
+fn zen_clocks(mut contexts: EguiContexts, view: Res<BoardView>, clocks: Res<super::clocks::Clocks>) -> Result {
+    let (true, Some(clock)) = (view.zen, &clocks.clock) else { return Ok(()) };
+    let ctx = contexts.ctx_mut()?;
+    let side = super::board::side_width(&view, true);
+    let now = clocks.now();
+    egui::Panel::right("zen")
+        .exact_size(side)
+        .resizable(false)
+        .show(&mut root(ctx, "zen-root"), |ui| super::clocks::faces(ui, clock, view.bottom, now));
+    Ok(())
+}
+
+/// What the side panel reads of the game.
+#[derive(bevy::ecs::system::SystemParam)]
+struct GameView<'w> {
+    rules: Res<'w, Rules>,
+    state: Res<'w, GameState>,
+    log: Res<'w, MoveLog>,
+    data: Res<'w, PanelData>,
+    check: Res<'w, super::CheckSquares>,
+    active: Res<'w, ActivePresets>,
+    setup: Res<'w, GameSetup>,
+    textures: Res<'w, PieceTextures>,
+    clocks: Res<'w, super::clocks::Clocks>,
+    browse: Res<'w, super::browse::Browse>,
+    typing: Res<'w, super::typing::TypingMoves>,
+    editor: Res<'w, super::editor_screen::EditorScreen>,
+    time: Res<'w, Time>,
+}
+
+/// What the side panel sends and changes.
 #[derive(bevy::ecs::system::SystemParam)]
 struct PanelOut<'w> {
     inputs: MessageWriter<'w, BoardInput>,
     new_game: MessageWriter<'w, NewGame>,
     actions: MessageWriter<'w, GameAction>,
+    typed: MessageWriter<'w, super::typing::TypedMove>,
+    browse_to: MessageWriter<'w, super::browse::BrowseTo>,
+    fullscreen: MessageWriter<'w, super::ToggleFullscreen>,
     start: ResMut<'w, StartScreen>,
-    textures: Res<'w, PieceTextures>,
+    next: ResMut<'w, NextState<super::Screen>>,
     computer: ResMut<'w, ComputerPlay>,
+    view: ResMut<'w, BoardView>,
+    notice: ResMut<'w, Notice>,
+    settings: ResMut<'w, Settings>,
+}
+
+/// The modifier profile's section reads these.
+#[derive(bevy::ecs::system::SystemParam)]
+struct ProfileParts<'w> {
     profile: Option<Res<'w, crate::modifiers::ActiveProfile>>,
     swap: Option<Res<'w, crate::modifiers::PendingSwap>>,
-    profile_requests: MessageWriter<'w, ProfileRequest>,
+    requests: MessageWriter<'w, ProfileRequest>,
     board: Res<'w, crate::rules::Board>,
     homes: Option<Res<'w, crate::rules::Homes>>,
     selection: Res<'w, super::play::Selection>,
-    typed: MessageWriter<'w, super::typing::TypedMove>,
-    typing: Res<'w, super::typing::TypingMoves>,
-    clocks: Res<'w, super::clocks::Clocks>,
-    browse: Res<'w, super::browse::Browse>,
-    browse_to: MessageWriter<'w, super::browse::BrowseTo>,
-    fullscreen: MessageWriter<'w, super::ToggleFullscreen>,
-    editor: Res<'w, super::editor_screen::EditorScreen>,
-    shown: Res<'w, State<super::Screen>>,
-    next: ResMut<'w, NextState<super::Screen>>,
 }
 
-/// The panel's own state: the paste box and the list of saved games (with when it was read).
+/// The panel's own state: the paste box, the move being typed, the list of saved games (with
+/// when it was read), the profile section's.
 #[derive(Default)]
 struct PanelLocal {
     paste: String,
@@ -107,427 +167,440 @@ struct PanelLocal {
     profile: ProfileLocal,
 }
 
-#[allow(clippy::too_many_arguments)]
-fn panel(
+/// The side panel: its sections top to bottom.
+fn side_panel(
     mut contexts: EguiContexts,
-    rules: Res<Rules>,
-    state: Res<GameState>,
-    log: Res<MoveLog>,
-    data: Res<PanelData>,
-    check: Res<super::CheckSquares>,
-    active: Res<ActivePresets>,
-    setup: Res<GameSetup>,
-    pending: Res<PendingChoice>,
-    mut notice: ResMut<Notice>,
-    mut view: ResMut<BoardView>,
+    game: GameView,
     mut out: PanelOut,
-    time: Res<Time>,
-    mut settings: ResMut<Settings>,
-    mut clipboard: ResMut<ClipboardOut>,
+    mut parts: ProfileParts,
     mut local: Local<PanelLocal>,
 ) -> Result {
-    let PanelOut {
-        inputs,
-        new_game,
-        actions,
-        start,
-        textures,
-        computer,
-        profile,
-        swap,
-        profile_requests,
-        board,
-        homes,
-        selection,
-        typed: typed_out,
-        typing,
-        clocks,
-        browse,
-        browse_to,
-        fullscreen,
-        editor,
-        shown,
-        next,
-    } = &mut out;
-    let PanelLocal { paste, typed, saved, profile: profile_local } = &mut *local;
+    if out.view.zen {
+        return Ok(());
+    }
     let ctx = contexts.ctx_mut()?;
-    if let Some(text) = clipboard.0.take() {
-        ctx.copy_text(text);
-    }
-    let v = &rules.0;
-    let mut root = egui::Ui::new(
-        ctx.clone(),
-        "root".into(),
-        egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
-    );
-    let side = super::board::side_width(&view, clocks.clock.is_some());
-    if view.zen {
-        // Zen mode: the board alone, and the clocks beside it when the game has them.
-        if let Some(clock) = &clocks.clock {
-            let now = clocks.now();
-            egui::Panel::right("zen")
-                .exact_size(side)
-                .resizable(false)
-                .show(&mut root, |ui| super::clocks::faces(ui, clock, view.bottom, now));
+    let local = &mut *local;
+    egui::Panel::right("game").exact_size(PANEL_WIDTH).resizable(false).show(&mut root(ctx, "panel-root"), |ui| {
+        // The clocks, each beside the board's edge where its side plays.
+        if let Some(clock) = &game.clocks.clock {
+            super::clocks::faces(ui, clock, out.view.bottom, game.clocks.now());
+            ui.add_space(4.0);
         }
-    } else {
-        egui::Panel::right("game").exact_size(PANEL_WIDTH).resizable(false).show(&mut root, |ui| {
-            // The clocks, each beside the board's edge where its side plays.
-            if let Some(clock) = &clocks.clock {
-                let now = clocks.now();
-                super::clocks::faces(ui, clock, view.bottom, now);
-                ui.add_space(4.0);
-            }
-            ui.heading(&v.name);
-            ui.label(egui::RichText::new(&v.description).italics());
-            ui.separator();
-            // Status.
-            let to_move = if state.turn == Side::White { "White" } else { "Black" };
-            match &data.outcome {
-                Some(result) => {
-                    ui.label(
-                        egui::RichText::new(format!("Game over — {result}"))
-                            .strong()
-                            .size(18.0)
-                            .color(egui::Color32::from_rgb(230, 180, 60)),
-                    );
-                }
-                None => {
-                    let check = if check.0.is_empty() { "" } else { " — check!" };
-                    let extra = if state.half_moves_this_turn > 0 { " (again)" } else { "" };
-                    ui.label(egui::RichText::new(format!("{to_move} to move{extra}{check}")).strong().size(16.0));
-                }
-            }
-            // Who plays, the computer's state, and a hint for the person to move.
-            if computer.sides.iter().any(Option::is_some) {
-                let who = |side: Side| match computer.sides[side.index()] {
-                    Some(level) => format!("computer (level {level})"),
-                    None => "you".to_string(),
-                };
-                ui.label(format!("White: {} · Black: {}", who(Side::White), who(Side::Black)));
-                if let Some(status) = &computer.status {
-                    ui.horizontal(|ui| {
-                        ui.spinner();
-                        ui.label(status);
-                    });
-                } else if data.outcome.is_none()
-                    && !computer.plays(state.turn)
-                    && ui.button("Hint").on_hover_text("Show the computer's best move for you as an arrow").clicked()
-                {
-                    computer.hint_requested = true;
-                }
-            }
+        ui.heading(&game.rules.0.name);
+        ui.label(egui::RichText::new(&game.rules.0.description).italics());
+        ui.separator();
+        status(ui, &game, &mut out.computer);
+        controls(ui, &game, &mut out);
+        if game.data.outcome.is_none() {
+            typed_move(ui, &game, &mut local.typed, &mut out.typed);
+        }
+        ui.separator();
+        move_list(ui, &game, &mut out);
+        ui.separator();
+        game_buttons(ui, &game, &mut out);
+        ui.separator();
+        egui::CollapsingHeader::new("Game").default_open(false).show(ui, |ui| game_files(ui, &game, &mut out.actions, local));
+        egui::CollapsingHeader::new("Keys and mouse").default_open(false).show(ui, keys);
+        egui::CollapsingHeader::new("Settings").default_open(false).show(ui, |ui| settings_section(ui, &mut out));
+        egui::CollapsingHeader::new("Rules").default_open(false).show(ui, |ui| rules_of_the_game(ui, &game));
+        egui::CollapsingHeader::new("Modifier profile").default_open(parts.profile.is_some()).show(ui, |ui| {
+            let view = ProfileView {
+                active: parts.profile.as_deref(),
+                swap: parts.swap.as_deref(),
+                variant: &game.rules.0,
+                board: &parts.board,
+                homes: parts.homes.as_deref(),
+                selection: &parts.selection,
+            };
+            section(ui, view, &mut parts.requests, &mut local.profile);
+        });
+    });
+    Ok(())
+}
+
+/// Who is to move or how the game ended; who plays, what the computer is doing, a hint.
+fn status(ui: &mut egui::Ui, game: &GameView, computer: &mut ComputerPlay) {
+    let state = &game.state;
+    let to_move = if state.turn == Side::White { "White" } else { "Black" };
+    match &game.data.outcome {
+        Some(result) => {
+            ui.label(egui::RichText::new(format!("Game over — {result}")).strong().size(18.0).color(egui::Color32::from_rgb(230, 180, 60)));
+        }
+        None => {
+            let check = if game.check.0.is_empty() { "" } else { " — check!" };
+            let extra = if state.half_moves_this_turn > 0 { " (again)" } else { "" };
+            ui.label(egui::RichText::new(format!("{to_move} to move{extra}{check}")).strong().size(16.0));
+        }
+    }
+    if computer.sides.iter().any(Option::is_some) {
+        let who = |side: Side| match computer.sides[side.index()] {
+            Some(level) => format!("computer (level {level})"),
+            None => "you".to_string(),
+        };
+        ui.label(format!("White: {} · Black: {}", who(Side::White), who(Side::Black)));
+        if let Some(status) = &computer.status {
             ui.horizontal(|ui| {
-                if ui.button("⟲ Takeback").clicked() {
-                    inputs.write(BoardInput::Takeback);
-                }
-                if ui.button("Redo ⟳").clicked() {
-                    inputs.write(BoardInput::Redo);
-                }
-                if ui.button("Flip").clicked() {
-                    view.bottom = view.bottom.opponent();
-                }
-                if v.pass && data.outcome.is_none() && ui.button("Pass").on_hover_text("Pass the turn (not while in check)").clicked() {
-                    inputs.write(BoardInput::Pass);
-                }
+                ui.spinner();
+                ui.label(status);
             });
-            // A move typed on the keyboard, completed from the legal moves.
-            if data.outcome.is_none() {
-                let field = ui.add(
-                    egui::TextEdit::singleline(typed)
-                        .hint_text("Type a move: Nf3, e2e4, P@d5 — Enter plays it")
-                        .desired_width(f32::INFINITY),
-                );
-                let hits = super::typing::completions(&typing.0, typed);
-                if field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) && !typed.trim().is_empty() {
-                    // The one move the text begins, or the text itself when it names a move exactly
-                    // (the rules read it, and say why when they cannot); otherwise it stays to be
-                    // finished.
-                    let exact = hits.iter().any(|(san, uci)| san.eq_ignore_ascii_case(typed.trim()) || uci == typed.trim());
-                    let send = match hits.as_slice() {
-                        [(_, uci)] => Some(uci.clone()),
-                        _ if exact || hits.is_empty() => Some(typed.clone()),
-                        _ => None,
-                    };
-                    if let Some(text) = send {
-                        typed_out.write(super::typing::TypedMove(text));
-                    }
-                    if hits.len() == 1 || exact {
-                        typed.clear();
-                    }
-                    field.request_focus();
-                }
-                if !typed.trim().is_empty() {
-                    match hits.len() {
-                        0 => ui.label(egui::RichText::new("no legal move begins so").weak()),
-                        1 => ui.label(egui::RichText::new("Enter plays it").weak()),
-                        _ => ui.label(egui::RichText::new("several moves begin so:").weak()),
-                    };
-                    ui.horizontal_wrapped(|ui| {
-                        for (san, uci) in hits.iter().take(12) {
-                            if ui.small_button(san.as_str()).on_hover_text(uci.as_str()).clicked() {
-                                typed_out.write(super::typing::TypedMove(uci.clone()));
-                                typed.clear();
-                            }
-                        }
-                    });
+        } else if game.data.outcome.is_none()
+            && !computer.plays(state.turn)
+            && ui.button("Hint").on_hover_text("Show the computer's best move for you as an arrow").clicked()
+        {
+            computer.hint_requested = true;
+        }
+    }
+}
+
+/// Takeback, redo, flip, and a pass where the variant has one.
+fn controls(ui: &mut egui::Ui, game: &GameView, out: &mut PanelOut) {
+    ui.horizontal(|ui| {
+        if ui.button("⟲ Takeback").clicked() {
+            out.inputs.write(BoardInput::Takeback);
+        }
+        if ui.button("Redo ⟳").clicked() {
+            out.inputs.write(BoardInput::Redo);
+        }
+        if ui.button("Flip").clicked() {
+            out.view.bottom = out.view.bottom.opponent();
+        }
+        if game.rules.0.pass
+            && game.data.outcome.is_none()
+            && ui.button("Pass").on_hover_text("Pass the turn (not while in check)").clicked()
+        {
+            out.inputs.write(BoardInput::Pass);
+        }
+    });
+}
+
+/// A move typed on the keyboard, completed from the legal moves.
+fn typed_move(ui: &mut egui::Ui, game: &GameView, typed: &mut String, typed_out: &mut MessageWriter<super::typing::TypedMove>) {
+    let field =
+        ui.add(egui::TextEdit::singleline(typed).hint_text("Type a move: Nf3, e2e4, P@d5 — Enter plays it").desired_width(f32::INFINITY));
+    let hits = super::typing::completions(&game.typing.0, typed);
+    if field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) && !typed.trim().is_empty() {
+        // The one move the text begins, or the text itself when it names a move exactly (the
+        // rules read it, and say why when they cannot); otherwise it stays to be finished.
+        let exact = hits.iter().any(|(san, uci)| san.eq_ignore_ascii_case(typed.trim()) || uci == typed.trim());
+        let send = match hits.as_slice() {
+            [(_, uci)] => Some(uci.clone()),
+            _ if exact || hits.is_empty() => Some(typed.clone()),
+            _ => None,
+        };
+        if let Some(text) = send {
+            typed_out.write(super::typing::TypedMove(text));
+        }
+        if hits.len() == 1 || exact {
+            typed.clear();
+        }
+        field.request_focus();
+    }
+    if !typed.trim().is_empty() {
+        match hits.len() {
+            0 => ui.label(egui::RichText::new("no legal move begins so").weak()),
+            1 => ui.label(egui::RichText::new("Enter plays it").weak()),
+            _ => ui.label(egui::RichText::new("several moves begin so:").weak()),
+        };
+        ui.horizontal_wrapped(|ui| {
+            for (san, uci) in hits.iter().take(12) {
+                if ui.small_button(san.as_str()).on_hover_text(uci.as_str()).clicked() {
+                    typed_out.write(super::typing::TypedMove(uci.clone()));
+                    typed.clear();
                 }
             }
-            ui.separator();
-            // The move list; a click shows the position after a move (view only).
-            ui.label(egui::RichText::new("Moves").strong());
-            if let Some(ply) = browse.ply {
-                ui.label(
-                    egui::RichText::new(format!("Viewing the position after {ply} of {} moves", log.0.len()))
-                        .color(egui::Color32::from_rgb(120, 180, 240)),
-                );
-                ui.horizontal(|ui| {
-                    if ui.button("Back to the game").on_hover_text("End").clicked() {
-                        browse_to.write(super::browse::BrowseTo::Live);
-                    }
-                    if ui
-                        .button("Play from here")
-                        .on_hover_text("Take the game back to this position (the moves after it can be redone)")
-                        .clicked()
-                    {
-                        actions.write(GameAction::GoTo(ply));
-                    }
-                });
-            }
-            egui::ScrollArea::vertical().max_height(240.0).stick_to_bottom(true).show(ui, |ui| {
-                egui::Grid::new("moves").num_columns(3).striped(true).show(ui, |ui| {
-                    let mut number = 1;
-                    let mut column = 0;
-                    for (i, record) in log.0.iter().enumerate() {
-                        if column == 0 {
-                            ui.label(format!("{number}."));
-                            if record.mover == Side::Black {
-                                ui.label("…");
-                                column = 1;
-                            }
-                        }
-                        let san = record.san.clone().unwrap_or_else(|| "?".into());
-                        let text = if record.effects.is_empty() { san } else { format!("{san} *") };
-                        let current = browse.ply.unwrap_or(log.0.len()) == i + 1;
-                        let label = ui.selectable_label(current, text);
-                        if label.clicked() {
-                            browse_to.write(super::browse::BrowseTo::Ply(i + 1));
-                        }
-                        if !record.effects.is_empty() {
-                            label.on_hover_text(record.effects.join("\n"));
-                        }
-                        column += 1;
-                        let next_is_same_side = log.0.get(i + 1).is_some_and(|n| n.mover == record.mover);
-                        if column == 2 || next_is_same_side {
-                            ui.end_row();
-                            column = 0;
-                            if record.mover == Side::Black || next_is_same_side {
-                                number += 1;
-                            }
-                        }
-                    }
-                });
-            });
-            ui.separator();
-            ui.horizontal(|ui| {
-                if ui.button("New game…").clicked() {
-                    next.set(super::Screen::Start);
-                    start.selected = Some(setup.variant_id.clone());
-                    start.presets = active.0.iter().map(|a| a.id).collect();
-                }
-                if ui.button("Rematch").clicked() {
-                    new_game.write(NewGame { variant: None, presets: None });
-                }
-                if editor.editor.is_some() && ui.button("Back to the editor").clicked() {
-                    next.set(super::Screen::Editor);
-                }
-            });
-            ui.separator();
-            egui::CollapsingHeader::new("Game").default_open(false).show(ui, |ui| {
-                ui.horizontal(|ui| {
-                    if ui.button("Copy FEN").clicked() {
-                        actions.write(GameAction::CopyFen);
-                    }
-                    if ui.button("Copy PGN").clicked() {
-                        actions.write(GameAction::CopyPgn);
-                    }
-                    if ui.button("Save game").clicked() {
-                        actions.write(GameAction::Save);
-                        *saved = None;
-                    }
-                });
-                ui.add(
-                    egui::TextEdit::multiline(paste).hint_text("Paste a FEN or a PGN game").desired_rows(3).desired_width(f32::INFINITY),
-                );
-                if ui.button("Load").clicked() {
-                    actions.write(GameAction::LoadText(paste.clone()));
-                }
-                // Saved games, listed again every few seconds.
-                let now = time.elapsed_secs();
-                if saved.as_ref().is_none_or(|(at, _)| now - at > 3.0) {
-                    *saved = Some((now, saved_games()));
-                }
-                if let Some((_, files)) = saved.as_ref()
-                    && !files.is_empty()
-                {
-                    ui.label("Saved games:");
-                    egui::ScrollArea::vertical().id_salt("saved").max_height(90.0).show(ui, |ui| {
-                        for f in files.iter().take(30) {
-                            let name = f.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
-                            if ui.link(name).clicked() {
-                                actions.write(GameAction::LoadFile(f.clone()));
-                            }
-                        }
-                    });
-                }
-            });
-            egui::CollapsingHeader::new("Keys and mouse").default_open(false).show(ui, |ui| {
-                egui::Grid::new("keys").num_columns(2).show(ui, |ui| {
-                    for (key, what) in KEYS {
-                        ui.label(egui::RichText::new(*key).strong());
-                        ui.label(*what);
-                        ui.end_row();
-                    }
-                });
-            });
-            egui::CollapsingHeader::new("Settings").default_open(false).show(ui, |ui| {
-                let mut s = settings.clone();
-                egui::ComboBox::from_label("Board").selected_text(format!("{:?}", s.theme)).show_ui(ui, |ui| {
-                    for t in BoardTheme::ALL {
-                        ui.selectable_value(&mut s.theme, t, format!("{t:?}"));
-                    }
-                });
-                egui::ComboBox::from_label("Pieces").selected_text(format!("{:?}", s.pieces)).show_ui(ui, |ui| {
-                    ui.selectable_value(&mut s.pieces, PieceSet::Glyphs, "Glyphs");
-                    ui.selectable_value(&mut s.pieces, PieceSet::Flat, "Flat");
-                    ui.selectable_value(&mut s.pieces, PieceSet::Letters, "Letters");
-                });
-                egui::ComboBox::from_label("Effects").selected_text(format!("{:?}", s.effects)).show_ui(ui, |ui| {
-                    for level in [EffectsLevel::Off, EffectsLevel::Normal, EffectsLevel::Arcade] {
-                        ui.selectable_value(&mut s.effects, level, format!("{level:?}"));
-                    }
-                });
-                ui.add(egui::Slider::new(&mut s.volume, 0.0..=1.0).text("Volume"));
-                ui.checkbox(&mut s.muted, "Mute");
-                ui.checkbox(&mut s.coordinates, "Coordinates");
-                ui.add(
-                    egui::Slider::new(&mut s.animation_speed, super::settings::ANIMATION_SPEEDS)
-                        .logarithmic(true)
-                        .text("Animation speed")
-                        .suffix("×"),
-                )
-                .on_hover_text("How fast pieces glide and effects play");
-                ui.horizontal(|ui| {
-                    if ui.button("Zen mode").on_hover_text("The board alone (Z)").clicked() {
-                        view.zen = true;
-                        notice.0 = Some((ZEN_NOTICE.into(), 3.0));
-                    }
-                    if ui.button("Fullscreen").on_hover_text("F11").clicked() {
-                        fullscreen.write(super::ToggleFullscreen);
-                    }
-                });
-                if s != *settings {
-                    *settings = s;
-                }
-            });
-            egui::CollapsingHeader::new("Rules").default_open(false).show(ui, |ui| {
-                ui.label(&v.rules_summary);
-                ui.label(egui::RichText::new("Pieces (hover for moves)").strong());
-                for kind in v.registry.ids() {
-                    let def = v.registry.def(kind);
-                    let texture = textures.of(def, Side::White);
-                    ui.horizontal(|ui| {
-                        if let Some(tex) = texture {
-                            ui.image(egui::load::SizedTexture::new(tex, [24.0, 24.0]));
-                        }
-                        let text = if def.betza.is_empty() { def.name.clone() } else { format!("{} ({})", def.name, def.betza) };
-                        ui.label(text).on_hover_ui(|ui| move_diagram(ui, def, texture));
-                    });
-                }
-                for a in &active.0 {
-                    if let Some(def) = by_id(a.id) {
-                        ui.label(egui::RichText::new(def.name).strong());
-                        ui.label(def.description);
-                    }
-                }
-            });
-            egui::CollapsingHeader::new("Modifier profile").default_open(profile.is_some()).show(ui, |ui| {
-                let view = ProfileView {
-                    active: profile.as_deref(),
-                    swap: swap.as_deref(),
-                    variant: v,
-                    board,
-                    homes: homes.as_deref(),
-                    selection,
-                };
-                section(ui, view, profile_requests, profile_local);
-            });
         });
     }
-    if !pending.0.is_empty() {
-        egui::Window::new("Choose").collapsible(false).resizable(false).anchor(egui::Align2::CENTER_CENTER, [-(side / 2.0), 0.0]).show(
-            ctx,
-            |ui| {
-                ui.horizontal(|ui| {
-                    for (i, m) in pending.0.iter().enumerate() {
-                        let (name, kind) = match (m.promotion, m.gate) {
-                            (Some(p), _) => (v.registry.def(p).name.clone(), Some(p)),
-                            (None, Some(g)) => (format!("gate {}", v.registry.def(g.kind).name), Some(g.kind)),
-                            (None, None) if pending.0.iter().any(|c| c.gate.is_some()) => ("no gate".into(), None),
-                            (None, None) => ("no promotion".into(), None),
-                        };
-                        let texture = kind.and_then(|k| textures.of(v.registry.def(k), state.turn));
-                        let clicked = match texture {
-                            Some(tex) => {
-                                ui.add(egui::Button::image_and_text(egui::load::SizedTexture::new(tex, [56.0, 56.0]), name)).clicked()
-                            }
-                            None => ui.button(egui::RichText::new(name).size(18.0)).clicked(),
-                        };
-                        if clicked {
-                            inputs.write(BoardInput::Choose(i));
-                        }
-                    }
-                    if ui.button("Cancel").clicked() {
-                        inputs.write(BoardInput::Cancel);
-                    }
-                });
-            },
+}
+
+/// The move list; a click shows the position after a move (view only).
+fn move_list(ui: &mut egui::Ui, game: &GameView, out: &mut PanelOut) {
+    let log = &game.log;
+    ui.label(egui::RichText::new("Moves").strong());
+    if let Some(ply) = game.browse.ply {
+        ui.label(
+            egui::RichText::new(format!("Viewing the position after {ply} of {} moves", log.0.len()))
+                .color(egui::Color32::from_rgb(120, 180, 240)),
         );
+        ui.horizontal(|ui| {
+            if ui.button("Back to the game").on_hover_text("End").clicked() {
+                out.browse_to.write(super::browse::BrowseTo::Live);
+            }
+            if ui.button("Play from here").on_hover_text("Take the game back to this position (the moves after it can be redone)").clicked()
+            {
+                out.actions.write(GameAction::GoTo(ply));
+            }
+        });
     }
-    // The game-over banner over the board.
-    if let (Some(result), true) = (&data.outcome, *shown.get() == super::Screen::Game) {
-        egui::Area::new(egui::Id::new("game-over")).anchor(egui::Align2::CENTER_CENTER, [-(side / 2.0), 0.0]).show(ctx, |ui| {
-            egui::Frame::popup(ui.style()).inner_margin(egui::Margin::same(18)).show(ui, |ui| {
-                ui.vertical_centered(|ui| {
-                    let mut text = result.clone();
-                    if let Some(first) = text.get_mut(0..1) {
-                        first.make_ascii_uppercase();
+    egui::ScrollArea::vertical().max_height(240.0).stick_to_bottom(true).show(ui, |ui| {
+        egui::Grid::new("moves").num_columns(3).striped(true).show(ui, |ui| {
+            let mut number = 1;
+            let mut column = 0;
+            for (i, record) in log.0.iter().enumerate() {
+                if column == 0 {
+                    ui.label(format!("{number}."));
+                    if record.mover == Side::Black {
+                        ui.label("…");
+                        column = 1;
                     }
-                    ui.label(egui::RichText::new(text).size(26.0).strong().color(egui::Color32::from_rgb(240, 190, 70)));
-                    ui.horizontal(|ui| {
-                        if ui.button(egui::RichText::new("Rematch").size(16.0)).clicked() {
-                            new_game.write(NewGame { variant: None, presets: None });
-                        }
-                        if ui.button(egui::RichText::new("New game…").size(16.0)).clicked() {
-                            next.set(super::Screen::Start);
-                            start.selected = Some(setup.variant_id.clone());
-                        }
-                        if ui.button(egui::RichText::new("Take back").size(16.0)).clicked() {
-                            inputs.write(BoardInput::Takeback);
-                        }
-                    });
+                }
+                let san = record.san.clone().unwrap_or_else(|| "?".into());
+                let text = if record.effects.is_empty() { san } else { format!("{san} *") };
+                let current = game.browse.ply.unwrap_or(log.0.len()) == i + 1;
+                let label = ui.selectable_label(current, text);
+                if label.clicked() {
+                    out.browse_to.write(super::browse::BrowseTo::Ply(i + 1));
+                }
+                if !record.effects.is_empty() {
+                    label.on_hover_text(record.effects.join("\n"));
+                }
+                column += 1;
+                let next_is_same_side = log.0.get(i + 1).is_some_and(|n| n.mover == record.mover);
+                if column == 2 || next_is_same_side {
+                    ui.end_row();
+                    column = 0;
+                    if record.mover == Side::Black || next_is_same_side {
+                        number += 1;
+                    }
+                }
+            }
+        });
+    });
+}
+
+/// New game, rematch, and back to the editor after a test game.
+fn game_buttons(ui: &mut egui::Ui, game: &GameView, out: &mut PanelOut) {
+    ui.horizontal(|ui| {
+        if ui.button("New game…").clicked() {
+            out.next.set(super::Screen::Start);
+            out.start.selected = Some(game.setup.variant_id.clone());
+            out.start.presets = game.active.0.iter().map(|a| a.id).collect();
+        }
+        if ui.button("Rematch").clicked() {
+            out.new_game.write(NewGame { variant: None, presets: None });
+        }
+        if game.editor.editor.is_some() && ui.button("Back to the editor").clicked() {
+            out.next.set(super::Screen::Editor);
+        }
+    });
+}
+
+/// FEN and PGN out, a FEN or PGN pasted in, saving, and the saved games.
+fn game_files(ui: &mut egui::Ui, game: &GameView, actions: &mut MessageWriter<GameAction>, local: &mut PanelLocal) {
+    ui.horizontal(|ui| {
+        if ui.button("Copy FEN").clicked() {
+            actions.write(GameAction::CopyFen);
+        }
+        if ui.button("Copy PGN").clicked() {
+            actions.write(GameAction::CopyPgn);
+        }
+        if ui.button("Save game").clicked() {
+            actions.write(GameAction::Save);
+            local.saved = None;
+        }
+    });
+    ui.add(egui::TextEdit::multiline(&mut local.paste).hint_text("Paste a FEN or a PGN game").desired_rows(3).desired_width(f32::INFINITY));
+    if ui.button("Load").clicked() {
+        actions.write(GameAction::LoadText(local.paste.clone()));
+    }
+    // Saved games, listed again every few seconds.
+    let now = game.time.elapsed_secs();
+    if local.saved.as_ref().is_none_or(|(at, _)| now - at > 3.0) {
+        local.saved = Some((now, saved_games()));
+    }
+    if let Some((_, files)) = local.saved.as_ref()
+        && !files.is_empty()
+    {
+        ui.label("Saved games:");
+        egui::ScrollArea::vertical().id_salt("saved").max_height(90.0).show(ui, |ui| {
+            for f in files.iter().take(30) {
+                let name = f.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+                if ui.link(name).clicked() {
+                    actions.write(GameAction::LoadFile(f.clone()));
+                }
+            }
+        });
+    }
+}
+
+/// Every key and mouse action.
+fn keys(ui: &mut egui::Ui) {
+    egui::Grid::new("keys").num_columns(2).show(ui, |ui| {
+        for (key, what) in KEYS {
+            ui.label(egui::RichText::new(*key).strong());
+            ui.label(*what);
+            ui.end_row();
+        }
+    });
+}
+
+/// Board colours, piece set, effects, sound, coordinates, animation speed, zen and fullscreen.
+fn settings_section(ui: &mut egui::Ui, out: &mut PanelOut) {
+    let mut s = out.settings.clone();
+    egui::ComboBox::from_label("Board").selected_text(format!("{:?}", s.theme)).show_ui(ui, |ui| {
+        for t in BoardTheme::ALL {
+            ui.selectable_value(&mut s.theme, t, format!("{t:?}"));
+        }
+    });
+    egui::ComboBox::from_label("Pieces").selected_text(format!("{:?}", s.pieces)).show_ui(ui, |ui| {
+        ui.selectable_value(&mut s.pieces, PieceSet::Glyphs, "Glyphs");
+        ui.selectable_value(&mut s.pieces, PieceSet::Flat, "Flat");
+        ui.selectable_value(&mut s.pieces, PieceSet::Letters, "Letters");
+    });
+    egui::ComboBox::from_label("Effects").selected_text(format!("{:?}", s.effects)).show_ui(ui, |ui| {
+        for level in [EffectsLevel::Off, EffectsLevel::Normal, EffectsLevel::Arcade] {
+            ui.selectable_value(&mut s.effects, level, format!("{level:?}"));
+        }
+    });
+    ui.add(egui::Slider::new(&mut s.volume, 0.0..=1.0).text("Volume"));
+    ui.checkbox(&mut s.muted, "Mute");
+    ui.checkbox(&mut s.coordinates, "Coordinates");
+    ui.add(
+        egui::Slider::new(&mut s.animation_speed, super::settings::ANIMATION_SPEEDS).logarithmic(true).text("Animation speed").suffix("×"),
+    )
+    .on_hover_text("How fast pieces glide and effects play");
+    ui.horizontal(|ui| {
+        if ui.button("Zen mode").on_hover_text("The board alone (Z)").clicked() {
+            out.view.zen = true;
+            out.notice.0 = Some((ZEN_NOTICE.into(), 3.0));
+        }
+        if ui.button("Fullscreen").on_hover_text("F11").clicked() {
+            out.fullscreen.write(super::ToggleFullscreen);
+        }
+    });
+    if s != *out.settings {
+        *out.settings = s;
+    }
+}
+
+/// The rules in words, the pieces with their move diagrams, the presets.
+fn rules_of_the_game(ui: &mut egui::Ui, game: &GameView) {
+    let v = &game.rules.0;
+    ui.label(&v.rules_summary);
+    ui.label(egui::RichText::new("Pieces (hover for moves)").strong());
+    for kind in v.registry.ids() {
+        let def = v.registry.def(kind);
+        let texture = game.textures.of(def, Side::White);
+        ui.horizontal(|ui| {
+            if let Some(tex) = texture {
+                ui.image(egui::load::SizedTexture::new(tex, [24.0, 24.0]));
+            }
+            let text = if def.betza.is_empty() { def.name.clone() } else { format!("{} ({})", def.name, def.betza) };
+            ui.label(text).on_hover_ui(|ui| move_diagram(ui, def, texture));
+        });
+    }
+    for a in &game.active.0 {
+        if let Some(def) = by_id(a.id) {
+            ui.label(egui::RichText::new(def.name).strong());
+            ui.label(def.description);
+        }
+    }
+}
+
+/// The promotion (or gating) chooser, while a move waits for a choice.
+fn choice_window(
+    mut contexts: EguiContexts,
+    pending: Res<PendingChoice>,
+    rules: Res<Rules>,
+    state: Res<GameState>,
+    textures: Res<PieceTextures>,
+    view: Res<BoardView>,
+    clocks: Res<super::clocks::Clocks>,
+    mut inputs: MessageWriter<BoardInput>,
+) -> Result {
+    if pending.0.is_empty() {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let v = &rules.0;
+    let side = super::board::side_width(&view, clocks.clock.is_some());
+    egui::Window::new("Choose").collapsible(false).resizable(false).anchor(egui::Align2::CENTER_CENTER, [-(side / 2.0), 0.0]).show(
+        ctx,
+        |ui| {
+            ui.horizontal(|ui| {
+                for (i, m) in pending.0.iter().enumerate() {
+                    let (name, kind) = match (m.promotion, m.gate) {
+                        (Some(p), _) => (v.registry.def(p).name.clone(), Some(p)),
+                        (None, Some(g)) => (format!("gate {}", v.registry.def(g.kind).name), Some(g.kind)),
+                        (None, None) if pending.0.iter().any(|c| c.gate.is_some()) => ("no gate".into(), None),
+                        (None, None) => ("no promotion".into(), None),
+                    };
+                    let texture = kind.and_then(|k| textures.of(v.registry.def(k), state.turn));
+                    let clicked = match texture {
+                        Some(tex) => ui.add(egui::Button::image_and_text(egui::load::SizedTexture::new(tex, [56.0, 56.0]), name)).clicked(),
+                        None => ui.button(egui::RichText::new(name).size(18.0)).clicked(),
+                    };
+                    if clicked {
+                        inputs.write(BoardInput::Choose(i));
+                    }
+                }
+                if ui.button("Cancel").clicked() {
+                    inputs.write(BoardInput::Cancel);
+                }
+            });
+        },
+    );
+    Ok(())
+}
+
+/// The game-over banner over the board, on the game's screen.
+fn game_over_banner(
+    mut contexts: EguiContexts,
+    data: Res<PanelData>,
+    shown: Res<State<super::Screen>>,
+    setup: Res<GameSetup>,
+    view: Res<BoardView>,
+    clocks: Res<super::clocks::Clocks>,
+    mut start: ResMut<StartScreen>,
+    mut next: ResMut<NextState<super::Screen>>,
+    mut new_game: MessageWriter<NewGame>,
+    mut inputs: MessageWriter<BoardInput>,
+) -> Result {
+    let (Some(result), super::Screen::Game) = (&data.outcome, shown.get()) else { return Ok(()) };
+    let ctx = contexts.ctx_mut()?;
+    let side = super::board::side_width(&view, clocks.clock.is_some());
+    egui::Area::new(egui::Id::new("game-over")).anchor(egui::Align2::CENTER_CENTER, [-(side / 2.0), 0.0]).show(ctx, |ui| {
+        egui::Frame::popup(ui.style()).inner_margin(egui::Margin::same(18)).show(ui, |ui| {
+            ui.vertical_centered(|ui| {
+                let mut text = result.clone();
+                if let Some(first) = text.get_mut(0..1) {
+                    first.make_ascii_uppercase();
+                }
+                ui.label(egui::RichText::new(text).size(26.0).strong().color(egui::Color32::from_rgb(240, 190, 70)));
+                ui.horizontal(|ui| {
+                    if ui.button(egui::RichText::new("Rematch").size(16.0)).clicked() {
+                        new_game.write(NewGame { variant: None, presets: None });
+                    }
+                    if ui.button(egui::RichText::new("New game…").size(16.0)).clicked() {
+                        next.set(super::Screen::Start);
+                        start.selected = Some(setup.variant_id.clone());
+                    }
+                    if ui.button(egui::RichText::new("Take back").size(16.0)).clicked() {
+                        inputs.write(BoardInput::Takeback);
+                    }
                 });
             });
         });
-    }
-    if let Some((text, left)) = notice.0.clone() {
-        egui::Area::new(egui::Id::new("notice")).anchor(egui::Align2::CENTER_TOP, [-(side / 2.0), 16.0]).show(ctx, |ui| {
-            egui::Frame::popup(ui.style()).show(ui, |ui| {
-                ui.label(egui::RichText::new(&text).size(16.0).color(egui::Color32::from_rgb(240, 120, 90)));
-            });
+    });
+    Ok(())
+}
+
+/// A notice (a refused move, a flag) at the top of the board for a few seconds.
+fn notice_toast(
+    mut contexts: EguiContexts,
+    mut notice: ResMut<Notice>,
+    view: Res<BoardView>,
+    clocks: Res<super::clocks::Clocks>,
+    time: Res<Time>,
+) -> Result {
+    let Some((text, left)) = notice.0.clone() else { return Ok(()) };
+    let ctx = contexts.ctx_mut()?;
+    let side = super::board::side_width(&view, clocks.clock.is_some());
+    egui::Area::new(egui::Id::new("notice")).anchor(egui::Align2::CENTER_TOP, [-(side / 2.0), 16.0]).show(ctx, |ui| {
+        egui::Frame::popup(ui.style()).show(ui, |ui| {
+            ui.label(egui::RichText::new(&text).size(16.0).color(egui::Color32::from_rgb(240, 120, 90)));
         });
-        let left = left - time.delta_secs();
-        notice.0 = (left > 0.0).then_some((text, left));
-    }
+    });
+    let left = left - time.delta_secs();
+    notice.0 = (left > 0.0).then_some((text, left));
     Ok(())
 }
