@@ -293,13 +293,25 @@ pub struct Editor {
     last_merge: Option<String>,
     /// The definition as last opened or saved.
     saved: Option<VariantFile>,
+    /// The file at `saved_as` was written by this editor.
+    wrote_it: bool,
 }
 
 impl Editor {
     /// An editor on `file` (its `extends` should be resolved: see [`Editor::copy_of`]).
     pub fn new(file: VariantFile) -> Editor {
         let saved = Some(file.clone());
-        Editor { file, undo: Vec::new(), redo: Vec::new(), mirror: false, saved_as: None, merging: None, last_merge: None, saved }
+        Editor {
+            file,
+            undo: Vec::new(),
+            redo: Vec::new(),
+            mirror: false,
+            saved_as: None,
+            merging: None,
+            last_merge: None,
+            saved,
+            wrote_it: false,
+        }
     }
 
     /// An editor on a copy of the built-in variant `id`: self-contained (`extends` resolved),
@@ -439,6 +451,16 @@ impl Editor {
                     }
                     if let Some(z) = &mut f.piece_promotion {
                         z.zone = far(z.zone);
+                    }
+                    // Drop ranks in the far half are counted from the far rank too.
+                    let shift = |r: &mut u8| {
+                        if *r > ranks / 2 {
+                            *r = far(*r);
+                        }
+                    };
+                    if let Some(d) = &mut f.drops {
+                        d.ranks.iter_mut().for_each(shift);
+                        d.forbidden_ranks.values_mut().flatten().for_each(shift);
                     }
                     if f.castling == Some(rules::castling_default(files)) {
                         f.castling = Some(rules::castling_default(*nf));
@@ -735,10 +757,14 @@ impl Editor {
     /// # Errors
     /// The directory or file cannot be written, or the file does not read back the same.
     pub fn save_in(&mut self, dir: &std::path::Path) -> Result<std::path::PathBuf, String> {
-        // Its own file keeps its name, and the id follows the file name as the loader wants.
+        // Its own file keeps its name, and the id follows the file name as the loader wants. A
+        // file is its own when the editor wrote it, or it is one of the user's variants; a
+        // file opened from elsewhere (written by hand, perhaps extending another) is not
+        // rewritten: its copy goes to `dir`.
         let own = self
             .saved_as
             .as_ref()
+            .filter(|p| self.wrote_it || p.parent() == Some(dir))
             .and_then(|p| Some((p.clone(), p.file_stem()?.to_str()?.to_string())))
             .filter(|(_, stem)| crate::variants::builtin_file(stem).is_none());
         let path = match own {
@@ -793,6 +819,7 @@ impl Editor {
         }
         self.saved_as = Some(path.to_path_buf());
         self.saved = Some(self.file.clone());
+        self.wrote_it = true;
         Ok(())
     }
 
@@ -801,9 +828,12 @@ impl Editor {
         self.saved_as.as_deref()
     }
 
-    /// Names the file Save writes to (a file opened whose text did not parse).
+    /// Names the file Save writes back to: a file whose text did not parse when opened, once
+    /// its text is fixed and applied (the definition then counts as changes not saved).
     pub fn set_saved_as(&mut self, path: &std::path::Path) {
         self.saved_as = Some(path.to_path_buf());
+        self.wrote_it = true;
+        self.saved = None;
     }
 
     /// Whether the definition has changed since it was opened or last saved (a new variant:
@@ -870,11 +900,31 @@ impl Editor {
     /// # Errors
     /// The text does not parse: nothing changes (the error has the line and column).
     pub fn set_ron(&mut self, text: &str) -> Result<bool, LoadError> {
+        let beside = self.saved_as.clone();
+        self.set_ron_of(text, beside.as_deref())
+    }
+
+    /// [`Editor::set_ron`] for the text of the file `path` (one that did not parse when opened):
+    /// parents are looked up beside it, and once the text applies, Save writes back to it.
+    ///
+    /// # Errors
+    /// As [`Editor::set_ron`].
+    pub fn set_ron_for(&mut self, text: &str, path: &std::path::Path) -> Result<bool, LoadError> {
+        let changed = self.set_ron_of(text, Some(path))?;
+        self.set_saved_as(path);
+        Ok(changed)
+    }
+
+    fn set_ron_of(&mut self, text: &str, beside: Option<&std::path::Path>) -> Result<bool, LoadError> {
         let mut file = crate::variants::parse_variant_file(text)?;
         // Self-contained, as every definition the editor holds: a parent named in the text is
-        // resolved (a built-in; `extends` is then gone).
+        // resolved (beside its file, as the loader looks parents up, else built in; `extends`
+        // is then gone).
         if file.extends.is_some() {
-            file = crate::variants::resolve(file, &crate::variants::builtin_file)?;
+            file = match beside {
+                Some(path) => crate::variants::resolve(file, &crate::variants::sibling_lookup(path))?,
+                None => crate::variants::resolve(file, &crate::variants::builtin_file)?,
+            };
             file.extends = None;
         }
         Ok(self.edit(|f| *f = file))
@@ -1435,6 +1485,10 @@ mod tests {
         g.apply(&Edit::Board { files: 10, ranks: 8 }).unwrap();
         let p = g.file().promotion.clone().unwrap();
         assert_eq!((p.rank, p.optional_from), (8, Some(6)));
+        let mut z = Editor::copy_of("crazyhouse").unwrap();
+        z.edit(|f| f.drops.as_mut().unwrap().forbidden_ranks = [('P', vec![1, 8])].into_iter().collect());
+        z.apply(&Edit::Board { files: 8, ranks: 10 }).unwrap();
+        assert_eq!(z.file().drops.as_ref().unwrap().forbidden_ranks[&'P'], [1, 10], "the far rank stays the far rank");
         let mut s = Editor::copy_of("shogi").unwrap();
         assert_eq!(s.file().piece_promotion.as_ref().unwrap().zone, 7);
         s.apply(&Edit::Board { files: 9, ranks: 7 }).unwrap();

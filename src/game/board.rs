@@ -91,10 +91,11 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PieceImages>();
     app.init_resource::<MarkImages>();
     app.add_systems(Startup, (super::pieces::load_piece_images, make_mark_images, spawn_camera));
-    app.add_systems(Update, (fit_camera, mouse_to_inputs).chain().in_set(super::GameSystems::Input));
+    app.add_systems(Update, mouse_to_inputs.in_set(super::GameSystems::Input));
     app.add_systems(
         Update,
         (
+            fit_camera,
             layout_board
                 .run_if(resource_changed::<LayoutVersion>.or_else(resource_changed::<BoardView>).or_else(resource_changed::<Settings>)),
             dress_pieces,
@@ -857,7 +858,6 @@ fn draw_facts(
     pieces: Query<(Entity, &Location, EntityRef), With<Piece>>,
     marks: Res<MarkImages>,
     board: Res<Board>,
-    active: Option<Res<crate::presets::ActivePresets>>,
     profile: Option<Res<crate::modifiers::ActiveProfile>>,
     mut drawn: Local<Option<(u64, u64)>>,
 ) {
@@ -868,8 +868,9 @@ fn draw_facts(
     for e in &badges {
         commands.entity(e).despawn();
     }
-    let looks: Vec<FactLook> =
-        active.iter().flat_map(|a| a.0.iter()).filter_map(|a| crate::presets::by_id(a.id)).flat_map(|d| d.looks.iter().copied()).collect();
+    // Every preset's way of showing a piece fact, drawn wherever a piece has that fact (a
+    // profile's hit-point bonus gives hit points without the preset on).
+    let looks: Vec<FactLook> = crate::presets::ALL.iter().flat_map(|d| d.looks.iter().copied()).collect();
     let pip = |colour: Color, x: f32, y: f32| {
         (
             FactBadge,

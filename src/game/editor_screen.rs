@@ -109,6 +109,8 @@ pub struct EditorScreen {
     browser: Option<Browser>,
     /// The rules section's own state.
     pub(super) rules: super::editor_rules::RulesState,
+    /// The file opened whose text did not parse, until its text applies.
+    broken: Option<PathBuf>,
 }
 
 impl Default for EditorScreen {
@@ -141,6 +143,7 @@ impl Default for EditorScreen {
             level: 3,
             browser: None,
             rules: Default::default(),
+            broken: None,
         }
     }
 }
@@ -184,9 +187,9 @@ impl EditorScreen {
                 let mut file = Editor::copy_of("chess").map_err(|e| e.to_string())?.file().clone();
                 file.name = Some(stem.clone());
                 file.id = stem;
-                let mut editor = Editor::new(file);
-                editor.set_saved_as(path);
-                self.open_on(editor);
+                self.open_on(Editor::new(file));
+                // Save writes back to it once its text applies (until then, Save makes a copy).
+                self.broken = Some(path.to_path_buf());
                 self.section = Section::Ron;
                 self.ron = text;
                 self.ron_dirty = true;
@@ -489,7 +492,9 @@ fn editor_screen(
                     &problems,
                 ),
                 Section::Rules => super::editor_rules::rules_section(ui, editor, &mut screen.rules, screen.compiled.as_ref(), &problems),
-                Section::Ron => ron_section(ui, editor, &mut screen.ron, &mut screen.ron_error, &mut screen.ron_dirty),
+                Section::Ron => {
+                    ron_section(ui, editor, &mut screen.ron, (&mut screen.ron_error, &mut screen.ron_dirty, &mut screen.broken))
+                }
             });
             ui.separator();
             // The problems, each with its code and field; a click goes to its section.
@@ -530,7 +535,6 @@ fn file_browser(
     mut contexts: EguiContexts,
     mut screen: ResMut<EditorScreen>,
     mut start: ResMut<super::screens::StartScreen>,
-    shown: Res<State<super::Screen>>,
     mut next: ResMut<NextState<super::Screen>>,
 ) -> Result {
     let Some(mut browser) = screen.browser.clone() else { return Ok(()) };
@@ -623,7 +627,7 @@ fn file_browser(
     if let Some(path) = &chosen {
         let risky = match browser.purpose {
             BrowseFor::SaveAs => path.exists(),
-            BrowseFor::Open => *shown.get() == super::Screen::Editor && screen.editor.as_ref().is_some_and(Editor::has_unsaved_changes),
+            BrowseFor::Open => screen.editor.as_ref().is_some_and(Editor::has_unsaved_changes),
         };
         if risky {
             browser.confirm = chosen.take();
@@ -1543,7 +1547,13 @@ fn drop_on_square(editor: &mut Editor, grid: &crate::editor::start::StartGrid, d
             // (Horde's, Orda's) moves alone, and nothing else is cleared.
             let (_, ranks) = editor.board_size();
             let other = ranks - 1 - rank;
-            let pair = mirror && other != rank && grid.at(file, other) == Some(crate::editor::start::swap_side(&drag.token).as_str());
+            // (A pair does not land on the middle rank of an odd board, its own mirror: there the
+            // piece moves alone and its partner stays.)
+            let lands_alone = to.is_some_and(|(_, r)| r == ranks - 1 - r);
+            let pair = mirror
+                && other != rank
+                && !lands_alone
+                && grid.at(file, other) == Some(crate::editor::start::swap_side(&drag.token).as_str());
             g.set(file, rank, None, pair);
             if let Some((f, r)) = to {
                 g.set(f, r, Some(&drag.token), pair);
@@ -1635,13 +1645,22 @@ fn fen_field(ui: &mut egui::Ui, editor: &mut Editor, fen: &mut String, fen_error
     }
 }
 
-fn ron_section(ui: &mut egui::Ui, editor: &mut Editor, ron: &mut String, error: &mut Option<String>, dirty: &mut bool) {
+/// The RON section's state: the error, whether the text was changed and not applied, and the
+/// file it came from when that did not parse.
+type RonState<'a> = (&'a mut Option<String>, &'a mut bool, &'a mut Option<PathBuf>);
+
+fn ron_section(ui: &mut egui::Ui, editor: &mut Editor, ron: &mut String, (error, dirty, broken): RonState) {
     ui.horizontal(|ui| {
         if ui.button("Apply the text").clicked() {
-            match editor.set_ron(ron) {
+            let applied = match broken.as_deref() {
+                Some(path) => editor.set_ron_for(ron, path),
+                None => editor.set_ron(ron),
+            };
+            match applied {
                 Ok(_) => {
                     *error = None;
                     *dirty = false;
+                    *broken = None;
                 }
                 Err(e) => *error = Some(e.to_string()),
             }

@@ -65,10 +65,13 @@ pub(super) fn keep_awake_while_moving(
     panel: Res<super::ui::PanelData>,
     state: Res<crate::rules::GameState>,
     script: Res<Script>,
+    screen: Option<Res<State<super::Screen>>>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
-    let computer_due = computer.plays(state.turn) && panel.outcome.is_none();
-    if !animating.is_empty() || computer.busy() || computer_due || !script.0.is_empty() {
+    // The computer waits while another screen shows: nothing to wake for then.
+    let playing = super::playing(screen);
+    let computer_due = playing && computer.plays(state.turn) && panel.outcome.is_none();
+    if !animating.is_empty() || (playing && computer.busy()) || computer_due || !script.0.is_empty() {
         redraw.write(RequestRedraw);
     }
 }

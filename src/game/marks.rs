@@ -115,7 +115,8 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Marks>();
     let line = GizmoLineConfig { width: 11.0, joints: GizmoLineJoint::Round(6), ..default() };
     app.insert_gizmo_config(MarkGizmos, GizmoConfig { line, ..default() });
-    app.add_systems(Update, (mouse_to_marks, draw_marks).chain().in_set(super::GameSystems::Input));
+    app.add_systems(Update, mouse_to_marks.in_set(super::GameSystems::Input));
+    app.add_systems(Update, draw_marks.in_set(super::GameSystems::Present));
 }
 
 /// Right-button presses and releases over the board draw marks; a left press on an empty

@@ -1,6 +1,13 @@
-//! The game window: the board ([`board`]), input ([`play`]), the side panel ([`ui`]), and the
-//! automation used by tests and people to check the screen without clicking (`--moves`,
-//! `--screenshot`).
+//! The game window: the board ([`board`]), input ([`play`]), the side panel ([`ui`]), the start
+//! screen and the variant editor, and the automation used by tests and people to check the
+//! screen without clicking (`--moves`, `--screenshot`).
+//!
+//! Shape: the screen shown is a Bevy state ([`Screen`]: the game, the start screen over it, the
+//! editor); the game's `Update` systems are ordered by one chained set enum ([`GameSystems`]),
+//! its steps running only on the game's screen; piece facts are drawn from the descriptors
+//! presets declare ([`crate::presets::FactLook`]). *Departure*: the start screen and the editor
+//! are egui layers, not entities, so `DespawnOnExit` scopes what the game spawns that belongs to
+//! its screen (particles); the board itself stays, under the start screen as under the editor.
 
 mod bench;
 mod board;
@@ -341,8 +348,14 @@ fn window_title(setup: Res<GameSetup>, rules: Res<Rules>, mut windows: Query<&mu
 }
 
 /// Fullscreen on the window's monitor, or back to a window.
-fn fullscreen(mut toggles: MessageReader<ToggleFullscreen>, mut windows: Query<&mut Window, With<bevy::window::PrimaryWindow>>) {
-    if toggles.read().count().is_multiple_of(2) {
+/// F11 (on every screen) or the panel's button.
+fn fullscreen(
+    mut toggles: MessageReader<ToggleFullscreen>,
+    keys: Res<ButtonInput<KeyCode>>,
+    mut windows: Query<&mut Window, With<bevy::window::PrimaryWindow>>,
+) {
+    let asked = toggles.read().count() + usize::from(keys.just_pressed(KeyCode::F11));
+    if asked.is_multiple_of(2) {
         return;
     }
     for mut window in &mut windows {
@@ -403,7 +416,6 @@ fn keyboard(
     keys: Res<ButtonInput<KeyCode>>,
     mut inputs: MessageWriter<play::BoardInput>,
     mut browse: MessageWriter<browse::BrowseTo>,
-    mut fullscreen: MessageWriter<ToggleFullscreen>,
     mut view: ResMut<board::BoardView>,
     mut notice: ResMut<play::Notice>,
     mut contexts: bevy_egui::EguiContexts,
@@ -433,9 +445,6 @@ fn keyboard(
     if keys.just_pressed(KeyCode::KeyZ) {
         view.zen = !view.zen;
         notice.0 = view.zen.then(|| (ui::ZEN_NOTICE.to_string(), 3.0));
-    }
-    if keys.just_pressed(KeyCode::F11) {
-        fullscreen.write(ToggleFullscreen);
     }
     if keys.just_pressed(KeyCode::Escape) {
         inputs.write(play::BoardInput::Cancel);

@@ -30,7 +30,8 @@ fn profiles_dir() -> Option<std::path::PathBuf> {
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<ProfileRequest>();
-    app.add_systems(Update, swap_profiles.run_if(on_message::<ProfileRequest>).in_set(super::GameSystems::Input));
+    // On every screen (a request is never dropped unread), before the game's steps.
+    app.add_systems(Update, swap_profiles.run_if(on_message::<ProfileRequest>).before(super::GameSystems::Input));
 }
 
 /// Queues the swaps asked for (they apply when the next move passes the turn); a rejected one

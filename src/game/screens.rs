@@ -71,6 +71,7 @@ impl Default for StartScreen {
             resume: None,
             catalogue: Vec::new(),
             unplayable: Vec::new(),
+            confirm_open: None,
             clock: ClockChoice::default(),
         }
     }
@@ -154,6 +155,8 @@ pub struct StartScreen {
     catalogue: Vec<(String, Variant)>,
     /// My variants that do not load (saved with problems): file, name, why.
     unplayable: Vec<(std::path::PathBuf, String, String)>,
+    /// What was to open in the editor while it holds changes not saved (waiting for a yes).
+    confirm_open: Option<String>,
     /// The clocks chosen.
     pub clock: ClockChoice,
 }
@@ -340,6 +343,10 @@ fn start_screen(
     let mut open = true;
     // The screen to go to when this one is done with.
     let mut to: Option<super::Screen> = None;
+    // What to open in the editor (a new variant: empty; a built-in's id; a file), and whether
+    // the editor's changes not saved may go.
+    let mut open_in_editor: Option<String> = None;
+    let mut discard = false;
     egui::Window::new("New game")
         .collapsible(false)
         .resizable(false)
@@ -390,9 +397,8 @@ fn start_screen(
                                 .selectable_label(false, label)
                                 .on_hover_text(format!("{why}\nClick to open it in the variant editor"))
                                 .clicked()
-                                && editor.open_file(path).is_ok()
                             {
-                                to = Some(super::Screen::Editor);
+                                open_in_editor = Some(path.display().to_string());
                             }
                         }
                     });
@@ -466,10 +472,8 @@ fn start_screen(
                     let mut edit = false;
                     ui.horizontal(|ui| {
                         edit = ui.button("Edit a copy…").on_hover_text("Open this variant's copy in the variant editor").clicked();
-                        if ui.button("New variant…").on_hover_text("Design a variant, starting from chess").clicked()
-                            && editor.open("").is_ok()
-                        {
-                            to = Some(super::Screen::Editor);
+                        if ui.button("New variant…").on_hover_text("Design a variant, starting from chess").clicked() {
+                            open_in_editor = Some(String::new());
                         }
                         if ui.button("Open file…").on_hover_text("Open a variant file (.ron) in the variant editor").clicked() {
                             editor.browse_to_open();
@@ -477,10 +481,25 @@ fn start_screen(
                     });
                     if edit {
                         // A built-in opens as a copy; one of my variants opens as its file.
-                        if editor.open(&id).is_ok() {
-                            to = Some(super::Screen::Editor);
-                        }
+                        open_in_editor = Some(id.clone());
                         return;
+                    }
+                    // Work in the editor is not thrown away without a second word.
+                    if let Some(what) = screen.confirm_open.clone() {
+                        ui.horizontal_wrapped(|ui| {
+                            ui.colored_label(egui::Color32::from_rgb(230, 190, 80), "The variant in the editor has changes not saved.");
+                            if ui.button("Discard them and open").clicked() {
+                                open_in_editor = Some(what.clone());
+                                discard = true;
+                            }
+                            if ui.button("Back to the editor").clicked() {
+                                screen.confirm_open = None;
+                                to = Some(super::Screen::Editor);
+                            }
+                            if ui.button("Cancel").clicked() {
+                                screen.confirm_open = None;
+                            }
+                        });
                     }
                     if ui.add_enabled(control.is_ok(), egui::Button::new(egui::RichText::new("Play").size(18.0))).clicked() {
                         clocks.control = control.unwrap_or_default();
@@ -512,6 +531,15 @@ fn start_screen(
                 });
             });
         });
+    if let Some(what) = open_in_editor {
+        let unsaved = editor.editor.as_ref().is_some_and(crate::editor::Editor::has_unsaved_changes);
+        if unsaved && !discard {
+            screen.confirm_open = Some(what);
+        } else if editor.open(&what).is_ok() {
+            screen.confirm_open = None;
+            to = Some(super::Screen::Editor);
+        }
+    }
     if !open {
         to = to.or(Some(super::Screen::Game));
     }

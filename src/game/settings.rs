@@ -172,7 +172,8 @@ pub fn plugin(app: &mut App) {
     app.insert_resource(settings.effects);
     app.insert_resource(AnimationSpeed(settings.animation_speed));
     app.insert_resource(settings);
-    app.add_systems(Update, apply_and_save.run_if(resource_changed::<Settings>).in_set(super::GameSystems::Input));
+    // On every screen (the game's steps wait for the game's screen).
+    app.add_systems(Update, apply_and_save.run_if(resource_changed::<Settings>).before(super::GameSystems::Input));
 }
 
 fn apply_and_save(settings: Res<Settings>, mut level: ResMut<EffectsLevel>, mut speed: ResMut<AnimationSpeed>, mut first: Local<bool>) {

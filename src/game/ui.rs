@@ -127,6 +127,7 @@ struct GameView<'w> {
     typing: Res<'w, super::typing::TypingMoves>,
     editor: Res<'w, super::editor_screen::EditorScreen>,
     time: Res<'w, Time>,
+    shown: Res<'w, State<super::Screen>>,
 }
 
 /// What the side panel sends and changes.
@@ -181,6 +182,10 @@ fn side_panel(
     let ctx = contexts.ctx_mut()?;
     let local = &mut *local;
     egui::Panel::right("game").exact_size(PANEL_WIDTH).resizable(false).show(&mut root(ctx, "panel-root"), |ui| {
+        // Beside the start screen the panel shows the game but takes no clicks: the game waits.
+        if *game.shown.get() != super::Screen::Game {
+            ui.disable();
+        }
         // The clocks, each beside the board's edge where its side plays.
         if let Some(clock) = &game.clocks.clock {
             super::clocks::faces(ui, clock, out.view.bottom, game.clocks.now());

@@ -166,7 +166,8 @@ fn read_path(path: &Path) -> Result<VariantFile, LoadError> {
 }
 
 /// Parents of the file at `path`: a file beside it first, then a built-in variant.
-fn sibling_lookup(path: &Path) -> impl Fn(&str) -> Option<VariantFile> {
+/// Looks a parent variant up by id: a file of that id beside `path`, else a built-in.
+pub fn sibling_lookup(path: &Path) -> impl Fn(&str) -> Option<VariantFile> {
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     move |id: &str| -> Option<VariantFile> {
         let sibling = dir.join(format!("{id}.ron"));

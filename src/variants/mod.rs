@@ -11,7 +11,7 @@ pub use format::{
     BlastSpec, BoardSpec, BoardStyle, CastlingSpec, DropsSpec, EndSpec, MaterialCountSpec, PiecePromotionSpec, PieceSpec, PresetUse,
     ProfileUse, PromotionSpec, RegionMoves, RegionSpec, Scope, ShuffleSpec, VariantFile,
 };
-pub use load::{LoadError, compile_playable, load_path, parse_variant_file, resolve, resolve_path, write_variant_file};
+pub use load::{LoadError, compile_playable, load_path, parse_variant_file, resolve, resolve_path, sibling_lookup, write_variant_file};
 pub(crate) use problem::stable_codes;
 pub use problem::{Problem, ProblemCode, Severity};
 
