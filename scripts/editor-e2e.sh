@@ -6,9 +6,11 @@
 # copied; castling switched off and on (its squares for ten files); A and C added to the
 # promotion choices; exploding rooks; a new piece, letter G, named grasshopper, painted in the
 # move painter (all eight directions, riding, hopping to land just beyond: gQ) and placed on b3
-# and i3 (mirrored to b6 and i6; a3/a6 would check the kings at the start); renamed, saved,
-# test-played a move. Then the saved file must pass `chimera check`, its perft(3) must equal that
-# of the same definition written by hand, and it must reopen in the editor. The model test
+# and i3 (mirrored to b6 and i6; a3/a6 would check the kings at the start); renamed and saved;
+# found on the start screen among my variants and played (the window's title names it); then
+# test-played from the editor, a move each. The saved file must pass `chimera check`, its
+# perft(3) must equal that of the same definition written by hand, and it must reopen in the
+# editor. The model test
 # `editor::tests::the_e2e_edit_sequence_from_a_new_variant` replays the same edits in CI.
 #
 #   bash scripts/editor-e2e.sh [screenshot-dir]
@@ -83,9 +85,24 @@ shot ron
 click 680 18                                   # Save
 file="$data/chimera/variants/capablanca-with-grasshoppers.ron"
 [ -f "$file" ] || { echo "editor-e2e: nothing saved at $file"; exit 1; }
+# Found under my variants: the editor closed, the start screen finds it and plays it.
+click 954 18                                   # Close: back to the game (chess)
+window=$(xdotool search --name Chimera | head -1)
+before=$(xdotool getwindowname "$window")
+click 949 189                                  # New game…
+click 192 201; typed "with grasshoppers"       # search
+click 150 223                                  # the one variant found
+shot mine
+click 349 681                                  # Play
+sleep 1
+after=$(xdotool getwindowname "$window")
+echo "window: '$before', then '$after'"
+[[ "$after" == *"Capablanca with grasshoppers"* && "$before" != *grasshoppers* ]] || { echo "editor-e2e: my variant is not found and played"; exit 1; }
+click 1122 183                                 # Back to the editor
 click 517 18                                   # Test-play
 sleep 1
-click 501 650; click 501 480                   # f2-f4 (on this 10-file board)
+click 492 650; click 492 480                   # f2-f4 (on this 10-file board)
+click 407 227; click 407 397                   # e7-e5
 shot play
 grep -q 'betza: "gQ"' "$file" || { echo "editor-e2e: the grasshopper is not gQ"; exit 1; }
 grep -q '1g6g1/10/10/1G6G1' "$file" || { echo "editor-e2e: the grasshoppers are not on b3, i3, b6, i6"; exit 1; }

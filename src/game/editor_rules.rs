@@ -633,6 +633,18 @@ fn presets(ui: &mut egui::Ui, editor: &mut Editor, problems: &[Problem]) {
     field_problems(ui, problems, "presets");
 }
 
+/// A profile entry's key in words: "all knights", "white's rooks", "the piece from b1".
+fn entry_label(pieces: &[PieceSpec], key: &str) -> String {
+    let (side, letter) = key.split_once(':').map_or((None, key), |(s, l)| (Some(s), l));
+    match pieces.iter().find(|p| p.letter.to_string() == letter) {
+        Some(p) => match side {
+            Some(side) => format!("{side}'s {}s", p.name),
+            None => format!("all {}s", p.name),
+        },
+        None => format!("the piece from {key}"),
+    }
+}
+
 fn profile(
     ui: &mut egui::Ui,
     editor: &mut Editor,
@@ -685,19 +697,16 @@ fn profile(
         let registry = crate::modifiers::ModifierRegistry::builtin();
         ui.horizontal_wrapped(|ui| {
             ui.label("Entry:");
-            let shown = st.entry.clone().unwrap_or_else(|| "choose…".into());
+            let shown = st.entry.as_deref().map_or_else(|| "choose…".into(), |key| entry_label(pieces, key));
             egui::ComboBox::from_id_salt("profile-entry").selected_text(shown).show_ui(ui, |ui| {
                 for p in pieces {
                     for key in [p.letter.to_string(), format!("white:{}", p.letter), format!("black:{}", p.letter)] {
-                        let label = match key.split_once(':') {
-                            Some((side, _)) => format!("{side}'s {}s", p.name),
-                            None => format!("all {}s", p.name),
-                        };
+                        let label = entry_label(pieces, &key);
                         ui.selectable_value(&mut st.entry, Some(key), label);
                     }
                 }
                 for square in own.instances.keys() {
-                    ui.selectable_value(&mut st.entry, Some(square.clone()), format!("the piece from {square}"));
+                    ui.selectable_value(&mut st.entry, Some(square.clone()), entry_label(pieces, square));
                 }
             });
             ui.add(egui::TextEdit::singleline(&mut st.square).hint_text("square").desired_width(40.0));
