@@ -464,7 +464,12 @@ fn editor_screen(
                 Section::Board => board_section(
                     ui,
                     editor,
-                    BoardState { size: &mut screen.size, region: &mut screen.region, region_name: &mut screen.region_name },
+                    BoardState {
+                        size: &mut screen.size,
+                        notice: &mut screen.notice,
+                        region: &mut screen.region,
+                        region_name: &mut screen.region_name,
+                    },
                     &textures,
                     &problems,
                 ),
@@ -472,6 +477,7 @@ fn editor_screen(
                     ui,
                     editor,
                     PieceState {
+                        notice: &mut screen.notice,
                         piece: &mut screen.piece,
                         step: &mut screen.step,
                         symmetry: &mut screen.symmetry,
@@ -657,6 +663,8 @@ fn file_browser(
 /// The board section's own state, borrowed from the screen.
 struct BoardState<'a> {
     size: &'a mut Option<(u8, u8)>,
+    /// Where a refused edit says why.
+    notice: &'a mut Option<String>,
     region: &'a mut Option<String>,
     region_name: &'a mut String,
 }
@@ -714,7 +722,7 @@ fn board_section(ui: &mut egui::Ui, editor: &mut Editor, st: BoardState, texture
         if ui.add_enabled((*files, *ranks) != now, egui::Button::new("Apply")).clicked()
             && let Err(e) = editor.apply(&Edit::Board { files: *files, ranks: *ranks })
         {
-            ui.colored_label(ERROR, e);
+            *st.notice = Some(e);
         }
         ui.label("(the start keeps what still fits: white's ranks from the bottom, black's from the top)");
     });
@@ -762,10 +770,11 @@ fn board_section(ui: &mut egui::Ui, editor: &mut Editor, st: BoardState, texture
                 ui.add(egui::TextEdit::singleline(st.region_name).hint_text("name").desired_width(120.0));
                 let name = st.region_name.trim().to_string();
                 let free = !name.is_empty() && !regions.contains_key(&name);
-                if ui.add_enabled(free, egui::Button::new("New")).clicked()
-                    && editor.apply(&Edit::Region { name: name.clone(), spec: Some(RegionSpec::Squares(Vec::new())) }).is_ok()
-                {
-                    *st.region = Some(name.clone());
+                if ui.add_enabled(free, egui::Button::new("New")).clicked() {
+                    match editor.apply(&Edit::Region { name: name.clone(), spec: Some(RegionSpec::Squares(Vec::new())) }) {
+                        Ok(_) => *st.region = Some(name.clone()),
+                        Err(e) => *st.notice = Some(e),
+                    }
                 }
                 if let Some(picked) = st.region.clone() {
                     if ui.add_enabled(free, egui::Button::new("Rename")).clicked()
@@ -898,6 +907,8 @@ fn region_board(ui: &mut egui::Ui, editor: &mut Editor, st: &BoardState, texture
 }
 
 struct PieceState<'a> {
+    /// Where a refused edit says why.
+    notice: &'a mut Option<String>,
     piece: &'a mut Option<char>,
     step: &'a mut Option<(i8, i8)>,
     symmetry: &'a mut Symmetry,
@@ -1090,9 +1101,12 @@ fn piece_form(
                 ui.label("Letter");
                 if ui.add(egui::TextEdit::singleline(&mut text).desired_width(24.0)).changed()
                     && let Some(new) = text.chars().rev().find(char::is_ascii_alphabetic).map(|c| c.to_ascii_uppercase())
-                    && editor.apply(&Edit::Letter { from: letter, to: new }).is_ok()
+                    && new != letter
                 {
-                    *st.piece = Some(new);
+                    match editor.apply(&Edit::Letter { from: letter, to: new }) {
+                        Ok(_) => *st.piece = Some(new),
+                        Err(e) => *st.notice = Some(e),
+                    }
                 }
                 let mut name = spec.name.clone();
                 ui.label("Name");
