@@ -14,7 +14,6 @@ mod board;
 pub mod browse;
 pub mod clocks;
 pub mod computer;
-mod editor_rules;
 pub mod editor_screen;
 pub mod effects;
 pub mod files;

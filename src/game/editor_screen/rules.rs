@@ -10,7 +10,7 @@
 
 use bevy_egui::egui;
 
-use super::editor_screen::field_problems;
+use super::field_problems;
 use crate::editor::{Edit, Editor, Switch};
 use crate::rules::Verdict;
 use crate::variants::{
@@ -294,7 +294,7 @@ fn drops(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], ranks: u8
             for p in pieces {
                 ui.label(p.letter.to_string());
                 let now = d.forbidden_ranks.get(&p.letter).cloned().unwrap_or_default();
-                if let Some(list) = super::editor_screen::ranks_field(ui, egui::Id::new(("forbidden-ranks", p.letter)), &now, 44.0) {
+                if let Some(list) = super::ranks_field(ui, egui::Id::new(("forbidden-ranks", p.letter)), &now, 44.0) {
                     changed = true;
                     if list.is_empty() {
                         d.forbidden_ranks.remove(&p.letter);
@@ -555,7 +555,7 @@ fn end_conditions(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], 
         let _ = if merge { editor.apply_merged(&Edit::End(list), "end") } else { editor.apply(&Edit::End(list)) };
     }
     // The list's own problems (each condition's are beside it).
-    super::editor_screen::exact_problems(ui, problems, "end");
+    super::exact_problems(ui, problems, "end");
 }
 
 fn presets(ui: &mut egui::Ui, editor: &mut Editor, problems: &[Problem]) {
@@ -564,7 +564,7 @@ fn presets(ui: &mut egui::Ui, editor: &mut Editor, problems: &[Problem]) {
     // Those on, each with its scope, duration and parameters, in the order they apply.
     for u in &used {
         let Some(p) = crate::presets::by_id(&u.id) else {
-            ui.colored_label(super::editor_screen::ERROR, format!("no preset '{}'", u.id));
+            ui.colored_label(super::ERROR, format!("no preset '{}'", u.id));
             continue;
         };
         let mut u = u.clone();
@@ -721,7 +721,7 @@ fn profile(
             let before = entry.clone();
             for def in registry.list() {
                 for field in def.ui_form {
-                    super::profile_panel::form_field(ui, field, &mut entry, compiled);
+                    super::super::profile_panel::form_field(ui, field, &mut entry, compiled);
                 }
             }
             if entry != before {

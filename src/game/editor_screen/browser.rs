@@ -1,0 +1,160 @@
+//! The in-game file browser ("Open file…", "Save as…"): a window over the editor or the start
+//! screen, listing folders and variant files, asking before it replaces a file or throws away
+//! changes not saved.
+
+use super::*;
+
+/// What the file browser is choosing a file for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum BrowseFor {
+    /// A variant file to open in the editor.
+    Open,
+    /// Where to save the variant.
+    SaveAs,
+}
+
+/// The in-game file browser.
+#[derive(Clone, Debug)]
+pub(super) struct Browser {
+    pub(super) purpose: BrowseFor,
+    pub(super) dir: PathBuf,
+    pub(super) name: String,
+    pub(super) error: Option<String>,
+    /// A file chosen that would overwrite a file or throw away changes, waiting for a yes.
+    pub(super) confirm: Option<PathBuf>,
+}
+
+/// The file browser, to open a variant file.
+pub(super) fn open_browser() -> Browser {
+    Browser { purpose: BrowseFor::Open, dir: browse_start(), name: String::new(), error: None, confirm: None }
+}
+
+/// Where the file browser starts: the user's variants, else the working directory.
+pub(super) fn browse_start() -> PathBuf {
+    crate::editor::variants_dir().filter(|d| d.is_dir()).or_else(|| std::env::current_dir().ok()).unwrap_or_else(|| PathBuf::from("."))
+}
+
+/// The in-game file browser: a folder's sub-folders and variant files, a name field, and
+/// Open or Save.
+pub(super) fn file_browser(
+    mut contexts: EguiContexts,
+    mut screen: ResMut<EditorScreen>,
+    mut start: ResMut<super::super::screens::StartScreen>,
+    mut next: ResMut<NextState<super::super::Screen>>,
+) -> Result {
+    let Some(mut browser) = screen.browser.clone() else { return Ok(()) };
+    let ctx = contexts.ctx_mut()?;
+    let title = match browser.purpose {
+        BrowseFor::Open => "Open a variant file",
+        BrowseFor::SaveAs => "Save the variant as",
+    };
+    let mut done = false;
+    let mut chosen: Option<PathBuf> = None;
+    let mut confirmed: Option<PathBuf> = None;
+    let window = egui::Window::new(title).order(egui::Order::Foreground).collapsible(false).resizable(false);
+    window.default_width(520.0).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
+        ui.horizontal(|ui| {
+            if ui.button("Up").clicked()
+                && let Some(parent) = browser.dir.parent()
+            {
+                browser.dir = parent.to_path_buf();
+            }
+            if let Some(dir) = crate::editor::variants_dir()
+                && ui.button("My variants").clicked()
+            {
+                let _ = std::fs::create_dir_all(&dir);
+                browser.dir = dir;
+            }
+            if let Ok(here) = std::env::current_dir()
+                && ui.button("Working folder").clicked()
+            {
+                browser.dir = here;
+            }
+        });
+        ui.label(egui::RichText::new(browser.dir.display().to_string()).monospace());
+        egui::ScrollArea::vertical().max_height(300.0).show(ui, |ui| match crate::editor::browse::listing(&browser.dir, &["ron"]) {
+            Ok(entries) => {
+                if entries.is_empty() {
+                    ui.label(egui::RichText::new("No folders or .ron files here.").weak());
+                }
+                for e in entries {
+                    let label = if e.is_dir { format!("{}/", e.name) } else { e.name.clone() };
+                    let response = ui.selectable_label(!e.is_dir && browser.name == e.name, label);
+                    if response.clicked() {
+                        if e.is_dir {
+                            browser.dir = browser.dir.join(&e.name);
+                        } else {
+                            browser.name = e.name.clone();
+                        }
+                    }
+                    if response.double_clicked() && !e.is_dir {
+                        chosen = Some(browser.dir.join(&e.name));
+                    }
+                }
+            }
+            Err(e) => {
+                ui.colored_label(ERROR, e);
+            }
+        });
+        ui.horizontal(|ui| {
+            ui.label("File");
+            let field = ui.add(egui::TextEdit::singleline(&mut browser.name).desired_width(300.0));
+            let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            let verb = if browser.purpose == BrowseFor::Open { "Open" } else { "Save" };
+            if ui.button(verb).clicked() || enter {
+                chosen = crate::editor::browse::typed_path(&browser.dir, &browser.name);
+            }
+            if ui.button("Cancel").clicked() {
+                done = true;
+            }
+        });
+        if let Some(e) = &browser.error {
+            ui.colored_label(ERROR, e);
+        }
+        // Nothing is overwritten or thrown away without a second word.
+        if let Some(path) = browser.confirm.clone() {
+            ui.horizontal(|ui| {
+                let (question, verb) = match browser.purpose {
+                    BrowseFor::SaveAs => (format!("{} exists.", path.display()), "Replace it"),
+                    BrowseFor::Open => ("The variant being edited has changes not saved.".to_string(), "Discard them and open"),
+                };
+                ui.colored_label(WARNING, question);
+                if ui.button(verb).clicked() {
+                    confirmed = Some(path.clone());
+                }
+                if ui.button("Keep").clicked() {
+                    browser.confirm = None;
+                }
+            });
+        }
+    });
+    let screen = &mut *screen;
+    if let Some(path) = &chosen {
+        let risky = match browser.purpose {
+            BrowseFor::SaveAs => path.exists(),
+            BrowseFor::Open => screen.editor.as_ref().is_some_and(Editor::has_unsaved_changes),
+        };
+        if risky {
+            browser.confirm = chosen.take();
+        }
+    }
+    if let Some(path) = confirmed.or(chosen) {
+        let result = match browser.purpose {
+            BrowseFor::Open => screen.open_file(&path).map(|()| next.set(super::super::Screen::Editor)),
+            BrowseFor::SaveAs => match screen.editor.as_mut() {
+                Some(editor) => editor.save_as(&path).map(|()| {
+                    screen.notice = Some(format!("saved to {}", path.display()));
+                    start.forget_catalogue();
+                }),
+                None => Err("nothing to save".into()),
+            },
+        };
+        match result {
+            Ok(()) => done = true,
+            Err(e) => browser.error = Some(e),
+        }
+    }
+    // Opening a file replaced the screen's state (and its browser); saving keeps it.
+    screen.browser = if done { None } else { Some(browser) };
+    Ok(())
+}

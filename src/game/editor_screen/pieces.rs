@@ -1,0 +1,437 @@
+//! The editor's Pieces section: the list with images, the library of catalogue pieces, each
+//! piece's form and the move painter kept in step with its Betza.
+
+use super::*;
+
+pub(super) struct PieceState<'a> {
+    /// Where a refused edit says why.
+    pub(super) notice: &'a mut Option<String>,
+    pub(super) piece: &'a mut Option<char>,
+    pub(super) step: &'a mut Option<(i8, i8)>,
+    pub(super) symmetry: &'a mut Symmetry,
+    pub(super) betza: &'a mut String,
+    pub(super) error: &'a mut Option<String>,
+    pub(super) library: &'a mut Option<String>,
+}
+
+pub(super) fn pieces_section(
+    ui: &mut egui::Ui,
+    editor: &mut Editor,
+    st: PieceState,
+    values: &[(char, i32)],
+    textures: &PieceTextures,
+    problems: &[Problem],
+) {
+    let pieces = editor.file().pieces.clone().unwrap_or_default();
+    ui.horizontal_top(|ui| {
+        // The piece types.
+        ui.vertical(|ui| {
+            ui.set_width(250.0);
+            for p in &pieces {
+                ui.horizontal(|ui| {
+                    piece_icon(ui, textures, p, Side::White, 22.0, egui::Sense::hover());
+                    let label = format!("{}  {}  {}", p.letter, p.name, p.betza);
+                    if ui.selectable_label(*st.piece == Some(p.letter), label).clicked() {
+                        *st.piece = Some(p.letter);
+                        st.betza.clone_from(&p.betza);
+                        *st.error = None;
+                        *st.step = None;
+                        *st.library = None;
+                    }
+                });
+            }
+            exact_problems(ui, problems, "pieces");
+            field_problems(ui, problems, "remove_pieces");
+            let free = editor.free_letter('A');
+            ui.horizontal(|ui| {
+                if ui
+                    .add_enabled(free.is_some(), egui::Button::new("Add a piece"))
+                    .on_disabled_hover_text("all 26 letters are taken")
+                    .clicked()
+                    && let Some(letter) = free
+                {
+                    let spec = PieceSpec::plain(letter, &format!("piece {letter}"), "W");
+                    let _ = editor.apply(&Edit::Piece(spec));
+                    *st.piece = Some(letter);
+                    *st.betza = "W".into();
+                    *st.library = None;
+                }
+                if ui.add_enabled(free.is_some(), egui::Button::new("From the library…")).clicked() {
+                    *st.library = Some(String::new());
+                }
+            });
+        });
+        ui.separator();
+        if let Some(filter) = st.library.as_mut() {
+            if let Some(letter) = library(ui, editor, filter, textures) {
+                *st.piece = Some(letter);
+                *st.library = None;
+                *st.step = None;
+                if let Some(p) = editor.file().pieces.iter().flatten().find(|p| p.letter == letter) {
+                    st.betza.clone_from(&p.betza);
+                }
+            }
+            return;
+        }
+        let Some(letter) = *st.piece else {
+            ui.label("Pick a piece on the left.");
+            return;
+        };
+        let Some(spec) = pieces.iter().find(|p| p.letter == letter).cloned() else { return };
+        ui.vertical(|ui| piece_form(ui, editor, st, &spec, &pieces, values, textures, problems));
+    });
+}
+
+/// The catalogue's pieces, worked out once (the catalogue is built in).
+pub(super) fn library_pieces() -> &'static [crate::editor::LibraryPiece] {
+    static LIBRARY: std::sync::OnceLock<Vec<crate::editor::LibraryPiece>> = std::sync::OnceLock::new();
+    LIBRARY.get_or_init(crate::editor::piece_library)
+}
+
+/// The library: every piece of the catalogue, with its image and move diagram; Add puts it in
+/// the variant under its own letter if that is free. Returns the letter of a piece added.
+pub(super) fn library(ui: &mut egui::Ui, editor: &mut Editor, filter: &mut String, textures: &PieceTextures) -> Option<char> {
+    let mut added = None;
+    ui.vertical(|ui| {
+        ui.horizontal(|ui| {
+            ui.label(egui::RichText::new("The library: every piece of the catalogue").strong());
+            ui.add(egui::TextEdit::singleline(filter).hint_text("search: name, Betza or variant").desired_width(200.0));
+        });
+        let needle = filter.to_lowercase();
+        let library = library_pieces();
+        egui::Grid::new("piece-library").num_columns(4).striped(true).show(ui, |ui| {
+            for l in library.iter().filter(|l| {
+                needle.is_empty()
+                    || l.spec.name.contains(&needle)
+                    || l.spec.betza.to_lowercase().contains(&needle)
+                    || l.variants.iter().any(|v| v.to_lowercase().contains(&needle))
+            }) {
+                if ui.button("Add").on_hover_text("under its own letter, or the first free one").clicked()
+                    && let Some(letter) = editor.free_letter(l.spec.letter)
+                    && editor.apply(&Edit::Piece(PieceSpec { letter, ..l.spec.clone() })).is_ok()
+                {
+                    added = Some(letter);
+                }
+                let icon = piece_icon(ui, textures, &l.spec, Side::White, 28.0, egui::Sense::hover());
+                icon.on_hover_ui(|ui| {
+                    if let Ok(mut p) = Painter::from_betza(&l.spec.betza) {
+                        diagram_grid(ui, &mut p, &mut None, false, 20.0, 11);
+                    }
+                });
+                let code = l.spec.code.as_ref().map_or(String::new(), |c| format!(", moves by its own rule: {c}"));
+                ui.label(format!("{} ({}{code})", l.spec.name, l.spec.betza));
+                let more = l.variants.len().saturating_sub(3);
+                let from = l.variants.iter().take(3).cloned().collect::<Vec<_>>().join(", ");
+                let from = if more > 0 { format!("{from} and {more} more") } else { from };
+                ui.label(egui::RichText::new(from).small()).on_hover_text(l.variants.join(", "));
+                ui.end_row();
+            }
+        });
+    });
+    added
+}
+
+#[allow(clippy::too_many_lines)]
+pub(super) fn piece_form(
+    ui: &mut egui::Ui,
+    editor: &mut Editor,
+    st: PieceState,
+    spec: &PieceSpec,
+    pieces: &[PieceSpec],
+    values: &[(char, i32)],
+    textures: &PieceTextures,
+    problems: &[Problem],
+) {
+    let letter = spec.letter;
+    let key = |field: &str| format!("pieces[{letter}].{field}");
+    let set = |editor: &mut Editor, new: PieceSpec, field: &str| {
+        let _ = editor.apply_merged(&Edit::Piece(new), &format!("pieces[{letter}].{field}"));
+    };
+    ui.horizontal(|ui| {
+        piece_icon(ui, textures, spec, Side::White, 40.0, egui::Sense::hover());
+        piece_icon(ui, textures, spec, Side::Black, 40.0, egui::Sense::hover());
+        ui.vertical(|ui| {
+            ui.horizontal(|ui| {
+                let mut text = letter.to_string();
+                ui.label("Letter");
+                if ui.add(egui::TextEdit::singleline(&mut text).desired_width(24.0)).changed()
+                    && let Some(new) = text.chars().rev().find(char::is_ascii_alphabetic).map(|c| c.to_ascii_uppercase())
+                    && new != letter
+                {
+                    match editor.apply(&Edit::Letter { from: letter, to: new }) {
+                        Ok(_) => *st.piece = Some(new),
+                        Err(e) => *st.notice = Some(e),
+                    }
+                }
+                let mut name = spec.name.clone();
+                ui.label("Name");
+                if ui.add(egui::TextEdit::singleline(&mut name).desired_width(140.0)).changed() {
+                    set(editor, PieceSpec { name, ..spec.clone() }, "name");
+                }
+                let image = super::super::pieces::image_for(&spec.name, &spec.betza, spec.glyph.as_deref());
+                let shown = match (&spec.glyph, image) {
+                    (None, Some(i)) => format!("by its name ({i})"),
+                    (None, None) => "a disc with its letter".to_string(),
+                    (Some(g), _) => g.clone(),
+                };
+                egui::ComboBox::from_label("image").selected_text(shown).height(400.0).show_ui(ui, |ui| {
+                    let mut glyph = spec.glyph.clone();
+                    ui.selectable_value(&mut glyph, None, "by its name and moves");
+                    for name in super::super::pieces::image_names() {
+                        ui.horizontal(|ui| {
+                            if let Some(tex) = textures.named(name, Side::White) {
+                                ui.add(egui::Image::new((tex, egui::vec2(20.0, 20.0))));
+                            }
+                            ui.selectable_value(&mut glyph, Some(name.to_string()), name);
+                        });
+                    }
+                    if glyph != spec.glyph {
+                        let _ = editor.apply(&Edit::Piece(PieceSpec { glyph, ..spec.clone() }));
+                    }
+                });
+                if ui.button("Remove").clicked() {
+                    let _ = editor.apply(&Edit::RemovePiece(letter));
+                    *st.piece = None;
+                }
+            });
+            ui.horizontal_wrapped(|ui| {
+                for (label, on, hover, field) in [
+                    ("royal", spec.royal, "check and checkmate apply to it", "royal"),
+                    ("pawn", spec.pawn, "its moves reset the fifty-move count; SAN leaves out its letter", "pawn"),
+                    ("promotes on the promotion rank", spec.promotes, "see Promotion in the Rules section", "promotes"),
+                    ("castles (the king)", spec.castles, "see Castling in the Rules section", "castles"),
+                    ("castling partner (the rook)", spec.castling_partner, "see Castling in the Rules section", "castling_partner"),
+                ] {
+                    let mut v = on;
+                    if ui.checkbox(&mut v, label).on_hover_text(hover).changed() {
+                        let mut new = spec.clone();
+                        match field {
+                            "royal" => new.royal = v,
+                            "pawn" => new.pawn = v,
+                            "promotes" => new.promotes = v,
+                            "castles" => new.castles = v,
+                            _ => new.castling_partner = v,
+                        }
+                        let _ = editor.apply(&Edit::Piece(new));
+                    }
+                }
+            });
+        });
+    });
+    ui.horizontal_wrapped(|ui| {
+        match values.iter().find(|(l, _)| *l == letter) {
+            Some((_, v)) => ui.label(format!("Value, as the computer estimates it from its moves: {v}")),
+            None => ui.label("Value: once the variant plays"),
+        };
+        // What it promotes to on reaching the promotion zone (Shogi-style), if anything.
+        let current = spec.promotes_to.map_or("nothing".to_string(), |c| c.to_string());
+        egui::ComboBox::from_label("promotes in the zone to").selected_text(current).show_ui(ui, |ui| {
+            let mut choice = spec.promotes_to;
+            ui.selectable_value(&mut choice, None, "nothing");
+            for p in pieces.iter().filter(|p| p.letter != letter) {
+                ui.selectable_value(&mut choice, Some(p.letter), format!("{} {}", p.letter, p.name));
+            }
+            if choice != spec.promotes_to {
+                let _ = editor.apply(&Edit::Piece(PieceSpec { promotes_to: choice, ..spec.clone() }));
+            }
+        });
+    });
+    let regions: Vec<String> = editor.file().regions.iter().flatten().map(|(n, _)| n.clone()).collect();
+    ui.horizontal_wrapped(|ui| {
+        // Where its first-move steps apply, for a piece that has some.
+        if spec.betza.contains('i') || spec.initial_ranks.is_some() {
+            ui.label("First-move (i) steps from ranks").on_hover_text("1 is its own back rank; commas between");
+            let now = spec.initial_ranks.clone().unwrap_or_else(|| vec![2]);
+            if let Some(ranks) = ranks_field(ui, egui::Id::new(("initial-ranks", letter)), &now, 60.0) {
+                // Rank 2, or nothing typed: the default.
+                let initial_ranks = (!ranks.is_empty() && ranks != [2]).then_some(ranks);
+                set(editor, PieceSpec { initial_ranks, ..spec.clone() }, "initial_ranks");
+            }
+        }
+        let shown = spec.confined.clone().unwrap_or_else(|| "anywhere".into());
+        egui::ComboBox::from_label("moves within").selected_text(shown).show_ui(ui, |ui| {
+            let mut confined = spec.confined.clone();
+            ui.selectable_value(&mut confined, None, "anywhere");
+            for r in &regions {
+                ui.selectable_value(&mut confined, Some(r.clone()), r);
+            }
+            if confined != spec.confined {
+                let _ = editor.apply(&Edit::Piece(PieceSpec { confined, ..spec.clone() }));
+            }
+        });
+        let shown = spec.region_moves.as_ref().map_or("nowhere".to_string(), |rm| rm.region.clone());
+        egui::ComboBox::from_label("moves differently in").selected_text(shown).show_ui(ui, |ui| {
+            let mut region = spec.region_moves.as_ref().map(|rm| rm.region.clone());
+            ui.selectable_value(&mut region, None, "nowhere");
+            for r in &regions {
+                ui.selectable_value(&mut region, Some(r.clone()), r);
+            }
+            if region != spec.region_moves.as_ref().map(|rm| rm.region.clone()) {
+                let betza = spec.region_moves.as_ref().map_or(spec.betza.clone(), |rm| rm.betza.clone());
+                let region_moves = region.map(|region| crate::variants::RegionMoves { region, betza });
+                let _ = editor.apply(&Edit::Piece(PieceSpec { region_moves, ..spec.clone() }));
+            }
+        });
+        if let Some(rm) = &spec.region_moves {
+            let mut betza = rm.betza.clone();
+            ui.label("there:");
+            if ui.add(egui::TextEdit::singleline(&mut betza).desired_width(90.0).font(egui::TextStyle::Monospace)).changed() {
+                let region_moves = Some(crate::variants::RegionMoves { region: rm.region.clone(), betza });
+                set(editor, PieceSpec { region_moves, ..spec.clone() }, "region_moves");
+            }
+        }
+    });
+    for field in ["letter", "name", "royal", "initial_ranks", "confined", "region_moves", "promotes_to", "code", "value", "glyph"] {
+        field_problems(ui, problems, &key(field));
+    }
+    // Problems at the piece itself (a duplicate letter, say).
+    exact_problems(ui, problems, &format!("pieces[{letter}]"));
+    if spec.code.is_some() {
+        field_problems(ui, problems, &key("betza"));
+    }
+    if let Some(code) = &spec.code {
+        // A code piece moves by its own rule: its diagram, drawn from the Betza that
+        // describes it, read-only.
+        ui.label(format!("Moves by its own rule ({code}): shown here, not painted. Its Betza, {}, only draws the diagram.", spec.betza));
+        if let Ok(mut p) = Painter::from_betza(&spec.betza) {
+            diagram_grid(ui, &mut p, &mut None, false, 30.0, 11);
+        }
+        return;
+    }
+    // Betza, in step with the painter both ways.
+    ui.horizontal(|ui| {
+        ui.label("Betza");
+        if ui.add(egui::TextEdit::singleline(st.betza).desired_width(200.0).font(egui::TextStyle::Monospace)).changed() {
+            match Painter::from_betza(st.betza) {
+                Ok(_) => {
+                    *st.error = None;
+                    let _ = editor.apply_merged(&Edit::Betza { letter, betza: st.betza.clone() }, &key("betza"));
+                }
+                Err(e) => *st.error = Some(format!("character {}: {}", e.position, e.message)),
+            }
+        }
+    });
+    if let Some(e) = st.error.as_ref() {
+        ui.colored_label(ERROR, e);
+    }
+    field_problems(ui, problems, &key("betza"));
+    let mut painter = Painter::from_betza(&spec.betza).unwrap_or_default();
+    ui.horizontal(|ui| {
+        ui.label("Symmetry:");
+        ui.checkbox(&mut st.symmetry.sideways, "left-right");
+        ui.checkbox(&mut st.symmetry.forward_backward, "forward-backward");
+        ui.checkbox(&mut st.symmetry.all, "all eight");
+    });
+    painter.symmetry = *st.symmetry;
+    let before = painter.clone();
+    // Around the piece as far as the board reaches (11 to 21 squares across).
+    let (files, ranks) = editor.board_size();
+    let n = (2 * i16::from(files.max(ranks)) - 1).clamp(11, 21) as i8;
+    diagram_grid(ui, &mut painter, st.step, true, (420.0 / f32::from(n)).min(30.0), n);
+    if let Some((dx, dy)) = *st.step
+        && let Some(stroke) = painter.at(dx, dy)
+    {
+        ui.horizontal(|ui| {
+            ui.label(format!("Step ({dx},{dy}):"));
+            let mut range = stroke.range;
+            ui.label("range");
+            if ui
+                .add(egui::DragValue::new(&mut range).clamp_existing_to_range(false).range(0..=16))
+                .on_hover_text("1: one leap; 0: to the edge")
+                .changed()
+            {
+                painter.set_range(dx, dy, range);
+            }
+            for (toggle, name, on) in [
+                (Toggle::Ride, "ride", stroke.range != 1),
+                (Toggle::Hop, "hop (p)", stroke.hop == Hop::Any),
+                (Toggle::Grasshop, "hop, land beyond (g)", stroke.hop == Hop::Adjacent),
+                (Toggle::Lame, "lame (n)", stroke.lame),
+                (Toggle::Initial, "first move (i)", stroke.initial),
+                (Toggle::EnPassant, "en passant (e)", stroke.en_passant),
+            ] {
+                if ui.selectable_label(on, name).clicked() {
+                    painter.toggle(dx, dy, toggle);
+                }
+            }
+        });
+    }
+    if painter.atoms() != before.atoms() {
+        let betza = painter.betza();
+        st.betza.clone_from(&betza);
+        *st.error = None;
+        let _ = editor.apply(&Edit::Betza { letter, betza });
+    }
+    ui.label("Click a square: moves and captures, then moves only, captures only, nothing. Right-click picks a step without changing it. Green: moves and captures; light green: moves only; red: captures only; small dots: reached by riding; a blue ring: the picked step (its range and toggles below the grid). A double step from the start is a first-move (i) step of range 2; en passant (e) lets it be taken as it passes.");
+}
+
+/// The painter's grid, `n` × `n` around the piece (`n` odd), `cell` points a square: with
+/// `edit`, a click cycles a step and picks it; without, it only shows the diagram.
+pub(super) fn diagram_grid(ui: &mut egui::Ui, painter: &mut Painter, step: &mut Option<(i8, i8)>, edit: bool, cell: f32, n: i8) {
+    let mid = n / 2;
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(cell * n as f32, cell * n as f32), egui::Sense::hover());
+    let atoms = painter.atoms();
+    let reach = crate::rules::diagram(&atoms, n as u8);
+    for y in 0..n {
+        for x in 0..n {
+            let (dx, dy) = (x - mid, mid - y);
+            let min = rect.min + egui::vec2(x as f32 * cell, y as f32 * cell);
+            let square = egui::Rect::from_min_size(min, egui::vec2(cell, cell));
+            let light = (x + y) % 2 == 0;
+            let mut fill = if light { egui::Color32::from_rgb(240, 217, 181) } else { egui::Color32::from_rgb(181, 136, 99) };
+            let c = reach.rows[y as usize][x as usize];
+            if c.moves || c.captures || c.hops {
+                fill = fill.gamma_multiply(0.8);
+            }
+            ui.painter().rect_filled(square, 0.0, fill);
+            if (dx, dy) == (0, 0) {
+                // The piece itself.
+                ui.painter().circle_filled(square.center(), cell * 0.3, egui::Color32::from_gray(25));
+                continue;
+            }
+            if let Some(s) = painter.at(dx, dy) {
+                let colour = match s.mode {
+                    Mode::Both => egui::Color32::from_rgb(30, 130, 50),
+                    Mode::Move => egui::Color32::from_rgb(120, 200, 120),
+                    Mode::Capture => egui::Color32::from_rgb(200, 50, 40),
+                };
+                ui.painter().circle_filled(square.center(), cell * 0.32, colour);
+                let mark = match (s.range, s.hop) {
+                    (_, Hop::Any) => "p".to_string(),
+                    (_, Hop::Adjacent) => "g".to_string(),
+                    (0, _) => "∞".to_string(),
+                    (1, _) => String::new(),
+                    (r, _) => r.to_string(),
+                };
+                if !mark.is_empty() {
+                    ui.painter().text(
+                        square.center(),
+                        egui::Align2::CENTER_CENTER,
+                        mark,
+                        egui::FontId::proportional(cell * 0.47),
+                        egui::Color32::WHITE,
+                    );
+                }
+            } else if c.moves || c.captures {
+                // Reached by riding: a small dot.
+                let colour =
+                    if c.captures && !c.moves { egui::Color32::from_rgb(200, 50, 40) } else { egui::Color32::from_rgb(30, 130, 50) };
+                ui.painter().circle_filled(square.center(), cell * 0.12, colour);
+            }
+            if *step == Some((dx, dy)) {
+                ui.painter().circle_stroke(square.center(), cell * 0.45, egui::Stroke::new(2.5, egui::Color32::from_rgb(40, 90, 230)));
+            }
+            if !edit {
+                continue;
+            }
+            let response = ui.interact(square, ui.id().with(("paint", x, y)), egui::Sense::click());
+            if response.clicked() {
+                painter.cycle(dx, dy);
+                *step = Some((dx, dy));
+            }
+            if response.secondary_clicked() {
+                *step = Some((dx, dy));
+            }
+        }
+    }
+}
