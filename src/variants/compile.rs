@@ -23,13 +23,7 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
     check_id(file, &mut ck);
     let name = check_name(file, &mut ck);
     let (geometry, look) = check_board(file, &mut ck);
-    let no_regions = BTreeMap::new();
-    let cx = Context {
-        geometry,
-        regions: file.regions.as_ref().unwrap_or(&no_regions),
-        specs: file.pieces.as_deref().unwrap_or_default(),
-        region_cache: Default::default(),
-    };
+    let cx = Context::new(file, geometry);
     let registry = check_pieces(file, &cx, &mut ck);
     let (castling, chess960) = check_castling(file, &cx, &mut ck);
     let promotion = check_promotion(file, &cx, &mut ck);
@@ -113,7 +107,20 @@ struct Context<'f> {
     region_cache: std::cell::RefCell<BTreeMap<String, [SquareSet; 2]>>,
 }
 
-impl Context<'_> {
+/// The regions of a file that names none.
+static NO_REGIONS: BTreeMap<String, RegionSpec> = BTreeMap::new();
+
+impl<'f> Context<'f> {
+    /// What the sections after `board` look things up in, for `file` on a board of `geometry`.
+    fn new(file: &'f VariantFile, geometry: Geometry) -> Context<'f> {
+        Context {
+            geometry,
+            regions: file.regions.as_ref().unwrap_or(&NO_REGIONS),
+            specs: file.pieces.as_deref().unwrap_or_default(),
+            region_cache: Default::default(),
+        }
+    }
+
     /// The type with this letter.
     fn letter(&self, c: char) -> Option<PieceType> {
         self.specs.iter().position(|p| p.letter == c).map(|i| PieceType(i as u8))
@@ -499,13 +506,7 @@ pub fn default_end() -> Vec<EndSpec> {
 pub fn region_squares(file: &VariantFile, name: &str) -> [Vec<(u8, u8)>; 2] {
     let mut ck = Checker::default();
     let (geometry, _) = check_board(file, &mut ck);
-    let no_regions = BTreeMap::new();
-    let cx = Context {
-        geometry,
-        regions: file.regions.as_ref().unwrap_or(&no_regions),
-        specs: file.pieces.as_deref().unwrap_or_default(),
-        region_cache: Default::default(),
-    };
+    let cx = Context::new(file, geometry);
     cx.region(name, &mut ck).map(|set| {
         (0..geometry.ranks)
             .flat_map(|r| (0..geometry.files).map(move |f| (f, r)))
