@@ -640,7 +640,9 @@ impl Editor {
                 if regions.contains_key(&white) || regions.contains_key(&black) {
                     return Err(format!("'{white}' or '{black}' is taken"));
                 }
-                let squares = self.region_squares(name)[0].clone();
+                // (On the board as drawn: a size out of range in the text is drawn clamped.)
+                let squares: Vec<(u8, u8)> =
+                    self.region_squares(name)[0].iter().copied().filter(|&(f, r)| f < files && r < ranks).collect();
                 let names = |flip: bool| {
                     let mut list: Vec<(u8, u8)> = squares.iter().map(|&(f, r)| (f, if flip { ranks - 1 - r } else { r })).collect();
                     list.sort_by_key(|&(f, r)| (r, f));
