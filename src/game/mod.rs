@@ -93,8 +93,9 @@ pub fn playing(screen: Option<Res<State<Screen>>>) -> bool {
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameSystems {
     /// What a person or a script asks for before a move is made: keys, the mouse on the board
-    /// and on the marks, typed moves, file actions, new games and test games, `--moves`,
-    /// settings and profile requests; and the clocks' tick (a flag falls before a late move).
+    /// and on the marks, typed moves, file actions, new games, `--moves`; and the clocks' tick
+    /// (a flag falls before a late move). (Test games, settings and profile requests come
+    /// before it, on every screen.)
     Input,
     /// The board's inputs made into moves ([`play::handle_input`]): after it, the position is
     /// the game's for this frame.
@@ -346,8 +347,8 @@ fn window_title(setup: Res<GameSetup>, rules: Res<Rules>, mut windows: Query<&mu
     }
 }
 
-/// Fullscreen on the window's monitor, or back to a window.
-/// F11 (on every screen) or the panel's button.
+/// Fullscreen on the window's monitor, or back to a window: F11 (on every screen) or the
+/// panel's button.
 fn fullscreen(
     mut toggles: MessageReader<ToggleFullscreen>,
     keys: Res<ButtonInput<KeyCode>>,
