@@ -185,8 +185,9 @@ pub fn start_variant(
         set_active_presets(world, vec![]).map_err(|e| e.to_string())?;
     }
     // The rules first, then the presets, then the start judged under them (under hit points a
-    // start may have a king attacked).
-    let start = variant.start_fen.clone();
+    // start may have a king attacked). A variant that shuffles its start (Chess960) gets a new
+    // one every game.
+    let start = variant.new_game_fen(|n| rand::random_range(0..n));
     let variant_profile = variant.profile.clone();
     install_rules_bare(world, Arc::new(variant));
     set_active_presets(world, set.clone()).map_err(|e| e.to_string())?;
@@ -476,4 +477,27 @@ pub(super) fn after_new_game(world: &mut World) {
     *world.resource_mut::<play::Selection>() = play::Selection::default();
     world.resource_mut::<play::RedoStack>().0.clear();
     world.resource_mut::<play::PendingChoice>().0.clear();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every new game of a variant that shuffles its start starts from a shuffled position (a
+    /// rematch too); a variant that does not shuffle starts from its start.
+    #[test]
+    fn a_shuffled_variant_starts_each_game_anew() {
+        let mut world = World::new();
+        let mut starts = std::collections::BTreeSet::new();
+        for _ in 0..6 {
+            start_game(&mut world, "chess960", &[]).unwrap();
+            let fen = world.resource::<GameSetup>().start_fen.clone();
+            let ranks: Vec<&str> = fen.split(' ').next().unwrap().split('/').collect();
+            assert_eq!(ranks[0], ranks[7].to_ascii_lowercase(), "black mirrors white: {fen}");
+            starts.insert(fen);
+        }
+        assert!(starts.len() > 1, "six games, one start: {starts:?}");
+        start_game(&mut world, "chess", &[]).unwrap();
+        assert_eq!(world.resource::<GameSetup>().start_fen, crate::rules::Variant::chess().start_fen);
+    }
 }
