@@ -291,6 +291,58 @@ impl StartGrid {
     }
 }
 
+/// Where a piece of the start position is carried from or to: the palette (a new piece), a
+/// square (file and rank from 0), or the pockets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spot {
+    /// A new piece, from the palette (as a destination: nowhere).
+    Palette,
+    /// A square.
+    Square(u8, u8),
+    /// The pockets.
+    Pocket,
+}
+
+impl StartGrid {
+    /// The piece `token` carried (dragged) from `from` to `to` (`None`: off the board, gone).
+    /// With `mirror`, a piece and its mirror image move as a pair, and a palette piece is placed
+    /// with its mirror; a piece without its mirror image (Horde's, Orda's) moves alone, and a
+    /// pair does not land on the middle rank of an odd board (its own mirror): there the piece
+    /// moves alone and its partner stays. A piece from the pockets that lands on a piece sends
+    /// that one to its owner's hand.
+    pub fn carry(&mut self, token: &str, from: Spot, to: Option<Spot>, mirror: bool) {
+        let letter = token.chars().find(char::is_ascii_alphabetic).unwrap_or(' ');
+        match (from, to) {
+            (Spot::Palette, Some(Spot::Square(f, r))) => self.set(f, r, Some(token), mirror),
+            (Spot::Palette, Some(Spot::Pocket)) => self.add_to_pocket(letter),
+            (Spot::Square(file, rank), to) if to != Some(Spot::Square(file, rank)) => {
+                if to == Some(Spot::Pocket) {
+                    self.set(file, rank, None, false);
+                    self.add_to_pocket(letter);
+                    return;
+                }
+                let other = self.ranks - 1 - rank;
+                let lands_alone = matches!(to, Some(Spot::Square(_, r)) if r == self.ranks - 1 - r);
+                let pair = mirror && other != rank && !lands_alone && self.at(file, other) == Some(swap_side(token).as_str());
+                self.set(file, rank, None, pair);
+                if let Some(Spot::Square(f, r)) = to {
+                    self.set(f, r, Some(token), pair);
+                }
+            }
+            (Spot::Pocket, to) if to != Some(Spot::Pocket) => {
+                self.take_from_pocket(letter);
+                if let Some(Spot::Square(f, r)) = to {
+                    if let Some(displaced) = self.at(f, r).and_then(|t| t.chars().find(char::is_ascii_alphabetic)) {
+                        self.add_to_pocket(displaced);
+                    }
+                    self.set(f, r, Some(token), false);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// The side a FEN token belongs to.
 pub fn side_of(token: &str) -> Option<Side> {
     let letter = token.chars().find(char::is_ascii_alphabetic)?;
@@ -347,6 +399,38 @@ mod tests {
         assert!(g.is_mirrored());
         g.clear();
         assert_eq!(g.fen(), "10/10/10/10/10/10/10/10 w - - 0 1");
+    }
+
+    #[test]
+    fn carried_pieces_move_in_pairs_only_with_their_mirror() {
+        let chess = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
+        // A pawn and its mirror image move together.
+        let mut g = StartGrid::parse(chess, 8, 8).unwrap();
+        g.carry("P", Spot::Square(4, 1), Some(Spot::Square(4, 3)), true);
+        assert_eq!(g.fen(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR[] w KQkq - 0 1");
+        // Horde-like: no mirror image, the piece moves alone and nothing else is cleared.
+        let mut h = StartGrid::parse("rnbqkbnr/1ppppppp/8/8/8/8/PPPPPPPP/8 w kq - 0 1", 8, 8).unwrap();
+        h.carry("P", Spot::Square(0, 1), Some(Spot::Square(0, 2)), true);
+        assert_eq!(h.fen(), "rnbqkbnr/1ppppppp/8/8/8/P7/1PPPPPPP/8 w kq - 0 1");
+        // Off the board: the pair goes.
+        let mut g = StartGrid::parse(chess, 8, 8).unwrap();
+        g.carry("N", Spot::Square(1, 0), None, true);
+        assert_eq!(g.fen(), "r1bqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R1BQKBNR[] w KQkq - 0 1");
+        // Onto the middle rank of an odd board: alone, the partner stays.
+        let mut o = StartGrid::parse("4k4/9/9/9/9/9/9/9/N3K4 w - - 0 1", 9, 9).unwrap();
+        o.set(0, 8, Some("n"), false);
+        o.carry("N", Spot::Square(0, 0), Some(Spot::Square(0, 4)), true);
+        assert_eq!((o.at(0, 4), o.at(0, 8), o.at(0, 0)), (Some("N"), Some("n"), None));
+        // Into the pockets, and from them onto a piece, which goes to its owner's hand.
+        let mut g = StartGrid::parse(chess, 8, 8).unwrap();
+        g.carry("N", Spot::Square(1, 0), Some(Spot::Pocket), true);
+        assert_eq!((g.at(1, 0), g.at(1, 7), g.pockets()), (None, Some("n"), Some("N")));
+        g.carry("N", Spot::Pocket, Some(Spot::Square(0, 6)), false);
+        assert_eq!((g.at(0, 6), g.pockets()), (Some("N"), Some("p")));
+        g.carry("q", Spot::Palette, Some(Spot::Pocket), false);
+        assert_eq!(g.pockets(), Some("pq"));
+        g.carry("q", Spot::Pocket, None, false);
+        assert_eq!(g.pockets(), Some("p"));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! the pockets, copying a catalogue start, the shuffle, and the FEN field.
 
 use super::*;
+use crate::editor::start::Spot;
 
 /// The catalogue's starts for a board size, worked out once per size.
 pub(super) fn catalogue_starts(files: u8, ranks: u8) -> Vec<(String, String, String)> {
@@ -16,14 +17,7 @@ pub(super) fn catalogue_starts(files: u8, ranks: u8) -> Vec<(String, String, Str
 #[derive(Clone, Debug)]
 pub(super) struct StartDrag {
     pub(super) token: String,
-    pub(super) from: DragFrom,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum DragFrom {
-    Palette,
-    Square(u8, u8),
-    Pocket,
+    pub(super) from: Spot,
 }
 
 pub(super) type FenField<'a> = (&'a mut String, &'a mut Option<String>, &'a mut bool);
@@ -48,7 +42,7 @@ pub(super) fn start_section(
         for p in &pieces {
             for (token, side) in [(p.letter.to_string(), Side::White), (p.letter.to_ascii_lowercase().to_string(), Side::Black)] {
                 let picked = palette.as_deref() == Some(&token);
-                let drag = StartDrag { token: token.clone(), from: DragFrom::Palette };
+                let drag = StartDrag { token: token.clone(), from: Spot::Palette };
                 // A click picks it; a drag carries it (drawn at the pointer below).
                 let r = piece_icon(ui, textures, p, side, 30.0, egui::Sense::click_and_drag());
                 if picked {
@@ -117,7 +111,7 @@ pub(super) fn start_section(
             let response = ui.interact(square, id, egui::Sense::click_and_drag());
             if let Some(token) = grid.at(file, rank) {
                 let side = crate::editor::start::side_of(token).unwrap_or(Side::White);
-                let dragged = egui::DragAndDrop::payload::<StartDrag>(ui.ctx()).is_some_and(|d| d.from == DragFrom::Square(file, rank));
+                let dragged = egui::DragAndDrop::payload::<StartDrag>(ui.ctx()).is_some_and(|d| d.from == Spot::Square(file, rank));
                 if !dragged {
                     match spec_of(&pieces, token) {
                         Some(spec) => paint_piece(ui.painter(), textures, spec, side, square),
@@ -133,7 +127,7 @@ pub(super) fn start_section(
                     }
                 }
                 if response.drag_started() {
-                    response.dnd_set_drag_payload(StartDrag { token: token.to_string(), from: DragFrom::Square(file, rank) });
+                    response.dnd_set_drag_payload(StartDrag { token: token.to_string(), from: Spot::Square(file, rank) });
                 }
             }
             if response.dnd_hover_payload::<StartDrag>().is_some() {
@@ -145,7 +139,7 @@ pub(super) fn start_section(
                 );
             }
             if let Some(drag) = response.dnd_release_payload::<StartDrag>() {
-                drop_on_square(editor, &grid, &drag, Some((file, rank)));
+                carry(editor, &grid, &drag, Some(Spot::Square(file, rank)));
             } else if response.clicked() {
                 let mirror = editor.mirror;
                 let _ = editor.apply(&Edit::Place { file, rank, piece: palette.clone(), mirror });
@@ -164,57 +158,18 @@ pub(super) fn start_section(
             paint_piece(&layer, textures, spec, side, egui::Rect::from_center_size(pos, egui::vec2(cell, cell)));
         }
         if ui.input(|i| i.pointer.any_released()) && at(pos).is_none() {
-            drop_on_square(editor, &grid, &drag, None);
+            carry(editor, &grid, &drag, None);
         }
     }
     fen_field(ui, editor, fen, fen_error, editing);
     field_problems(ui, problems, "start");
 }
 
-/// A piece dragged onto a square (or off the board, `None`): a palette piece is placed
-/// (mirrored when asked), a piece on the board moves (or leaves it), a piece from a pocket
-/// comes out of it.
-pub(super) fn drop_on_square(editor: &mut Editor, grid: &crate::editor::start::StartGrid, drag: &StartDrag, to: Option<(u8, u8)>) {
-    let mirror = editor.mirror;
+/// A piece dragged onto a square, into the pockets, or off the board (`None`): carried as the
+/// start grid carries it ([`crate::editor::start::StartGrid::carry`]), one edit.
+pub(super) fn carry(editor: &mut Editor, grid: &crate::editor::start::StartGrid, drag: &StartDrag, to: Option<Spot>) {
     let mut g = grid.clone();
-    match drag.from {
-        DragFrom::Palette => {
-            if let Some((file, rank)) = to {
-                g.set(file, rank, Some(&drag.token), mirror);
-            }
-        }
-        DragFrom::Square(file, rank) => {
-            if to == Some((file, rank)) {
-                return;
-            }
-            // With mirroring, a piece and its mirror image move as a pair; a piece without one
-            // (Horde's, Orda's) moves alone, and nothing else is cleared.
-            let (_, ranks) = editor.board_size();
-            let other = ranks - 1 - rank;
-            // (A pair does not land on the middle rank of an odd board, its own mirror: there the
-            // piece moves alone and its partner stays.)
-            let lands_alone = to.is_some_and(|(_, r)| r == ranks - 1 - r);
-            let pair = mirror
-                && other != rank
-                && !lands_alone
-                && grid.at(file, other) == Some(crate::editor::start::swap_side(&drag.token).as_str());
-            g.set(file, rank, None, pair);
-            if let Some((f, r)) = to {
-                g.set(f, r, Some(&drag.token), pair);
-            }
-        }
-        DragFrom::Pocket => {
-            let letter = drag.token.chars().next().unwrap_or(' ');
-            g.take_from_pocket(letter);
-            if let Some((f, r)) = to {
-                // A piece it lands on goes to its owner's hand.
-                if let Some(displaced) = g.at(f, r).and_then(|t| t.chars().find(char::is_ascii_alphabetic)) {
-                    g.add_to_pocket(displaced);
-                }
-                g.set(f, r, Some(&drag.token), false);
-            }
-        }
-    }
+    g.carry(&drag.token, drag.from, to, editor.mirror);
     let _ = editor.apply(&Edit::Start(g.fen()));
 }
 
@@ -239,7 +194,7 @@ pub(super) fn pockets_row(
             for &c in &in_hand {
                 let Some(spec) = spec_of(pieces, &c.to_string()) else { continue };
                 let side = if c.is_ascii_uppercase() { Side::White } else { Side::Black };
-                let drag = StartDrag { token: c.to_string(), from: DragFrom::Pocket };
+                let drag = StartDrag { token: c.to_string(), from: Spot::Pocket };
                 let r = piece_icon(ui, textures, spec, side, 26.0, egui::Sense::click_and_drag());
                 if r.drag_started() {
                     r.dnd_set_drag_payload(drag);
@@ -254,19 +209,7 @@ pub(super) fn pockets_row(
         });
     });
     if let Some(drag) = dropped {
-        let letter = drag.token.chars().find(char::is_ascii_alphabetic).unwrap_or(' ');
-        match drag.from {
-            DragFrom::Palette => {
-                let _ = editor.apply(&Edit::Pocket { letter, on: true });
-            }
-            DragFrom::Square(file, rank) => {
-                let mut g = grid.clone();
-                g.set(file, rank, None, false);
-                g.add_to_pocket(letter);
-                let _ = editor.apply(&Edit::Start(g.fen()));
-            }
-            DragFrom::Pocket => {}
-        }
+        carry(editor, grid, &drag, Some(Spot::Pocket));
     }
 }
 
