@@ -565,13 +565,9 @@ impl Editor {
             }
             Edit::PresetUse(usage) => {
                 let Some(def) = crate::presets::by_id(&usage.id) else { return Err(format!("no preset '{}'", usage.id)) };
-                for (name, value) in &usage.params {
-                    match def.params.iter().find(|p| p.name == name) {
-                        Some(p) if (p.min as f64..=p.max as f64).contains(value) => {}
-                        Some(p) => return Err(format!("{}: {name} goes from {} to {}", def.name, p.min, p.max)),
-                        None => return Err(format!("{} has no parameter '{name}'", def.name)),
-                    }
-                }
+                // The parameters checked as an activation's are.
+                let activation = crate::presets::Activation { id: def.id, params: usage.params.clone(), ..Default::default() };
+                crate::presets::check_params(def, &activation).map_err(|e| e.to_string())?;
                 if !self.file.presets.iter().flatten().any(|p| p.id == usage.id) {
                     return Err(format!("{} is not on", def.name));
                 }
@@ -848,10 +844,17 @@ impl Editor {
     /// `start`, `board.files`): what the loader and the game would refuse, and its warnings.
     /// Design warnings (`W_` codes) follow the loader's problems once it accepts the file.
     pub fn problems(&self) -> Vec<Problem> {
+        self.check().0
+    }
+
+    /// The definition's problems (see [`Editor::problems`]) and the variant it compiles to, when
+    /// it compiles: one compilation for both (a view wants the variant too, for the pieces'
+    /// values and the profile's forms).
+    pub fn check(&self) -> (Vec<Problem>, Option<crate::rules::Variant>) {
         let variant = match crate::variants::compile_playable(&self.file) {
             Ok(v) => v,
-            Err(LoadError::Invalid(problems)) => return problems,
-            Err(other) => return vec![Problem::new(ProblemCode::StartFen, "", other.to_string())],
+            Err(LoadError::Invalid(problems)) => return (problems, None),
+            Err(other) => return (vec![Problem::new(ProblemCode::StartFen, "", other.to_string())], None),
         };
         let mut out = Vec::new();
         let reg = &variant.registry;
@@ -889,7 +892,7 @@ impl Editor {
         if self.mirror && self.start_grid().is_ok_and(|g| !g.is_mirrored()) {
             out.push(Problem::new(ProblemCode::StartAsymmetric, "start", "black's pieces do not mirror white's"));
         }
-        out
+        (out, Some(variant))
     }
 
     /// The definition as RON, as it would be saved.

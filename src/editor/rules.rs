@@ -65,8 +65,15 @@ impl Switch {
 
     /// Whether it is on in `f`.
     pub fn get(self, f: &VariantFile) -> bool {
-        let mut f = f.clone();
-        self.slot(&mut f).unwrap_or(false)
+        let value = match self {
+            Switch::MandatoryCapture => f.mandatory_capture,
+            Switch::ChecksForbidden => f.checks_forbidden,
+            Switch::Gating => f.gating,
+            Switch::Pass => f.pass,
+            Switch::FlyingGeneral => f.flying_general,
+            Switch::NoImmobilePieces => f.no_immobile_pieces,
+        };
+        value.unwrap_or(false)
     }
 
     /// Sets it in `f` (off is written as the key left out).
@@ -75,79 +82,61 @@ impl Switch {
     }
 }
 
-/// Renames the region `from` to `to` in `f`, and every place that names it: other regions
-/// made of it, pieces confined to it or moving differently in it, end conditions, the
-/// diagonal lines.
-pub(super) fn rename_region(f: &mut VariantFile, from: &str, to: &str) {
-    let swap = |name: &mut String| {
-        if name == from {
-            *name = to.to_string();
-        }
-    };
-    if let Some(regions) = &mut f.regions {
-        if let Some(spec) = regions.remove(from) {
-            regions.insert(to.to_string(), spec);
-        }
-        for spec in regions.values_mut() {
-            match spec {
-                RegionSpec::Union(names) | RegionSpec::Intersection(names) => names.iter_mut().for_each(swap),
-                RegionSpec::PerSide { white, black } => {
-                    swap(white);
-                    swap(black);
-                }
-                RegionSpec::Rect(..) | RegionSpec::Squares(_) => {}
+/// Every place of `f` that names a region, with its key path: other regions made of regions,
+/// pieces confined to one or moving differently in one, end conditions, the diagonal lines.
+/// (The regions' own names, their keys, are not among them.)
+fn region_names_mut(f: &mut VariantFile) -> Vec<(String, &mut String)> {
+    let mut out: Vec<(String, &mut String)> = Vec::new();
+    for (other, spec) in f.regions.iter_mut().flatten() {
+        match spec {
+            RegionSpec::Union(names) | RegionSpec::Intersection(names) => {
+                out.extend(names.iter_mut().map(|n| (format!("regions.{other}"), n)));
             }
+            RegionSpec::PerSide { white, black } => {
+                out.push((format!("regions.{other}"), white));
+                out.push((format!("regions.{other}"), black));
+            }
+            RegionSpec::Rect(..) | RegionSpec::Squares(_) => {}
         }
     }
     for p in f.pieces.iter_mut().flatten() {
         if let Some(c) = &mut p.confined {
-            swap(c);
+            out.push((format!("pieces[{}].confined", p.letter), c));
         }
         if let Some(rm) = &mut p.region_moves {
-            swap(&mut rm.region);
+            out.push((format!("pieces[{}].region_moves", p.letter), &mut rm.region));
         }
     }
-    for e in f.end.iter_mut().flatten() {
+    for (i, e) in f.end.iter_mut().flatten().enumerate() {
         if let EndSpec::RegionReached { region, .. } | EndSpec::RegionHeld { region, .. } = e {
-            swap(region);
+            out.push((format!("end[{i}]"), region));
         }
     }
     if let Some(lines) = &mut f.diagonal_lines {
-        swap(lines);
+        out.push(("diagonal_lines".into(), lines));
+    }
+    out
+}
+
+/// Renames the region `from` to `to` in `f`, and every place that names it.
+pub(super) fn rename_region(f: &mut VariantFile, from: &str, to: &str) {
+    if let Some(regions) = &mut f.regions
+        && let Some(spec) = regions.remove(from)
+    {
+        regions.insert(to.to_string(), spec);
+    }
+    for (_, name) in region_names_mut(f) {
+        if name == from {
+            *name = to.to_string();
+        }
     }
 }
 
 /// Where the region `name` is named in `f` (by key path), apart from its own entry.
 pub fn region_uses(f: &VariantFile, name: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for (other, spec) in f.regions.iter().flatten() {
-        let named = match spec {
-            RegionSpec::Union(names) | RegionSpec::Intersection(names) => names.iter().any(|n| n == name),
-            RegionSpec::PerSide { white, black } => white == name || black == name,
-            RegionSpec::Rect(..) | RegionSpec::Squares(_) => false,
-        };
-        if named {
-            out.push(format!("regions.{other}"));
-        }
-    }
-    for p in f.pieces.iter().flatten() {
-        if p.confined.as_deref() == Some(name) {
-            out.push(format!("pieces[{}].confined", p.letter));
-        }
-        if p.region_moves.as_ref().is_some_and(|rm| rm.region == name) {
-            out.push(format!("pieces[{}].region_moves", p.letter));
-        }
-    }
-    for (i, e) in f.end.iter().flatten().enumerate() {
-        if let EndSpec::RegionReached { region, .. } | EndSpec::RegionHeld { region, .. } = e
-            && region == name
-        {
-            out.push(format!("end[{i}]"));
-        }
-    }
-    if f.diagonal_lines.as_deref() == Some(name) {
-        out.push("diagonal_lines".into());
-    }
+    let mut f = f.clone();
+    let mut out: Vec<String> = region_names_mut(&mut f).into_iter().filter(|(_, n)| n.as_str() == name).map(|(path, _)| path).collect();
+    out.dedup();
     out
 }
 
@@ -181,6 +170,12 @@ pub(super) fn paint_region(f: &mut VariantFile, name: &str, squares: &[(u8, u8)]
     Ok(())
 }
 
+/// The built-in variants' files, each with its `extends` resolved, in catalogue order.
+fn catalogue() -> impl Iterator<Item = (&'static str, VariantFile)> {
+    crate::variants::builtin_ids()
+        .filter_map(|id| Some((id, crate::variants::resolve(crate::variants::builtin_file(id)?, &crate::variants::builtin_file).ok()?)))
+}
+
 /// A piece of the catalogue, for the editor's library.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LibraryPiece {
@@ -195,11 +190,7 @@ pub struct LibraryPiece {
 /// a designer may want a Shogi pawn or a Xiangqi cannon as they are.
 pub fn piece_library() -> Vec<LibraryPiece> {
     let mut out: Vec<LibraryPiece> = Vec::new();
-    for id in crate::variants::builtin_ids() {
-        let Some(file) = crate::variants::builtin_file(id).and_then(|f| crate::variants::resolve(f, &crate::variants::builtin_file).ok())
-        else {
-            continue;
-        };
+    for (id, file) in catalogue() {
         let name = file.name.clone().unwrap_or_else(|| id.to_string());
         for p in file.pieces.iter().flatten() {
             let same = |l: &LibraryPiece| {
@@ -222,9 +213,8 @@ pub fn piece_library() -> Vec<LibraryPiece> {
 /// The built-in variants whose board is `files` × `ranks`, with their start positions, to copy
 /// one from: `(id, name, FEN)`, in catalogue order.
 pub fn catalogue_starts(files: u8, ranks: u8) -> Vec<(String, String, String)> {
-    crate::variants::builtin_ids()
-        .filter_map(|id| {
-            let f = crate::variants::resolve(crate::variants::builtin_file(id)?, &crate::variants::builtin_file).ok()?;
+    catalogue()
+        .filter_map(|(id, f)| {
             let b = f.board.as_ref()?;
             if (b.files, b.ranks) != (files, ranks) {
                 return None;

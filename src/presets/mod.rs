@@ -504,7 +504,10 @@ pub fn validate(set: &[Activation]) -> Result<(), PresetError> {
 }
 
 /// Every parameter of `a` is one `def` reads, a whole number in its range.
-fn check_params(def: &PresetDef, a: &Activation) -> Result<(), PresetError> {
+///
+/// # Errors
+/// [`PresetError::BadParam`] for the first that is not.
+pub fn check_params(def: &PresetDef, a: &Activation) -> Result<(), PresetError> {
     for (name, &value) in &a.params {
         let bad = |why: String| PresetError::BadParam { preset: def.id.to_string(), name: name.clone(), why };
         let Some(spec) = def.params.iter().find(|p| p.name == name) else {

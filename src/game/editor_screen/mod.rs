@@ -255,11 +255,23 @@ fn test_play(world: &mut World) {
     }
 }
 
+/// A problem's colour, by its severity.
+fn colour_of(p: &Problem) -> egui::Color32 {
+    match p.severity {
+        crate::variants::Severity::Warning => WARNING,
+        crate::variants::Severity::Error => ERROR,
+    }
+}
+
+/// One problem beside its field: code and message.
+fn problem_line(ui: &mut egui::Ui, p: &Problem) {
+    ui.label(egui::RichText::new(format!("{}: {}", p.code, p.message)).color(colour_of(p)).small());
+}
+
 /// Problems at exactly `path` (not its children, which their own fields show).
 pub(super) fn exact_problems(ui: &mut egui::Ui, problems: &[Problem], path: &str) {
     for p in problems.iter().filter(|p| p.path == path) {
-        let colour = if p.code.as_str().starts_with("W_") { WARNING } else { ERROR };
-        ui.label(egui::RichText::new(format!("{}: {}", p.code, p.message)).color(colour).small());
+        problem_line(ui, p);
     }
 }
 
@@ -287,8 +299,7 @@ pub(super) fn field_problems(ui: &mut egui::Ui, problems: &[Problem], prefix: &s
         .iter()
         .filter(|p| p.path == prefix || p.path.strip_prefix(prefix).is_some_and(|rest| rest.starts_with('.') || rest.starts_with('[')))
     {
-        let colour = if p.code.as_str().starts_with("W_") { WARNING } else { ERROR };
-        ui.label(egui::RichText::new(format!("{}: {}", p.code, p.message)).color(colour).small());
+        problem_line(ui, p);
     }
 }
 
@@ -334,8 +345,7 @@ fn editor_screen(
             screen.betza.clone_from(&def.betza);
         }
         // Problems and the engine's piece values, worked out once per version of the definition.
-        screen.problems = editor.problems();
-        screen.compiled = crate::variants::compile_playable(editor.file()).ok();
+        (screen.problems, screen.compiled) = editor.check();
         screen.values = screen
             .compiled
             .as_ref()
@@ -491,9 +501,8 @@ fn editor_screen(
             }
             egui::ScrollArea::vertical().id_salt("problems").max_height(130.0).show(ui, |ui| {
                 for p in &problems {
-                    let colour = if p.code.as_str().starts_with("W_") { WARNING } else { ERROR };
                     let text = format!("{}  {}: {}", p.code, if p.path.is_empty() { "(file)" } else { &p.path }, p.message);
-                    if ui.add(egui::Label::new(egui::RichText::new(text).color(colour)).sense(egui::Sense::click())).clicked() {
+                    if ui.add(egui::Label::new(egui::RichText::new(text).color(colour_of(p))).sense(egui::Sense::click())).clicked() {
                         screen.section = Section::of(&p.path);
                         if let Some(letter) = p.path.strip_prefix("pieces[").and_then(|r| r.chars().next()) {
                             screen.piece = Some(letter);
