@@ -29,6 +29,15 @@ usage:
   chimera perft --variant <id|file.ron> --fen <FEN|startpos> --depth <N> [--divide] [--profile <id|file.ron>]
                                   count leaf nodes through the rules pipelines
   chimera check <file.ron>...     validate variant files, reporting every problem
+  chimera import <file.ini> [--out <dir>]
+                                  convert each section of a Fairy-Stockfish variants.ini into
+                                  a variant file <dir>/<section>.ron (default: the current
+                                  directory); sections that cannot be converted are listed
+                                  with the keys and lines that stop them
+  chimera export <id|file.ron>... [--name <section>]
+                                  write a Fairy-Stockfish variants.ini section for each variant
+                                  (--all: every catalogue variant), naming what cannot be
+                                  expressed
   chimera uci                     the engine over the UCI protocol (Fairy-Stockfish's dialect):
                                   options UCI_Variant, VariantPath, Presets, UCI_Chess960,
                                   Skill Level (1-8), Level Time Percent, Hash
@@ -96,6 +105,22 @@ pub enum Command {
     ListProfiles,
     /// Validate variant files.
     Check(Vec<String>),
+    /// Convert a Fairy-Stockfish ini file into variant files.
+    Import {
+        /// The ini file.
+        file: String,
+        /// Where the variant files go.
+        out: String,
+    },
+    /// Write variants as Fairy-Stockfish ini sections.
+    Export {
+        /// Catalogue ids or `.ron` files; empty with `all`.
+        variants: Vec<String>,
+        /// The section's name (one variant only); default: its id.
+        name: Option<String>,
+        /// Every catalogue variant.
+        all: bool,
+    },
     /// Speak UCI on standard input and output.
     Uci,
     /// Print usage.
@@ -216,6 +241,39 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             }
             Ok(Command::Check(args[1..].to_vec()))
         }
+        "import" => {
+            let mut file = None;
+            let mut out = ".".to_string();
+            let mut it = args[1..].iter();
+            while let Some(a) = it.next() {
+                match a.as_str() {
+                    "--out" => out = it.next().cloned().ok_or("--out needs a directory")?,
+                    f if !f.starts_with("--") && file.is_none() => file = Some(f.to_string()),
+                    other => return Err(format!("import: unexpected '{other}'")),
+                }
+            }
+            let file = file.ok_or("import needs an ini file, e.g. chimera import variants.ini --out my-variants")?;
+            Ok(Command::Import { file, out })
+        }
+        "export" => {
+            let (mut variants, mut name, mut all) = (Vec::new(), None, false);
+            let mut it = args[1..].iter();
+            while let Some(a) = it.next() {
+                match a.as_str() {
+                    "--name" => name = Some(it.next().cloned().ok_or("--name needs a section name")?),
+                    "--all" => all = true,
+                    v if !v.starts_with("--") => variants.push(v.to_string()),
+                    other => return Err(format!("export: unexpected '{other}'")),
+                }
+            }
+            if variants.is_empty() != all {
+                return Err("export takes variant ids or files, or --all".into());
+            }
+            if name.is_some() && variants.len() != 1 {
+                return Err("--name goes with one variant".into());
+            }
+            Ok(Command::Export { variants, name, all })
+        }
         "uci" => Ok(Command::Uci),
         "help" | "--help" | "-h" => Ok(Command::Help),
         other => Err(format!("unknown command '{other}'")),
@@ -286,4 +344,70 @@ fn screenshot_path(path: &str) -> Result<String, String> {
         return Err(format!("--screenshot: the folder '{}' does not exist", folder.display()));
     }
     Ok(path.to_string())
+}
+
+/// Converts the sections of a Fairy-Stockfish ini file into variant files in `out`; writes a
+/// line per section (`converted`, or `skipped` with each key that stops it). Returns how many
+/// were converted and skipped.
+///
+/// # Errors
+/// The file cannot be read or does not read as an ini file, or `out` cannot be written.
+pub fn run_import(file: &str, out_dir: &str, out: &mut impl Write) -> Result<(usize, usize), String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+    let sections = variants::fairy::import::import(&text).map_err(|errors| {
+        let lines: Vec<String> = errors.iter().map(|e| format!("{file}: {e}")).collect();
+        lines.join("\n")
+    })?;
+    std::fs::create_dir_all(out_dir).map_err(|e| format!("{out_dir}: {e}"))?;
+    let (mut converted, mut skipped) = (0, 0);
+    for s in &sections {
+        let written = match &s.result {
+            Ok(v) => {
+                let path = std::path::Path::new(out_dir).join(format!("{}.ron", v.id));
+                let ron = variants::write_variant_file(v).map_err(|e| format!("{}: {e}", s.name))?;
+                let head = format!("// [{}] from {file}, converted by chimera import.\n", s.name);
+                std::fs::write(&path, head + &ron + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
+                converted += 1;
+                writeln!(out, "converted [{}] -> {}", s.name, path.display())
+            }
+            Err(refusals) => {
+                skipped += 1;
+                let mut text = format!("skipped [{}] (line {}):", s.name, s.line);
+                for r in refusals {
+                    text.push_str(&format!("\n    {r}"));
+                }
+                writeln!(out, "{text}")
+            }
+        };
+        written.map_err(|e| e.to_string())?;
+    }
+    writeln!(out, "{converted} converted, {skipped} skipped").map_err(|e| e.to_string())?;
+    Ok((converted, skipped))
+}
+
+/// Writes each variant as a Fairy-Stockfish ini section to `out`, and what cannot be
+/// expressed to `refused`. Returns how many were refused.
+///
+/// # Errors
+/// A variant that does not load.
+pub fn run_export(variants_in: &[String], name: Option<&str>, out: &mut impl Write, refused: &mut impl Write) -> Result<usize, String> {
+    let mut count = 0;
+    for v in variants_in {
+        let file = if v.ends_with(".ron") {
+            variants::resolve_path(std::path::Path::new(v)).map_err(|e| format!("{v}: {e}"))?
+        } else {
+            let f = variants::builtin_file(v).ok_or_else(|| format!("unknown variant '{v}'"))?;
+            variants::resolve(f, &variants::builtin_file).map_err(|e| format!("{v}: {e}"))?
+        };
+        let section = name.map_or(file.id.clone(), String::from);
+        match variants::fairy::export(&file, &section) {
+            Ok(text) => writeln!(out, "{text}").map_err(|e| e.to_string())?,
+            Err(why) => {
+                count += 1;
+                let reasons: Vec<String> = why.iter().map(ToString::to_string).collect();
+                writeln!(refused, "not exported: {}: {}", file.id, reasons.join("; ")).map_err(|e| e.to_string())?;
+            }
+        }
+    }
+    Ok(count)
 }

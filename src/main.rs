@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use chimera::cli::{Command, USAGE, parse_args, run_check, run_perft};
+use chimera::cli::{Command, USAGE, parse_args, run_check, run_export, run_import, run_perft};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -47,6 +47,25 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::FAILURE
+            }
+        }
+        Command::Import { file, out } => match run_import(&file, &out, &mut std::io::stdout().lock()) {
+            Ok(_) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("chimera import: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Command::Export { variants, name, all } => {
+            let list: Vec<String> = if all { chimera::variants::builtin_ids().map(String::from).collect() } else { variants };
+            match run_export(&list, name.as_deref(), &mut std::io::stdout().lock(), &mut std::io::stderr().lock()) {
+                // With --all, refusals are the report; for named variants they are failures.
+                Ok(refused) if all || refused == 0 => ExitCode::SUCCESS,
+                Ok(_) => ExitCode::FAILURE,
+                Err(e) => {
+                    eprintln!("chimera export: {e}");
+                    ExitCode::FAILURE
+                }
             }
         }
         Command::Perft { variant, fen, depth, divide, profile } => {

@@ -48,9 +48,11 @@ pub struct PromotionRule {
 
 impl PromotionRule {
     /// Whether a promoting piece of `side` arriving on relative rank `rel` promotes: `None`
-    /// outside the zone; otherwise whether the plain move is allowed too.
+    /// outside the zone; otherwise whether the plain move is allowed too. Beyond `rank` (a
+    /// pawn dropped in the zone, as Fairy-Stockfish's promotion regions allow) it must promote
+    /// too.
     pub fn zone(&self, rel: u8) -> Option<bool> {
-        if rel == self.rank {
+        if rel >= self.rank {
             Some(false)
         } else if self.optional_from.is_some_and(|f| f <= rel && rel < self.rank) {
             Some(true)

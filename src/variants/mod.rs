@@ -2,6 +2,7 @@
 //! built-in catalogue (compiled into the binary, so a user's clone needs no data path).
 
 mod compile;
+pub mod fairy;
 mod format;
 mod load;
 mod problem;

@@ -1,0 +1,974 @@
+//! Fairy-Stockfish's `variants.ini` sections as Chimera variant files.
+//!
+//! Each section's keys are resolved first: its parent's keys (a section before it in the file,
+//! or one of Fairy-Stockfish's built-ins through the table in [`super::BUILTIN_PARENTS`], whose
+//! keys are the Chimera catalogue variant's, exported), overlaid with its own. The resolved keys
+//! are then built into one self-contained [`VariantFile`] (no `extends`), key by key. Every key
+//! must be understood: a key Chimera does not know, or a value it cannot express, is a
+//! [`Refusal`] naming the section, the key and its line, and the section is skipped. Nothing
+//! is guessed. `presets/README.md` has the table of keys and what they become.
+//!
+//! Fairy-Stockfish's defaults (its "fairy" template, standard chess without pieces) apply to
+//! every key a section and its parents leave out.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::ini::{self, Section};
+use super::{Keys, PIECE_NAMES, Val};
+use crate::rules::Verdict;
+use crate::variants::{
+    BlastSpec, BoardSpec, CastlingSpec, DropsSpec, EndSpec, PiecePromotionSpec, PieceSpec, PromotionSpec, RegionSpec, ShuffleSpec,
+    VariantFile,
+};
+
+/// Why a section was not converted: which key, on which line, and what Chimera lacks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// The key (or `[parent]` for an unknown parent).
+    pub key: String,
+    /// Its line in the file; `None` for keys that come from a built-in parent.
+    pub line: Option<usize>,
+    /// What cannot be expressed.
+    pub message: String,
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "line {line}: {}: {}", self.key, self.message),
+            None => write!(f, "{} (from the parent): {}", self.key, self.message),
+        }
+    }
+}
+
+/// One section, imported or not.
+#[derive(Clone, Debug)]
+pub struct Imported {
+    /// The section's name.
+    pub name: String,
+    /// The line of its header.
+    pub line: usize,
+    /// The variant file, or why not.
+    pub result: Result<VariantFile, Vec<Refusal>>,
+}
+
+/// Imports every section of an ini text.
+///
+/// # Errors
+/// Lines that do not read as an ini file.
+pub fn import(text: &str) -> Result<Vec<Imported>, Vec<ini::IniError>> {
+    let sections = ini::parse(text)?;
+    let mut resolved: BTreeMap<String, Result<Keys, Vec<Refusal>>> = BTreeMap::new();
+    let mut out = Vec::new();
+    for section in &sections {
+        let keys = resolve(section, &resolved);
+        resolved.insert(section.name.clone(), keys.clone());
+        let result = keys.and_then(|k| build(&section.name, k)).and_then(|file| match crate::variants::compile_playable(&file) {
+            Ok(_) => Ok(file),
+            // A file that does not load is not converted: what the loader says is the reason.
+            Err(e) => Err(vec![Refusal {
+                key: format!("[{}]", section.name),
+                line: Some(section.line),
+                message: format!("the converted variant does not load: {e}"),
+            }]),
+        });
+        out.push(Imported { name: section.name.clone(), line: section.line, result });
+    }
+    Ok(out)
+}
+
+/// The section's keys over its parent's.
+fn resolve(section: &Section, before: &BTreeMap<String, Result<Keys, Vec<Refusal>>>) -> Result<Keys, Vec<Refusal>> {
+    let mut keys = match &section.parent {
+        None => Keys::default(),
+        Some(parent) => match before.get(parent) {
+            Some(Ok(k)) => k.clone(),
+            Some(Err(refusals)) => {
+                let mut r = vec![Refusal {
+                    key: format!("[{}:{parent}]", section.name),
+                    line: Some(section.line),
+                    message: format!("its parent '{parent}' is not converted"),
+                }];
+                r.extend(refusals.iter().cloned());
+                return Err(r);
+            }
+            None => super::builtin_parent_keys(parent)
+                .map_err(|message| vec![Refusal { key: format!("[{}:{parent}]", section.name), line: Some(section.line), message }])?,
+        },
+    };
+    for e in &section.entries {
+        let val = Val { value: e.value.clone(), line: Some(e.line) };
+        if super::is_piece_key(&e.key) {
+            // A letter names one piece type: a new definition replaces the inherited one.
+            let letter = piece_letter(&e.value);
+            if letter.is_some() {
+                let taken: Vec<String> = keys
+                    .iter()
+                    .filter(|(k, v)| super::is_piece_key(k) && piece_letter(&v.value) == letter)
+                    .map(|(k, _)| k.clone())
+                    .collect();
+                for k in taken {
+                    keys.remove(&k);
+                }
+            }
+        }
+        keys.insert(e.key.clone(), val);
+    }
+    Ok(keys)
+}
+
+/// The letter of a piece key's value (`n`, `a:BN`), lower case; `None` for `-` (none).
+fn piece_letter(value: &str) -> Option<char> {
+    let letter = value.split(':').next()?.trim();
+    let mut chars = letter.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) if c.is_ascii_alphabetic() => Some(c.to_ascii_lowercase()),
+        _ => None,
+    }
+}
+
+/// Reads keys, remembering which were used and what could not be expressed.
+struct Reader {
+    keys: Keys,
+    used: BTreeSet<String>,
+    refusals: Vec<Refusal>,
+    files: u8,
+    ranks: u8,
+}
+
+impl Reader {
+    fn get(&mut self, key: &str) -> Option<Val> {
+        let v = self.keys.get(key).cloned();
+        if v.is_some() {
+            self.used.insert(key.to_string());
+        }
+        v
+    }
+
+    fn refuse(&mut self, key: &str, line: Option<usize>, message: impl Into<String>) {
+        self.refusals.push(Refusal { key: key.to_string(), line, message: message.into() });
+    }
+
+    fn line(&self, key: &str) -> Option<usize> {
+        self.keys.get(key).and_then(|v| v.line)
+    }
+
+    fn bool(&mut self, key: &str, default: bool) -> bool {
+        match self.get(key) {
+            None => default,
+            Some(v) => match v.value.as_str() {
+                "true" => true,
+                "false" => false,
+                other => {
+                    self.refuse(key, v.line, format!("'{other}' is not true or false"));
+                    default
+                }
+            },
+        }
+    }
+
+    fn int(&mut self, key: &str, default: u32) -> u32 {
+        match self.get(key) {
+            None => default,
+            Some(v) => v.value.parse().unwrap_or_else(|_| {
+                self.refuse(key, v.line, format!("'{}' is not a whole number", v.value));
+                default
+            }),
+        }
+    }
+
+    /// A key Chimera cannot express unless it holds its default value.
+    fn only_default(&mut self, key: &str, default: &str, why: &str) {
+        if let Some(v) = self.get(key)
+            && v.value != default
+        {
+            self.refuse(key, v.line, format!("'{}': {why}", v.value));
+        }
+    }
+
+    /// A file: a letter `a`… or a number from 1.
+    fn file(&mut self, key: &str, default: u8) -> u8 {
+        match self.get(key) {
+            None => default,
+            Some(v) => match parse_file(&v.value) {
+                Some(f) => f,
+                None => {
+                    self.refuse(key, v.line, format!("'{}' is not a file", v.value));
+                    default
+                }
+            },
+        }
+    }
+
+    /// A set of piece letters (`nbrq`, `*` for all, `-` for none), upper case.
+    fn letters(&mut self, key: &str, default: &str, all: &str) -> String {
+        match self.get(key) {
+            None => default.to_string(),
+            Some(v) => self.letter_set(key, &v, all),
+        }
+    }
+
+    fn letter_set(&mut self, key: &str, v: &Val, all: &str) -> String {
+        let text = v.value.trim();
+        if text == "*" {
+            return all.to_string();
+        }
+        if text == "-" || text.is_empty() {
+            return String::new();
+        }
+        let mut out = String::new();
+        for c in text.chars().filter(|c| !c.is_whitespace()) {
+            let up = c.to_ascii_uppercase();
+            if !all.contains(up) {
+                // A set inherited from the parent may name a piece type the child removed:
+                // for Fairy-Stockfish it then names nothing.
+                if v.line.is_some() {
+                    self.refuse(key, v.line, format!("'{c}' is not one of the variant's pieces"));
+                }
+            } else if !out.contains(up) {
+                out.push(up);
+            }
+        }
+        out
+    }
+
+    /// A region: squares (`d4 e5`), whole ranks (`*1`) or files (`a*`); `None` when absent.
+    fn squares(&mut self, key: &str) -> Option<BTreeSet<(u8, u8)>> {
+        let v = self.get(key)?;
+        let mut set = BTreeSet::new();
+        for token in v.value.split_whitespace() {
+            if token == "-" {
+                continue;
+            }
+            // Squares off the board do not exist for Fairy-Stockfish either (its regions are
+            // masked by the board): they are left out.
+            match parse_squares(token, 16, 16) {
+                Some(s) => set.extend(s.into_iter().filter(|&(f, r)| f < self.files && r < self.ranks)),
+                None => self.refuse(key, v.line, format!("'{token}' is not a square")),
+            }
+        }
+        Some(set)
+    }
+
+    /// A verdict (`win`, `loss`, `draw`); `None` for `none`.
+    fn verdict(&mut self, key: &str, default: Option<Verdict>) -> Option<Verdict> {
+        match self.get(key) {
+            None => default,
+            Some(v) => match v.value.as_str() {
+                "win" => Some(Verdict::Win),
+                "loss" => Some(Verdict::Loss),
+                "draw" => Some(Verdict::Draw),
+                "none" => None,
+                other => {
+                    self.refuse(key, v.line, format!("'{other}' is not win, loss, draw or none"));
+                    default
+                }
+            },
+        }
+    }
+
+    /// The ranks (1 = the side's own back rank) a pair of per-side regions covers, when both
+    /// are whole ranks and mirror each other. A region left out is Fairy-Stockfish's default,
+    /// given in absolute ranks (`*2` for white and `*7` for black whatever the board's size);
+    /// `both_absent` answers when neither is given.
+    fn side_ranks(&mut self, white: &str, black: &str, defaults: (&[u8], &[u8]), both_absent: Option<Vec<u8>>) -> Option<Vec<u8>> {
+        let w = self.squares(white);
+        let b = self.squares(black);
+        if w.is_none()
+            && b.is_none()
+            && let Some(r) = both_absent
+        {
+            return Some(r);
+        }
+        let (files, ranks) = (self.files, self.ranks);
+        let full = |abs: &[u8]| -> BTreeSet<(u8, u8)> {
+            abs.iter().filter(|&&r| r >= 1 && r <= ranks).flat_map(|&r| (0..files).map(move |f| (f, r - 1))).collect()
+        };
+        let w = w.unwrap_or_else(|| full(defaults.0));
+        let b = b.unwrap_or_else(|| full(defaults.1));
+        let ranks_of = |set: &BTreeSet<(u8, u8)>, flip: bool| -> Option<Vec<u8>> {
+            let rs: BTreeSet<u8> = set.iter().map(|&(_, r)| r).collect();
+            let whole = rs.iter().all(|&r| (0..files).all(|f| set.contains(&(f, r))));
+            let mut out: Vec<u8> = rs.iter().map(|&r| if flip { ranks - r } else { r + 1 }).collect();
+            out.sort_unstable();
+            whole.then_some(out)
+        };
+        let line = self.line(white).or(self.line(black));
+        match (ranks_of(&w, false), ranks_of(&b, true)) {
+            (Some(wr), Some(br)) if wr == br => Some(wr),
+            (Some(wr), Some(br)) => {
+                let message = format!(
+                    "white's ranks {wr:?} and black's {br:?} (each from its own side, Fairy-Stockfish's default where not given) differ; \
+                     Chimera's rule is the same for both sides"
+                );
+                self.refuse(white, line, message);
+                None
+            }
+            _ => {
+                self.refuse(white, line, "a region that is not whole ranks; Chimera takes ranks here");
+                None
+            }
+        }
+    }
+}
+
+fn parse_file(text: &str) -> Option<u8> {
+    let t = text.trim();
+    if let Ok(n) = t.parse::<u8>() {
+        return (1..=16).contains(&n).then_some(n);
+    }
+    let mut chars = t.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) if c.is_ascii_lowercase() => Some(c as u8 - b'a' + 1),
+        _ => None,
+    }
+}
+
+/// The squares (file, rank from 0) of one token: `e4`, `*1` (a rank), `a*` (a file), `*`.
+fn parse_squares(token: &str, files: u8, ranks: u8) -> Option<Vec<(u8, u8)>> {
+    let (f, r) = token.split_at(token.find(|c: char| c.is_ascii_digit() || c == '*').filter(|&i| i > 0).unwrap_or(1));
+    let fs: Vec<u8> = match f {
+        "*" => (0..files).collect(),
+        _ => vec![parse_file(f)?.checked_sub(1)?],
+    };
+    let rs: Vec<u8> = match r {
+        "*" | "" if f != "*" || r == "*" => (0..ranks).collect(),
+        _ => vec![r.parse::<u8>().ok()?.checked_sub(1)?],
+    };
+    if fs.iter().any(|&x| x >= files) || rs.iter().any(|&x| x >= ranks) {
+        return None;
+    }
+    Some(fs.iter().flat_map(|&x| rs.iter().map(move |&y| (x, y))).collect())
+}
+
+fn square_name(f: u8, r: u8) -> String {
+    format!("{}{}", (b'a' + f) as char, r + 1)
+}
+
+/// A Chimera id from a section name: lower case, with letters, digits and '-'.
+pub fn id_of(name: &str) -> String {
+    name.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+        .collect::<String>()
+        .trim_matches('-')
+        .to_string()
+}
+
+/// `shogiPawn` → `shogi pawn`.
+fn words(camel: &str) -> String {
+    let mut out = String::new();
+    for c in camel.chars() {
+        if c.is_ascii_uppercase() && !out.is_empty() {
+            out.push(' ');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
+
+/// One piece key, read.
+struct PieceKey {
+    key: String,
+    line: Option<usize>,
+    letter: char,
+    betza: String,
+    name: String,
+}
+
+/// Builds a variant file from resolved keys.
+fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
+    let mut rd = Reader { keys, used: BTreeSet::new(), refusals: Vec::new(), files: 8, ranks: 8 };
+    // Cosmetic keys and those only for other programs.
+    for k in ["variantTemplate", "pieceToCharTable", "pocketSize", "pieceValueMg", "pieceValueEg"] {
+        rd.get(k);
+    }
+    let start = rd.get("startFen").map_or("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".to_string(), |v| v.value);
+    rd.files = rd.file("maxFile", 8);
+    rd.ranks = rd.int("maxRank", 8).clamp(1, 16) as u8;
+    let (files, ranks) = (rd.files, rd.ranks);
+
+    // Pieces.
+    let piece_keys: Vec<(String, Val)> =
+        rd.keys.iter().filter(|(k, _)| super::is_piece_key(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
+    let mut pieces: Vec<PieceKey> = Vec::new();
+    for (key, v) in piece_keys {
+        rd.used.insert(key.clone());
+        if v.value.trim() == "-" {
+            continue;
+        }
+        let (letter_text, betza) = match v.value.split_once(':') {
+            Some((l, b)) => (l.trim(), Some(b.trim().to_string())),
+            None => (v.value.trim(), None),
+        };
+        let Some(letter) = piece_letter(letter_text) else {
+            rd.refuse(&key, v.line, format!("'{}' is not a piece letter", v.value));
+            continue;
+        };
+        let predefined = PIECE_NAMES.iter().find(|(n, _)| *n == key);
+        let betza = match (betza, predefined) {
+            (Some(b), _) => b,
+            (None, Some((_, b))) => (*b).to_string(),
+            (None, None) => {
+                rd.refuse(&key, v.line, "a custom piece needs its movement ('letter:Betza')");
+                continue;
+            }
+        };
+        let name = match predefined {
+            Some((n, _)) => words(n),
+            None => String::new(),
+        };
+        if pieces.iter().any(|p| p.letter == letter) {
+            rd.refuse(&key, v.line, format!("the letter '{letter}' is given to two piece types"));
+            continue;
+        }
+        pieces.push(PieceKey { key, line: v.line, letter, betza, name });
+    }
+    let all: String = pieces.iter().map(|p| p.letter.to_ascii_uppercase()).collect();
+    let letters_of = |keys: &[&str]| -> String {
+        pieces.iter().filter(|p| keys.contains(&p.key.as_str())).map(|p| p.letter.to_ascii_uppercase()).collect()
+    };
+    // Chimera's pawns reset the move count and their SAN has no letter: Fairy-Stockfish's
+    // `pawn` type, the default of its nMoveRuleTypes. Its pawnTypes (by default that type too)
+    // only say which pieces promote, which Chimera says per piece.
+    let pawns = letters_of(&["pawn"]);
+    let n_move = rd.letters("nMoveRuleTypes", &pawns, &all);
+    if n_move != pawns {
+        let line = rd.line("nMoveRuleTypes");
+        rd.refuse(
+            "nMoveRuleTypes",
+            line,
+            "pieces other than the pawn type that reset the move count (Chimera's pawns also have no letter in SAN)",
+        );
+    }
+    let pawn_types = rd.letters("pawnTypes", &pawns, &all);
+    let promoting_default = pawn_types.clone();
+    let promoting = rd.letters("promotionPawnTypes", &promoting_default, &all);
+    for side in ["White", "Black"] {
+        let key = format!("promotionPawnTypes{side}");
+        if let Some(v) = rd.get(&key)
+            && rd.letter_set(&key, &v, &all) != promoting
+        {
+            rd.refuse(&key, v.line, "promoting pieces that differ by side");
+        }
+    }
+    for key in
+        ["enPassantTypes", "enPassantTypesWhite", "enPassantTypesBlack", "enPassantRegion", "enPassantRegionWhite", "enPassantRegionBlack"]
+    {
+        if let Some(v) = rd.get(key) {
+            rd.refuse(key, v.line, "en passant is the Betza 'e' of a piece's moves in Chimera; a separate list or region is not supported");
+        }
+    }
+
+    // Double steps: the Betza `i` moves, from the double-step region.
+    let double_step = rd.bool("doubleStep", true);
+    // The region matters only to pieces with initial moves.
+    let has_initial = pieces.iter().any(|p| p.betza.contains('i') || (p.key == "pawn" && double_step));
+    let initial = if has_initial {
+        rd.side_ranks("doubleStepRegionWhite", "doubleStepRegionBlack", (&[2], &[7]), None)
+    } else {
+        rd.squares("doubleStepRegionWhite");
+        rd.squares("doubleStepRegionBlack");
+        None
+    };
+    for key in ["tripleStepRegionWhite", "tripleStepRegionBlack"] {
+        if let Some(v) = rd.get(key) {
+            rd.refuse(key, v.line, "triple steps are not supported");
+        }
+    }
+
+    // Castling.
+    let king_letters = letters_of(&["king"]);
+    let castling_king = rd.letters("castlingKingPiece", &king_letters, &all);
+    let castling_rooks = rd.letters("castlingRookPieces", &letters_of(&["rook"]), &all);
+    let castling = rd.bool("castling", true);
+    if rd.bool("chess960", false) {
+        let line = rd.line("chess960");
+        rd.refuse("chess960", line, "Chess960 castling in an imported variant is not supported yet");
+    }
+    let king_side = rd.file("castlingKingsideFile", 7);
+    let queen_side = rd.file("castlingQueensideFile", 3);
+    let castling_rank = rd.int("castlingRank", 1) as u8;
+    let rook_k = rd.file("castlingRookKingsideFile", 12).min(files);
+    let rook_q = rd.file("castlingRookQueensideFile", 1);
+    rd.only_default("castlingKingFile", "e", "a castling king on another file than e is not supported");
+    rd.only_default("oppositeCastling", "false", "opposite castling is not supported");
+    rd.only_default("castlingWins", "-", "castling as a win is not supported");
+    let castling_on_drop = rd.bool("castlingDroppedPiece", false);
+
+    // Promotion.
+    // Fairy-Stockfish's template offers no promotion unless promotionPieceTypes says.
+    let choices = rd.letters("promotionPieceTypes", "", &all);
+    for side in ["White", "Black"] {
+        let key = format!("promotionPieceTypes{side}");
+        if let Some(v) = rd.get(&key)
+            && rd.letter_set(&key, &v, &all) != choices
+        {
+            rd.refuse(&key, v.line, "promotion choices that differ by side");
+        }
+    }
+    let mandatory_pawn = rd.bool("mandatoryPawnPromotion", true);
+    let mut limits = BTreeMap::new();
+    if let Some(v) = rd.get("promotionLimit") {
+        for item in v.value.split_whitespace() {
+            match item.split_once(':').and_then(|(l, n)| Some((piece_letter(l)?, n.parse::<u8>().ok()?))) {
+                Some((l, n)) => {
+                    limits.insert(l.to_ascii_uppercase(), n);
+                }
+                None => rd.refuse("promotionLimit", v.line, format!("'{item}' is not 'letter:count'")),
+            }
+        }
+    }
+    let mut promoted: BTreeMap<char, char> = BTreeMap::new();
+    if let Some(v) = rd.get("promotedPieceType") {
+        for item in v.value.split_whitespace() {
+            match item.split_once(':').and_then(|(a, b)| Some((piece_letter(a)?, piece_letter(b)?))) {
+                Some((a, b)) => {
+                    promoted.insert(a.to_ascii_uppercase(), b.to_ascii_uppercase());
+                }
+                None => rd.refuse("promotedPieceType", v.line, format!("'{item}' is not 'letter:letter'")),
+            }
+        }
+    }
+    let mandatory_piece = rd.bool("mandatoryPiecePromotion", false);
+    let soldier_rank = rd.int("soldierPromotionRank", 1);
+    // The region matters only to pieces that promote.
+    let promo_ranks = if promoting.is_empty() && promoted.is_empty() {
+        rd.squares("promotionRegionWhite");
+        rd.squares("promotionRegionBlack");
+        None
+    } else {
+        rd.side_ranks("promotionRegionWhite", "promotionRegionBlack", (&[8], &[1]), None)
+    };
+    for (key, default, why) in [
+        ("piecePromotionOnCapture", "false", "promotion only on captures is not supported"),
+        ("pieceDemotion", "false", "demotion is not supported"),
+        ("sittuyinPromotion", "false", "Sittuyin's promotion is not supported"),
+    ] {
+        rd.only_default(key, default, why);
+    }
+
+    // Drops.
+    let drops_on = rd.bool("pieceDrops", false);
+    let to_hand = rd.bool("capturesToHand", false);
+    let first_rank_pawns = rd.bool("firstRankPawnDrops", false);
+    let zone_pawns = rd.bool("promotionZonePawnDrops", false);
+    let all_ranks: Vec<u8> = (1..=ranks).collect();
+    let drop_ranks = rd.side_ranks("dropRegionWhite", "dropRegionBlack", (&all_ranks, &all_ranks), Some(Vec::new()));
+    let no_doubled = rd.letters("dropNoDoubled", "", &all);
+    rd.only_default("dropNoDoubledCount", "1", "only one piece per file is supported");
+    let pawn_drop_mate = rd.bool("shogiPawnDropMateIllegal", false);
+    let opposite_bishops = rd.bool("dropOppositeColoredBishop", false);
+    let must_drop = rd.bool("mustDrop", false);
+    rd.only_default("mustDropType", "*", "a mandatory drop of one type is not supported");
+    for (key, default, why) in [
+        ("dropChecks", "true", "drops that may not check are not supported"),
+        ("dropLoop", "false", "promoted pieces kept promoted in hand are not supported"),
+        ("dropPromoted", "false", "drops of promoted pieces are not supported"),
+        ("sittuyinRookDrop", "false", "Sittuyin's rook drops are not supported"),
+        ("twoBoards", "false", "pieces from a second board (bughouse) are not supported"),
+        ("enclosingDrop", "none", "enclosing drops are not supported (games such as Reversi are out of scope)"),
+    ] {
+        rd.only_default(key, default, why);
+    }
+    if to_hand && !drops_on {
+        let line = rd.line("capturesToHand");
+        rd.refuse("capturesToHand", line, "captures to hand without drops is not supported");
+    }
+
+    // Other rules.
+    let gating = rd.bool("gating", false);
+    let seirawan = rd.bool("seirawanGating", false);
+    if gating != seirawan {
+        let line = rd.line("gating").or(rd.line("seirawanGating"));
+        rd.refuse("gating", line, "gating is supported as Seirawan's (gating and seirawanGating both true)");
+    }
+    let must_capture = rd.bool("mustCapture", false);
+    let checking = rd.bool("checking", true);
+    let blast = rd.bool("blastOnCapture", false);
+    let immobility = rd.bool("immobilityIllegal", false);
+    let flying = rd.bool("flyingGeneral", false);
+    let pass = rd.bool("pass", false);
+    for key in ["passWhite", "passBlack"] {
+        if let Some(v) = rd.get(key)
+            && v.value != pass.to_string()
+        {
+            rd.refuse(key, v.line, "passing for one side only is not supported");
+        }
+    }
+    for (key, default, why) in [
+        ("blastImmuneTypes", "-", "pieces immune even where the capture happens are not supported"),
+        ("mutuallyImmuneTypes", "-", "pieces that cannot take each other are not supported"),
+        ("petrifyOnCaptureTypes", "-", "petrification is not supported"),
+        ("petrifyBlastPieces", "false", "petrification is not supported"),
+        ("cambodianMoves", "false", "Cambodian special moves are not supported"),
+        ("passOnStalemate", "false", "passing on stalemate is not supported"),
+        ("passOnStalemateWhite", "false", "passing on stalemate is not supported"),
+        ("passOnStalemateBlack", "false", "passing on stalemate is not supported"),
+        ("makpongRule", "false", "Makpong's rule is not supported"),
+        ("wallingRule", "none", "walls and the duck are not supported yet"),
+        ("wallOrMove", "false", "walls are not supported yet"),
+        ("perpetualCheckIllegal", "false", "perpetual check as a loss is not supported"),
+        ("moveRepetitionIllegal", "false", "forbidden repetitions are not supported"),
+        ("chasingRule", "none", "chasing rules are not supported"),
+        ("shatarMateRule", "false", "Shatar's mating rules are not supported"),
+        ("bikjangRule", "false", "bikjang needs Janggi's code pieces; import from the janggi catalogue variant is not supported"),
+        ("materialCounting", "none", "material counting is not supported"),
+        ("countingRule", "none", "counting rules (Makruk, ASEAN) are not supported"),
+        ("stalematePieceCount", "false", "stalemate scored by a count is not supported"),
+        ("nFoldValueAbsolute", "false", "repetition results from white's side are not supported"),
+        ("extinctionClaim", "false", "extinction by claim is not supported"),
+        ("extinctionPseudoRoyal", "false", "pseudo-royal pieces are not supported"),
+        ("dupleCheck", "false", "duple check is not supported"),
+        ("extinctionOpponentPieceCount", "0", "an opponent piece count for extinction is not supported"),
+        ("flagPieceCount", "1", "more than one flag piece is not supported"),
+        ("flagPieceBlockedWin", "false", "blocked flag wins are not supported"),
+        ("adjudicateFullBoard", "false", "full-board adjudication is not supported"),
+        ("diagonalLines", "", "diagonal lines need Janggi's code pieces"),
+        ("connectN", "0", "connection games are out of scope"),
+        ("connectNxN", "0", "connection games are out of scope"),
+        ("collinearN", "0", "connection games are out of scope"),
+        ("flipEnclosedPieces", "none", "flipping pieces (Reversi) is out of scope"),
+    ] {
+        rd.only_default(key, default, why);
+    }
+
+    // Ends.
+    let checkmate = rd.verdict("checkmateValue", Some(Verdict::Loss));
+    let stalemate = rd.verdict("stalemateValue", Some(Verdict::Draw));
+    let extinction = rd.verdict("extinctionValue", None);
+    let extinct_types = rd.letters("extinctionPieceTypes", "", &all);
+    let extinct_count = rd.int("extinctionPieceCount", 0);
+    let check_counting = rd.bool("checkCounting", false);
+    let n_move = rd.int("nMoveRule", 50);
+    let n_fold = rd.int("nFoldRule", 3);
+    let n_fold_value = rd.verdict("nFoldValue", Some(Verdict::Draw));
+    let flag_piece = rd.letters("flagPiece", &all, &all);
+    let flag_white_piece = rd.letters("flagPieceWhite", &flag_piece, &all);
+    let flag_black_piece = rd.letters("flagPieceBlack", &flag_piece, &all);
+    let flag_both = rd.squares("flagRegion");
+    let flag_white = rd.squares("flagRegionWhite").or(flag_both.clone());
+    let flag_black = rd.squares("flagRegionBlack").or(flag_both);
+    let flag_move = rd.bool("flagMove", false);
+    let flag_safe = rd.bool("flagPieceSafe", false);
+    let connect_keys: Vec<String> = rd.keys.keys().filter(|k| k.starts_with("connect") && !rd.used.contains(*k)).cloned().collect();
+    for k in connect_keys {
+        let v = rd.get(&k).expect("listed");
+        if !matches!(v.value.as_str(), "true" | "*" | "-" | "win") {
+            rd.refuse(&k, v.line, "connection games are out of scope");
+        }
+    }
+
+    // Mobility regions: a piece confined to a region.
+    let mut regions: BTreeMap<String, RegionSpec> = BTreeMap::new();
+    let mut confined: BTreeMap<char, String> = BTreeMap::new();
+    let mobility: Vec<String> = rd.keys.keys().filter(|k| k.starts_with("mobilityRegion")).cloned().collect();
+    for key in mobility {
+        let rest = &key["mobilityRegion".len()..];
+        let Some((side, piece)) = rest.strip_prefix("White").map(|p| ("white", p)).or(rest.strip_prefix("Black").map(|p| ("black", p)))
+        else {
+            let line = rd.line(&key);
+            rd.refuse(&key, line, "expected mobilityRegionWhite<Piece> or mobilityRegionBlack<Piece>");
+            continue;
+        };
+        let piece_key = {
+            let mut c = piece.chars();
+            c.next().map(|f| f.to_ascii_lowercase().to_string() + c.as_str()).unwrap_or_default()
+        };
+        let squares = rd.squares(&key).unwrap_or_default();
+        let Some(p) = pieces.iter().find(|p| p.key == piece_key) else {
+            let line = rd.line(&key);
+            rd.refuse(&key, line, format!("the variant has no piece '{piece_key}'"));
+            continue;
+        };
+        let letter = p.letter.to_ascii_uppercase();
+        let region = format!("mobility-{}", letter.to_ascii_lowercase());
+        regions.insert(format!("{region}-{side}"), RegionSpec::Squares(squares.iter().map(|&(f, r)| square_name(f, r)).collect()));
+        confined.insert(letter, region);
+    }
+    for (letter, region) in &confined {
+        for side in ["white", "black"] {
+            let name = format!("{region}-{side}");
+            regions.entry(name).or_insert_with(|| RegionSpec::Rect("a1".into(), square_name(files - 1, ranks - 1)));
+        }
+        regions.insert(region.clone(), RegionSpec::PerSide { white: format!("{region}-white"), black: format!("{region}-black") });
+        let _ = letter;
+    }
+
+    // Whatever is left is a key Chimera does not know.
+    let unknown: Vec<(String, Option<usize>)> =
+        rd.keys.iter().filter(|(k, _)| !rd.used.contains(*k)).map(|(k, v)| (k.clone(), v.line)).collect();
+    for (k, line) in unknown {
+        rd.refuse(&k, line, "a key Chimera does not know");
+    }
+
+    // The pieces, with their roles.
+    let mut specs = Vec::new();
+    for p in &pieces {
+        let letter = p.letter.to_ascii_uppercase();
+        let mut betza = p.betza.clone();
+        if p.key == "pawn" && !p.betza.contains('i') {
+            if double_step {
+                betza.push_str("ifmnD");
+            }
+        } else if betza.contains('i') && !double_step {
+            rd.refuse(&p.key, p.line, "initial moves ('i') with doubleStep = false are not supported");
+        }
+        if betza.is_empty() {
+            rd.refuse(&p.key, p.line, "a piece that never moves is not supported");
+            continue;
+        }
+        if let Err(e) = crate::rules::parse_betza(&betza) {
+            rd.refuse(&p.key, p.line, format!("'{}': {e}", p.betza));
+            continue;
+        }
+        let mut spec = PieceSpec::plain(letter, &piece_name(p, &betza), &betza);
+        if p.key == "soldier" && soldier_rank > 1 && betza == "fsW" {
+            // A Shogi pawn until the rank, then forward and sideways (Xiangqi's river).
+            let n = u8::try_from(soldier_rank).unwrap_or(u8::MAX).min(ranks);
+            let rows = |from: u8, to: u8| -> Vec<String> { (from..=to).flat_map(|r| (0..files).map(move |f| square_name(f, r))).collect() };
+            regions.insert("soldier-zone-white".into(), RegionSpec::Squares(rows(n - 1, ranks - 1)));
+            regions.insert("soldier-zone-black".into(), RegionSpec::Squares(rows(0, ranks - n)));
+            regions.insert(
+                "soldier-zone".into(),
+                RegionSpec::PerSide { white: "soldier-zone-white".into(), black: "soldier-zone-black".into() },
+            );
+            spec.betza = "fW".into();
+            spec.region_moves = Some(crate::variants::RegionMoves { region: "soldier-zone".into(), betza: "fsW".into() });
+        }
+        spec.royal = p.key == "king";
+        spec.pawn = pawns.contains(letter);
+        // With no choices, Fairy-Stockfish's pawns promote only as their promotedPieceType says.
+        spec.promotes = promoting.contains(letter) && !choices.is_empty();
+        spec.castles = castling_king.contains(letter);
+        spec.castling_partner = castling_rooks.contains(letter);
+        spec.promotes_to = promoted.get(&letter).copied();
+        if betza.contains('i')
+            && let Some(r) = &initial
+            && r.as_slice() != [2]
+        {
+            spec.initial_ranks = Some(r.clone());
+        }
+        spec.confined = confined.get(&letter).cloned();
+        specs.push(spec);
+    }
+    for (from, to) in &promoted {
+        if !all.contains(*from) || !all.contains(*to) {
+            let line = rd.line("promotedPieceType");
+            rd.refuse("promotedPieceType", line, format!("'{from}:{to}' names a piece the variant does not have"));
+        }
+    }
+    if castling_king.chars().count() > 1 {
+        let line = rd.line("castlingKingPiece");
+        rd.refuse("castlingKingPiece", line, "more than one castling king type");
+    }
+
+    let mut file = VariantFile { id: id_of(name), name: Some(display_name(name)), ..VariantFile::default() };
+    file.description = Some(format!("Imported from Fairy-Stockfish's variant configuration (section [{name}])."));
+    file.board = Some(BoardSpec { files, ranks, walls: Vec::new(), style: Default::default(), river: None });
+    file.pieces = Some(specs);
+    file.shuffle = Some(ShuffleSpec::Fixed);
+    // Castling rights come from the FEN (or a dropped king and rook): without any, castling is
+    // off whatever the keys say.
+    let rights = start.split_whitespace().nth(2).is_some_and(|f| f != "-");
+    file.castling = Some(if castling && !castling_king.is_empty() && (rights || castling_on_drop) {
+        if king_side < 2 || queen_side + 1 > files {
+            let line = rd.line("castlingKingsideFile");
+            rd.refuse("castlingKingsideFile", line, "castling files off the board");
+        }
+        let letter = |f: u8| (b'a' + f - 1) as char;
+        let rook_start = (rook_k != files || rook_q != 1).then(|| (letter(rook_k), letter(rook_q)));
+        CastlingSpec::On {
+            king: (letter(king_side), letter(queen_side)),
+            rook: (letter(king_side.saturating_sub(1).max(1)), letter((queen_side + 1).min(files))),
+            king_takes_rook: false,
+            rank: castling_rank,
+            rook_start,
+        }
+    } else {
+        CastlingSpec::Off
+    });
+    let promo = promo_ranks.unwrap_or_else(|| vec![ranks]);
+    let (first, last) = (promo.first().copied().unwrap_or(ranks), promo.last().copied().unwrap_or(ranks));
+    let contiguous = promo.windows(2).all(|w| w[1] == w[0] + 1);
+    if !contiguous || (promo.len() > 1 && last != ranks) {
+        let line = rd.line("promotionRegionWhite");
+        rd.refuse("promotionRegionWhite", line, "a promotion region that is not a run of ranks up to the far rank");
+    }
+    let stuck: String = promoting.chars().filter(|l| !promoted.contains_key(l)).collect();
+    if choices.is_empty() && !stuck.is_empty() {
+        // Fairy-Stockfish then forbids the move into the zone; Chimera has no such rule.
+        let line = rd.line("promotionPieceTypes");
+        rd.refuse(
+            "promotionPieceTypes",
+            line,
+            format!("no promotion choices for the promoting pieces {stuck}: they could never enter the promotion zone"),
+        );
+    }
+    if !promoting.is_empty() && !choices.is_empty() {
+        let (rank, optional_from) = if mandatory_pawn { (first, None) } else { (last, Some(first)) };
+        let optional_from = optional_from.filter(|&f| f < rank);
+        file.promotion = Some(PromotionSpec { rank, choices: choices.clone(), optional_from, limits });
+    }
+    if !promoted.is_empty() {
+        file.piece_promotion = Some(PiecePromotionSpec { zone: first, mandatory: mandatory_piece });
+    }
+    if immobility {
+        file.no_immobile_pieces = Some(true);
+    }
+    if drops_on {
+        let mut forbidden = BTreeMap::new();
+        for p in pawn_types.chars() {
+            let mut r = Vec::new();
+            if !first_rank_pawns {
+                r.push(1);
+            }
+            if !zone_pawns && !promoting.is_empty() && promoting.contains(p) {
+                r.extend(first..=last);
+            }
+            if !r.is_empty() {
+                forbidden.insert(p, r);
+            }
+        }
+        let no_drop_mate = if pawn_drop_mate { letters_of(&["shogiPawn"]) } else { String::new() };
+        file.drops = Some(DropsSpec {
+            captures_to_hand: to_hand,
+            forbidden_ranks: forbidden,
+            ranks: drop_ranks.unwrap_or_default(),
+            must_drop,
+            opposite_bishops,
+            castling_on_drop,
+            no_doubled,
+            no_drop_mate,
+        });
+    }
+    if blast {
+        file.blast = Some(BlastSpec { immune: pawn_types.clone() });
+    }
+    if gating && seirawan {
+        file.gating = Some(true);
+    }
+    if pass {
+        file.pass = Some(true);
+    }
+    if must_capture {
+        file.mandatory_capture = Some(true);
+    }
+    if !checking {
+        file.checks_forbidden = Some(true);
+    }
+    if flying {
+        file.flying_general = Some(true);
+    }
+
+    let mut end = Vec::new();
+    match checkmate {
+        Some(Verdict::Loss) => end.push(EndSpec::Checkmate),
+        Some(v) => end.push(EndSpec::Checkmated(v)),
+        None => {}
+    }
+    if let Some(v) = stalemate {
+        end.push(EndSpec::Stalemate(v));
+    }
+    if let (Some(w), Some(b)) = (&flag_white, &flag_black) {
+        if flag_white_piece != flag_black_piece {
+            let line = rd.line("flagPieceWhite").or(rd.line("flagPieceBlack"));
+            rd.refuse("flagPieceWhite", line, "flag pieces that differ by side");
+        }
+        let names = |s: &BTreeSet<(u8, u8)>| s.iter().map(|&(f, r)| square_name(f, r)).collect::<Vec<_>>();
+        regions.insert("flag-white".into(), RegionSpec::Squares(names(w)));
+        regions.insert("flag-black".into(), RegionSpec::Squares(names(b)));
+        regions.insert("flag".into(), RegionSpec::PerSide { white: "flag-white".into(), black: "flag-black".into() });
+        end.push(EndSpec::RegionReached { pieces: flag_white_piece.clone(), region: "flag".into(), reply: flag_move, safe: flag_safe });
+    } else if flag_white.is_some() || flag_black.is_some() {
+        let line = rd.line("flagRegionWhite").or(rd.line("flagRegionBlack"));
+        rd.refuse("flagRegionWhite", line, "a flag region for one side only is not supported");
+    }
+    if let Some(v) = extinction {
+        let per_type = extinct_types.chars().count() > 1 && extinct_types != all;
+        let pieces = if extinct_types == all { String::new() } else { extinct_types.clone() };
+        let fewer_than = u8::try_from(extinct_count + 1).unwrap_or(u8::MAX);
+        end.push(EndSpec::Extinction { pieces, per_type, fewer_than, verdict: v });
+    }
+    if check_counting {
+        match check_count(&start) {
+            Some(n) => end.push(EndSpec::NCheck(n)),
+            None => {
+                let line = rd.line("checkCounting");
+                rd.refuse("checkCounting", line, "the start FEN has no check counts ('3+3')");
+            }
+        }
+    }
+    if n_move > 0 {
+        end.push(EndSpec::MoveRule(n_move * 2));
+    }
+    if n_fold > 0 {
+        if n_fold_value != Some(Verdict::Draw) {
+            let line = rd.line("nFoldValue");
+            rd.refuse("nFoldValue", line, "a repetition that is not a draw is not supported");
+        }
+        end.push(EndSpec::Repetition(u8::try_from(n_fold).unwrap_or(u8::MAX)));
+    }
+    if !king_letters.is_empty() && checkmate == Some(Verdict::Loss) && extinction.is_none() && !check_counting {
+        end.push(EndSpec::InsufficientMaterial);
+    }
+    file.end = Some(end);
+    // Without castling (or gating, which keeps its rights in the same field) Fairy-Stockfish
+    // keeps no castling rights, whatever the start FEN says.
+    let start = if matches!(file.castling, Some(CastlingSpec::Off)) && !gating { without_castling_rights(&start) } else { start };
+    file.start = Some(start);
+    if !regions.is_empty() {
+        file.regions = Some(regions);
+    }
+    file.rules_summary = Some(format!("As Fairy-Stockfish's '{name}': {}.", summary(&file)));
+    if rd.refusals.is_empty() { Ok(file) } else { Err(rd.refusals) }
+}
+
+/// The check counts of a FEN with a `3+3` field, if all alike.
+fn check_count(fen: &str) -> Option<u8> {
+    let field = fen.split_whitespace().find(|f| f.contains('+') && f.chars().all(|c| c.is_ascii_digit() || c == '+'))?;
+    let (a, b) = field.split_once('+')?;
+    let (a, b) = (a.parse::<u8>().ok()?, b.parse::<u8>().ok()?);
+    (a == b).then_some(a)
+}
+
+/// A piece's name: Fairy-Stockfish's for its predefined pieces, otherwise the name of a
+/// catalogue piece with the same moves, otherwise its letter.
+fn piece_name(p: &PieceKey, betza: &str) -> String {
+    if !p.name.is_empty() {
+        return p.name.clone();
+    }
+    super::catalogue_piece_name(betza).unwrap_or_else(|| format!("piece {}", p.letter.to_ascii_uppercase()))
+}
+
+fn display_name(section: &str) -> String {
+    let mut out = String::new();
+    let mut up = true;
+    for c in section.chars() {
+        if c == '-' || c == '_' {
+            out.push(' ');
+            up = true;
+        } else if up {
+            out.push(c.to_ascii_uppercase());
+            up = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A one-line summary of an imported variant's board and pieces.
+fn summary(file: &VariantFile) -> String {
+    let board = file.board.as_ref().map_or(String::new(), |b| format!("{}×{} board", b.files, b.ranks));
+    let pieces: Vec<String> = file.pieces.iter().flatten().map(|p| format!("{} {} ({})", p.letter, p.name, p.betza)).collect();
+    format!("{board}; pieces {}", pieces.join(", "))
+}
+
+/// The FEN with its castling field emptied (`-`).
+fn without_castling_rights(fen: &str) -> String {
+    let mut fields: Vec<&str> = fen.split_whitespace().collect();
+    if fields.len() > 2 {
+        fields[2] = "-";
+    }
+    fields.join(" ")
+}

@@ -1,0 +1,632 @@
+//! Fairy-Stockfish's variant configuration format (`variants.ini`), in and out.
+//!
+//! - [`import`](import::import): every section of an ini text as a Chimera variant file, or the
+//!   keys that stop it, by name and line.
+//! - [`export`]: a Chimera variant as an ini section, or what Fairy-Stockfish cannot express.
+//!
+//! Both go through one model: a variant's *keys*, Fairy-Stockfish's names with their values.
+//! A section that inherits from one of Fairy-Stockfish's built-ins gets the keys of the
+//! Chimera catalogue variant mapped from it ([`BUILTIN_PARENTS`]), exported, so import and
+//! export agree by construction and a round trip (export, then import) is tested on the
+//! whole catalogue. The table of keys is in `presets/README.md`.
+//!
+//! Departures from Fairy-Stockfish, all refused rather than guessed: regions that differ by
+//! side where Chimera's rule is one for both (double steps, promotion, drops), and every rule
+//! Chimera lacks (see the refusals in `import.rs`).
+
+pub mod import;
+pub mod ini;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::LazyLock;
+
+use crate::rules::Verdict;
+use crate::variants::{CastlingSpec, EndSpec, PieceSpec, ShuffleSpec, VariantFile};
+
+/// A key's value and where it was written (`None`: from a built-in parent).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Val {
+    /// The value as written.
+    pub value: String,
+    /// 1-based line in the ini file.
+    pub line: Option<usize>,
+}
+
+/// A variant's keys, resolved through its parents.
+pub type Keys = BTreeMap<String, Val>;
+
+/// Fairy-Stockfish's predefined piece types and their moves in Betza notation (its own list,
+/// in the documentation of `variants.ini`).
+pub const PIECE_NAMES: &[(&str, &str)] = &[
+    ("pawn", "fmWfceF"),
+    ("knight", "N"),
+    ("bishop", "B"),
+    ("rook", "R"),
+    ("queen", "Q"),
+    ("fers", "F"),
+    ("alfil", "A"),
+    ("fersAlfil", "FA"),
+    ("silver", "FfW"),
+    ("aiwok", "RNF"),
+    ("bers", "RF"),
+    ("archbishop", "BN"),
+    ("chancellor", "RN"),
+    ("amazon", "QN"),
+    ("knibis", "mNcB"),
+    ("biskni", "mBcN"),
+    ("kniroo", "mNcR"),
+    ("rookni", "mRcN"),
+    ("shogiPawn", "fW"),
+    ("lance", "fR"),
+    ("shogiKnight", "ffN"),
+    ("gold", "WfF"),
+    ("dragonHorse", "BW"),
+    ("clobber", "cW"),
+    ("breakthrough", "fmWfF"),
+    ("immobile", ""),
+    ("cannon", "mRcpR"),
+    ("janggiCannon", "pR"),
+    ("soldier", "fsW"),
+    ("horse", "nN"),
+    ("elephant", "nA"),
+    ("janggiElephant", "nZ"),
+    ("banner", "RcpRnN"),
+    ("wazir", "W"),
+    ("commoner", "K"),
+    ("centaur", "KN"),
+    ("king", "K"),
+];
+
+/// Whether a key defines a piece type (`knight = n`, `customPiece3 = a:BN`).
+pub fn is_piece_key(key: &str) -> bool {
+    PIECE_NAMES.iter().any(|(n, _)| *n == key)
+        || key.strip_prefix("customPiece").is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// Fairy-Stockfish's built-in variants that a section may inherit from, and the Chimera
+/// catalogue variant each resolves to.
+pub const BUILTIN_PARENTS: &[(&str, &str)] = &[
+    ("chess", "chess"),
+    ("normal", "chess"),
+    ("coregal", "coregal"),
+    ("placement", "placement"),
+    ("berolina", "berolina"),
+    ("shogi", "shogi"),
+    ("minishogi", "minishogi"),
+    ("dobutsu", "dobutsu"),
+    ("capablanca", "capablanca"),
+    ("gothic", "gothic"),
+    ("embassy", "embassy"),
+    ("losalamos", "losalamos"),
+    ("amazon", "amazon"),
+    ("nightrider", "nightrider"),
+    ("grasshopper", "grasshopper"),
+    ("shatranj", "shatranj"),
+    ("kingofthehill", "kingofthehill"),
+    ("antichess", "antichess"),
+    ("giveaway", "giveaway"),
+    ("horde", "horde"),
+    ("3check", "3check"),
+    ("racingkings", "racingkings"),
+    ("hoppelpoppel", "hoppelpoppel"),
+    ("knightmate", "knightmate"),
+    ("losers", "losers"),
+    ("kinglet", "kinglet"),
+    ("threekings", "threekings"),
+    ("makruk", "makruk"),
+    ("courier", "courier"),
+    ("jesonmor", "jesonmor"),
+    ("crazyhouse", "crazyhouse"),
+    ("atomic", "atomic"),
+    ("xiangqi", "xiangqi"),
+    ("manchu", "manchu"),
+    ("minixiangqi", "minixiangqi"),
+    ("shako", "shako"),
+    ("grand", "grand"),
+    ("seirawan", "seirawan"),
+    ("extinction", "extinction"),
+    ("janggi", "janggi"),
+];
+
+/// The keys of a Fairy-Stockfish built-in, from the catalogue variant mapped from it.
+///
+/// # Errors
+/// The built-in has no mapping, or its catalogue variant cannot be written as keys.
+pub fn builtin_parent_keys(parent: &str) -> Result<Keys, String> {
+    let Some(&(_, id)) = BUILTIN_PARENTS.iter().find(|(fs, _)| *fs == parent) else {
+        return Err(format!("the parent '{parent}' is neither a section before it nor a Fairy-Stockfish built-in Chimera maps"));
+    };
+    let file = crate::variants::builtin_file(id)
+        .and_then(|f| crate::variants::resolve(f, &crate::variants::builtin_file).ok())
+        .ok_or_else(|| format!("the catalogue variant '{id}' does not load"))?;
+    let keys = export_keys(&file).map_err(|refusals| {
+        let why: Vec<String> = refusals.iter().map(|r| format!("{}: {}", r.key, r.message)).collect();
+        format!("the parent '{parent}' (Chimera's '{id}') cannot be written as Fairy-Stockfish keys: {}", why.join("; "))
+    })?;
+    Ok(keys.into_iter().map(|(k, value)| (k, Val { value, line: None })).collect())
+}
+
+/// The name of a catalogue piece type that moves as `betza`, if there is one.
+pub fn catalogue_piece_name(betza: &str) -> Option<String> {
+    static NAMES: LazyLock<BTreeMap<String, String>> = LazyLock::new(|| {
+        let mut names = BTreeMap::new();
+        for id in crate::variants::builtin_ids() {
+            for p in crate::variants::builtin_file(id).and_then(|f| f.pieces).unwrap_or_default() {
+                if p.code.is_none() && !p.royal {
+                    names.entry(p.betza.clone()).or_insert(p.name.clone());
+                }
+            }
+        }
+        names
+    });
+    NAMES.get(betza).cloned()
+}
+
+/// What Fairy-Stockfish cannot express of a Chimera variant: which part, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unexpressible {
+    /// The variant file's key (`presets`, `pieces[2].code`, `end[1]`…).
+    pub key: String,
+    /// What Fairy-Stockfish lacks.
+    pub message: String,
+}
+
+impl std::fmt::Display for Unexpressible {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.key, self.message)
+    }
+}
+
+/// A resolved variant file as an ini section named `name`.
+///
+/// # Errors
+/// Everything of the variant that Fairy-Stockfish cannot express.
+pub fn export(file: &VariantFile, name: &str) -> Result<String, Vec<Unexpressible>> {
+    let keys = export_keys(file)?;
+    let mut text = format!("[{name}]\n");
+    for (k, v) in keys {
+        text.push_str(&format!("{k} = {v}\n"));
+    }
+    Ok(text)
+}
+
+fn ranks_text(ranks: impl IntoIterator<Item = u8>) -> String {
+    ranks.into_iter().map(|r| format!("*{r}")).collect::<Vec<_>>().join(" ")
+}
+
+fn lower(letters: &str) -> String {
+    letters.chars().map(|c| c.to_ascii_lowercase()).collect()
+}
+
+/// A resolved variant file as Fairy-Stockfish keys (those that differ from its defaults).
+///
+/// # Errors
+/// Everything of the variant that Fairy-Stockfish cannot express.
+pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<Unexpressible>> {
+    let mut keys: BTreeMap<String, String> = BTreeMap::new();
+    let mut no: Vec<Unexpressible> = Vec::new();
+    let mut refuse = |key: &str, message: &str| no.push(Unexpressible { key: key.into(), message: message.into() });
+    let board = file.board.clone().unwrap_or(crate::variants::BoardSpec {
+        files: 8,
+        ranks: 8,
+        walls: Vec::new(),
+        style: Default::default(),
+        river: None,
+    });
+    let (files, ranks) = (board.files, board.ranks);
+    if files > 12 || ranks > 10 {
+        refuse("board", "Fairy-Stockfish's boards are at most 12 files by 10 ranks");
+    }
+    if !board.walls.is_empty() {
+        refuse("board.walls", "walls are not exported yet");
+    }
+    if files != 8 {
+        keys.insert("maxFile".into(), files.to_string());
+    }
+    if ranks != 8 {
+        keys.insert("maxRank".into(), ranks.to_string());
+    }
+    let pieces: Vec<PieceSpec> = file.pieces.clone().unwrap_or_default();
+    let letters = |f: &dyn Fn(&PieceSpec) -> bool| -> String { pieces.iter().filter(|p| f(p)).map(|p| p.letter).collect() };
+    let pawns = letters(&|p| p.pawn && matches!(p.betza.as_str(), "fmWfceF" | "fmWfcF" | "fmWfceFifmnD"));
+    let promoting = letters(&|p| p.promotes);
+    let mut used_names: BTreeSet<&str> = BTreeSet::new();
+    let mut custom = 0;
+    let mut piece_key: BTreeMap<char, String> = BTreeMap::new();
+    let mut any_initial: Option<Vec<u8>> = None;
+    let mut double_step = false;
+    for (i, p) in pieces.iter().enumerate() {
+        let path = format!("pieces[{i}]");
+        let l = p.letter.to_ascii_lowercase();
+        if let Some(code) = &p.code {
+            if code == "cannon" && !used_names.contains("cannon") {
+                used_names.insert("cannon");
+                keys.insert("cannon".into(), l.to_string());
+                piece_key.insert(p.letter, "cannon".into());
+            } else {
+                refuse(&format!("{path}.code"), &format!("the code piece '{code}' has no Fairy-Stockfish counterpart in the ini format"));
+            }
+            continue;
+        }
+        // Fairy-Stockfish's soldier: a Shogi pawn until it reaches soldierPromotionRank, then
+        // forward and sideways (Xiangqi's soldier across the river).
+        if let Some(rm) = &p.region_moves {
+            match soldier_rank(file, p) {
+                Some(n) if !used_names.contains("soldier") => {
+                    used_names.insert("soldier");
+                    keys.insert("soldier".into(), l.to_string());
+                    keys.insert("soldierPromotionRank".into(), n.to_string());
+                    piece_key.insert(p.letter, "soldier".into());
+                    if p.pawn && ends_have_move_rule(file) {
+                        refuse(&format!("{path}.pawn"), "Fairy-Stockfish's soldier does not reset the move count");
+                    }
+                }
+                _ => refuse(&format!("{path}.region_moves"), &format!("moves of its own in '{}' are not expressible", rm.region)),
+            }
+            continue;
+        }
+        if p.pawn && !matches!(p.betza.as_str(), "fmWfceF" | "fmWfcF" | "fmWfceFifmnD") && ends_have_move_rule(file) {
+            refuse(
+                &format!("{path}.pawn"),
+                "a pawn that moves unlike Fairy-Stockfish's pawn: its custom pieces do not reset the move count",
+            );
+        }
+        if p.betza.contains('i') {
+            let r = p.initial_ranks.clone().unwrap_or_else(|| vec![2]);
+            if any_initial.as_ref().is_some_and(|a| *a != r) {
+                refuse(&format!("{path}.initial_ranks"), "initial ranks that differ between pieces");
+            }
+            any_initial = Some(r);
+        }
+        let key = if p.royal {
+            if used_names.contains("king") {
+                refuse(&format!("{path}.royal"), "more than one royal piece type");
+            }
+            used_names.insert("king");
+            keys.insert("king".into(), if p.betza == "K" { l.to_string() } else { format!("{l}:{}", p.betza) });
+            "king".to_string()
+        } else if p.pawn && matches!(p.betza.as_str(), "fmWfceF" | "fmWfcF" | "fmWfceFifmnD") && !used_names.contains("pawn") {
+            used_names.insert("pawn");
+            double_step = p.betza.ends_with("ifmnD");
+            keys.insert("pawn".into(), l.to_string());
+            "pawn".to_string()
+        } else if let Some(&(name, _)) =
+            PIECE_NAMES.iter().find(|(n, b)| *b == p.betza && *n != "king" && *n != "pawn" && !used_names.contains(n))
+        {
+            used_names.insert(name);
+            keys.insert(name.into(), l.to_string());
+            name.to_string()
+        } else {
+            custom += 1;
+            let key = format!("customPiece{custom}");
+            keys.insert(key.clone(), format!("{l}:{}", p.betza));
+            key
+        };
+        piece_key.insert(p.letter, key);
+    }
+    if keys.contains_key("pawn") && !double_step {
+        keys.insert("doubleStep".into(), "false".into());
+    }
+    // Fairy-Stockfish's double-step regions are absolute ranks, *2 and *7 by default.
+    if let Some(r) = &any_initial {
+        let black: Vec<u8> = r.iter().map(|&x| ranks + 1 - x).collect();
+        if r.as_slice() != [2] {
+            keys.insert("doubleStepRegionWhite".into(), ranks_text(r.iter().copied()));
+        }
+        if black.as_slice() != [7] {
+            keys.insert("doubleStepRegionBlack".into(), ranks_text(black));
+        }
+    }
+    let key_letters = |name: &str| -> String { piece_key.iter().filter(|(_, k)| *k == name).map(|(l, _)| *l).collect() };
+    // Chimera's other pawns (a soldier) matter only where moves are counted (refused above).
+    if promoting != key_letters("pawn") {
+        keys.insert("promotionPawnTypes".into(), if promoting.is_empty() { "-".into() } else { lower(&promoting) });
+    }
+    for (i, p) in pieces.iter().enumerate() {
+        if let Some(region) = &p.confined {
+            let [w, b] = crate::variants::region_squares(file, region);
+            let Some(key) = piece_key.get(&p.letter) else { continue };
+            let mut camel = key.clone();
+            camel[..1].make_ascii_uppercase();
+            keys.insert(format!("mobilityRegionWhite{camel}"), squares_text(&w));
+            keys.insert(format!("mobilityRegionBlack{camel}"), squares_text(&b));
+            let _ = i;
+        }
+    }
+    let start = file.start.clone().unwrap_or_default();
+    keys.insert("startFen".into(), start.clone());
+    if matches!(file.shuffle, Some(ShuffleSpec::Shuffled(_))) {
+        refuse("shuffle", "a start shuffled for every game is not part of Fairy-Stockfish's variant format");
+    }
+    // Castling.
+    let castles = letters(&|p| p.castles);
+    let partners = letters(&|p| p.castling_partner);
+    match &file.castling {
+        Some(CastlingSpec::On { king, rook, king_takes_rook, rank, rook_start }) if !castles.is_empty() => {
+            if *king_takes_rook {
+                refuse("castling.king_takes_rook", "Chess960 castling notation is not exported");
+            }
+            let file_no = |c: char| c as u8 - b'a' + 1;
+            if file_no(rook.0) + 1 != file_no(king.0) || file_no(rook.1) != file_no(king.1) + 1 {
+                refuse("castling.rook", "the rook must land beside the king, on its inner side");
+            }
+            if king.0 != 'g' {
+                keys.insert("castlingKingsideFile".into(), king.0.to_string());
+            }
+            if king.1 != 'c' {
+                keys.insert("castlingQueensideFile".into(), king.1.to_string());
+            }
+            if *rank != 1 {
+                keys.insert("castlingRank".into(), rank.to_string());
+            }
+            if let Some((k, q)) = rook_start {
+                keys.insert("castlingRookKingsideFile".into(), k.to_string());
+                keys.insert("castlingRookQueensideFile".into(), q.to_string());
+            }
+            if castles != key_letters("king") {
+                keys.insert("castlingKingPiece".into(), lower(&castles));
+            }
+            if partners != key_letters("rook") {
+                keys.insert("castlingRookPieces".into(), lower(&partners));
+            }
+        }
+        _ => {
+            keys.insert("castling".into(), "false".into());
+        }
+    }
+    // Promotion.
+    // Fairy-Stockfish's promotion regions are absolute ranks, *8 and *1 by default.
+    let promo_region = |keys: &mut BTreeMap<String, String>, first: u8, last: u8| {
+        if (first, last) != (8, 8) {
+            keys.insert("promotionRegionWhite".into(), ranks_text(first..=last));
+        }
+        let black: Vec<u8> = (first..=last).map(|r| ranks + 1 - r).collect();
+        if black.as_slice() != [1] {
+            keys.insert("promotionRegionBlack".into(), ranks_text(black));
+        }
+    };
+    let mut zone: Option<(u8, u8)> = None;
+    if let Some(pr) = &file.promotion
+        && !promoting.is_empty()
+    {
+        let first = pr.optional_from.unwrap_or(pr.rank);
+        if pr.optional_from.is_some() {
+            keys.insert("mandatoryPawnPromotion".into(), "false".into());
+            if pr.rank != ranks {
+                refuse("promotion.rank", "optional promotion must run to the far rank");
+            }
+        }
+        zone = Some((first, pr.rank));
+        if pr.optional_from.is_none() && pr.rank != ranks {
+            zone = Some((pr.rank, ranks));
+        }
+        let (a, b) = zone.expect("set");
+        promo_region(&mut keys, a, b);
+        // Fairy-Stockfish's template has no promotion choices: always say them.
+        keys.insert("promotionPieceTypes".into(), if pr.choices.is_empty() { "-".into() } else { lower(&pr.choices) });
+        if !pr.limits.is_empty() {
+            let text: Vec<String> = pr.limits.iter().map(|(l, n)| format!("{}:{n}", l.to_ascii_lowercase())).collect();
+            keys.insert("promotionLimit".into(), text.join(" "));
+        }
+    } else if !promoting.is_empty() {
+        refuse("promotion", "pieces promote but the variant has no promotion rule");
+    }
+    let promoted: Vec<String> = pieces
+        .iter()
+        .filter_map(|p| p.promotes_to.map(|t| format!("{}:{}", p.letter.to_ascii_lowercase(), t.to_ascii_lowercase())))
+        .collect();
+    if !promoted.is_empty() {
+        keys.insert("promotedPieceType".into(), promoted.join(" "));
+        let z = file.piece_promotion.as_ref().map_or(ranks, |pp| pp.zone);
+        if zone.is_some_and(|zz| zz != (z, ranks)) {
+            refuse("piece_promotion.zone", "a piece promotion zone that differs from the pawns' promotion ranks");
+        }
+        zone = Some((z, ranks));
+        promo_region(&mut keys, z, ranks);
+        if file.piece_promotion.as_ref().is_some_and(|pp| pp.mandatory) {
+            keys.insert("mandatoryPiecePromotion".into(), "true".into());
+        }
+    }
+    if file.no_immobile_pieces == Some(true) {
+        keys.insert("immobilityIllegal".into(), "true".into());
+    }
+    if file.mandatory_capture == Some(true) {
+        keys.insert("mustCapture".into(), "true".into());
+    }
+    if file.checks_forbidden == Some(true) {
+        keys.insert("checking".into(), "false".into());
+    }
+    if file.flying_general == Some(true) {
+        keys.insert("flyingGeneral".into(), "true".into());
+    }
+    if file.pass == Some(true) {
+        keys.insert("pass".into(), "true".into());
+    }
+    if file.gating == Some(true) {
+        keys.insert("gating".into(), "true".into());
+        keys.insert("seirawanGating".into(), "true".into());
+    }
+    if file.diagonal_lines.is_some() {
+        refuse("diagonal_lines", "diagonal lines go with Janggi's code pieces");
+    }
+    if file.material_count.is_some() {
+        refuse("material_count", "a material count is not exported");
+    }
+    if let Some(b) = &file.blast {
+        keys.insert("blastOnCapture".into(), "true".into());
+        if b.immune != pawns {
+            refuse("blast.immune", "only the pawns may survive a neighbouring blast");
+        }
+    }
+    if let Some(d) = &file.drops {
+        keys.insert("pieceDrops".into(), "true".into());
+        if d.captures_to_hand {
+            keys.insert("capturesToHand".into(), "true".into());
+        }
+        // Fairy-Stockfish's pawn drops: never on the first rank unless allowed, never in the
+        // promotion zone unless allowed.
+        let zone_ranks: Vec<u8> = zone.map_or(Vec::new(), |(a, b)| (a..=b).collect());
+        let expect = |first: bool, in_zone: bool| -> BTreeMap<char, Vec<u8>> {
+            pawns
+                .chars()
+                .filter_map(|p| {
+                    let mut r = Vec::new();
+                    if !first {
+                        r.push(1);
+                    }
+                    if !in_zone && promoting.contains(p) {
+                        r.extend(zone_ranks.iter().copied());
+                    }
+                    (!r.is_empty()).then_some((p, r))
+                })
+                .collect()
+        };
+        let found =
+            [(false, false), (true, false), (false, true), (true, true)].into_iter().find(|&(a, b)| expect(a, b) == d.forbidden_ranks);
+        match found {
+            Some((first, in_zone)) => {
+                if first {
+                    keys.insert("firstRankPawnDrops".into(), "true".into());
+                }
+                if in_zone {
+                    keys.insert("promotionZonePawnDrops".into(), "true".into());
+                }
+            }
+            None => refuse("drops.forbidden_ranks", "forbidden drop ranks other than the pawns' first rank and promotion zone"),
+        }
+        if !d.ranks.is_empty() {
+            keys.insert("dropRegionWhite".into(), ranks_text(d.ranks.iter().copied()));
+            keys.insert("dropRegionBlack".into(), ranks_text(d.ranks.iter().map(|&r| ranks + 1 - r)));
+        }
+        if d.must_drop {
+            keys.insert("mustDrop".into(), "true".into());
+        }
+        if d.opposite_bishops {
+            keys.insert("dropOppositeColoredBishop".into(), "true".into());
+        }
+        if d.castling_on_drop {
+            keys.insert("castlingDroppedPiece".into(), "true".into());
+        }
+        if !d.no_doubled.is_empty() {
+            if d.no_doubled.chars().count() > 1 {
+                refuse("drops.no_doubled", "only one letter");
+            }
+            keys.insert("dropNoDoubled".into(), lower(&d.no_doubled));
+        }
+        if !d.no_drop_mate.is_empty() {
+            if d.no_drop_mate != key_letters("shogiPawn") {
+                refuse("drops.no_drop_mate", "only the Shogi pawn's drop mate can be forbidden");
+            }
+            keys.insert("shogiPawnDropMateIllegal".into(), "true".into());
+        }
+    }
+    // Ends.
+    let ends = file.end.clone().unwrap_or_else(crate::variants::default_end);
+    let verdict = |v: Verdict| match v {
+        Verdict::Win => "win",
+        Verdict::Loss => "loss",
+        Verdict::Draw => "draw",
+    };
+    let (mut move_rule, mut repetition, mut stalemate) = (None, None, None);
+    for (i, e) in ends.iter().enumerate() {
+        let path = format!("end[{i}]");
+        match e {
+            EndSpec::Checkmate => {}
+            EndSpec::Checkmated(v) => {
+                keys.insert("checkmateValue".into(), verdict(*v).into());
+            }
+            EndSpec::Stalemate(v) => stalemate = Some(*v),
+            EndSpec::RegionReached { pieces: which, region, reply, safe } => {
+                let [w, b] = crate::variants::region_squares(file, region);
+                keys.insert("flagRegionWhite".into(), squares_text(&w));
+                keys.insert("flagRegionBlack".into(), squares_text(&b));
+                let all: String = pieces.iter().map(|p| p.letter).collect();
+                if *which != all {
+                    if which.chars().count() != 1 {
+                        refuse(&path, "a flag of more than one piece type");
+                    }
+                    keys.insert("flagPiece".into(), lower(which));
+                }
+                if *reply {
+                    keys.insert("flagMove".into(), "true".into());
+                }
+                if *safe {
+                    keys.insert("flagPieceSafe".into(), "true".into());
+                }
+            }
+            EndSpec::Extinction { pieces: which, per_type, fewer_than, verdict: v } => {
+                if which.chars().count() > 1 && !per_type {
+                    refuse(&path, "extinction of several types together");
+                }
+                keys.insert("extinctionValue".into(), verdict(*v).into());
+                keys.insert("extinctionPieceTypes".into(), if which.is_empty() { "*".into() } else { lower(which) });
+                if *fewer_than != 1 {
+                    keys.insert("extinctionPieceCount".into(), (fewer_than - 1).to_string());
+                }
+            }
+            EndSpec::NCheck(_) => {
+                keys.insert("checkCounting".into(), "true".into());
+            }
+            EndSpec::MoveRule(n) => {
+                if n % 2 == 1 {
+                    refuse(&path, "a move rule of an odd number of half-moves");
+                }
+                move_rule = Some(n / 2);
+            }
+            EndSpec::Repetition(n) => repetition = Some(*n),
+            EndSpec::InsufficientMaterial => {}
+            EndSpec::BareKing(_) | EndSpec::RegionHeld { .. } | EndSpec::Bikjang | EndSpec::DoublePass => {
+                refuse(&path, "this end condition has no Fairy-Stockfish key");
+            }
+        }
+    }
+    match stalemate {
+        Some(Verdict::Draw) => {}
+        Some(v) => {
+            keys.insert("stalemateValue".into(), verdict(v).into());
+        }
+        None => refuse("end", "without a stalemate rule Fairy-Stockfish would draw"),
+    }
+    if move_rule != Some(50) {
+        keys.insert("nMoveRule".into(), move_rule.unwrap_or(0).to_string());
+    }
+    if repetition != Some(3) {
+        keys.insert("nFoldRule".into(), repetition.unwrap_or(0).to_string());
+    }
+    if !file.presets.as_ref().is_none_or(Vec::is_empty) {
+        refuse("presets", "presets are Chimera's own");
+    }
+    if file.profile.is_some() {
+        refuse("profile", "modifier profiles are Chimera's own");
+    }
+    if no.is_empty() { Ok(keys) } else { Err(no) }
+}
+
+fn squares_text(squares: &[(u8, u8)]) -> String {
+    squares.iter().map(|&(f, r)| format!("{}{}", (b'a' + f) as char, r + 1)).collect::<Vec<_>>().join(" ")
+}
+
+/// Whether the variant's ends count moves (a move rule), where pawns matter.
+fn ends_have_move_rule(file: &VariantFile) -> bool {
+    file.end.clone().unwrap_or_else(crate::variants::default_end).iter().any(|e| matches!(e, EndSpec::MoveRule(_)))
+}
+
+/// The rank (1 = own back rank) from which a piece moves as Fairy-Stockfish's soldier does
+/// beyond its soldierPromotionRank: `fW` before, `fsW` in a region of whole ranks from there
+/// to the far rank, mirrored for black.
+fn soldier_rank(file: &VariantFile, p: &PieceSpec) -> Option<u8> {
+    let rm = p.region_moves.as_ref()?;
+    if p.betza != "fW" || rm.betza != "fsW" {
+        return None;
+    }
+    let board = file.board.as_ref()?;
+    let [w, b] = crate::variants::region_squares(file, &rm.region);
+    let n = w.iter().map(|&(_, r)| r).min()? + 1;
+    let expect_w: Vec<(u8, u8)> = (n - 1..board.ranks).flat_map(|r| (0..board.files).map(move |f| (f, r))).collect();
+    let expect_b: Vec<(u8, u8)> = (0..=board.ranks - n).flat_map(|r| (0..board.files).map(move |f| (f, r))).collect();
+    let sorted = |mut v: Vec<(u8, u8)>| {
+        v.sort_unstable();
+        v
+    };
+    (sorted(w) == sorted(expect_w) && sorted(b) == sorted(expect_b)).then_some(n)
+}

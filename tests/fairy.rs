@@ -1,0 +1,227 @@
+//! Fairy-Stockfish's variant configuration format: `chimera import` and `chimera export`.
+//! The ini texts here are the tests' own. The comparison with Fairy-Stockfish itself is in
+//! `tests/differential.rs` (exported sections loaded into pyffish) and, for the shared
+//! `variants.ini`, `scripts/fairy_import_check.sh`.
+
+use chimera::rules::Engine;
+use chimera::variants::fairy::import::{Imported, import};
+use chimera::variants::fairy::{BUILTIN_PARENTS, export, export_keys};
+use chimera::variants::{self, CastlingSpec, EndSpec, VariantFile, compile, resolve};
+
+const INI: &str = "\
+# A test file: comments and blank lines are skipped.
+
+[smallchess]
+maxFile = 6
+maxRank = 6
+pawn = p
+knight = n
+rook = r
+queen = q
+king = k
+startFen = rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1
+doubleStep = false
+castling = false
+promotionPieceTypes = qrn
+promotionRegionWhite = *6
+promotionRegionBlack = *1
+
+[smallhill:smallchess]
+flagPiece = k
+flagRegionWhite = c3 d3 c4 d4
+flagRegionBlack = c3 d3 c4 d4
+
+[wazirs:chess]
+customPiece1 = w:WA
+startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RWBQKBWR w KQkq - 0 1
+
+[ducky:chess]
+wallingRule = duck
+stalemateValue = win
+
+[orphan:nosuchparent]
+maxRank = 6
+
+[child-of-skipped:ducky]
+maxFile = 9
+";
+
+fn by_name<'a>(all: &'a [Imported], name: &str) -> &'a Imported {
+    all.iter().find(|i| i.name == name).unwrap_or_else(|| panic!("no section {name}"))
+}
+
+fn converted(all: &[Imported], name: &str) -> VariantFile {
+    match &by_name(all, name).result {
+        Ok(f) => f.clone(),
+        Err(r) => panic!("{name} was skipped: {r:?}"),
+    }
+}
+
+fn perft(file: &VariantFile, depth: u32) -> u64 {
+    let v = compile(file).unwrap_or_else(|e| panic!("{}: {e}", file.id));
+    Engine::from_fen(v, "startpos").unwrap_or_else(|e| panic!("{}: {e}", file.id)).perft(depth)
+}
+
+#[test]
+fn sections_convert_with_their_parents_keys() {
+    let all = import(INI).expect("reads");
+    assert_eq!(all.len(), 6);
+    let small = converted(&all, "smallchess");
+    assert_eq!(small.id, "smallchess");
+    assert_eq!(small.board.as_ref().map(|b| (b.files, b.ranks)), Some((6, 6)));
+    assert_eq!(small.castling, Some(CastlingSpec::Off));
+    let pawn = small.pieces.as_ref().unwrap().iter().find(|p| p.letter == 'P').unwrap();
+    assert_eq!((pawn.betza.as_str(), pawn.pawn, pawn.promotes), ("fmWfceF", true, true));
+    let promotion = small.promotion.as_ref().unwrap();
+    assert_eq!((promotion.rank, promotion.choices.as_str()), (6, "QRN"));
+    // Los Alamos chess by another name: the same tree as the catalogue's.
+    let losalamos = variants::builtin("losalamos").unwrap();
+    let ours = Engine::from_fen(losalamos, "startpos").unwrap().perft(3);
+    assert_eq!(perft(&small, 3), ours);
+
+    // The child keeps its parent's keys and adds a flag region.
+    let hill = converted(&all, "smallhill");
+    assert_eq!(hill.board, small.board);
+    let ends = hill.end.as_ref().unwrap();
+    assert!(
+        ends.iter().any(|e| matches!(e, EndSpec::RegionReached { pieces, region, .. } if pieces == "K" && region == "flag")),
+        "{ends:?}"
+    );
+
+    // A built-in parent: chess's keys, from the catalogue; a custom piece under its own letter.
+    let wazirs = converted(&all, "wazirs");
+    let w = wazirs.pieces.as_ref().unwrap().iter().find(|p| p.letter == 'W').unwrap();
+    assert_eq!(w.betza, "WA");
+    assert!(wazirs.pieces.as_ref().unwrap().iter().any(|p| p.letter == 'N'), "chess's knight is inherited");
+    assert!(matches!(wazirs.castling, Some(CastlingSpec::On { king: ('g', 'c'), .. })));
+}
+
+#[test]
+fn what_cannot_be_expressed_is_named_with_its_line() {
+    let all = import(INI).expect("reads");
+    let Err(why) = &by_name(&all, "ducky").result else { panic!("ducky converted") };
+    let walls = why.iter().find(|r| r.key == "wallingRule").expect("the walling rule is named");
+    assert_eq!(walls.line, Some(28), "{walls}");
+    assert!(!why.iter().any(|r| r.key == "stalemateValue"), "a stalemate value is expressible: {why:?}");
+
+    let Err(why) = &by_name(&all, "orphan").result else { panic!("orphan converted") };
+    assert!(why[0].message.contains("nosuchparent"), "{why:?}");
+    assert_eq!(why[0].line, Some(31));
+
+    // A child of a skipped section is skipped too, for the key it inherits, on its line.
+    let Err(why) = &by_name(&all, "child-of-skipped").result else { panic!("converted") };
+    assert!(why.iter().any(|r| r.key == "wallingRule" && r.line == Some(28)), "{why:?}");
+}
+
+#[test]
+fn unknown_keys_and_values_are_refused_not_guessed() {
+    let text = "[a:chess]\nnoSuchKey = 3\n[b:chess]\ncastling = maybe\n[c:chess]\ncustomPiece1 = x:Wq\n[d:chess]\nnMoveRuleTypes = pn\n";
+    let all = import(text).expect("reads");
+    let keys: Vec<Vec<(String, Option<usize>)>> = all
+        .iter()
+        .map(|i| match &i.result {
+            Ok(_) => panic!("{} converted", i.name),
+            Err(r) => r.iter().map(|r| (r.key.clone(), r.line)).collect(),
+        })
+        .collect();
+    assert_eq!(keys[0], vec![("noSuchKey".to_string(), Some(2))]);
+    assert_eq!(keys[1], vec![("castling".to_string(), Some(4))]);
+    assert_eq!(keys[2], vec![("customPiece1".to_string(), Some(6))]);
+    assert_eq!(keys[3], vec![("nMoveRuleTypes".to_string(), Some(8))]);
+    assert!(import("[x]\nthis is not a key\n").is_err(), "a line that is not an entry is an error");
+}
+
+/// The catalogue variants Fairy-Stockfish's format cannot express, and the key that stops
+/// each (the first one named).
+const NOT_EXPORTED: &[(&str, &str)] = &[
+    ("chess960", "shuffle"),
+    ("coregal", "pieces[5].royal"),
+    ("berolina", "pieces[0].pawn"),
+    ("janggi", "pieces[0].code"),
+    ("shatranj", "end[2]"),
+    ("losers", "end[1]"),
+    ("jesonmor", "end[0]"),
+];
+
+fn sorted_pockets(fen: &str) -> String {
+    match (fen.find('['), fen.find(']')) {
+        (Some(a), Some(b)) => {
+            let mut pocket: Vec<char> = fen[a + 1..b].chars().collect();
+            pocket.sort_unstable();
+            format!("{}[{}]{}", &fen[..a], pocket.into_iter().collect::<String>(), &fen[b + 1..])
+        }
+        _ => fen.to_string(),
+    }
+}
+
+fn resolved(id: &str) -> VariantFile {
+    resolve(variants::builtin_file(id).unwrap(), &variants::builtin_file).unwrap()
+}
+
+#[test]
+fn export_then_import_plays_the_same_game() {
+    let mut refused = Vec::new();
+    for id in variants::builtin_ids() {
+        let file = resolved(id);
+        let text = match export(&file, id) {
+            Ok(t) => t,
+            Err(why) => {
+                refused.push((id, why[0].key.clone()));
+                continue;
+            }
+        };
+        let all = import(&text).unwrap_or_else(|e| panic!("{id}: {e:?}\n{text}"));
+        let back = match &all[0].result {
+            Ok(f) => f.clone(),
+            Err(r) => panic!("{id}: its export does not import: {r:?}\n{text}"),
+        };
+        let depth = if id == "placement" { 2 } else { 3 };
+        assert_eq!(perft(&back, depth), perft(&file, depth), "{id}: perft {depth} after export and import\n{text}");
+        let mut a = Engine::from_fen(compile(&back).unwrap(), "startpos").unwrap();
+        let mut b = Engine::from_fen(compile(&file).unwrap(), "startpos").unwrap();
+        // Fairy-Stockfish's keys do not order the piece types, which order the pockets.
+        assert_eq!(sorted_pockets(&a.fen()), sorted_pockets(&b.fen()), "{id}");
+    }
+    let expected: Vec<(&str, String)> = NOT_EXPORTED.iter().map(|(a, b)| (*a, (*b).to_string())).collect();
+    assert_eq!(refused, expected, "the catalogue variants export refuses, with the first key");
+}
+
+#[test]
+fn every_mapped_parent_is_a_catalogue_variant() {
+    for (fs, id) in BUILTIN_PARENTS {
+        let file = resolved(id);
+        if NOT_EXPORTED.iter().any(|(n, _)| n == id) {
+            continue;
+        }
+        export_keys(&file).unwrap_or_else(|e| panic!("{fs} -> {id}: {e:?}"));
+    }
+}
+
+#[test]
+fn the_command_line_writes_files_and_lists_what_it_skipped() {
+    let dir = std::env::temp_dir().join(format!("chimera-import-test-{}", std::process::id()));
+    let ini = dir.join("test.ini");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(&ini, INI).unwrap();
+    let out_dir = dir.join("out");
+    let mut out = Vec::new();
+    let (converted, skipped) =
+        chimera::cli::run_import(ini.to_str().unwrap(), out_dir.to_str().unwrap(), &mut out).unwrap_or_else(|e| panic!("{e}"));
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!((converted, skipped), (3, 3), "{text}");
+    assert!(text.contains("skipped [ducky] (line 27):\n    line 28: wallingRule:"), "{text}");
+    // The files load as they are, by path.
+    let mut report = Vec::new();
+    let files: Vec<String> =
+        ["smallchess", "smallhill", "wazirs"].iter().map(|n| out_dir.join(format!("{n}.ron")).display().to_string()).collect();
+    assert!(chimera::cli::run_check(&files, &mut report), "{}", String::from_utf8_lossy(&report));
+
+    // Export: a section for each variant, and the refusals on their own.
+    let (mut sections, mut refused) = (Vec::new(), Vec::new());
+    let n = chimera::cli::run_export(&["capablanca".into(), "janggi".into()], None, &mut sections, &mut refused).unwrap();
+    assert_eq!(n, 1);
+    let sections = String::from_utf8(sections).unwrap();
+    assert!(sections.starts_with("[capablanca]\n") && sections.contains("archbishop = a\n"), "{sections}");
+    assert!(String::from_utf8(refused).unwrap().starts_with("not exported: janggi: pieces[0].code:"));
+    std::fs::remove_dir_all(&dir).ok();
+}
