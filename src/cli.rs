@@ -7,7 +7,7 @@ use crate::variants;
 /// Usage text.
 pub const USAGE: &str = "\
 usage:
-  chimera [--variant <id|file.ron>] [--fen <FEN>] [--presets a,b] [--profile <id|file.ron>]
+  chimera [--variant <id|file.ron|file.ini:section>] [--fen <FEN>] [--presets a,b] [--profile <id|file.ron>]
           [--moves '<uci> <uci> ...'] [--screenshot <file.png>]
                                   start the game window with the variant, presets and
                                   modifier profile;
@@ -21,12 +21,14 @@ usage:
                                   the computer plays that side (or both, a move every
                                   <pace> seconds) at that level (default 3)
       [--until-ply <N>]           take the screenshot once the game has N moves (or is over)
-      [--editor [<id|file.ron>]]  open the variant editor on a copy of a built-in variant, on
-                                  a file, or on a new variant
+      [--editor [<id|file.ron|file.ini:section>]]
+                                  open the variant editor on a copy of a built-in variant, on
+                                  a file, on a section of a Fairy-Stockfish ini file, or on a
+                                  new variant
       [--clock <control>]         play with clocks: 5 (minutes each), 5+3 (3 s added a move),
                                   5d3 (3 s delay a move), 10b30x3 (byo-yomi: 10 minutes,
                                   then 3 periods of 30 s)
-  chimera perft --variant <id|file.ron> --fen <FEN|startpos> --depth <N> [--divide] [--profile <id|file.ron>]
+  chimera perft --variant <id|file.ron|file.ini:section> --fen <FEN|startpos> --depth <N> [--divide] [--profile <id|file.ron>]
                                   count leaf nodes through the rules pipelines
   chimera check <file.ron>...     validate variant files, reporting every problem
   chimera import <file.ini> [--out <dir>]

@@ -36,6 +36,10 @@ use serde_json::{Value, json};
 
 const DEFAULT_SEED: u64 = 0x0C41_3E7A_D1FF_5EED;
 
+/// Catalogue variants Fairy-Stockfish does not have (and that no ini text here gives it):
+/// tested by their own rule tests and hand-counted perft (`tests/andernach.rs`).
+const NOT_IN_FAIRY_STOCKFISH: &[&str] = &["andernach"];
+
 /// Orda and Orda Mirror for pyffish, which does not have them built in (Couch Tomato's
 /// rules, as Chimera's `presets/orda.ron` and `presets/ordamirror.ron` state them).
 const ORDA_INI: &str = include_str!("data/orda.ini");
@@ -98,6 +102,24 @@ const PINNED_EN_PASSANT: &[(&str, &str, &str)] = &[
     // Shako's cannon on e7 stands behind the e6 pawn and the e2 knight: taking en passant would
     // leave one screen between it and the king.
     ("shako", "2b1kbc3/er6re/1p1ppn2p1/1np1cp1pq1/p3P5/3P1PPp1P/9P/1PP6N/1R1BNQ1RCE/1E2KB3C b - - 0 31", "d8d6"),
+    // The catalogue's further Fairy-Stockfish built-ins with chess's pawns: the same position on
+    // their boards (10×8: the bishop on h8 pins e5 against a1; 9×9 and 10×10: d-pawn from the
+    // eighth rank, the bishop on h9 pins e6 against a2).
+    ("5check", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 5+5 0 1", "d7d5"),
+    ("nocastle", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1", "d7d5"),
+    ("torpedo", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1", "d7d5"),
+    ("misere", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1", "d7d5"),
+    ("newzealand", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1", "d7d5"),
+    ("almost", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1", "d7d5"),
+    ("perfect", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1", "d7d5"),
+    ("pocketknight", "4k2b/3p4/8/4P3/8/8/8/K7[] b - - 0 1", "d7d5"),
+    ("centaur", "4k2b2/3p6/10/4P5/10/10/10/K9 b - - 0 1", "d7d5"),
+    ("janus", "4k2b2/3p6/10/4P5/10/10/10/K9 b - - 0 1", "d7d5"),
+    ("caparandom", "4k2b2/3p6/10/4P5/10/10/10/K9 b - - 0 1", "d7d5"),
+    ("capahouse", "4k2b2/3p6/10/4P5/10/10/10/K9[] b - - 0 1", "d7d5"),
+    ("chancellor", "4k2b1/3p5/9/4P4/9/9/9/K8/9 b - - 0 1", "d8d6"),
+    ("modern", "4k2b1/3p5/9/4P4/9/9/9/K8/9 b - - 0 1", "d8d6"),
+    ("tencubed", "4k5/7b2/3p6/10/4P5/10/10/10/K9/10 b - - 0 1", "d8d6"),
 ];
 
 /// One entry per class of disagreement, as narrow as the kinds allow.
@@ -121,6 +143,53 @@ const LISTED_GAPS: &[KnownGap] = &[
         why: "after a Berolina double step Fairy-Stockfish always writes the two-square en-passant field, Chimera only when an en-passant capture is legal",
         fen: BEROLINA,
         moves: "h2f4",
+    },
+    KnownGap {
+        variant: "caparandom",
+        kind: "fen-castling",
+        contains: "",
+        class: "notation",
+        why: "castling rights: Chimera writes X-FEN (KQkq for the outermost rooks), Fairy-Stockfish's Chess960 mode Shredder-FEN (file letters)",
+        fen: "rkqrnbbnac/pppppppppp/10/10/10/10/PPPPPPPPPP/RKQRNBBNAC w KQkq - 0 1",
+        moves: "",
+    },
+    KnownGap {
+        variant: "pawnback",
+        kind: "fen-ep-unusable",
+        contains: "",
+        class: "notation",
+        why: "after a double step of its pawns (which may also step back) Fairy-Stockfish always writes the two-square en-passant field (d3d4), \
+              as for Berolina; Chimera only when an en-passant capture is legal",
+        fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        moves: "d2d4",
+    },
+    KnownGap {
+        variant: "pawnsideways",
+        kind: "fen-ep-unusable",
+        contains: "",
+        class: "notation",
+        why: "after a double step of its pawns (which may also step sideways) Fairy-Stockfish always writes the two-square en-passant field \
+              (e3e4), as for Berolina; Chimera only when an en-passant capture is legal",
+        fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        moves: "e2e4",
+    },
+    KnownGap {
+        variant: "pawnback",
+        kind: "fen-ep",
+        contains: "",
+        class: "notation",
+        why: "after a double step that may be taken en passant Fairy-Stockfish writes the two-square field (d5d6), Chimera the square passed over (d6)",
+        fen: "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1",
+        moves: "d7d5",
+    },
+    KnownGap {
+        variant: "pawnsideways",
+        kind: "fen-ep",
+        contains: "",
+        class: "notation",
+        why: "after a double step that may be taken en passant Fairy-Stockfish writes the two-square field (d5d6), Chimera the square passed over (d6)",
+        fen: "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1",
+        moves: "d7d5",
     },
     // FEN: the half-move clock.
     KnownGap {
@@ -194,6 +263,88 @@ const LISTED_GAPS: &[KnownGap] = &[
         why: "a drop resets Fairy-Stockfish's half-move clock, not Chimera's (no move rule: the FEN field only)",
         fen: "gle/1c1/1C1/ELG[Gg] w - - 3 2",
         moves: "G@a2",
+    },
+    KnownGap {
+        variant: "pawnsideways",
+        kind: "fen-halfmove",
+        contains: "",
+        class: "rules",
+        why: "a sideways pawn step resets Chimera's half-move clock (every pawn move does, as in chess), not Fairy-Stockfish's: \
+              a move that can be undone is no progress there",
+        fen: "4k3/8/8/8/8/4P3/8/4K3 w - - 5 10",
+        moves: "e3d3",
+    },
+    KnownGap {
+        variant: "capahouse",
+        kind: "fen-halfmove",
+        contains: "",
+        class: "rules",
+        why: "a drop resets Fairy-Stockfish's half-move clock (and so its fifty-move rule), not Chimera's",
+        fen: "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR[Nn] w KQkq - 4 3",
+        moves: "N@e5",
+    },
+    KnownGap {
+        variant: "pocketknight",
+        kind: "fen-halfmove",
+        contains: "",
+        class: "rules",
+        why: "a drop resets Fairy-Stockfish's half-move clock (and so its fifty-move rule), not Chimera's",
+        fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Nn] w KQkq - 4 3",
+        moves: "N@e5",
+    },
+    KnownGap {
+        variant: "judkins",
+        kind: "fen-halfmove",
+        contains: "",
+        class: "rules",
+        why: "a drop resets Fairy-Stockfish's half-move clock, not Chimera's (no move rule: the FEN field only)",
+        fen: "rbnsgk/5p/6/6/P5/KGSNBR[Gg] w - - 3 2",
+        moves: "G@c3",
+    },
+    KnownGap {
+        variant: "gorogoro",
+        kind: "fen-halfmove",
+        contains: "",
+        class: "rules",
+        why: "a drop resets Fairy-Stockfish's half-move clock, not Chimera's (no move rule: the FEN field only)",
+        fen: "sgkgs/5/1ppp1/1PPP1/5/SGKGS[Gg] w - - 3 2",
+        moves: "G@a2",
+    },
+    KnownGap {
+        variant: "euroshogi",
+        kind: "fen-halfmove",
+        contains: "",
+        class: "rules",
+        why: "a drop resets Fairy-Stockfish's half-move clock, not Chimera's (no move rule: the FEN field only)",
+        fen: "1nbgkgn1/1r4b1/pppppppp/8/8/PPPPPPPP/1B4R1/1NGKGBN1[Gg] w - - 3 2",
+        moves: "G@e5",
+    },
+    KnownGap {
+        variant: "okisakishogi",
+        kind: "fen-halfmove",
+        contains: "",
+        class: "rules",
+        why: "a drop resets Fairy-Stockfish's half-move clock, not Chimera's (no move rule: the FEN field only)",
+        fen: "lnsgkqgsnl/1r6b1/pppppppppp/10/10/10/10/PPPPPPPPPP/1B6R1/LNSGQKGSNL[Gg] w - - 3 2",
+        moves: "G@e5",
+    },
+    KnownGap {
+        variant: "yarishogi",
+        kind: "fen-halfmove",
+        contains: "",
+        class: "rules",
+        why: "a drop resets Fairy-Stockfish's half-move clock, not Chimera's (no move rule: the FEN field only)",
+        fen: "rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR[Nn] w - - 3 2",
+        moves: "N@d5",
+    },
+    KnownGap {
+        variant: "checkshogi",
+        kind: "fen-halfmove",
+        contains: "",
+        class: "rules",
+        why: "a drop resets Fairy-Stockfish's half-move clock, not Chimera's (no move rule: the FEN field only)",
+        fen: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[Gg] w - - 1+1 3 2",
+        moves: "G@e5",
     },
     // Results.
     // FEN: pockets.
@@ -322,6 +473,98 @@ const LISTED_GAPS: &[KnownGap] = &[
         moves: "",
     },
     KnownGap {
+        variant: "janggitraditional",
+        kind: "legal-missing",
+        contains: "",
+        class: "rules",
+        why: "a check that also opens the file between the generals (here the king steps in front of its own cannon): Chimera lets the \
+              checked side only answer the check, Fairy-Stockfish also lets it pass and leave the generals facing, which draws under \
+              the traditional rules (in Janggi it loses at once: see its legal-missing-losing gap); which is right needs deciding",
+        fen: "r1ba2b2/3k1a3/nc5cn/p5p2/2p2p3/2P1rP2p/2P1N3P/C2K5/3C5/RNB1AAB1R b - - 5 19",
+        moves: "",
+    },
+    KnownGap {
+        variant: "judkins",
+        kind: "legal-missing-losing",
+        contains: "allows P@",
+        class: "rules",
+        why: "a pawn drop that mates: Chimera forbids it, Fairy-Stockfish allows it and scores the mate as a loss for the dropper",
+        fen: "4pk/6/4G1/6/6/K5[P] w - - 0 1",
+        moves: "",
+    },
+    KnownGap {
+        variant: "euroshogi",
+        kind: "legal-missing-losing",
+        contains: "allows P@",
+        class: "rules",
+        why: "a pawn drop that mates: Chimera forbids it, Fairy-Stockfish allows it and scores the mate as a loss for the dropper",
+        fen: "6pk/8/6G1/8/8/8/8/K7[P] w - - 0 1",
+        moves: "",
+    },
+    KnownGap {
+        variant: "okisakishogi",
+        kind: "legal-missing-losing",
+        contains: "allows P@",
+        class: "rules",
+        why: "a pawn drop that mates: Chimera forbids it, Fairy-Stockfish allows it and scores the mate as a loss for the dropper",
+        fen: "8pk/10/8G1/10/10/10/10/10/10/K9[P] w - - 0 1",
+        moves: "",
+    },
+    KnownGap {
+        variant: "gorogoro",
+        kind: "legal-missing-losing",
+        contains: "allows P@",
+        class: "rules",
+        why: "a pawn drop that mates: Chimera forbids it, Fairy-Stockfish allows it and scores the mate as a loss for the dropper",
+        fen: "3ks/1Gg2/P1PP1/1g2p/4g/SPK1S[Sp] b - - 2 18",
+        moves: "",
+    },
+    KnownGap {
+        variant: "judkins",
+        kind: "fen-pocket-order",
+        contains: "",
+        class: "notation",
+        why: "the pieces in hand in another order (Chimera [SP], Fairy-Stockfish [PS])",
+        fen: "r4r/1+S2+B1/4g1/2G3/P3k+n/K2N+b1[SP] b - - 0 19",
+        moves: "",
+    },
+    KnownGap {
+        variant: "gorogoro",
+        kind: "fen-pocket-order",
+        contains: "",
+        class: "notation",
+        why: "the pieces in hand in another order (Chimera [SPp], Fairy-Stockfish [PSp])",
+        fen: "s1k2/g1g1p/p1G1P/1pS2/3sg/1K3[SPp] b - - 0 19",
+        moves: "",
+    },
+    KnownGap {
+        variant: "euroshogi",
+        kind: "fen-pocket-order",
+        contains: "",
+        class: "notation",
+        why: "the pieces in hand in another order (Chimera [BPp], Fairy-Stockfish [PBp])",
+        fen: "rn4n1/4k3/2p1ggp1/pp1ppb1p/2PPP2P/PP1G2PN/3B1GKR/N4B2[BPp] b - - 0 25",
+        moves: "",
+    },
+    KnownGap {
+        variant: "okisakishogi",
+        kind: "fen-pocket-order",
+        contains: "",
+        class: "notation",
+        why: "the pieces in hand in another order (Chimera [BP], Fairy-Stockfish [PB])",
+        fen: "1nsk3gnl/l4sq3/prp1ppp2b/5g2pp/1p1p6/2P7/3P4P1/PPR1PPPP1P/Q2G2G2L/LNS2KS1N1[BP] b - - 0 24",
+        moves: "",
+    },
+    KnownGap {
+        variant: "checkshogi",
+        kind: "fen-pocket-order",
+        contains: "",
+        class: "notation",
+        why: "the pieces in hand in another order (Chimera [BP], Fairy-Stockfish [PB])",
+        fen: "2s1kgs1l/l8/ng3pn1+P/ppppr1pp1/4p1P2/PP1P4p/L1P1KP1PL/1B1R1S3/1NSG1G1N1[BP] b - - 1+1 0 24",
+        moves: "",
+    },
+    KnownGap {
         variant: "shogi",
         kind: "legal-missing-losing",
         contains: "allows P@",
@@ -347,6 +590,15 @@ const LISTED_GAPS: &[KnownGap] = &[
         why: "the pieces in hand in another order (Chimera [Cec], Fairy-Stockfish [Cce])",
         fen: "g1e/3/1l1/1LG[Cec] w - - 0 4",
         moves: "",
+    },
+    KnownGap {
+        variant: "pocketknight",
+        kind: "fen-promoted-mark",
+        contains: "",
+        class: "notation",
+        why: "Chimera marks a promoted piece with ~ in Pocket Knight too, where captures never go to a hand; Fairy-Stockfish marks them only where they do",
+        fen: "k7/4P3/8/8/8/8/8/K7[] w - - 0 1",
+        moves: "e7e8q",
     },
     KnownGap {
         variant: "placement",
@@ -484,6 +736,69 @@ const LISTED_GAPS: &[KnownGap] = &[
         fen: JANGGI,
         moves: "",
     },
+    KnownGap {
+        variant: "janggitraditional",
+        kind: "san-letter",
+        contains: "",
+        class: "notation",
+        why: "Fairy-Stockfish's SAN letters for the horse and elephant are H and E; Chimera uses the FEN letters N and B",
+        fen: JANGGI,
+        moves: "",
+    },
+    KnownGap {
+        variant: "janggitraditional",
+        kind: "san",
+        contains: "Chimera pass,",
+        class: "notation",
+        why: "a pass: Chimera writes 'pass', Fairy-Stockfish the king moving to its own square (Ke2)",
+        fen: JANGGI,
+        moves: "",
+    },
+    KnownGap {
+        variant: "janggicasual",
+        kind: "san-letter",
+        contains: "",
+        class: "notation",
+        why: "Fairy-Stockfish's SAN letters for the horse and elephant are H and E; Chimera uses the FEN letters N and B",
+        fen: JANGGI,
+        moves: "",
+    },
+    KnownGap {
+        variant: "janggicasual",
+        kind: "san",
+        contains: "Chimera pass,",
+        class: "notation",
+        why: "a pass: Chimera writes 'pass', Fairy-Stockfish the king moving to its own square (Ke2)",
+        fen: JANGGI,
+        moves: "",
+    },
+    KnownGap {
+        variant: "pawnsideways",
+        kind: "san-pawn-letter",
+        contains: "",
+        class: "notation",
+        why: "Fairy-Stockfish names the pawn that may step sideways (Pe4; Pd3 for e3-d3), Chimera writes pawn moves as in chess (e4, d3)",
+        fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        moves: "",
+    },
+    KnownGap {
+        variant: "5check",
+        kind: "san-check",
+        contains: "",
+        class: "notation",
+        why: "a fifth check that wins: Fairy-Stockfish writes #, Chimera + (only real checkmates get #)",
+        fen: "4k3/8/8/8/8/8/8/4K2R w K - 1+5 0 1",
+        moves: "",
+    },
+    KnownGap {
+        variant: "checkshogi",
+        kind: "san-check",
+        contains: "",
+        class: "notation",
+        why: "a check that wins (the first, in Check Shogi): Fairy-Stockfish writes #, Chimera + (only real checkmates get #)",
+        fen: "4k4/9/9/9/9/9/9/9/4K4[R] w - - 1+1 0 1",
+        moves: "",
+    },
 ];
 
 // ---------------------------------------------------------------------------------------
@@ -528,7 +843,7 @@ impl Config {
         assert!(plies.0 <= plies.1, "CHIMERA_DIFF_PLIES: the minimum is above the maximum");
         let variants = match env("CHIMERA_DIFF_VARIANTS") {
             Some(list) => list.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
-            None => variants::builtin_ids().map(String::from).collect(),
+            None => variants::builtin_ids().filter(|id| !NOT_IN_FAIRY_STOCKFISH.contains(id)).map(String::from).collect(),
         };
         let san = match env("CHIMERA_DIFF_SAN").as_deref() {
             None => SanMode::Sample(2),

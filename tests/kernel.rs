@@ -347,3 +347,20 @@ fn reverse_attacks_agree_with_generation() {
         assert!(probes > 1000, "{id}: {probes} probes");
     }
 }
+
+/// A promotion cannot be undone: it starts the half-move clock again whatever promotes, as
+/// in Fairy-Stockfish: Backward Pawns' pawns (which are no `pawn: true`, their other moves
+/// being reversible) and Shogi's pieces. Chimera used to reset it only for pawns and captures.
+#[test]
+fn a_promotion_resets_the_half_move_clock() {
+    let clock_after = |id: &str, fen: &str, uci: &str| -> String {
+        let mut e = Engine::from_fen(builtin(id).unwrap(), fen).unwrap_or_else(|err| panic!("{id} {fen}: {err}"));
+        e.play_uci(uci).unwrap_or_else(|err| panic!("{id} {uci}: {err}"));
+        let fen = e.fen();
+        fen.split(' ').rev().nth(1).unwrap().to_string()
+    };
+    assert_eq!(clock_after("pawnback", "4k3/P7/8/8/8/8/8/4K3 w - - 5 10", "a7a8q"), "0");
+    assert_eq!(clock_after("pawnback", "4k3/8/8/8/8/P7/8/4K3 w - - 5 10", "a3a4"), "6", "a pawn step is no progress there");
+    assert_eq!(clock_after("shogi", "4k4/9/9/4S4/9/9/9/9/4K4[-] w - - 5 10", "e6e7+"), "0");
+    assert_eq!(clock_after("shogi", "4k4/9/9/4S4/9/9/9/9/4K4[-] w - - 5 10", "e6e7"), "6");
+}

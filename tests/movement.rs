@@ -73,3 +73,45 @@ fn fairy_perft_is_consistent_with_make_and_undo() {
     let split: u64 = e.divide(3).iter().map(|(_, n)| n).sum();
     assert_eq!(split, nodes);
 }
+
+/// Torpedo chess: a pawn's double step from beyond its first rank (its `fmnD` is no initial
+/// move) leaves an en-passant square, as Fairy-Stockfish has it. Chimera used to tie en passant
+/// to initial double steps only: a5-a3 left no reply b3xa4 (perft 2 of a5a3 was 7, not 8).
+#[test]
+fn a_torpedo_double_step_from_any_rank_may_be_taken_en_passant() {
+    let torpedo = || chimera::variants::builtin("torpedo").unwrap();
+    let mut e = Engine::from_fen(torpedo(), "4k3/8/8/p7/8/1P6/8/4K3 b - - 0 1").unwrap();
+    let divide: Vec<(String, u64)> = e.divide(2);
+    let a5a3 = divide.iter().find(|(m, _)| m == "a5a3").map(|&(_, n)| n);
+    assert_eq!(a5a3, Some(8), "{divide:?}");
+    e.play_uci("a5a3").unwrap();
+    assert_eq!(e.fen(), "4k3/8/8/8/8/pP6/8/4K3 w - a4 0 2");
+    let moves: Vec<String> = e.legal_moves().iter().map(|m| e.to_uci(m)).collect();
+    assert!(moves.contains(&"b3a4".to_string()), "{moves:?}");
+    e.play_uci("b3a4").unwrap();
+    assert_eq!(e.fen(), "4k3/8/8/8/P7/8/8/4K3 b - - 0 2", "the pawn on a3 is taken");
+    // Without a pawn beside it no square is written (as for chess's double steps).
+    let mut e = Engine::from_fen(torpedo(), "4k3/8/8/p7/8/8/8/4K3 b - - 0 1").unwrap();
+    e.play_uci("a5a3").unwrap();
+    assert_eq!(e.fen(), "4k3/8/8/8/8/p7/8/4K3 w - - 0 2");
+    // The FEN with the square reads back, and perft from the start is Fairy-Stockfish's.
+    Engine::from_fen(torpedo(), "4k3/8/8/8/8/pP6/8/4K3 w - a4 0 2").unwrap();
+    let mut e = Engine::from_fen(torpedo(), "startpos").unwrap();
+    assert_eq!(e.perft(4), 209_719);
+}
+
+/// Yari Shogi's gold (`WfFbR`) steps one square back with its `W` and slides back with its
+/// `bR`: the move is generated once (Chimera listed it twice, so perft counted it twice and
+/// its SAN read as ambiguous). Fairy-Stockfish (pyffish) counts 12 moves here.
+#[test]
+fn a_move_two_atoms_share_is_generated_once() {
+    let fen = "k6/7/7/7/3G3/7/7/7/6K[-] w - - 0 1";
+    let mut e = Engine::from_fen(chimera::variants::builtin("yarishogi").unwrap(), fen).unwrap();
+    let mut moves: Vec<String> = e.legal_moves().iter().map(|m| e.to_uci(m)).collect();
+    moves.sort();
+    let count = moves.len();
+    moves.dedup();
+    assert_eq!(count, moves.len(), "a move listed twice: {moves:?}");
+    assert_eq!(count, 12, "{moves:?}");
+    e.play_san("Gd4").unwrap();
+}

@@ -75,7 +75,8 @@ fn known_gaps_are_still_open() {
 
 /// How many counts each suite holds within its budget, less the known gaps (floors for the
 /// tests below: an emptied or shortened data file fails).
-const FS_PERFT_ROWS: usize = 72;
+const FS_PERFT_ROWS: usize = 94;
+const PYFFISH_PERFT_ROWS: usize = 39;
 const ROWS_ANTICHESS: usize = 23;
 const ROWS_HORDE: usize = 12;
 const ROWS_3CHECK: usize = 6;
@@ -83,22 +84,38 @@ const ROWS_RACINGKINGS: usize = 10;
 const ROWS_CRAZYHOUSE: usize = 14;
 const ROWS_ATOMIC: usize = 26;
 
-/// Fairy-Stockfish's perft rows for the catalogue, up to a node budget.
-#[test]
-fn fairy_stockfish_perft() {
+/// Checks the rows of a perft table (variant, depth, nodes, position) up to a node budget;
+/// returns how many were checked.
+fn check_perft_rows(text: &str) -> usize {
     let mut checked = 0;
-    for line in include_str!("data/fairy-stockfish.tsv").lines().filter(|l| !l.starts_with('#')) {
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
         let cols: Vec<&str> = line.split('\t').collect();
         let (id, depth, nodes, fen) = (cols[0], cols[1].parse().unwrap(), cols[2].parse::<u64>().unwrap(), cols[3]);
         if nodes > 1_000_000 || known_gap(id, fen, depth) {
             continue;
         }
-        let mut e = Engine::from_fen(variants::builtin(id).unwrap(), fen).unwrap_or_else(|err| panic!("{id} {fen}: {err}"));
+        // With the variant's own presets and modifier profile, as a game has them.
+        let mut e = chimera::presets::new_game(variants::builtin(id).unwrap(), fen).unwrap_or_else(|err| panic!("{id} {fen}: {err}"));
         assert_eq!(e.perft(depth), nodes, "{id} {fen} depth {depth}");
         checked += 1;
     }
+    checked
+}
+
+/// Fairy-Stockfish's perft rows for the catalogue, up to a node budget.
+#[test]
+fn fairy_stockfish_perft() {
+    let checked = check_perft_rows(include_str!("data/fairy-stockfish.tsv"));
     // A floor: a shortened data file fails here.
     assert!(checked >= FS_PERFT_ROWS, "{checked} rows checked; the suite had {FS_PERFT_ROWS}");
+}
+
+/// Start-position perft counted with pyffish (`scripts/pyffish_perft.py`) for the catalogue's
+/// Fairy-Stockfish built-ins that Fairy-Stockfish's perft.sh has no row for.
+#[test]
+fn pyffish_perft() {
+    let checked = check_perft_rows(include_str!("data/pyffish-perft.tsv"));
+    assert!(checked >= PYFFISH_PERFT_ROWS, "{checked} rows checked; the table had {PYFFISH_PERFT_ROWS}");
 }
 
 /// Runs a `.perft` file (`id` / `epd` / `perft` lines, with an optional `# variant: <id>`
@@ -547,4 +564,130 @@ fn orda_and_ordamirror_start_positions_counted_by_hand() {
     let mut camp = Engine::from_fen(variants::builtin("orda").unwrap(), "8/1K6/8/7k/8/8/8/8 w - - 0 1").unwrap();
     camp.play_uci("b7b8").unwrap();
     assert_eq!(camp.outcome().and_then(|o| o.winner), Some(chimera::rules::Side::White));
+}
+
+/// A shuffled start dealt with a seeded xorshift as the random source.
+fn deal(v: &Variant, seed: u64) -> String {
+    let mut x = seed.max(1);
+    v.new_game_fen(|n| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % u64::from(n.max(1))) as u16
+    })
+}
+
+/// Checks a dealt start of `v` against its fixed start: white's first rank holds the same men,
+/// each pair of `bound` letters on both colours, the king between the rooks; black's last rank
+/// mirrors it; every other rank and field is the start's. Returns white's first rank.
+fn check_dealt(v: &Variant, fen: &str, bound: &[char]) -> String {
+    let split = |f: &str| -> (Vec<String>, String) {
+        let (placement, rest) = f.split_once(' ').unwrap();
+        (placement.split('/').map(str::to_string).collect(), rest.to_string())
+    };
+    let (start_rows, start_rest) = split(&v.start_fen);
+    let (rows, rest) = split(fen);
+    assert_eq!(rest, start_rest, "{fen}");
+    let last = rows.len() - 1;
+    assert_eq!(rows[1..last], start_rows[1..last], "only the back ranks move: {fen}");
+    assert_eq!(rows[0], rows[last].to_ascii_lowercase(), "black mirrors white: {fen}");
+    let expand = |row: &str| -> Vec<char> {
+        let mut out = Vec::new();
+        let mut n = 0;
+        for c in row.chars() {
+            match c.to_digit(10) {
+                Some(d) => n = n * 10 + d as usize,
+                None => {
+                    out.extend(std::iter::repeat_n(' ', n));
+                    n = 0;
+                    out.push(c);
+                }
+            }
+        }
+        out.extend(std::iter::repeat_n(' ', n));
+        out
+    };
+    let (rank, start) = (expand(&rows[last]), expand(&start_rows[last]));
+    assert_eq!(rank.len(), v.geometry.files as usize, "{fen}");
+    let (mut a, mut b) = (rank.clone(), start.clone());
+    a.sort_unstable();
+    b.sort_unstable();
+    assert_eq!(a, b, "the same men: {fen}");
+    let files = |c: char| (0..rank.len()).filter(|&f| rank[f] == c).collect::<Vec<_>>();
+    for &c in bound {
+        let f = files(c);
+        assert!(f.len() == 2 && f[0] % 2 != f[1] % 2, "{c} on both colours: {fen}");
+    }
+    let (k, r) = (files('K'), files('R'));
+    assert!(r[0] < k[0] && k[0] < r[1], "the king between the rooks: {fen}");
+    Engine::from_fen(v.clone(), fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    rank.iter().collect()
+}
+
+/// Capablanca Random Chess shuffles all ten files (Chess960's shuffle used to deal an
+/// eight-file rank onto any board): bishops on both colours, the king between the rooks, the
+/// other pieces anywhere, black mirroring white.
+#[test]
+fn caparandom_deals_ten_file_starts() {
+    let v = variants::builtin("caparandom").unwrap();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut queen_files = std::collections::BTreeSet::new();
+    for seed in 1..=400 {
+        let fen = deal(&v, seed);
+        let rank = check_dealt(&v, &fen, &['B']);
+        queen_files.insert(rank.find('Q').unwrap());
+        seen.insert(rank);
+    }
+    assert!(seen.len() > 350, "{} distinct starts in 400", seen.len());
+    assert_eq!(queen_files.len(), 10, "the queen stands on every file in some start");
+    // Chess960 keeps Scharnagl's numbering.
+    assert_eq!(variants::builtin("chess960").unwrap().new_game_fen(|_| 518), Variant::chess().start_fen);
+}
+
+/// Starts that Chimera deals for Capablanca Random Chess, with Fairy-Stockfish's verdict and
+/// perft: pyffish's `validate_fen` accepts each (see the data file's header), and its counts
+/// agree with Chimera's.
+#[test]
+fn caparandom_starts_agree_with_fairy_stockfish() {
+    let v = variants::builtin("caparandom").unwrap();
+    let mut n = 0;
+    for line in include_str!("data/caparandom-starts.tsv").lines().filter(|l| !l.starts_with('#')) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let (seed, fen): (u64, &str) = (cols[0].parse().unwrap(), cols[1]);
+        assert_eq!(deal(&v, seed), fen, "seed {seed}");
+        let mut e = Engine::from_fen(v.clone(), fen).unwrap();
+        for (depth, col) in [(1, 2), (2, 3), (3, 4)] {
+            assert_eq!(e.perft(depth), cols[col].parse::<u64>().unwrap(), "seed {seed} ({fen}) depth {depth}");
+        }
+        n += 1;
+    }
+    assert_eq!(n, 24, "every row is checked");
+}
+
+/// Any variant's first rank shuffles as Chess960's: Almost Chess (a chancellor for the queen)
+/// with the shuffle switched on, and a board of other width (Gardner's five files, no castling).
+#[test]
+fn chess960_shuffle_deals_any_first_rank() {
+    let mut almost = variants::builtin("almost").unwrap();
+    almost.shuffle = Some(chimera::rules::Shuffle::Chess960);
+    let starts: std::collections::BTreeSet<String> = (1..=60).map(|s| check_dealt(&almost, &deal(&almost, s), &['B'])).collect();
+    assert!(starts.len() > 30, "{starts:?}");
+    let mut centaur = variants::builtin("centaur").unwrap();
+    centaur.shuffle = Some(chimera::rules::Shuffle::Chess960);
+    for seed in 1..=60 {
+        check_dealt(&centaur, &deal(&centaur, seed), &['B']);
+    }
+    // Without castling the king goes anywhere; black still mirrors white.
+    let mut gardner = variants::builtin("gardner").unwrap();
+    gardner.shuffle = Some(chimera::rules::Shuffle::Chess960);
+    let starts: std::collections::BTreeSet<String> = (1..=60)
+        .map(|s| {
+            let fen = deal(&gardner, s);
+            let rows: Vec<&str> = fen.split(' ').next().unwrap().split('/').collect();
+            assert_eq!(rows[0], rows[4].to_ascii_lowercase(), "{fen}");
+            Engine::from_fen(gardner.clone(), &fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            rows[4].to_string()
+        })
+        .collect();
+    assert!(starts.len() > 20, "{starts:?}");
 }

@@ -211,6 +211,7 @@ impl Section {
                 "material_count",
                 "flying_general",
                 "checks_forbidden",
+                "captures_change_side",
                 "end",
                 "presets",
                 "profile",

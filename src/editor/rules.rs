@@ -21,12 +21,21 @@ pub enum Switch {
     FlyingGeneral,
     /// No move or drop to a square a piece could never leave (`no_immobile_pieces`, Shogi).
     NoImmobilePieces,
+    /// A piece that captures changes side (`captures_change_side`, Andernach).
+    CapturesChangeSide,
 }
 
 impl Switch {
     /// Every switch, in the order the editor lists them.
-    pub const ALL: [Switch; 6] =
-        [Switch::MandatoryCapture, Switch::ChecksForbidden, Switch::Gating, Switch::Pass, Switch::FlyingGeneral, Switch::NoImmobilePieces];
+    pub const ALL: [Switch; 7] = [
+        Switch::MandatoryCapture,
+        Switch::ChecksForbidden,
+        Switch::Gating,
+        Switch::Pass,
+        Switch::FlyingGeneral,
+        Switch::NoImmobilePieces,
+        Switch::CapturesChangeSide,
+    ];
 
     /// Its key in the file (and its field's path for problems).
     pub fn key(self) -> &'static str {
@@ -37,6 +46,7 @@ impl Switch {
             Switch::Pass => "pass",
             Switch::FlyingGeneral => "flying_general",
             Switch::NoImmobilePieces => "no_immobile_pieces",
+            Switch::CapturesChangeSide => "captures_change_side",
         }
     }
 
@@ -49,6 +59,7 @@ impl Switch {
             Switch::Pass => "a side not in check may pass (Janggi)",
             Switch::FlyingGeneral => "kings may not face each other on an open file (Xiangqi)",
             Switch::NoImmobilePieces => "no move or drop where a piece could never move again (Shogi)",
+            Switch::CapturesChangeSide => "a piece that captures changes side, kings excepted (Andernach)",
         }
     }
 
@@ -60,6 +71,7 @@ impl Switch {
             Switch::Pass => &mut f.pass,
             Switch::FlyingGeneral => &mut f.flying_general,
             Switch::NoImmobilePieces => &mut f.no_immobile_pieces,
+            Switch::CapturesChangeSide => &mut f.captures_change_side,
         }
     }
 
@@ -72,6 +84,7 @@ impl Switch {
             Switch::Pass => f.pass,
             Switch::FlyingGeneral => f.flying_general,
             Switch::NoImmobilePieces => f.no_immobile_pieces,
+            Switch::CapturesChangeSide => f.captures_change_side,
         };
         value.unwrap_or(false)
     }

@@ -150,11 +150,19 @@ fn activations(variant: &crate::rules::Variant, extra: &[String]) -> Result<Vec<
 /// # Errors
 /// An unknown variant, a bad variant file, or a preset set that cannot be active.
 pub fn start_game(world: &mut World, variant_id: &str, presets: &[String]) -> Result<(), String> {
-    let (variant, definition) = if variant_id.ends_with(".ron") {
-        let path = std::path::Path::new(variant_id);
-        match (variants::load_path(path), variants::resolve_path(path)) {
-            (Ok(variant), Ok(definition)) => (variant, Some(definition)),
-            (Err(e), _) | (_, Err(e)) => {
+    let (variant, definition) = if variant_id.ends_with(".ron") || variants::fairy::ini_spec(variant_id).is_some() {
+        let loaded = match variants::fairy::ini_spec(variant_id) {
+            // A section of a Fairy-Stockfish ini file, converted.
+            Some((path, section)) => variants::fairy::import_section(std::path::Path::new(path), section)
+                .and_then(|definition| Ok((variants::compile_playable(&definition).map_err(|e| e.to_string())?, definition))),
+            None => {
+                let path = std::path::Path::new(variant_id);
+                variants::load_path(path).and_then(|v| Ok((v, variants::resolve_path(path)?))).map_err(|e| e.to_string())
+            }
+        };
+        match loaded {
+            Ok((variant, definition)) => (variant, Some(definition)),
+            Err(e) => {
                 // A resumed game's variant whose file has gone since: its saved definition.
                 let kept = world.get_resource::<GameSetup>().filter(|s| s.variant_id == variant_id).and_then(|s| s.definition.clone());
                 let Some(definition) = kept else { return Err(format!("variant: {e}")) };

@@ -475,7 +475,13 @@ fn start_screen(
                         if ui.button("New variant…").on_hover_text("Design a variant, starting from chess").clicked() {
                             open_in_editor = Some(String::new());
                         }
-                        if ui.button("Open file…").on_hover_text("Open a variant file (.ron) in the variant editor").clicked() {
+                        if ui
+                            .button("Open file…")
+                            .on_hover_text(
+                                "Open a variant file (.ron), or a section of a Fairy-Stockfish variants.ini, in the variant editor",
+                            )
+                            .clicked()
+                        {
                             editor.browse_to_open();
                         }
                     });

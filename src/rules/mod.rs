@@ -128,7 +128,7 @@ pub use position::{Making, PositionWriter, TrialOp, TrialWriter, Victim, blast_s
 pub use query::{LegalMoveQuery, MoveQuery, QueryPart, QueryParts, QuerySystems, QueryView, royal_attacked, safe_after};
 pub use registry::{AttackProbe, MoveGenerator, PieceTypeDef, PieceTypeRegistry, RegistryError};
 pub use schedules::{Pipeline, Pipelines, run_pipeline};
-pub use shuffle::{chess960_back_rank, chess960_fen};
+pub use shuffle::{chess960_back_rank, chess960_fen, shuffle_start};
 pub use state::{CastlingRights, DecidedOutcome, GameState, decide};
 pub use undo::{Change, IntFact, Restore, UndoEntry, UndoLog, restore_fact, revert_changes};
 pub use variant::{

@@ -228,7 +228,17 @@ impl MoveTable {
                     let (dx, dy) = atom.oriented(side);
                     // Straight double steps, and the Berolina pawn's lame diagonal one.
                     let straight_or_diagonal = dx == 0 || (atom.lame && dx.abs() == dy.abs());
-                    let double_from = match double_steps && ep_rank && atom.initial && straight_or_diagonal && atom.mode.moves() {
+                    // A double step that is not an initial move (Torpedo's pawns step twice
+                    // from any rank) leaves an en-passant square too, as in Fairy-Stockfish,
+                    // when it is exactly two squares: a leap of two or the second square of
+                    // a two-square slide.
+                    let two_squares = match atom.range {
+                        1 => dy.abs() == 2,
+                        2 => dy.abs() == 1,
+                        _ => false,
+                    };
+                    let leaves_ep = if atom.initial { ep_rank } else { two_squares && !atom.any_square && atom.hop == Hop::None };
+                    let double_from = match double_steps && leaves_ep && straight_or_diagonal && atom.mode.moves() {
                         false => u8::MAX,
                         true if dy.abs() >= 2 => 0,
                         true => 1,
@@ -274,10 +284,38 @@ impl MoveTable {
                         });
                     }
                 }
+                table.drop_covered_rays(first as usize);
                 table.index.push((first, table.rays.len() as u32));
             }
         }
         table
+    }
+
+    /// Drops the rays from `from` on that another of them already walks with the same effect
+    /// (Yari Shogi's gold, `WfFbR`: the backward step is the first square of the backward
+    /// slide), so that no move is generated twice.
+    fn drop_covered_rays(&mut self, from: usize) {
+        let mut i = from;
+        while i < self.rays.len() {
+            let r = self.rays[i];
+            let covered = (from..self.rays.len()).any(|j| {
+                let s = self.rays[j];
+                j != i
+                    && r.kind == RayKind::Slide
+                    && s.kind == RayKind::Slide
+                    && r.mode == s.mode
+                    && r.en_passant == s.en_passant
+                    && (r.double_from == s.double_from || (r.double_from == u8::MAX && s.double_from >= r.len))
+                    && self.ray_squares(&s).starts_with(self.ray_squares(&r))
+                    // Of two equal rays the first stays.
+                    && (r.len < s.len || j < i)
+            });
+            if covered {
+                self.rays.remove(i);
+            } else {
+                i += 1;
+            }
+        }
     }
 
     /// The rays of a piece of `side` on `sq`.

@@ -65,15 +65,23 @@ pub fn castle_king_square(variant: &Variant, m: &Move, wing: Wing) -> Square {
     Square(g.rank(m.from) * g.files + files[wing.index()])
 }
 
+/// Whether castling is written as the king going to its destination: not in Chess960 mode,
+/// and not where the king moves less than two files (its move to that square could be a king's
+/// plain move, so castling is written king-takes-rook there, as Fairy-Stockfish writes it).
+fn castle_to_king_square(variant: &Variant, m: &Move, wing: Wing) -> bool {
+    let g = variant.geometry;
+    !variant.chess960 && g.file(castle_king_square(variant, m, wing)).abs_diff(g.file(m.from)) >= 2
+}
+
 /// A move in UCI: `e2e4`, `e7e8q`; castling as king to its destination, or king to rook
-/// in Chess960 mode.
+/// in Chess960 mode (and where the king moves less than two files).
 pub fn to_uci(variant: &Variant, m: &Move) -> String {
     let g = variant.geometry;
     if let MoveKind::Drop(kind) = m.kind {
         return format!("{}@{}", variant.registry.def(kind).letter, g.name(m.to));
     }
     let to = match m.kind {
-        MoveKind::Castle(wing) if !variant.chess960 => castle_king_square(variant, m, wing),
+        MoveKind::Castle(wing) if castle_to_king_square(variant, m, wing) => castle_king_square(variant, m, wing),
         _ => m.to,
     };
     // Gating onto the rook's square when castling is written rook-to-king (Seirawan).
@@ -155,7 +163,9 @@ pub fn parse_uci(variant: &Variant, cells: &[Cell], legal: &[Move], text: &str) 
             && m.gate.is_none()
             && m.promotion == promotion
             && match m.kind {
-                MoveKind::Castle(wing) => m.to == to || castle_king_square(variant, m, wing) == to && !variant.chess960,
+                MoveKind::Castle(wing) => {
+                    m.to == to || castle_king_square(variant, m, wing) == to && castle_to_king_square(variant, m, wing)
+                }
                 _ => m.to == to,
             }
     });

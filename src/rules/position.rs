@@ -372,6 +372,10 @@ pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: 
                         w.mark_promoted(piece, Some(kind));
                     }
                 }
+                // Andernach: the capturer (promoted first) changes side where it took.
+                if rules.captures_change_side && mk.victim.is_some() && !def.royal {
+                    w.change_owner(piece, Location::Board(m.to), side.opponent());
+                }
             }
         }
     }
@@ -450,7 +454,10 @@ pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: 
             st.ep_victim = Some(m.to);
         }
     }
-    if m.capture || def.pawn {
+    // Captures, pawn moves and promotions cannot be undone: the half-move clock (the fifty-move
+    // count, and how far back a repetition is looked for) starts again, as in Fairy-Stockfish,
+    // where a promotion resets it whatever promotes (Shogi's pieces, Backward Pawns' pawns).
+    if m.capture || def.pawn || m.promotion.is_some() {
         st.halfmove_clock = 0;
     } else {
         st.halfmove_clock = st.halfmove_clock.saturating_add(1);

@@ -849,7 +849,7 @@ fn self_check_filter(
     q.moves.retain(|m| {
         let crowned = crowns(m);
         let may_expose = matches!(m.kind, MoveKind::EnPassant(_))
-            || (m.capture && rules.blast.is_some())
+            || (m.capture && (rules.blast.is_some() || rules.captures_change_side))
             || leave.contains(m.from)
             || enter.contains(m.to)
             || royals.contains(&m.from)

@@ -277,6 +277,9 @@ pub struct Variant {
     pub blast: Option<BlastRule>,
     /// Royal pieces may not face each other on an open file (Xiangqi's flying general).
     pub flying_general: bool,
+    /// A piece that captures (a royal piece never) changes side on the square where it took
+    /// (Andernach chess).
+    pub captures_change_side: bool,
     /// Pieces in hand enter by gating: onto the square a back-rank piece leaves on its first
     /// move (Seirawan).
     pub gating: bool,
@@ -356,6 +359,7 @@ impl Variant {
             drops: None,
             blast: None,
             flying_general: false,
+            captures_change_side: false,
             gating: false,
             pass: false,
             material_count: None,
@@ -371,11 +375,15 @@ impl Variant {
     }
 
     /// A start position for a new game: the fixed start, or a shuffled one chosen by `pick`
-    /// (a number from 0 up to the count of possible starts).
-    pub fn new_game_fen(&self, pick: impl FnOnce(u16) -> u16) -> String {
+    /// (`pick(n)` is a number below `n`; a shuffle may ask more than once).
+    /// Chess960's shuffle deals the variant's own first rank, whatever its width (see
+    /// [`super::shuffle::shuffle_start`]); the chess set gets Chess960 position `pick(960)`.
+    pub fn new_game_fen(&self, pick: impl FnMut(u16) -> u16) -> String {
         match self.shuffle {
             None => self.start_fen.clone(),
-            Some(Shuffle::Chess960) => super::shuffle::chess960_fen(pick(960)),
+            Some(Shuffle::Chess960) => {
+                super::shuffle::shuffle_start(&self.start_fen, &self.registry, self.castling.is_some(), self.geometry.ranks, pick)
+            }
         }
     }
 

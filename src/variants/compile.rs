@@ -66,6 +66,7 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
         drops,
         blast,
         flying_general: file.flying_general.unwrap_or(false),
+        captures_change_side: file.captures_change_side.unwrap_or(false),
         pass: file.pass.unwrap_or(false),
         material_count,
         gating: file.gating.unwrap_or(false),

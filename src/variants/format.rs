@@ -90,6 +90,10 @@ pub struct VariantFile {
     /// Whether moves that give check are illegal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checks_forbidden: Option<bool>,
+    /// A piece that captures (never a royal one) changes side on the square where it took
+    /// (Andernach chess).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub captures_change_side: Option<bool>,
     /// How the game ends, checked in order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end: Option<Vec<EndSpec>>,

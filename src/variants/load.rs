@@ -107,6 +107,7 @@ fn merge(parent: VariantFile, child: VariantFile) -> VariantFile {
         material_count: child.material_count.or(parent.material_count),
         gating: child.gating.or(parent.gating),
         checks_forbidden: child.checks_forbidden.or(parent.checks_forbidden),
+        captures_change_side: child.captures_change_side.or(parent.captures_change_side),
         end: child.end.or(parent.end),
         presets: child.presets.or(parent.presets),
         profile: child.profile.or(parent.profile),

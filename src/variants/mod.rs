@@ -22,6 +22,13 @@ use crate::rules::Variant;
 pub const BUILTIN: &[(&str, &str)] = &[
     ("chess", include_str!("../../presets/chess.ron")),
     ("chess960", include_str!("../../presets/chess960.ron")),
+    ("nocastle", include_str!("../../presets/nocastle.ron")),
+    ("raazuvaa", include_str!("../../presets/raazuvaa.ron")),
+    ("torpedo", include_str!("../../presets/torpedo.ron")),
+    ("pawnsideways", include_str!("../../presets/pawnsideways.ron")),
+    ("pawnback", include_str!("../../presets/pawnback.ron")),
+    ("newzealand", include_str!("../../presets/newzealand.ron")),
+    ("misere", include_str!("../../presets/misere.ron")),
     ("coregal", include_str!("../../presets/coregal.ron")),
     ("placement", include_str!("../../presets/placement.ron")),
     ("orda", include_str!("../../presets/orda.ron")),
@@ -30,20 +37,41 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("shogi", include_str!("../../presets/shogi.ron")),
     ("minishogi", include_str!("../../presets/minishogi.ron")),
     ("dobutsu", include_str!("../../presets/dobutsu.ron")),
+    ("judkins", include_str!("../../presets/judkins.ron")),
+    ("gorogoro", include_str!("../../presets/gorogoro.ron")),
+    ("euroshogi", include_str!("../../presets/euroshogi.ron")),
+    ("okisakishogi", include_str!("../../presets/okisakishogi.ron")),
+    ("yarishogi", include_str!("../../presets/yarishogi.ron")),
+    ("checkshogi", include_str!("../../presets/checkshogi.ron")),
     ("janggi", include_str!("../../presets/janggi.ron")),
+    ("janggitraditional", include_str!("../../presets/janggitraditional.ron")),
+    ("janggicasual", include_str!("../../presets/janggicasual.ron")),
     ("capablanca", include_str!("../../presets/capablanca.ron")),
+    ("caparandom", include_str!("../../presets/caparandom.ron")),
+    ("capahouse", include_str!("../../presets/capahouse.ron")),
     ("gothic", include_str!("../../presets/gothic.ron")),
     ("embassy", include_str!("../../presets/embassy.ron")),
+    ("janus", include_str!("../../presets/janus.ron")),
+    ("centaur", include_str!("../../presets/centaur.ron")),
+    ("modern", include_str!("../../presets/modern.ron")),
+    ("chancellor", include_str!("../../presets/chancellor.ron")),
+    ("tencubed", include_str!("../../presets/tencubed.ron")),
     ("losalamos", include_str!("../../presets/losalamos.ron")),
+    ("gardner", include_str!("../../presets/gardner.ron")),
     ("amazon", include_str!("../../presets/amazon.ron")),
+    ("almost", include_str!("../../presets/almost.ron")),
+    ("perfect", include_str!("../../presets/perfect.ron")),
     ("nightrider", include_str!("../../presets/nightrider.ron")),
     ("grasshopper", include_str!("../../presets/grasshopper.ron")),
     ("shatranj", include_str!("../../presets/shatranj.ron")),
+    ("chaturanga", include_str!("../../presets/chaturanga.ron")),
     ("kingofthehill", include_str!("../../presets/kingofthehill.ron")),
     ("antichess", include_str!("../../presets/antichess.ron")),
     ("giveaway", include_str!("../../presets/giveaway.ron")),
+    ("codrus", include_str!("../../presets/codrus.ron")),
     ("horde", include_str!("../../presets/horde.ron")),
     ("3check", include_str!("../../presets/3check.ron")),
+    ("5check", include_str!("../../presets/5check.ron")),
     ("racingkings", include_str!("../../presets/racingkings.ron")),
     ("hoppelpoppel", include_str!("../../presets/hoppelpoppel.ron")),
     ("knightmate", include_str!("../../presets/knightmate.ron")),
@@ -54,14 +82,18 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("courier", include_str!("../../presets/courier.ron")),
     ("jesonmor", include_str!("../../presets/jesonmor.ron")),
     ("crazyhouse", include_str!("../../presets/crazyhouse.ron")),
+    ("pocketknight", include_str!("../../presets/pocketknight.ron")),
     ("atomic", include_str!("../../presets/atomic.ron")),
+    ("nocheckatomic", include_str!("../../presets/nocheckatomic.ron")),
     ("xiangqi", include_str!("../../presets/xiangqi.ron")),
     ("manchu", include_str!("../../presets/manchu.ron")),
     ("minixiangqi", include_str!("../../presets/minixiangqi.ron")),
     ("shako", include_str!("../../presets/shako.ron")),
     ("grand", include_str!("../../presets/grand.ron")),
+    ("opulent", include_str!("../../presets/opulent.ron")),
     ("seirawan", include_str!("../../presets/seirawan.ron")),
     ("extinction", include_str!("../../presets/extinction.ron")),
+    ("andernach", include_str!("../../presets/andernach.ron")),
 ];
 
 /// The ids of the built-in variants.
@@ -88,10 +120,15 @@ pub fn builtin(id: &str) -> Result<Variant, LoadError> {
     compile(&resolve(file, &builtin_file)?)
 }
 
-/// Loads a variant by built-in id or, when the argument names a `.ron` file, from disk.
+/// Loads a variant by built-in id or, when the argument names a `.ron` file, from disk, or a
+/// section of a Fairy-Stockfish ini file (`file.ini:section`), converted.
 ///
 /// # Errors
 /// See [`builtin`] and [`load_path`].
 pub fn find(id_or_path: &str) -> Result<Variant, LoadError> {
+    if let Some((path, section)) = fairy::ini_spec(id_or_path) {
+        let file = fairy::import_section(std::path::Path::new(path), section).map_err(LoadError::Io)?;
+        return compile_playable(&file);
+    }
     if id_or_path.ends_with(".ron") { load_path(std::path::Path::new(id_or_path)) } else { builtin(id_or_path) }
 }

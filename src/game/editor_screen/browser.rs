@@ -1,6 +1,7 @@
 //! The in-game file browser ("Open file…", "Save as…"): a window over the editor or the start
 //! screen, listing folders and variant files, asking before it replaces a file or throws away
-//! changes not saved.
+//! changes not saved. A Fairy-Stockfish `variants.ini` opens as the list of its sections: those
+//! that convert open in the editor as new variants, the others say what stops them.
 
 use super::*;
 
@@ -22,11 +23,34 @@ pub(super) struct Browser {
     pub(super) error: Option<String>,
     /// A file chosen that would overwrite a file or throw away changes, waiting for a yes.
     pub(super) confirm: Option<PathBuf>,
+    /// The sections of the ini file chosen, when one is.
+    pub(super) ini: Option<IniSections>,
+}
+
+/// An ini file's sections: each converted, or what stops it.
+#[derive(Clone, Debug)]
+pub(super) struct IniSections {
+    pub(super) path: PathBuf,
+    pub(super) sections: Vec<(String, Result<(), Vec<String>>)>,
+}
+
+impl IniSections {
+    /// Reads and converts every section of the ini file at `path`.
+    fn read(path: &std::path::Path) -> Result<IniSections, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let all = crate::variants::fairy::import::import(&text).map_err(|errors| {
+            let lines: Vec<String> = errors.iter().take(3).map(|e| format!("{}: {e}", path.display())).collect();
+            lines.join("\n")
+        })?;
+        let sections =
+            all.into_iter().map(|i| (i.name, i.result.map(|_| ()).map_err(|why| why.iter().map(ToString::to_string).collect()))).collect();
+        Ok(IniSections { path: path.to_path_buf(), sections })
+    }
 }
 
 /// The file browser, to open a variant file.
 pub(super) fn open_browser() -> Browser {
-    Browser { purpose: BrowseFor::Open, dir: browse_start(), name: String::new(), error: None, confirm: None }
+    Browser { purpose: BrowseFor::Open, dir: browse_start(), name: String::new(), error: None, confirm: None, ini: None }
 }
 
 /// Where the file browser starts: the user's variants, else the working directory.
@@ -71,29 +95,62 @@ pub(super) fn file_browser(
                 browser.dir = here;
             }
         });
-        ui.label(egui::RichText::new(browser.dir.display().to_string()).monospace());
-        egui::ScrollArea::vertical().max_height(300.0).show(ui, |ui| match crate::editor::browse::listing(&browser.dir, &["ron"]) {
-            Ok(entries) => {
-                if entries.is_empty() {
-                    ui.label(egui::RichText::new("No folders or .ron files here.").weak());
-                }
-                for e in entries {
-                    let label = if e.is_dir { format!("{}/", e.name) } else { e.name.clone() };
-                    let response = ui.selectable_label(!e.is_dir && browser.name == e.name, label);
-                    if response.clicked() {
-                        if e.is_dir {
-                            browser.dir = browser.dir.join(&e.name);
-                        } else {
-                            browser.name = e.name.clone();
+        if let Some(ini) = browser.ini.clone() {
+            // An ini file's sections, to open one.
+            let converted = ini.sections.iter().filter(|(_, r)| r.is_ok()).count();
+            ui.label(egui::RichText::new(ini.path.display().to_string()).monospace());
+            ui.label(format!(
+                "Fairy-Stockfish variants: {converted} of {} convert; click one to open it in the editor as a new variant.",
+                ini.sections.len()
+            ));
+            egui::ScrollArea::vertical().max_height(300.0).show(ui, |ui| {
+                for (name, result) in &ini.sections {
+                    match result {
+                        Ok(()) => {
+                            if ui.selectable_label(false, name).clicked() {
+                                chosen = Some(PathBuf::from(format!("{}:{name}", ini.path.display())));
+                            }
+                        }
+                        Err(why) => {
+                            let first = why.first().cloned().unwrap_or_default();
+                            // One line each; every reason on hover.
+                            let text = egui::RichText::new(format!("{name}: cannot convert ({first})")).weak();
+                            ui.add(egui::Label::new(text).truncate()).on_hover_text(why.join("\n"));
                         }
                     }
-                    if response.double_clicked() && !e.is_dir {
-                        chosen = Some(browser.dir.join(&e.name));
+                }
+            });
+            if ui.button("Back to the files").clicked() {
+                browser.ini = None;
+            }
+        }
+        ui.label(egui::RichText::new(browser.dir.display().to_string()).monospace());
+        let kinds: &[&str] = if browser.purpose == BrowseFor::Open { &["ron", "ini"] } else { &["ron"] };
+        let listing_height = if browser.ini.is_some() { 120.0 } else { 300.0 };
+        egui::ScrollArea::vertical().id_salt("files").max_height(listing_height).show(ui, |ui| {
+            match crate::editor::browse::listing(&browser.dir, kinds) {
+                Ok(entries) => {
+                    if entries.is_empty() {
+                        ui.label(egui::RichText::new("No folders or variant files here.").weak());
+                    }
+                    for e in entries {
+                        let label = if e.is_dir { format!("{}/", e.name) } else { e.name.clone() };
+                        let response = ui.selectable_label(!e.is_dir && browser.name == e.name, label);
+                        if response.clicked() {
+                            if e.is_dir {
+                                browser.dir = browser.dir.join(&e.name);
+                            } else {
+                                browser.name = e.name.clone();
+                            }
+                        }
+                        if response.double_clicked() && !e.is_dir {
+                            chosen = Some(browser.dir.join(&e.name));
+                        }
                     }
                 }
-            }
-            Err(e) => {
-                ui.colored_label(ERROR, e);
+                Err(e) => {
+                    ui.colored_label(ERROR, e);
+                }
             }
         });
         ui.horizontal(|ui| {
@@ -129,6 +186,18 @@ pub(super) fn file_browser(
         }
     });
     let screen = &mut *screen;
+    // An ini file lists its sections first.
+    if browser.purpose == BrowseFor::Open
+        && let Some(path) = chosen.take_if(|p| p.extension().is_some_and(|x| x == "ini"))
+    {
+        match IniSections::read(&path) {
+            Ok(ini) => {
+                browser.ini = Some(ini);
+                browser.error = None;
+            }
+            Err(e) => browser.error = Some(e),
+        }
+    }
     if let Some(path) = &chosen {
         let risky = match browser.purpose {
             BrowseFor::SaveAs => path.exists(),
@@ -140,7 +209,12 @@ pub(super) fn file_browser(
     }
     if let Some(path) = confirmed.or(chosen) {
         let result = match browser.purpose {
-            BrowseFor::Open => screen.open_file(&path).map(|()| next.set(super::super::Screen::Editor)),
+            BrowseFor::Open => {
+                // A section of an ini file comes as `file.ini:section`.
+                let spec = path.display().to_string();
+                let opened = if crate::variants::fairy::ini_spec(&spec).is_some() { screen.open(&spec) } else { screen.open_file(&path) };
+                opened.map(|()| next.set(super::super::Screen::Editor))
+            }
             BrowseFor::SaveAs => match screen.editor.as_mut() {
                 Some(editor) => editor.save_as(&path).map(|()| {
                     screen.notice = Some(format!("saved to {}", path.display()));

@@ -149,11 +149,17 @@ impl EditorScreen {
     }
 
     /// Opens the editor on `what`: a new variant (empty), a variant file (`.ron`, see
-    /// [`EditorScreen::open_file`]), or a copy of a built-in by id.
+    /// [`EditorScreen::open_file`]), a section of a Fairy-Stockfish ini file converted
+    /// (`file.ini:section`, a new variant until saved), or a copy of a built-in by id.
     ///
     /// # Errors
     /// No such variant, or a file that cannot be read.
     pub fn open(&mut self, what: &str) -> Result<(), String> {
+        if let Some((path, section)) = crate::variants::fairy::ini_spec(what) {
+            let file = crate::variants::fairy::import_section(std::path::Path::new(path), section)?;
+            self.open_on(Editor::new(file));
+            return Ok(());
+        }
         if what.ends_with(".ron") {
             return self.open_file(std::path::Path::new(what));
         }
@@ -424,6 +430,7 @@ fn editor_screen(
                         name: format!("{}.ron", editor.file().id),
                         error: None,
                         confirm: None,
+                        ini: None,
                     });
                 }
                 if ui.button("Open file…").clicked() {

@@ -423,6 +423,17 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         }
         pieces.push(PieceKey { key, line: v.line, letter, betza, name });
     }
+    // Fairy-Stockfish's order of piece types (its list of predefined pieces, the custom pieces
+    // after them, the king last), highest first: the order in which it writes pieces in hand.
+    let rank_of = |key: &str| -> usize {
+        let custom = key.strip_prefix("customPiece").and_then(|n| n.parse::<usize>().ok());
+        match (key, custom) {
+            ("king", _) => 1000,
+            (_, Some(n)) => PIECE_NAMES.len() + n,
+            _ => PIECE_NAMES.iter().position(|(n, _)| *n == key).unwrap_or(0),
+        }
+    };
+    pieces.sort_by_key(|p| std::cmp::Reverse(rank_of(&p.key)));
     let all: String = pieces.iter().map(|p| p.letter.to_ascii_uppercase()).collect();
     let letters_of = |keys: &[&str]| -> String {
         pieces.iter().filter(|p| keys.contains(&p.key.as_str())).map(|p| p.letter.to_ascii_uppercase()).collect()
@@ -722,6 +733,8 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
             continue;
         }
         let mut spec = PieceSpec::plain(letter, &piece_name(p, &betza), &betza);
+        // The value the catalogue gives a piece that moves so, for the computer player.
+        spec.value = super::catalogue_piece(&betza).map_or(0, |(_, value)| value);
         if p.key == "soldier" && soldier_rank > 1 && betza == "fsW" {
             // A Shogi pawn until the rank, then forward and sideways (Xiangqi's river).
             let n = u8::try_from(soldier_rank).unwrap_or(u8::MAX).min(ranks);
@@ -763,7 +776,7 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     }
 
     let mut file = VariantFile { id: id_of(name), name: Some(display_name(name)), ..VariantFile::default() };
-    file.description = Some(format!("Imported from Fairy-Stockfish's variant configuration (section [{name}])."));
+    file.description = Some(format!("Imported from a Fairy-Stockfish variant configuration, section [{name}]."));
     file.board = Some(BoardSpec { files, ranks, walls: Vec::new(), style: Default::default(), river: None });
     file.pieces = Some(specs);
     file.shuffle = Some(ShuffleSpec::Fixed);
@@ -919,7 +932,7 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     if !regions.is_empty() {
         file.regions = Some(regions);
     }
-    file.rules_summary = Some(format!("As Fairy-Stockfish's '{name}': {}.", summary(&file)));
+    file.rules_summary = Some(format!("As [{name}] in Fairy-Stockfish: {}.", summary(&file)));
     if rd.refusals.is_empty() { Ok(file) } else { Err(rd.refusals) }
 }
 
@@ -937,7 +950,7 @@ fn piece_name(p: &PieceKey, betza: &str) -> String {
     if !p.name.is_empty() {
         return p.name.clone();
     }
-    super::catalogue_piece_name(betza).unwrap_or_else(|| format!("piece {}", p.letter.to_ascii_uppercase()))
+    super::catalogue_piece(betza).map(|(name, _)| name).unwrap_or_else(|| format!("piece {}", p.letter.to_ascii_uppercase()))
 }
 
 fn display_name(section: &str) -> String {

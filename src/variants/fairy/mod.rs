@@ -77,6 +77,34 @@ pub const PIECE_NAMES: &[(&str, &str)] = &[
     ("king", "K"),
 ];
 
+/// Splits `file.ini:section`, the way a variant from an ini file is named (on the command
+/// line, in saved games).
+pub fn ini_spec(spec: &str) -> Option<(&str, &str)> {
+    let (path, section) = spec.rsplit_once(".ini:")?;
+    (!section.is_empty()).then(|| (&spec[..path.len() + 4], section))
+}
+
+/// The variant file converted from one section of an ini file.
+///
+/// # Errors
+/// The file cannot be read or parsed, has no such section (the message lists them), or the
+/// section cannot be converted (the message names every key that stops it).
+pub fn import_section(path: &std::path::Path, section: &str) -> Result<VariantFile, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let all = import::import(&text).map_err(|errors| {
+        let lines: Vec<String> = errors.iter().map(|e| format!("{}: {e}", path.display())).collect();
+        lines.join("\n")
+    })?;
+    let Some(found) = all.iter().find(|i| i.name == section) else {
+        let names: Vec<&str> = all.iter().map(|i| i.name.as_str()).collect();
+        return Err(format!("{} has no section [{section}]; it has: {}", path.display(), names.join(", ")));
+    };
+    found.result.clone().map_err(|why| {
+        let reasons: Vec<String> = why.iter().map(ToString::to_string).collect();
+        format!("[{section}] of {} cannot be converted: {}", path.display(), reasons.join("; "))
+    })
+}
+
 /// Whether a key defines a piece type (`knight = n`, `customPiece3 = a:BN`).
 pub fn is_piece_key(key: &str) -> bool {
     PIECE_NAMES.iter().any(|(n, _)| *n == key)
@@ -146,20 +174,21 @@ pub fn builtin_parent_keys(parent: &str) -> Result<Keys, String> {
     Ok(keys.into_iter().map(|(k, value)| (k, Val { value, line: None })).collect())
 }
 
-/// The name of a catalogue piece type that moves as `betza`, if there is one.
-pub fn catalogue_piece_name(betza: &str) -> Option<String> {
-    static NAMES: LazyLock<BTreeMap<String, String>> = LazyLock::new(|| {
-        let mut names = BTreeMap::new();
+/// The name and value of a catalogue piece type that moves as `betza`, if there is one (the
+/// first found, royal pieces left out).
+pub fn catalogue_piece(betza: &str) -> Option<(String, i32)> {
+    static PIECES: LazyLock<BTreeMap<String, (String, i32)>> = LazyLock::new(|| {
+        let mut pieces = BTreeMap::new();
         for id in crate::variants::builtin_ids() {
             for p in crate::variants::builtin_file(id).and_then(|f| f.pieces).unwrap_or_default() {
-                if p.code.is_none() && !p.royal {
-                    names.entry(p.betza.clone()).or_insert(p.name.clone());
+                if p.code.is_none() && !p.royal && p.value > 0 {
+                    pieces.entry(p.betza.clone()).or_insert((p.name.clone(), p.value));
                 }
             }
         }
-        names
+        pieces
     });
-    NAMES.get(betza).cloned()
+    PIECES.get(betza).cloned()
 }
 
 /// What Fairy-Stockfish cannot express of a Chimera variant: which part, and why.
@@ -445,6 +474,9 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
     if file.gating == Some(true) {
         keys.insert("gating".into(), "true".into());
         keys.insert("seirawanGating".into(), "true".into());
+    }
+    if file.captures_change_side == Some(true) {
+        refuse("captures_change_side", "Fairy-Stockfish has no pieces that change side when they capture");
     }
     if file.diagonal_lines.is_some() {
         refuse("diagonal_lines", "diagonal lines go with Janggi's code pieces");
