@@ -17,7 +17,7 @@ OUT="${OUT:-/tmp/chimera-import}"
 rm -rf "$OUT"
 cargo build --locked --quiet --bin chimera
 "$CARGO_TARGET_DIR/debug/chimera" import "$INI" --out "$OUT" | tee "$OUT.log"
-specs=$(sed -nE 's/^converted \[([^]]+)\] -> (.*)$/\2=\1/p' "$OUT.log" | while IFS= read -r spec; do
+specs=$(sed -nE 's/^converted \[([^]]+)\] -> ([^ ]*\.ron).*$/\2=\1/p' "$OUT.log" | while IFS= read -r spec; do
     name="${spec##*=}"
     if [[ -z "$ONLY" || ",$ONLY," == *",$name,"* ]]; then printf '%s,' "$spec"; fi
 done)

@@ -370,7 +370,16 @@ pub fn run_import(file: &str, out_dir: &str, out: &mut impl Write) -> Result<(us
                 let head = format!("// [{}] from {file}, converted by chimera import.\n", s.name);
                 std::fs::write(&path, head + &ron + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
                 converted += 1;
-                writeln!(out, "converted [{}] -> {}", s.name, path.display())
+                match s.known_differences() {
+                    Some(d) => writeln!(
+                        out,
+                        "converted [{}] -> {} (as Chimera plays {}: {d})",
+                        s.name,
+                        path.display(),
+                        s.builtin_parent.as_deref().unwrap_or("")
+                    ),
+                    None => writeln!(out, "converted [{}] -> {}", s.name, path.display()),
+                }
             }
             Err(refusals) => {
                 skipped += 1;

@@ -150,6 +150,29 @@ const NOT_EXPORTED: &[(&str, &str)] = &[
     ("andernach", "captures_change_side"),
 ];
 
+/// End conditions as a sorted set, regions unnamed (the regions' squares are the tree's).
+/// Insufficient material is left out: Fairy-Stockfish's keys do not say it (it reports
+/// insufficient material in every variant), so the import decides it by the variant's kind.
+fn end_set(ends: &[EndSpec]) -> Vec<String> {
+    let mut out: Vec<String> = ends
+        .iter()
+        .filter(|e| **e != EndSpec::InsufficientMaterial)
+        .map(|e| {
+            let text = format!("{e:?}");
+            match text.find("region: \"") {
+                Some(i) => {
+                    let rest = &text[i + 9..];
+                    let end = rest.find('"').map_or(text.len(), |j| i + 9 + j + 1);
+                    format!("{}region{}", &text[..i], &text[end..])
+                }
+                None => text,
+            }
+        })
+        .collect();
+    out.sort();
+    out
+}
+
 fn sorted_pockets(fen: &str) -> String {
     match (fen.find('['), fen.find(']')) {
         (Some(a), Some(b)) => {
@@ -182,6 +205,14 @@ fn export_then_import_plays_the_same_game() {
             Ok(f) => f.clone(),
             Err(r) => panic!("{id}: its export does not import: {r:?}\n{text}"),
         };
+        // The rules the tree does not show in three plies: ends, promotion, drops.
+        let ours = file.end.clone().unwrap_or_else(variants::default_end);
+        assert_eq!(end_set(back.end.as_ref().unwrap()), end_set(&ours), "{id}: the ends\n{text}");
+        assert_eq!(back.drops, file.drops, "{id}: the drops\n{text}");
+        if file.pieces.iter().flatten().any(|p| p.promotes) {
+            let rule = |f: &VariantFile| f.promotion.as_ref().map(|p| (p.choices.clone(), p.limits.clone(), p.rank, p.optional_from));
+            assert_eq!(rule(&back), rule(&file), "{id}: promotion\n{text}");
+        }
         let depth = if id == "placement" { 2 } else { 3 };
         assert_eq!(perft(&back, depth), perft(&file, depth), "{id}: perft {depth} after export and import\n{text}");
         let mut a = Engine::from_fen(compile(&back).unwrap(), "startpos").unwrap();
@@ -248,4 +279,71 @@ fn castling_by_one_file_is_written_king_takes_rook() {
     moves.sort();
     let pyffish = "a5a4 a6b6 a6c6 b5b4 c4a4 c4b3 c4b4 c4c2 c4c3 c4c5 c4c6 c4d3 c4e2 d4b2 d4b6 d4c3 d4c5 d4e3 d4f2 d6a6 d6c5 d6c6 e5e4 f5f4";
     assert_eq!(moves.join(" "), pyffish);
+}
+
+fn refused_keys(text: &str) -> Vec<(String, Option<usize>)> {
+    let all = import(text).expect("reads");
+    match &all[0].result {
+        Ok(_) => Vec::new(),
+        Err(r) => r.iter().map(|r| (r.key.clone(), r.line)).collect(),
+    }
+}
+
+/// What Fairy-Stockfish does with these keys, found with pyffish 0.0.90: each is converted as
+/// it plays there, or refused.
+#[test]
+fn keys_read_as_fairy_stockfish_reads_them() {
+    // A Betza after a predefined piece's letter is ignored by Fairy-Stockfish (the king's
+    // aside): refused rather than read.
+    assert_eq!(refused_keys("[x:chess]\nrook = r:N\n"), vec![("rook".to_string(), Some(2))]);
+    assert!(refused_keys("[x:chess]\nking = k:KN\n").is_empty());
+    // Each listed type on its own; `*` all pieces together; without types, nothing.
+    let all = import("[a:chess]\nextinctionValue = loss\nextinctionPieceTypes = kr\n[b:chess]\nextinctionValue = loss\nextinctionPieceTypes = *\n[c:chess]\nextinctionValue = loss\n").unwrap();
+    let ext = |i: usize| -> Vec<EndSpec> {
+        all[i].result.as_ref().unwrap().end.clone().unwrap().into_iter().filter(|e| matches!(e, EndSpec::Extinction { .. })).collect()
+    };
+    assert_eq!(
+        ext(0),
+        vec![EndSpec::Extinction { pieces: "KR".into(), per_type: true, fewer_than: 1, verdict: chimera::rules::Verdict::Loss }]
+    );
+    assert_eq!(
+        ext(1),
+        vec![EndSpec::Extinction { pieces: String::new(), per_type: false, fewer_than: 1, verdict: chimera::rules::Verdict::Loss }]
+    );
+    assert_eq!(ext(2), vec![]);
+    // Pawns that would stay pawns on the last rank, and other pawn types: refused.
+    assert_eq!(refused_keys("[x:chess]\npromotionRegionWhite = -\npromotionRegionBlack = -\n")[0].0, "promotionRegionWhite");
+    assert_eq!(refused_keys("[x:chess]\nmandatoryPawnPromotion = false\n"), vec![("mandatoryPawnPromotion".to_string(), Some(2))]);
+    assert!(refused_keys("[x:chess]\nmandatoryPawnPromotion = false\nimmobilityIllegal = true\n").is_empty());
+    assert_eq!(refused_keys("[x:chess]\nsoldier = s\npawnTypes = ps\n"), vec![("pawnTypes".to_string(), Some(3))]);
+}
+
+#[test]
+fn odd_values_are_refused_without_panicking() {
+    for (text, key) in [
+        ("[x:chess]\nnMoveRule = 2147483648\n", "nMoveRule"),
+        ("[x:chess]\nextinctionPieceTypes = q\nextinctionValue = loss\nextinctionPieceCount = 4294967295\n", "extinctionPieceCount"),
+        ("[x:chess]\nflagRegionWhite = é\nflagRegionBlack = e8\n", "flagRegionWhite"),
+        ("[x:chess]\nmaxRank = 0\n", "maxRank"),
+        ("[x:chess]\nmaxFile = 40\n", "maxFile"),
+        ("[x:chess]\ncastlingRank = 257\n", "castlingRank"),
+        ("[x:chess]\ncustomPiece26 = a:W\n", "customPiece26"),
+    ] {
+        let keys = refused_keys(text);
+        assert!(keys.iter().any(|(k, _)| k == key), "{text}: {keys:?}");
+    }
+    // A byte-order mark is not a line of its own.
+    assert!(import("\u{feff}[x:chess]\nmaxRank = 8\n").is_ok());
+}
+
+#[test]
+fn a_second_section_of_a_name_is_skipped_as_fairy_stockfish_does() {
+    let all = import("[dup:chess]\nmaxFile = 8\n[dup:chess]\nmaxFile = 10\n[my_var:chess]\n[my-var:chess]\n").unwrap();
+    assert!(all[0].result.is_ok());
+    assert!(all[1].result.as_ref().is_err_and(|r| r[0].message.contains("keeps the first")), "{:?}", all[1].result);
+    assert!(all[2].result.is_ok());
+    assert!(all[3].result.as_ref().is_err_and(|r| r[0].message.contains("my-var.ron is taken")), "{:?}", all[3].result);
+    // What a built-in parent brings along is said.
+    let all = import("[xq:xiangqi]\nflyingGeneral = true\n").unwrap();
+    assert!(all[0].known_differences().is_some_and(|d| d.contains("perpetual check")), "{:?}", all[0].builtin_parent);
 }

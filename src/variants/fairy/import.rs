@@ -50,6 +50,16 @@ pub struct Imported {
     pub line: usize,
     /// The variant file, or why not.
     pub result: Result<VariantFile, Vec<Refusal>>,
+    /// The Fairy-Stockfish built-in it descends from, if any.
+    pub builtin_parent: Option<String>,
+}
+
+impl Imported {
+    /// Where the converted variant is known to play unlike Fairy-Stockfish's, from the rules of
+    /// the built-in it descends from (see [`super::known_differences`]).
+    pub fn known_differences(&self) -> Option<&'static str> {
+        self.builtin_parent.as_deref().and_then(super::known_differences)
+    }
 }
 
 /// Imports every section of an ini text.
@@ -57,10 +67,30 @@ pub struct Imported {
 /// # Errors
 /// Lines that do not read as an ini file.
 pub fn import(text: &str) -> Result<Vec<Imported>, Vec<ini::IniError>> {
-    let sections = ini::parse(text)?;
+    let sections = ini::parse(text.strip_prefix('\u{feff}').unwrap_or(text))?;
     let mut resolved: BTreeMap<String, Result<Keys, Vec<Refusal>>> = BTreeMap::new();
+    let mut roots: BTreeMap<String, Option<String>> = BTreeMap::new();
+    let mut ids: BTreeMap<String, (String, usize)> = BTreeMap::new();
     let mut out = Vec::new();
     for section in &sections {
+        // Fairy-Stockfish keeps the first section of a name; two sections may not share a file.
+        let id = id_of(&section.name);
+        let clash = if resolved.contains_key(&section.name) {
+            Some(format!("a section [{}] comes before it; Fairy-Stockfish keeps the first", section.name))
+        } else {
+            ids.get(&id).map(|(other, line)| format!("its file name {id}.ron is taken by [{other}] (line {line})"))
+        };
+        if let Some(message) = clash {
+            let refusal = Refusal { key: format!("[{}]", section.name), line: Some(section.line), message };
+            out.push(Imported { name: section.name.clone(), line: section.line, result: Err(vec![refusal]), builtin_parent: None });
+            continue;
+        }
+        ids.insert(id, (section.name.clone(), section.line));
+        let root = match &section.parent {
+            Some(p) => roots.get(p).cloned().unwrap_or_else(|| Some(p.clone())),
+            None => None,
+        };
+        roots.insert(section.name.clone(), root.clone());
         let keys = resolve(section, &resolved);
         resolved.insert(section.name.clone(), keys.clone());
         let result = keys.and_then(|k| build(&section.name, k)).and_then(|file| match crate::variants::compile_playable(&file) {
@@ -72,7 +102,7 @@ pub fn import(text: &str) -> Result<Vec<Imported>, Vec<ini::IniError>> {
                 message: format!("the converted variant does not load: {e}"),
             }]),
         });
-        out.push(Imported { name: section.name.clone(), line: section.line, result });
+        out.push(Imported { name: section.name.clone(), line: section.line, result, builtin_parent: root });
     }
     Ok(out)
 }
@@ -165,6 +195,17 @@ impl Reader {
                 }
             },
         }
+    }
+
+    /// A whole number from `lo` to `hi`; another value is refused (and the default used).
+    fn int_in(&mut self, key: &str, default: u32, lo: u32, hi: u32) -> u32 {
+        let n = self.int(key, default);
+        if !(lo..=hi).contains(&n) {
+            let line = self.line(key);
+            self.refuse(key, line, format!("{n} is out of range ({lo} to {hi})"));
+            return default;
+        }
+        n
     }
 
     fn int(&mut self, key: &str, default: u32) -> u32 {
@@ -326,6 +367,9 @@ fn parse_file(text: &str) -> Option<u8> {
 
 /// The squares (file, rank from 0) of one token: `e4`, `*1` (a rank), `a*` (a file), `*`.
 fn parse_squares(token: &str, files: u8, ranks: u8) -> Option<Vec<(u8, u8)>> {
+    if !token.is_ascii() || token.is_empty() {
+        return None;
+    }
     let (f, r) = token.split_at(token.find(|c: char| c.is_ascii_digit() || c == '*').filter(|&i| i > 0).unwrap_or(1));
     let fs: Vec<u8> = match f {
         "*" => (0..files).collect(),
@@ -384,7 +428,12 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     }
     let start = rd.get("startFen").map_or("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".to_string(), |v| v.value);
     rd.files = rd.file("maxFile", 8);
-    rd.ranks = rd.int("maxRank", 8).clamp(1, 16) as u8;
+    rd.ranks = rd.int_in("maxRank", 8, 3, 16) as u8;
+    if !(3..=16).contains(&rd.files) {
+        let line = rd.line("maxFile");
+        rd.refuse("maxFile", line, format!("{} files: Chimera's boards have 3 to 16", rd.files));
+        rd.files = 8;
+    }
     let (files, ranks) = (rd.files, rd.ranks);
 
     // Pieces.
@@ -406,6 +455,11 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         };
         let predefined = PIECE_NAMES.iter().find(|(n, _)| *n == key);
         let betza = match (betza, predefined) {
+            // Fairy-Stockfish reads a Betza after the letter only for the king and custom pieces.
+            (Some(_), Some((n, _))) if *n != "king" => {
+                rd.refuse(&key, v.line, "Fairy-Stockfish ignores a Betza on a predefined piece other than the king; use a customPiece");
+                continue;
+            }
             (Some(b), _) => b,
             (None, Some((_, b))) => (*b).to_string(),
             (None, None) => {
@@ -417,10 +471,6 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
             Some((n, _)) => words(n),
             None => String::new(),
         };
-        if pieces.iter().any(|p| p.letter == letter) {
-            rd.refuse(&key, v.line, format!("the letter '{letter}' is given to two piece types"));
-            continue;
-        }
         pieces.push(PieceKey { key, line: v.line, letter, betza, name });
     }
     // Fairy-Stockfish's order of piece types (its list of predefined pieces, the custom pieces
@@ -451,7 +501,14 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
             "pieces other than the pawn type that reset the move count (Chimera's pawns also have no letter in SAN)",
         );
     }
+    // Other pawn types change Fairy-Stockfish's move count, drops and SAN in ways Chimera's
+    // pieces do not follow: refused.
     let pawn_types = rd.letters("pawnTypes", &pawns, &all);
+    if pawn_types != pawns {
+        let line = rd.line("pawnTypes");
+        rd.refuse("pawnTypes", line, "pawn types other than the pawn piece are not supported");
+    }
+    let pawn_types = pawns.clone();
     let promoting_default = pawn_types.clone();
     let promoting = rd.letters("promotionPawnTypes", &promoting_default, &all);
     for side in ["White", "Black"] {
@@ -498,7 +555,7 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     }
     let king_side = rd.file("castlingKingsideFile", 7);
     let queen_side = rd.file("castlingQueensideFile", 3);
-    let castling_rank = rd.int("castlingRank", 1) as u8;
+    let castling_rank = rd.int_in("castlingRank", 1, 1, u32::from(ranks)) as u8;
     let rook_k = rd.file("castlingRookKingsideFile", 12).min(files);
     let rook_q = rd.file("castlingRookQueensideFile", 1);
     rd.only_default("castlingKingFile", "e", "a castling king on another file than e is not supported");
@@ -647,11 +704,12 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     let checkmate = rd.verdict("checkmateValue", Some(Verdict::Loss));
     let stalemate = rd.verdict("stalemateValue", Some(Verdict::Draw));
     let extinction = rd.verdict("extinctionValue", None);
+    let extinct_all = rd.keys.get("extinctionPieceTypes").is_some_and(|v| v.value.trim() == "*");
     let extinct_types = rd.letters("extinctionPieceTypes", "", &all);
-    let extinct_count = rd.int("extinctionPieceCount", 0);
+    let extinct_count = rd.int_in("extinctionPieceCount", 0, 0, 64);
     let check_counting = rd.bool("checkCounting", false);
-    let n_move = rd.int("nMoveRule", 50);
-    let n_fold = rd.int("nFoldRule", 3);
+    let n_move = rd.int_in("nMoveRule", 50, 0, 10_000);
+    let n_fold = rd.int_in("nFoldRule", 3, 0, 100);
     let n_fold_value = rd.verdict("nFoldValue", Some(Verdict::Draw));
     let flag_piece = rd.letters("flagPiece", &all, &all);
     let flag_white_piece = rd.letters("flagPieceWhite", &flag_piece, &all);
@@ -800,10 +858,14 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     } else {
         CastlingSpec::Off
     });
-    let promo = promo_ranks.unwrap_or_else(|| vec![ranks]);
+    if promo_ranks.as_ref().is_some_and(Vec::is_empty) {
+        let line = rd.line("promotionRegionWhite").or(rd.line("promotionRegionBlack"));
+        rd.refuse("promotionRegionWhite", line, "an empty promotion region: pawns would stay pawns on the last rank");
+    }
+    let promo = promo_ranks.filter(|r| !r.is_empty()).unwrap_or_else(|| vec![ranks]);
     let (first, last) = (promo.first().copied().unwrap_or(ranks), promo.last().copied().unwrap_or(ranks));
     let contiguous = promo.windows(2).all(|w| w[1] == w[0] + 1);
-    if !contiguous || (promo.len() > 1 && last != ranks) {
+    if !contiguous || last != ranks {
         let line = rd.line("promotionRegionWhite");
         rd.refuse("promotionRegionWhite", line, "a promotion region that is not a run of ranks up to the far rank");
     }
@@ -816,6 +878,11 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
             line,
             format!("no promotion choices for the promoting pieces {stuck}: they could never enter the promotion zone"),
         );
+    }
+    if !mandatory_pawn && !immobility && !stuck.is_empty() {
+        // Fairy-Stockfish then lets a pawn stay a pawn on the last rank; Chimera never does.
+        let line = rd.line("mandatoryPawnPromotion");
+        rd.refuse("mandatoryPawnPromotion", line, "optional promotion without immobilityIllegal lets a pawn stand on the last rank");
     }
     if !promoting.is_empty() && !choices.is_empty() {
         let (rank, optional_from) = if mandatory_pawn { (first, None) } else { (last, Some(first)) };
@@ -874,7 +941,8 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     }
 
     let mut end = Vec::new();
-    match checkmate {
+    // Without a royal piece, or where checks are forbidden, there is no checkmate.
+    match checkmate.filter(|_| !king_letters.is_empty() && checking) {
         Some(Verdict::Loss) => end.push(EndSpec::Checkmate),
         Some(v) => end.push(EndSpec::Checkmated(v)),
         None => {}
@@ -896,12 +964,20 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         let line = rd.line("flagRegionWhite").or(rd.line("flagRegionBlack"));
         rd.refuse("flagRegionWhite", line, "a flag region for one side only is not supported");
     }
-    if let Some(v) = extinction {
-        let per_type = extinct_types.chars().count() > 1 && extinct_types != all;
-        let pieces = if extinct_types == all { String::new() } else { extinct_types.clone() };
+    // Without types the extinction value has no effect for Fairy-Stockfish. Each listed type
+    // counts on its own; `*` counts all pieces together.
+    if let Some(v) = extinction.filter(|_| extinct_all || !extinct_types.is_empty()) {
+        let per_type = !extinct_all && extinct_types.chars().count() > 1;
+        let pieces = if extinct_all { String::new() } else { extinct_types.clone() };
         let fewer_than = u8::try_from(extinct_count + 1).unwrap_or(u8::MAX);
+        let made: String = choices.chars().chain(promoted.values().copied()).collect();
+        if drops_on && super::hand_may_hold(&start, &pieces_letters(&extinct_types, extinct_all), &made) {
+            let line = rd.line("extinctionValue");
+            rd.refuse("extinctionValue", line, "Fairy-Stockfish counts pieces in hand for extinction, Chimera the board: they differ here");
+        }
         end.push(EndSpec::Extinction { pieces, per_type, fewer_than, verdict: v });
     }
+
     if check_counting {
         match check_count(&start) {
             Some(n) => end.push(EndSpec::NCheck(n)),
@@ -912,7 +988,7 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         }
     }
     if n_move > 0 {
-        end.push(EndSpec::MoveRule(n_move * 2));
+        end.push(EndSpec::MoveRule(n_move.saturating_mul(2)));
     }
     if n_fold > 0 {
         if n_fold_value != Some(Verdict::Draw) {
@@ -921,7 +997,7 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         }
         end.push(EndSpec::Repetition(u8::try_from(n_fold).unwrap_or(u8::MAX)));
     }
-    if !king_letters.is_empty() && checkmate == Some(Verdict::Loss) && extinction.is_none() && !check_counting {
+    if !king_letters.is_empty() && extinction.is_none() && !check_counting && flag_white.is_none() && !to_hand {
         end.push(EndSpec::InsufficientMaterial);
     }
     file.end = Some(end);
@@ -984,4 +1060,9 @@ fn without_castling_rights(fen: &str) -> String {
         fields[2] = "-";
     }
     fields.join(" ")
+}
+
+/// The extinct letters, or none for every piece (`*`).
+fn pieces_letters(types: &str, all: bool) -> String {
+    if all { String::new() } else { types.to_string() }
 }

@@ -108,7 +108,7 @@ pub fn import_section(path: &std::path::Path, section: &str) -> Result<VariantFi
 /// Whether a key defines a piece type (`knight = n`, `customPiece3 = a:BN`).
 pub fn is_piece_key(key: &str) -> bool {
     PIECE_NAMES.iter().any(|(n, _)| *n == key)
-        || key.strip_prefix("customPiece").is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+        || key.strip_prefix("customPiece").and_then(|n| n.parse::<u8>().ok()).is_some_and(|n| (1..=25).contains(&n))
 }
 
 /// Fairy-Stockfish's built-in variants that a section may inherit from, and the Chimera
@@ -155,6 +155,41 @@ pub const BUILTIN_PARENTS: &[(&str, &str)] = &[
     ("extinction", "extinction"),
     ("janggi", "janggi"),
 ];
+
+/// Whether, with captures going to the hand, a side could hold a piece of the `extinct` types
+/// (empty: every piece) in hand while it has none on the board, where Fairy-Stockfish (which
+/// counts the hand) and Chimera (the board) differ: a type a side starts with more than once or
+/// in hand, or one that pieces promote to (`made`). With one of a type a side, taking the
+/// other's ends the game first.
+pub fn hand_may_hold(start: &str, extinct: &str, made: &str) -> bool {
+    if extinct.is_empty() {
+        return true;
+    }
+    let placement = start.split_whitespace().next().unwrap_or("");
+    let (board, pocket) = placement.split_once('[').unwrap_or((placement, ""));
+    extinct.chars().any(|l| {
+        let count = |c: char| board.chars().filter(|&x| x == c).count();
+        made.contains(l) || pocket.contains([l, l.to_ascii_lowercase()]) || count(l) > 1 || count(l.to_ascii_lowercase()) > 1
+    })
+}
+
+/// Where Chimera's catalogue variant mapped from a Fairy-Stockfish built-in plays unlike
+/// Fairy-Stockfish's (the rules-class differences `tests/differential.rs` lists): a section
+/// that inherits from it inherits these too, and `chimera import` says so.
+pub fn known_differences(builtin: &str) -> Option<&'static str> {
+    Some(match builtin {
+        "crazyhouse" | "placement" | "seirawan" | "dobutsu" => "a drop does not reset Chimera's half-move clock",
+        "shogi" | "minishogi" => {
+            "a drop does not reset Chimera's half-move clock; a pawn drop that mates is refused (Fairy-Stockfish allows it and scores it a loss); \
+             a fourth repetition is a draw"
+        }
+        "xiangqi" | "minixiangqi" | "manchu" => {
+            "perpetual check is a draw (Fairy-Stockfish scores it a loss); no fifty-move draw claim; a soldier's move resets the half-move clock"
+        }
+        "makruk" => "no counting rules: the fifty-move rule instead",
+        _ => return None,
+    })
+}
 
 /// The keys of a Fairy-Stockfish built-in, from the catalogue variant mapped from it.
 ///
@@ -327,6 +362,9 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
             name.to_string()
         } else {
             custom += 1;
+            if custom > 25 {
+                refuse(&format!("{path}.betza"), "more than 25 custom pieces");
+            }
             let key = format!("customPiece{custom}");
             keys.insert(key.clone(), format!("{l}:{}", p.betza));
             key
@@ -421,6 +459,8 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
         let first = pr.optional_from.unwrap_or(pr.rank);
         if pr.optional_from.is_some() {
             keys.insert("mandatoryPawnPromotion".into(), "false".into());
+            // Without it Fairy-Stockfish would let a pawn stay a pawn on the last rank.
+            keys.insert("immobilityIllegal".into(), "true".into());
             if pr.rank != ranks {
                 refuse("promotion.rank", "optional promotion must run to the far rank");
             }
@@ -592,8 +632,13 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
                 }
                 keys.insert("extinctionValue".into(), verdict(*v).into());
                 keys.insert("extinctionPieceTypes".into(), if which.is_empty() { "*".into() } else { lower(which) });
-                if *fewer_than != 1 {
+                if *fewer_than > 1 {
                     keys.insert("extinctionPieceCount".into(), (fewer_than - 1).to_string());
+                }
+                let made: String =
+                    file.promotion.iter().flat_map(|p| p.choices.chars()).chain(pieces.iter().filter_map(|p| p.promotes_to)).collect();
+                if file.drops.as_ref().is_some_and(|d| d.captures_to_hand) && hand_may_hold(&start, which, &made) {
+                    refuse(&path, "Fairy-Stockfish counts pieces in hand for extinction, Chimera the board: they differ here");
                 }
             }
             EndSpec::NCheck(_) => {
