@@ -259,7 +259,8 @@ impl Making {
 }
 
 /// The victim of a capture leaves the board: off for good, or into the captor's hand as what
-/// it was promoted from, in variants whose captures go to the hand.
+/// it was promoted from (as what it is, where promoted pieces are kept: Loop), in variants whose
+/// captures go to the hand.
 pub fn remove_victim<W: PositionWriter>(w: &mut W, rules: &Variant, victim: Victim, captor: Side) {
     let at = Location::Board(victim.square);
     if rules.drops.as_ref().is_some_and(|d| d.captures_to_hand) {
@@ -268,7 +269,9 @@ pub fn remove_victim<W: PositionWriter>(w: &mut W, rules: &Variant, victim: Vict
         w.move_to(victim.entity, at, Location::Hand);
         w.change_owner(victim.entity, Location::Hand, captor);
         if let Some(base) = w.promoted_base(victim.entity) {
-            w.change_type(victim.entity, Location::Hand, base);
+            if !rules.drops.as_ref().is_some_and(|d| d.keep_promoted) {
+                w.change_type(victim.entity, Location::Hand, base);
+            }
             w.mark_promoted(victim.entity, None);
         }
     } else {
@@ -368,7 +371,8 @@ pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: 
                 w.move_to(piece, Location::Board(m.from), Location::Board(m.to));
                 if let Some(p) = m.promotion {
                     w.change_type(piece, Location::Board(m.to), p);
-                    if rules.drops.is_some() || def.promotes_to == Some(p) {
+                    // Where a promoted piece taken keeps its rank (Loop), it is not marked.
+                    if rules.drops.as_ref().is_some_and(|d| !d.keep_promoted) || def.promotes_to == Some(p) {
                         w.mark_promoted(piece, Some(kind));
                     }
                 }

@@ -209,6 +209,8 @@ pub struct DropRule {
     pub no_doubled: u64,
     /// Types (bit set) whose drop may not checkmate (Shogi's uchifuzume).
     pub no_drop_mate: u64,
+    /// A promoted piece taken goes to the hand as what it became (Loop, Chessgi).
+    pub keep_promoted: bool,
 }
 
 impl DropRule {

@@ -675,6 +675,7 @@ fn check_drops(file: &VariantFile, cx: &Context, ck: &mut Checker) -> Option<Dro
         castling_on_drop: d.castling_on_drop,
         no_doubled,
         no_drop_mate,
+        keep_promoted: d.keep_promoted,
     })
 }
 

@@ -309,6 +309,10 @@ pub struct DropsSpec {
     /// Letters whose drop may not checkmate (Shogi's uchifuzume: `"P"`).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub no_drop_mate: String,
+    /// A promoted piece taken goes to the hand as what it became, not what it was (Loop and
+    /// Chessgi: a promoted queen comes back as a queen).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub keep_promoted: bool,
 }
 
 /// Exploding captures.

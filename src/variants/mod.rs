@@ -82,6 +82,8 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("courier", include_str!("../../presets/courier.ron")),
     ("jesonmor", include_str!("../../presets/jesonmor.ron")),
     ("crazyhouse", include_str!("../../presets/crazyhouse.ron")),
+    ("loop", include_str!("../../presets/loop.ron")),
+    ("chessgi", include_str!("../../presets/chessgi.ron")),
     ("pocketknight", include_str!("../../presets/pocketknight.ron")),
     ("atomic", include_str!("../../presets/atomic.ron")),
     ("nocheckatomic", include_str!("../../presets/nocheckatomic.ron")),

@@ -250,6 +250,7 @@ fn drops(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], ranks: u8
             castling_on_drop: false,
             no_doubled: String::new(),
             no_drop_mate: String::new(),
+            keep_promoted: false,
         });
         let _ = editor.apply(&Edit::Drops(new));
     }
@@ -260,6 +261,7 @@ fn drops(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], ranks: u8
             changed |= ui.checkbox(&mut d.must_drop, "must drop while holding pieces").changed();
             changed |= ui.checkbox(&mut d.opposite_bishops, "bishops on both colours").changed();
             changed |= ui.checkbox(&mut d.castling_on_drop, "dropped king and rook may castle").changed();
+            changed |= ui.checkbox(&mut d.keep_promoted, "promoted pieces taken stay promoted").changed();
         });
         ui.horizontal_wrapped(|ui| {
             ui.label("drops only on ranks (none: any)");

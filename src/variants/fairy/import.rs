@@ -562,6 +562,7 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     rd.only_default("oppositeCastling", "false", "opposite castling is not supported");
     rd.only_default("castlingWins", "-", "castling as a win is not supported");
     let castling_on_drop = rd.bool("castlingDroppedPiece", false);
+    let drop_loop = rd.bool("dropLoop", false);
 
     // Promotion.
     // Fairy-Stockfish's template offers no promotion unless promotionPieceTypes says.
@@ -630,7 +631,6 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     rd.only_default("mustDropType", "*", "a mandatory drop of one type is not supported");
     for (key, default, why) in [
         ("dropChecks", "true", "drops that may not check are not supported"),
-        ("dropLoop", "false", "promoted pieces kept promoted in hand are not supported"),
         ("dropPromoted", "false", "drops of promoted pieces are not supported"),
         ("sittuyinRookDrop", "false", "Sittuyin's rook drops are not supported"),
         ("twoBoards", "false", "pieces from a second board (bughouse) are not supported"),
@@ -917,6 +917,7 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
             must_drop,
             opposite_bishops,
             castling_on_drop,
+            keep_promoted: drop_loop,
             no_doubled,
             no_drop_mate,
         });

@@ -154,6 +154,41 @@ pub const BUILTIN_PARENTS: &[(&str, &str)] = &[
     ("seirawan", "seirawan"),
     ("extinction", "extinction"),
     ("janggi", "janggi"),
+    ("chancellor", "chancellor"),
+    ("centaur", "centaur"),
+    ("modern", "modern"),
+    ("janus", "janus"),
+    ("gardner", "gardner"),
+    ("nocastle", "nocastle"),
+    ("almost", "almost"),
+    ("perfect", "perfect"),
+    ("chaturanga", "chaturanga"),
+    ("raazuvaa", "raazuvaa"),
+    ("misere", "misere"),
+    ("nocheckatomic", "nocheckatomic"),
+    ("codrus", "codrus"),
+    ("newzealand", "newzealand"),
+    ("tencubed", "tencubed"),
+    ("opulent", "opulent"),
+    ("5check", "5check"),
+    ("torpedo", "torpedo"),
+    ("pawnback", "pawnback"),
+    ("pawnsideways", "pawnsideways"),
+    ("capahouse", "capahouse"),
+    ("pocketknight", "pocketknight"),
+    ("judkins", "judkins"),
+    ("gorogoro", "gorogoro"),
+    ("euroshogi", "euroshogi"),
+    ("okisakishogi", "okisakishogi"),
+    ("yarishogi", "yarishogi"),
+    ("checkshogi", "checkshogi"),
+    ("janggitraditional", "janggitraditional"),
+    ("janggicasual", "janggicasual"),
+    ("caparandom", "caparandom"),
+    ("loop", "loop"),
+    ("chessgi", "chessgi"),
+    ("mini", "minishogi"),
+    ("fischerandom", "chess960"),
 ];
 
 /// Whether, with captures going to the hand, a side could hold a piece of the `extinct` types
@@ -578,6 +613,9 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
         }
         if d.castling_on_drop {
             keys.insert("castlingDroppedPiece".into(), "true".into());
+        }
+        if d.keep_promoted {
+            keys.insert("dropLoop".into(), "true".into());
         }
         if !d.no_doubled.is_empty() {
             if d.no_doubled.chars().count() > 1 {
