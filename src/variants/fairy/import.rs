@@ -489,8 +489,7 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         pieces.iter().filter(|p| keys.contains(&p.key.as_str())).map(|p| p.letter.to_ascii_uppercase()).collect()
     };
     // Chimera's pawns reset the move count and their SAN has no letter: Fairy-Stockfish's
-    // `pawn` type, the default of its nMoveRuleTypes. Its pawnTypes (by default that type too)
-    // only say which pieces promote, which Chimera says per piece.
+    // `pawn` type, the default of its nMoveRuleTypes and pawnTypes.
     let pawns = letters_of(&["pawn"]);
     let n_move = rd.letters("nMoveRuleTypes", &pawns, &all);
     if n_move != pawns {

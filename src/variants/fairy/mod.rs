@@ -10,9 +10,13 @@
 //! export agree by construction and a round trip (export, then import) is tested on the
 //! whole catalogue. The table of keys is in `presets/README.md`.
 //!
-//! Departures from Fairy-Stockfish, all refused rather than guessed: regions that differ by
-//! side where Chimera's rule is one for both (double steps, promotion, drops), and every rule
-//! Chimera lacks (see the refusals in `import.rs`).
+//! Departures from Fairy-Stockfish, refused rather than guessed: regions that differ by side
+//! where Chimera's rule is one for both (double steps, promotion, drops), extinction where a side
+//! could hold the type in hand (Fairy-Stockfish counts the hand), and every rule Chimera lacks
+//! (see the refusals in `import.rs`). Where a built-in parent's Chimera version plays unlike
+//! Fairy-Stockfish's ([`known_differences`]), the import says so for each section inheriting it.
+//! What remains, found by comparing with pyffish: a drop does not reset Chimera's half-move
+//! clock, and pieces in hand may be written in another order.
 
 pub mod import;
 pub mod ini;
