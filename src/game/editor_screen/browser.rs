@@ -115,7 +115,8 @@ pub(super) fn file_browser(
                             let first = why.first().cloned().unwrap_or_default();
                             // One line each; every reason on hover.
                             let text = egui::RichText::new(format!("{name}: cannot convert ({first})")).weak();
-                            ui.add(egui::Label::new(text).truncate()).on_hover_text(why.join("\n"));
+                            let label = egui::Label::new(text).truncate().show_tooltip_when_elided(false);
+                            ui.add(label).on_hover_text(why.join("\n"));
                         }
                     }
                 }
