@@ -1654,7 +1654,7 @@ fn exported_sections_agree_with_fairy_stockfish() {
     let mut ini = String::new();
     let mut specs = Vec::new();
     for id in variants::builtin_ids() {
-        let file = variants::resolve(variants::builtin_file(id).expect("built in"), &variants::builtin_file).expect("resolves");
+        let file = variants::builtin_resolved(id).expect("a built-in resolves");
         if let Ok(text) = variants::fairy::export(&file, &format!("chimera-{id}")) {
             ini.push_str(&text);
             ini.push('\n');

@@ -6,7 +6,7 @@
 use chimera::rules::Engine;
 use chimera::variants::fairy::import::{Imported, import};
 use chimera::variants::fairy::{BUILTIN_PARENTS, export, export_keys};
-use chimera::variants::{self, CastlingSpec, EndSpec, VariantFile, compile, resolve};
+use chimera::variants::{self, CastlingSpec, EndSpec, VariantFile, compile};
 
 const INI: &str = "\
 # A test file: comments and blank lines are skipped.
@@ -185,7 +185,7 @@ fn sorted_pockets(fen: &str) -> String {
 }
 
 fn resolved(id: &str) -> VariantFile {
-    resolve(variants::builtin_file(id).unwrap(), &variants::builtin_file).unwrap()
+    variants::builtin_resolved(id).unwrap()
 }
 
 #[test]

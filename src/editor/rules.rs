@@ -183,12 +183,6 @@ pub(super) fn paint_region(f: &mut VariantFile, name: &str, squares: &[(u8, u8)]
     Ok(())
 }
 
-/// The built-in variants' files, each with its `extends` resolved, in catalogue order.
-fn catalogue() -> impl Iterator<Item = (&'static str, VariantFile)> {
-    crate::variants::builtin_ids()
-        .filter_map(|id| Some((id, crate::variants::resolve(crate::variants::builtin_file(id)?, &crate::variants::builtin_file).ok()?)))
-}
-
 /// A piece of the catalogue, for the editor's library.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LibraryPiece {
@@ -203,7 +197,7 @@ pub struct LibraryPiece {
 /// a designer may want a Shogi pawn or a Xiangqi cannon as they are.
 pub fn piece_library() -> Vec<LibraryPiece> {
     let mut out: Vec<LibraryPiece> = Vec::new();
-    for (id, file) in catalogue() {
+    for (id, file) in crate::variants::catalogue() {
         let name = file.name.clone().unwrap_or_else(|| id.to_string());
         for p in file.pieces.iter().flatten() {
             let same = |l: &LibraryPiece| {
@@ -226,7 +220,7 @@ pub fn piece_library() -> Vec<LibraryPiece> {
 /// The built-in variants whose board is `files` × `ranks`, with their start positions, to copy
 /// one from: `(id, name, FEN)`, in catalogue order.
 pub fn catalogue_starts(files: u8, ranks: u8) -> Vec<(String, String, String)> {
-    catalogue()
+    crate::variants::catalogue()
         .filter_map(|(id, f)| {
             let b = f.board.as_ref()?;
             if (b.files, b.ranks) != (files, ranks) {

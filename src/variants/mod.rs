@@ -108,6 +108,17 @@ pub fn builtin_file(id: &str) -> Option<VariantFile> {
     BUILTIN.iter().find(|(i, _)| *i == id).and_then(|(_, text)| parse_variant_file(text).ok())
 }
 
+/// The built-in file with this id, resolved through its parents (`None`: no such id, or, a
+/// bug, a file that does not resolve).
+pub fn builtin_resolved(id: &str) -> Option<VariantFile> {
+    resolve(builtin_file(id)?, &builtin_file).ok()
+}
+
+/// Every built-in variant, resolved, in catalogue order.
+pub fn catalogue() -> impl Iterator<Item = (&'static str, VariantFile)> {
+    builtin_ids().filter_map(|id| Some((id, builtin_resolved(id)?)))
+}
+
 /// Loads a built-in variant.
 ///
 /// # Errors

@@ -753,13 +753,12 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         regions.insert(format!("{region}-{side}"), RegionSpec::Squares(squares.iter().map(|&(f, r)| square_name(f, r)).collect()));
         confined.insert(letter, region);
     }
-    for (letter, region) in &confined {
+    for region in confined.values() {
         for side in ["white", "black"] {
             let name = format!("{region}-{side}");
             regions.entry(name).or_insert_with(|| RegionSpec::Rect("a1".into(), square_name(files - 1, ranks - 1)));
         }
         regions.insert(region.clone(), RegionSpec::PerSide { white: format!("{region}-white"), black: format!("{region}-black") });
-        let _ = letter;
     }
 
     // Whatever is left is a key Chimera does not know.

@@ -238,9 +238,7 @@ pub fn builtin_parent_keys(parent: &str) -> Result<Keys, String> {
     let Some(&(_, id)) = BUILTIN_PARENTS.iter().find(|(fs, _)| *fs == parent) else {
         return Err(format!("the parent '{parent}' is neither a section before it nor a Fairy-Stockfish built-in Chimera maps"));
     };
-    let file = crate::variants::builtin_file(id)
-        .and_then(|f| crate::variants::resolve(f, &crate::variants::builtin_file).ok())
-        .ok_or_else(|| format!("the catalogue variant '{id}' does not load"))?;
+    let file = crate::variants::builtin_resolved(id).ok_or_else(|| format!("the catalogue variant '{id}' does not load"))?;
     let keys = export_keys(&file).map_err(|refusals| {
         let why: Vec<String> = refusals.iter().map(|r| format!("{}: {}", r.key, r.message)).collect();
         format!("the parent '{parent}' (Chimera's '{id}') cannot be written as Fairy-Stockfish keys: {}", why.join("; "))
@@ -253,8 +251,8 @@ pub fn builtin_parent_keys(parent: &str) -> Result<Keys, String> {
 pub fn catalogue_piece(betza: &str) -> Option<(String, i32)> {
     static PIECES: LazyLock<BTreeMap<String, (String, i32)>> = LazyLock::new(|| {
         let mut pieces = BTreeMap::new();
-        for id in crate::variants::builtin_ids() {
-            for p in crate::variants::builtin_file(id).and_then(|f| f.pieces).unwrap_or_default() {
+        for (_, file) in crate::variants::catalogue() {
+            for p in file.pieces.unwrap_or_default() {
                 if p.code.is_none() && !p.royal && p.value > 0 {
                     pieces.entry(p.betza.clone()).or_insert((p.name.clone(), p.value));
                 }
@@ -428,7 +426,7 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
     if promoting != key_letters("pawn") {
         keys.insert("promotionPawnTypes".into(), if promoting.is_empty() { "-".into() } else { lower(&promoting) });
     }
-    for (i, p) in pieces.iter().enumerate() {
+    for p in &pieces {
         if let Some(region) = &p.confined {
             let [w, b] = crate::variants::region_squares(file, region);
             let Some(key) = piece_key.get(&p.letter) else { continue };
@@ -436,7 +434,6 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
             camel[..1].make_ascii_uppercase();
             keys.insert(format!("mobilityRegionWhite{camel}"), squares_text(&w));
             keys.insert(format!("mobilityRegionBlack{camel}"), squares_text(&b));
-            let _ = i;
         }
     }
     let start = file.start.clone().unwrap_or_default();
