@@ -115,6 +115,8 @@ const PINNED_EN_PASSANT: &[(&str, &str, &str)] = &[
     ("almost", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1", "d7d5"),
     ("perfect", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1", "d7d5"),
     ("pocketknight", "4k2b/3p4/8/4P3/8/8/8/K7[] b - - 0 1", "d7d5"),
+    ("shouse", "4k2b/3p4/8/4P3/8/8/8/K7[] b - - 0 1", "d7d5"),
+    ("dragon", "4k2b/3p4/8/4P3/8/8/8/K7[] b - - 0 1", "d7d5"),
     ("centaur", "4k2b2/3p6/10/4P5/10/10/10/K9 b - - 0 1", "d7d5"),
     ("janus", "4k2b2/3p6/10/4P5/10/10/10/K9 b - - 0 1", "d7d5"),
     ("caparandom", "4k2b2/3p6/10/4P5/10/10/10/K9 b - - 0 1", "d7d5"),
@@ -123,6 +125,18 @@ const PINNED_EN_PASSANT: &[(&str, &str, &str)] = &[
     ("modern", "4k2b1/3p5/9/4P4/9/9/9/K8/9 b - - 0 1", "d8d6"),
     ("tencubed", "4k5/7b2/3p6/10/4P5/10/10/10/K9/10 b - - 0 1", "d8d6"),
 ];
+
+/// Gating (Seirawan, S-House) with a back-rank piece pinned along the back rank.
+const PINNED_GATE: KnownGap = KnownGap {
+    variant: "seirawan",
+    kind: "legal-extra",
+    contains: "",
+    class: "rules",
+    why: "a back-rank piece pinned along the back rank, moving with a gate that blocks the pin: Chimera allows it (the king is not \
+          attacked once the move, gate included, is made), Fairy-Stockfish forbids it",
+    fen: "4k3/8/8/8/8/8/8/r1B1K3[Hh] w C - 0 1",
+    moves: "",
+};
 
 /// One entry per class of disagreement, as narrow as the kinds allow.
 const LISTED_GAPS: &[KnownGap] = &[
@@ -222,6 +236,35 @@ const LISTED_GAPS: &[KnownGap] = &[
         moves: "e4e5",
     },
     KnownGap {
+        variant: "armageddon",
+        kind: "result-score",
+        contains: "material",
+        class: "rules",
+        why: "neither side can mate: Chimera ends the game and Black wins on its draw odds, Fairy-Stockfish reports the draw by \
+              insufficient material without its draw odds",
+        fen: "8/8/3k4/8/8/8/7K/7q w - - 0 1",
+        moves: "h2h1",
+    },
+    KnownGap {
+        variant: "armageddon",
+        kind: "result-chimera-ends",
+        contains: "material",
+        class: "rules",
+        why: "bishops on one square colour (or a lone minor piece) against a bare king: Chimera counts it as insufficient material and \
+              Black wins on its draw odds, Fairy-Stockfish plays on where the side with the piece could still be mated",
+        fen: "5B2/8/1b6/4k3/8/8/6K1/7r w - - 0 1",
+        moves: "g2h1",
+    },
+    KnownGap {
+        variant: "shouse",
+        kind: "fen-halfmove",
+        contains: "",
+        class: "rules",
+        why: "a drop resets Fairy-Stockfish's half-move clock (and so its fifty-move rule), not Chimera's",
+        fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[HEhe] w KQBCDFGkqbcdfg - 4 3",
+        moves: "H@e4",
+    },
+    KnownGap {
         variant: "crazyhouse",
         kind: "fen-halfmove",
         contains: "",
@@ -302,6 +345,15 @@ const LISTED_GAPS: &[KnownGap] = &[
         why: "a drop resets Fairy-Stockfish's half-move clock (and so its fifty-move rule), not Chimera's",
         fen: "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR[Nn] w KQkq - 4 3",
         moves: "N@e5",
+    },
+    KnownGap {
+        variant: "dragon",
+        kind: "fen-halfmove",
+        contains: "",
+        class: "rules",
+        why: "a drop resets Fairy-Stockfish's half-move clock (and so its fifty-move rule), not Chimera's",
+        fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RN1QKBNR[Dd] w KQkq - 4 3",
+        moves: "D@c1",
     },
     KnownGap {
         variant: "pocketknight",
@@ -483,6 +535,8 @@ const LISTED_GAPS: &[KnownGap] = &[
         moves: "e7g4",
     },
     // Legal moves.
+    PINNED_GATE,
+    KnownGap { variant: "shouse", ..PINNED_GATE },
     KnownGap {
         variant: "minishogi",
         kind: "legal-missing-losing",
@@ -612,6 +666,15 @@ const LISTED_GAPS: &[KnownGap] = &[
         moves: "",
     },
     KnownGap {
+        variant: "dragon",
+        kind: "fen-promoted-mark",
+        contains: "",
+        class: "notation",
+        why: "Chimera marks a promoted piece with ~ in Dragon chess too, where captures never go to a hand; Fairy-Stockfish marks them only where they do",
+        fen: "k7/4P3/8/8/8/8/8/K7[] w - - 0 1",
+        moves: "e7e8q",
+    },
+    KnownGap {
         variant: "pocketknight",
         kind: "fen-promoted-mark",
         contains: "",
@@ -691,6 +754,15 @@ const LISTED_GAPS: &[KnownGap] = &[
         class: "notation",
         why: "Fairy-Stockfish names the Berolina pawn and the file it leaves (Phf4), Chimera writes pawn moves as in chess (f4)",
         fen: BEROLINA,
+        moves: "",
+    },
+    KnownGap {
+        variant: "legan",
+        kind: "san-pawn-letter",
+        contains: "",
+        class: "notation",
+        why: "Fairy-Stockfish names a pawn that moves to another file without capturing (Pe3), Chimera writes pawn moves as in chess (e3)",
+        fen: "knbrp3/bqpp4/npp5/rp1p3P/p3P1PR/5PPN/4PPQB/3PRBNK w - - 0 1",
         moves: "",
     },
     KnownGap {

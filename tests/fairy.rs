@@ -35,15 +35,31 @@ flagRegionBlack = c3 d3 c4 d4
 customPiece1 = w:WA
 startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RWBQKBWR w KQkq - 0 1
 
-[ducky:chess]
-wallingRule = duck
+[arrows:chess]
+wallingRule = arrow
 stalemateValue = win
 
 [orphan:nosuchparent]
 maxRank = 6
 
-[child-of-skipped:ducky]
+[child-of-skipped:arrows]
 maxFile = 9
+
+[quack:chess]
+wallingRule = duck
+king = -
+commoner = k
+castlingKingPiece = k
+extinctionValue = loss
+extinctionPieceTypes = k
+stalemateValue = win
+
+[holes:chess]
+maxFile = 10
+startFen = arnbqkbnra/*pppppppp*/*8*/*8*/*8*/*8*/*PPPPPPPP*/ARNBQKBNRA w KQkq - 0 1
+amazon = a
+castlingKingsideFile = h
+castlingQueensideFile = d
 ";
 
 fn by_name<'a>(all: &'a [Imported], name: &str) -> &'a Imported {
@@ -65,7 +81,7 @@ fn perft(file: &VariantFile, depth: u32) -> u64 {
 #[test]
 fn sections_convert_with_their_parents_keys() {
     let all = import(INI).expect("reads");
-    assert_eq!(all.len(), 6);
+    assert_eq!(all.len(), 8);
     let small = converted(&all, "smallchess");
     assert_eq!(small.id, "smallchess");
     assert_eq!(small.board.as_ref().map(|b| (b.files, b.ranks)), Some((6, 6)));
@@ -94,12 +110,23 @@ fn sections_convert_with_their_parents_keys() {
     assert_eq!(w.betza, "WA");
     assert!(wazirs.pieces.as_ref().unwrap().iter().any(|p| p.letter == 'N'), "chess's knight is inherited");
     assert!(matches!(wazirs.castling, Some(CastlingSpec::On { king: ('g', 'c'), .. })));
+
+    // The duck, and a board with walls (its start's `*`): the catalogue's Duck chess and
+    // Gustav III, by other names.
+    let quack = converted(&all, "quack");
+    assert_eq!(quack.duck, Some(true));
+    assert_eq!(perft(&quack, 2), Engine::from_fen(variants::builtin("duck").unwrap(), "startpos").unwrap().perft(2));
+    let holes = converted(&all, "holes");
+    let walls = &holes.board.as_ref().unwrap().walls;
+    assert_eq!(walls.len(), 12, "{walls:?}");
+    assert!(walls.contains(&"a2".to_string()) && walls.contains(&"j7".to_string()), "{walls:?}");
+    assert_eq!(perft(&holes, 3), Engine::from_fen(variants::builtin("gustav3").unwrap(), "startpos").unwrap().perft(3));
 }
 
 #[test]
 fn what_cannot_be_expressed_is_named_with_its_line() {
     let all = import(INI).expect("reads");
-    let Err(why) = &by_name(&all, "ducky").result else { panic!("ducky converted") };
+    let Err(why) = &by_name(&all, "arrows").result else { panic!("arrows converted") };
     let walls = why.iter().find(|r| r.key == "wallingRule").expect("the walling rule is named");
     assert_eq!(walls.line, Some(28), "{walls}");
     assert!(!why.iter().any(|r| r.key == "stalemateValue"), "a stalemate value is expressible: {why:?}");
@@ -148,6 +175,8 @@ const NOT_EXPORTED: &[(&str, &str)] = &[
     ("losers", "end[1]"),
     ("jesonmor", "end[0]"),
     ("andernach", "captures_change_side"),
+    ("legan", "pieces[0].pawn"),
+    ("georgian", "pieces[0].pawn"),
 ];
 
 /// End conditions as a sorted set, regions unnamed (the regions' squares are the tree's).
@@ -246,8 +275,8 @@ fn the_command_line_writes_files_and_lists_what_it_skipped() {
     let (converted, skipped) =
         chimera::cli::run_import(ini.to_str().unwrap(), out_dir.to_str().unwrap(), &mut out).unwrap_or_else(|e| panic!("{e}"));
     let text = String::from_utf8(out).unwrap();
-    assert_eq!((converted, skipped), (3, 3), "{text}");
-    assert!(text.contains("skipped [ducky] (line 27):\n    line 28: wallingRule:"), "{text}");
+    assert_eq!((converted, skipped), (5, 3), "{text}");
+    assert!(text.contains("skipped [arrows] (line 27):\n    line 28: wallingRule:"), "{text}");
     // The files load as they are, by path.
     let mut report = Vec::new();
     let files: Vec<String> =
@@ -311,11 +340,24 @@ fn keys_read_as_fairy_stockfish_reads_them() {
         vec![EndSpec::Extinction { pieces: String::new(), per_type: false, fewer_than: 1, verdict: chimera::rules::Verdict::Loss }]
     );
     assert_eq!(ext(2), vec![]);
-    // Pawns that would stay pawns on the last rank, and other pawn types: refused.
+    // Pawns that would stay pawns on the last rank: refused.
     assert_eq!(refused_keys("[x:chess]\npromotionRegionWhite = -\npromotionRegionBlack = -\n")[0].0, "promotionRegionWhite");
     assert_eq!(refused_keys("[x:chess]\nmandatoryPawnPromotion = false\n"), vec![("mandatoryPawnPromotion".to_string(), Some(2))]);
     assert!(refused_keys("[x:chess]\nmandatoryPawnPromotion = false\nimmobilityIllegal = true\n").is_empty());
-    assert_eq!(refused_keys("[x:chess]\nsoldier = s\npawnTypes = ps\n"), vec![("pawnTypes".to_string(), Some(3))]);
+    // A child's promotedPieceType adds to its parent's: the rook still promotes.
+    let all = import("[x:minishogi]\npromotedPieceType = p:s\n").expect("reads");
+    let x = converted(&all, "x");
+    let promotes_to = |l: char| x.pieces.as_ref().unwrap().iter().find(|p| p.letter == l).and_then(|p| p.promotes_to);
+    assert_eq!((promotes_to('P'), promotes_to('R')), (Some('S'), Some('D')));
+    // A start FEN without its castling and en-passant fields, as Shogi's are written.
+    let all = import("[x:minishogi]\nstartFen = rbsgk/4p/5/P4/KGSBR[-] w 0 1\n").expect("reads");
+    assert_eq!(converted(&all, "x").start.as_deref(), Some("rbsgk/4p/5/P4/KGSBR[-] w - - 0 1"));
+    // Other pawn types are Chimera's pawns (no SAN letter, the move count starts again).
+    let all = import("[x:chess]\ncustomPiece1 = s:fW\npawnTypes = ps\n").expect("reads");
+    let x = converted(&all, "x");
+    let mut pawns: Vec<char> = x.pieces.as_ref().unwrap().iter().filter(|p| p.pawn).map(|p| p.letter).collect();
+    pawns.sort_unstable();
+    assert_eq!(pawns, ['P', 'S']);
 }
 
 #[test]

@@ -412,6 +412,7 @@ fn fen_problems_carry_stable_codes() {
         (chess(), "4k3/8/8/8/8/8/8/4K2K w - - 0 1".into(), FenCode::RoyalCount),
         (xiangqi(), "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1".into(), FenCode::GeneralsFace),
         (chess(), "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1".into(), FenCode::WaitingInCheck),
+        (chess(), "4k3/8/8/3*4/8/8/8/4K3 w - - 0 1".into(), FenCode::Walls),
     ];
     let mut seen = std::collections::HashSet::new();
     for (v, fen, code) in cases {

@@ -221,8 +221,15 @@ fn tired_pieces_cannot_move_and_rest_restores_them() {
         Err(MoveError::Illegal { why, .. }) => assert!(why.contains("too tired"), "{why}"),
         other => panic!("expected an illegal move, got {other:?}"),
     }
-    let tired =
-        chimera::rules::Move { from: g5, to: f3, kind: chimera::rules::MoveKind::Normal, capture: false, promotion: None, gate: None };
+    let tired = chimera::rules::Move {
+        from: g5,
+        to: f3,
+        kind: chimera::rules::MoveKind::Normal,
+        capture: false,
+        promotion: None,
+        gate: None,
+        wall: None,
+    };
     match e.apply_unchecked(tired).unwrap_err() {
         MoveError::Cancelled { preset, reason } => {
             assert_eq!(preset, "stamina");

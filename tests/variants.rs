@@ -75,8 +75,8 @@ fn known_gaps_are_still_open() {
 
 /// How many counts each suite holds within its budget, less the known gaps (floors for the
 /// tests below: an emptied or shortened data file fails).
-const FS_PERFT_ROWS: usize = 98;
-const PYFFISH_PERFT_ROWS: usize = 39;
+const FS_PERFT_ROWS: usize = 107;
+const PYFFISH_PERFT_ROWS: usize = 58;
 const ROWS_ANTICHESS: usize = 23;
 const ROWS_HORDE: usize = 12;
 const ROWS_3CHECK: usize = 6;
@@ -706,4 +706,32 @@ fn promoted_pieces_taken_stay_promoted_in_loop() {
         e.play_uci("c8b8").unwrap();
         assert_eq!(e.fen(), after, "{id}");
     }
+}
+
+/// Suicide chess: a side that cannot move wins with fewer pieces on the board than the other,
+/// and draws with as many (the positions scored so by pyffish 0.0.90).
+#[test]
+fn suicide_scores_a_stalemate_by_the_pieces_left() {
+    let outcome = |fen: &str| Engine::from_fen(variants::builtin("suicide").unwrap(), fen).unwrap().outcome();
+    let (white, black) = (Some(Side::White), Some(Side::Black));
+    assert_eq!(outcome("8/8/8/8/p7/P7/8/7k w - - 0 1").map(|o| o.winner), Some(white));
+    assert_eq!(outcome("8/8/8/8/p7/P7/8/7K b - - 0 1").map(|o| o.winner), Some(black));
+    assert_eq!(outcome("8/8/8/8/p7/P7/7K/7k w - - 0 1"), None, "white can move");
+    let drawn = outcome("8/8/8/8/8/p7/P7/8 w - - 0 1").expect("stalemate");
+    assert_eq!(drawn.winner, None);
+}
+
+/// Armageddon: every result that would be a draw goes to Black (stalemate of either side,
+/// the fifty-move rule), as pyffish 0.0.90 scores them.
+#[test]
+fn armageddon_gives_black_the_draws() {
+    let outcome = |fen: &str| Engine::from_fen(variants::builtin("armageddon").unwrap(), fen).unwrap().outcome();
+    let black = Some(Side::Black);
+    // White stalemated, then black stalemated: black wins both.
+    assert_eq!(outcome("k7/8/8/8/8/8/2q5/K7 w - - 0 1").map(|o| o.winner), Some(black));
+    assert_eq!(outcome("k7/8/1Q6/8/8/8/8/K7 b - - 0 1").map(|o| o.winner), Some(black));
+    // A hundred half-moves without a capture or a pawn move.
+    assert_eq!(outcome("k7/8/2Q5/8/8/8/8/K7 b - - 100 80").map(|o| o.winner), Some(black));
+    // Checkmate is still checkmate.
+    assert_eq!(outcome("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1").map(|o| o.winner), Some(Some(Side::White)));
 }

@@ -219,7 +219,13 @@ pub fn search(
         && !rules.pass
         && !presets_active
         && !rules.end.iter().any(|e| {
-            matches!(e, EndCondition::Extinction { .. } | EndCondition::Checkmated(_) | EndCondition::Stalemate(crate::rules::Verdict::Win))
+            matches!(
+                e,
+                EndCondition::Extinction { .. }
+                    | EndCondition::Checkmated(_)
+                    | EndCondition::Stalemate(crate::rules::Verdict::Win)
+                    | EndCondition::StalemateByCount
+            )
         });
     let forcing_checks = rules.check_limit().is_some() || rules.drops.is_some();
     let goals = rules
@@ -392,6 +398,17 @@ impl Searcher<'_> {
     }
 
     /// Whether the current position repeats one since the last irreversible move.
+    /// The score of a repetition for the side to move: a draw, or with draw odds (Armageddon)
+    /// as good as won for the side that has them and as good as lost for the other (short of
+    /// a mate score, as the repetition is not yet the game's end).
+    fn repetition_score(&self) -> Score {
+        match self.world.resource::<crate::rules::Rules>().0.draw_odds {
+            Some(side) if side == self.turn() => MATE_BOUND - 1,
+            Some(_) => -(MATE_BOUND - 1),
+            None => 0,
+        }
+    }
+
     fn repeated(&self) -> bool {
         let clock = self.world.resource::<GameState>().halfmove_clock;
         repetitions(&self.world.resource::<History>().0, clock) >= 2
@@ -557,7 +574,7 @@ impl Searcher<'_> {
         self.pv[ply].clear();
         self.seldepth = self.seldepth.max(ply);
         if ply > 0 && self.repeated() {
-            return 0;
+            return self.repetition_score();
         }
         if ply >= MAX_PLY {
             return self.eval.evaluate(self.world, self.facts.as_mut());
@@ -723,7 +740,7 @@ impl Searcher<'_> {
             (moves, in_check)
         } else {
             if self.repeated() {
-                return 0;
+                return self.repetition_score();
             }
             match self.expand(ply) {
                 Ok(x) => x,

@@ -212,6 +212,8 @@ impl Section {
                 "flying_general",
                 "checks_forbidden",
                 "captures_change_side",
+                "duck",
+                "draw_odds",
                 "end",
                 "presets",
                 "profile",
@@ -1253,8 +1255,14 @@ mod tests {
         assert_eq!(e.file().mandatory_capture, Some(true));
         assert!(Switch::MandatoryCapture.get(e.file()));
         e.apply(&Edit::Castling(None)).unwrap();
-        e.apply(&Edit::Promotion(Some(PromotionSpec { rank: 8, choices: "QN".into(), optional_from: None, limits: Default::default() })))
-            .unwrap();
+        e.apply(&Edit::Promotion(Some(PromotionSpec {
+            rank: 8,
+            choices: "QN".into(),
+            optional_from: None,
+            limits: Default::default(),
+            region: None,
+        })))
+        .unwrap();
         e.apply(&Edit::Blast(Some(BlastSpec { immune: "P".into() }))).unwrap();
         e.apply(&Edit::Start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1".into())).unwrap();
         assert!(e.problems().is_empty(), "{:?}", e.problems());
@@ -1534,7 +1542,13 @@ mod tests {
             Edit::PresetUse(PresetUse { id: "piece-hp".into(), params: Default::default(), scope: Some(Scope::Black), duration: Some(4) }),
             Edit::Switch { switch: Switch::MandatoryCapture, on: true },
             Edit::Castling(None),
-            Edit::Promotion(Some(PromotionSpec { rank: 8, choices: "Q".into(), optional_from: None, limits: Default::default() })),
+            Edit::Promotion(Some(PromotionSpec {
+                rank: 8,
+                choices: "Q".into(),
+                optional_from: None,
+                limits: Default::default(),
+                region: None,
+            })),
             Edit::PiecePromotion(Some(PiecePromotionSpec { zone: 8, mandatory: false })),
             Edit::Drops(None),
             Edit::Blast(Some(BlastSpec { immune: String::new() })),

@@ -23,11 +23,13 @@ pub enum Switch {
     NoImmobilePieces,
     /// A piece that captures changes side (`captures_change_side`, Andernach).
     CapturesChangeSide,
+    /// Every move also moves the duck (`duck`, Duck chess).
+    Duck,
 }
 
 impl Switch {
     /// Every switch, in the order the editor lists them.
-    pub const ALL: [Switch; 7] = [
+    pub const ALL: [Switch; 8] = [
         Switch::MandatoryCapture,
         Switch::ChecksForbidden,
         Switch::Gating,
@@ -35,6 +37,7 @@ impl Switch {
         Switch::FlyingGeneral,
         Switch::NoImmobilePieces,
         Switch::CapturesChangeSide,
+        Switch::Duck,
     ];
 
     /// Its key in the file (and its field's path for problems).
@@ -47,6 +50,7 @@ impl Switch {
             Switch::FlyingGeneral => "flying_general",
             Switch::NoImmobilePieces => "no_immobile_pieces",
             Switch::CapturesChangeSide => "captures_change_side",
+            Switch::Duck => "duck",
         }
     }
 
@@ -60,6 +64,7 @@ impl Switch {
             Switch::FlyingGeneral => "kings may not face each other on an open file (Xiangqi)",
             Switch::NoImmobilePieces => "no move or drop where a piece could never move again (Shogi)",
             Switch::CapturesChangeSide => "a piece that captures changes side, kings excepted (Andernach)",
+            Switch::Duck => "every move also moves the duck, a wall of no side (Duck chess)",
         }
     }
 
@@ -72,6 +77,7 @@ impl Switch {
             Switch::FlyingGeneral => &mut f.flying_general,
             Switch::NoImmobilePieces => &mut f.no_immobile_pieces,
             Switch::CapturesChangeSide => &mut f.captures_change_side,
+            Switch::Duck => &mut f.duck,
         }
     }
 
@@ -85,6 +91,7 @@ impl Switch {
             Switch::FlyingGeneral => f.flying_general,
             Switch::NoImmobilePieces => f.no_immobile_pieces,
             Switch::CapturesChangeSide => f.captures_change_side,
+            Switch::Duck => f.duck,
         };
         value.unwrap_or(false)
     }
@@ -127,6 +134,9 @@ fn region_names_mut(f: &mut VariantFile) -> Vec<(String, &mut String)> {
     }
     if let Some(lines) = &mut f.diagonal_lines {
         out.push(("diagonal_lines".into(), lines));
+    }
+    if let Some(region) = f.promotion.as_mut().and_then(|p| p.region.as_mut()) {
+        out.push(("promotion.region".into(), region));
     }
     out
 }

@@ -1,7 +1,7 @@
 //! The start position as the editor's board shows it: a grid of pieces (and the pockets),
 //! kept in step with the FEN both ways. A piece is its FEN token: an optional `+` (a promoted
 //! Shogi piece), the letter (upper case white, lower case black), an optional `~` (promoted in
-//! Crazyhouse). The fields after the placement (side to move, castling, …) are kept as they
+//! Crazyhouse); a wall is `*`. The fields after the placement (side to move, castling, …) are kept as they
 //! are; the variant's rules check them (see [`super::Editor::problems`]).
 
 use crate::rules::Side;
@@ -63,6 +63,14 @@ impl StartGrid {
                         return Err(format!("rank {}: an empty run of 0 squares", rank + 1));
                     }
                     file = file.saturating_add(n);
+                } else if c == '*' {
+                    // A wall (the board's, or the duck): kept as its own token.
+                    if file >= files as usize {
+                        return Err(format!("rank {} has more than {files} squares", rank + 1));
+                    }
+                    grid.cells[rank * files as usize + file] = Some("*".into());
+                    file += 1;
+                    at += 1;
                 } else {
                     let mut token = String::new();
                     if c == '+' {
@@ -160,22 +168,30 @@ impl StartGrid {
     /// Puts a piece (a FEN token) on a square, or clears it. With `mirror`, the same piece of
     /// the other side goes on the mirrored square (the rank seen from the other side), as a
     /// symmetric start wants.
+    /// A wall (`*`) stays: it belongs to the board, not to the position.
     pub fn set(&mut self, file: u8, rank: u8, piece: Option<&str>, mirror: bool) {
         let Some(i) = self.index(file, rank) else { return };
-        self.cells[i] = piece.map(str::to_string);
+        if !self.is_wall(i) {
+            self.cells[i] = piece.map(str::to_string);
+        }
         if mirror {
             let other = self.ranks - 1 - rank;
             if other != rank
                 && let Some(j) = self.index(file, other)
+                && !self.is_wall(j)
             {
                 self.cells[j] = piece.map(swap_side);
             }
         }
     }
 
-    /// Every square empty (the pockets too).
+    fn is_wall(&self, i: usize) -> bool {
+        self.cells[i].as_deref() == Some("*")
+    }
+
+    /// Every square empty (the pockets too), the walls kept.
     pub fn clear(&mut self) {
-        self.cells.iter_mut().for_each(|c| *c = None);
+        self.cells.iter_mut().filter(|c| c.as_deref() != Some("*")).for_each(|c| *c = None);
         self.pockets = None;
     }
 
@@ -187,7 +203,9 @@ impl StartGrid {
                 let piece = self.at(file, rank).filter(|t| side_of(t) == Some(Side::White)).map(str::to_string);
                 let other = self.ranks - 1 - rank;
                 let j = self.index(file, other).expect("on the board");
-                self.cells[j] = piece.as_deref().map(swap_side);
+                if !self.is_wall(j) {
+                    self.cells[j] = piece.as_deref().map(swap_side);
+                }
             }
         }
     }
@@ -311,6 +329,12 @@ impl StartGrid {
     /// moves alone and its partner stays. A piece from the pockets that lands on a piece sends
     /// that one to its owner's hand.
     pub fn carry(&mut self, token: &str, from: Spot, to: Option<Spot>, mirror: bool) {
+        // Nothing lands on a wall: the piece stays where it was.
+        if let Some(Spot::Square(f, r)) = to
+            && self.at(f, r) == Some("*")
+        {
+            return;
+        }
         let letter = token.chars().find(char::is_ascii_alphabetic).unwrap_or(' ');
         match (from, to) {
             (Spot::Palette, Some(Spot::Square(f, r))) => self.set(f, r, Some(token), mirror),
@@ -357,6 +381,18 @@ pub fn swap_side(token: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn walls_stay_where_the_board_has_them() {
+        let fen = "*2*/4/4/*2* w - - 0 1";
+        let mut g = StartGrid::parse(fen, 4, 4).unwrap();
+        g.set(0, 0, Some("K"), true);
+        g.set(1, 0, Some("K"), true);
+        assert_eq!(g.fen(), "*k1*/4/4/*K1* w - - 0 1");
+        g.mirror_white();
+        g.clear();
+        assert_eq!(g.fen(), fen);
+    }
 
     #[test]
     fn fen_and_grid_agree_both_ways() {

@@ -81,6 +81,7 @@ struct MarkImages {
     glow: Handle<Image>,
     disc: Handle<Image>,
     halo: Handle<Image>,
+    duck: Handle<Image>,
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -155,6 +156,11 @@ fn rgba_image(size: u32, pixel: impl Fn(f32, f32) -> [u8; 4]) -> Image {
             data.extend_from_slice(&pixel((dx * dx + dy * dy).sqrt() / (size as f32 / 2.0), 0.0));
         }
     }
+    square_image(size, data)
+}
+
+/// A square RGBA image of `size` pixels a side from its bytes.
+fn square_image(size: u32, data: Vec<u8>) -> Image {
     Image::new(
         Extent3d { width: size, height: size, depth_or_array_layers: 1 },
         TextureDimension::D2,
@@ -185,6 +191,44 @@ fn make_mark_images(
     marks.halo = images.add(rgba_image(128, |d, _| [255, 255, 255, (band(d, 0.86, 0.96) * 255.0) as u8]));
     marks.disc = images.add(rgba_image(128, |d, _| [255, 255, 255, (band(d, -1.0, 0.82) * 255.0) as u8]));
     particle.0 = Some(images.add(rgba_image(32, |d, _| [255, 255, 255, (band(d * 1.1, -1.0, 0.9) * 255.0) as u8])));
+    marks.duck = images.add(duck_image(128));
+}
+
+/// The duck of Duck chess, drawn from ellipses: a yellow body and head, a darker wing, an
+/// orange beak and a black eye, each with a brown outline.
+fn duck_image(size: u32) -> Image {
+    // Coverage of an ellipse (centre, radii) at (x, y), anti-aliased over about a pixel.
+    let ellipse = |x: f32, y: f32, cx: f32, cy: f32, rx: f32, ry: f32| {
+        let d = (((x - cx) / rx).powi(2) + ((y - cy) / ry).powi(2)).sqrt();
+        ((1.0 - d) * rx.min(ry) * size as f32 / 2.0).clamp(0.0, 1.0)
+    };
+    let mut data = Vec::with_capacity((size * size * 4) as usize);
+    for py in 0..size {
+        for px in 0..size {
+            let (x, y) = ((px as f32 + 0.5) / size as f32 * 2.0 - 1.0, (py as f32 + 0.5) / size as f32 * 2.0 - 1.0);
+            let mut rgba = [0.0f32; 4];
+            let mut paint = |cover: f32, [r, g, b]: [f32; 3]| {
+                for (c, v) in rgba.iter_mut().zip([r, g, b]) {
+                    *c = *c * (1.0 - cover) + v * cover;
+                }
+                rgba[3] = rgba[3] * (1.0 - cover) + cover;
+            };
+            let outline = [110.0, 70.0, 10.0];
+            let yellow = [250.0, 205.0, 45.0];
+            paint(ellipse(x, y, 0.1, 0.32, 0.82, 0.52), outline);
+            paint(ellipse(x, y, -0.3, -0.3, 0.38, 0.38), outline);
+            paint(ellipse(x, y, -0.72, -0.2, 0.26, 0.14), outline);
+            paint(ellipse(x, y, -0.72, -0.2, 0.21, 0.09), [245.0, 130.0, 20.0]);
+            paint(ellipse(x, y, 0.1, 0.32, 0.76, 0.46), yellow);
+            paint(ellipse(x, y, -0.3, -0.3, 0.32, 0.32), yellow);
+            paint(ellipse(x, y, 0.22, 0.3, 0.42, 0.2), [228.0, 172.0, 25.0]);
+            paint(ellipse(x, y, -0.36, -0.38, 0.07, 0.07), [20.0, 20.0, 20.0]);
+            // The colours were blended over transparent black: divide the coverage back out.
+            let a = rgba[3].max(1e-6);
+            data.extend_from_slice(&[(rgba[0] / a) as u8, (rgba[1] / a) as u8, (rgba[2] / a) as u8, (rgba[3] * 255.0) as u8]);
+        }
+    }
+    square_image(size, data)
 }
 
 fn spawn_camera(mut commands: Commands) {
@@ -253,6 +297,10 @@ fn layout_board(
         let mut colour = if is_dark { dark } else { light };
         if tinted.contains(&sq) {
             colour = colour.mix(&Color::srgb_u8(120, 160, 190), 0.35);
+        }
+        // A wall of the board is a hole in it.
+        if rules.0.walls.contains(&sq) {
+            colour = dark.mix(&Color::BLACK, 0.8);
         }
         let at = square_centre(g, view, sq);
         commands.spawn((Decor, Sprite::from_color(colour, Vec2::splat(SQUARE)), Transform::from_xyz(at.x, at.y, 0.0)));
@@ -701,6 +749,18 @@ fn draw_marks(
     if let Some(Origin::Square(sq)) = selection.origin {
         tint(sq, Color::srgba_u8(20, 85, 30, 128), 0.3);
     }
+    // Duck chess: where the chosen piece goes, while the duck waits for its square.
+    if selection.duck
+        && let Some(m) = selection.moves.first()
+    {
+        tint(m.to, Color::srgba_u8(20, 85, 30, 128), 0.3);
+    }
+    // The duck (a wall that is not one of the board's).
+    for sq in board.walls().filter(|w| !rules.0.walls.contains(w)) {
+        let at = square_centre(g, view, sq);
+        let sprite = Sprite { image: images.duck.clone(), custom_size: Some(Vec2::splat(SQUARE * 0.86)), ..default() };
+        commands.spawn((Mark, sprite, Transform::from_xyz(at.x, at.y, 2.5)));
+    }
     for &sq in &check.0 {
         let at = square_centre(g, view, sq);
         commands.spawn((
@@ -711,12 +771,13 @@ fn draw_marks(
     }
     let mut shown: Vec<Square> = Vec::new();
     for m in &selection.moves {
-        if shown.contains(&m.to) {
+        let to = selection.target(m);
+        if shown.contains(&to) {
             continue;
         }
-        shown.push(m.to);
-        let at = square_centre(g, view, m.to);
-        let image = if m.capture { images.ring.clone() } else { images.dot.clone() };
+        shown.push(to);
+        let at = square_centre(g, view, to);
+        let image = if m.capture && !selection.duck { images.ring.clone() } else { images.dot.clone() };
         commands.spawn((Mark, Sprite { image, custom_size: Some(Vec2::splat(SQUARE)), ..default() }, Transform::from_xyz(at.x, at.y, 3.0)));
     }
 }

@@ -55,12 +55,20 @@ pub struct Selection {
     pub moves: Vec<Move>,
     /// Whether the mouse is down on it (a drag in progress).
     pub dragging: bool,
+    /// Duck chess: the piece's move is chosen, and `moves` are it with each square the duck
+    /// may go to; the next press on one of them plays it.
+    pub duck: bool,
 }
 
 impl Selection {
-    /// Whether `sq` is a target of the selected piece.
+    /// Whether `sq` is a target of the selected piece (of the duck, once its move is chosen).
     pub fn targets(&self, sq: Square) -> bool {
-        self.moves.iter().any(|m| m.to == sq)
+        self.moves.iter().any(|m| self.target(m) == sq)
+    }
+
+    /// Where a press plays `m`: its square, or the duck's once the piece's move is chosen.
+    pub fn target(&self, m: &Move) -> Square {
+        if self.duck { m.wall.unwrap_or(m.to) } else { m.to }
     }
 }
 
@@ -116,7 +124,21 @@ fn select(world: &mut World, origin: Origin) {
         let text = format!("That piece cannot move: {why}");
         world.resource_mut::<Notice>().0 = Some((text, 4.0));
     }
-    *world.resource_mut::<Selection>() = Selection { origin: Some(origin), moves, dragging: true };
+    *world.resource_mut::<Selection>() = Selection { origin: Some(origin), moves, dragging: true, duck: false };
+}
+
+/// Duck chess: the piece's move `m` is chosen (any of its duck squares); the selection now
+/// offers the squares the duck may go to.
+fn place_duck(world: &mut World, m: Move) {
+    let piece_move = Move { wall: None, ..m };
+    let moves: Vec<Move> = world.legal_moves().iter().filter(|c| Move { wall: None, ..**c } == piece_move).copied().collect();
+    let origin = match m.dropped() {
+        Some(kind) => Origin::Pocket(kind),
+        None => Origin::Square(m.from),
+    };
+    world.resource_mut::<PendingChoice>().0.clear();
+    *world.resource_mut::<Selection>() = Selection { origin: Some(origin), moves, dragging: false, duck: true };
+    world.resource_mut::<Notice>().0 = Some(("Now put the duck on an empty square.".into(), 4.0));
 }
 
 fn clear_selection(world: &mut World) {
@@ -147,7 +169,16 @@ pub fn play(world: &mut World, m: Move) -> bool {
 
 /// Tries the move from the selection to `to`.
 fn try_target(world: &mut World, to: Square) {
-    let candidates: Vec<Move> = world.resource::<Selection>().moves.iter().filter(|m| m.to == to).copied().collect();
+    let selection = world.resource::<Selection>();
+    let mut candidates: Vec<Move> = selection.moves.iter().filter(|m| selection.target(m) == to).copied().collect();
+    if !selection.duck && candidates.iter().any(|m| m.wall.is_some()) {
+        // Duck chess: first the piece's move (a promotion still asks its choice), then the duck.
+        candidates.dedup_by_key(|m| Move { wall: None, ..*m });
+        if candidates.len() == 1 {
+            place_duck(world, candidates[0]);
+            return;
+        }
+    }
     match candidates.len() {
         0 => {
             // Not a target: pressing another of the mover's pieces selects it; anything else
@@ -175,8 +206,12 @@ pub fn handle(world: &mut World, input: BoardInput) {
     match input {
         BoardInput::Choose(i) => {
             let m = world.resource::<PendingChoice>().0.get(i).copied();
-            if let Some(m) = m {
-                play(world, m);
+            match m {
+                Some(m) if m.wall.is_some() && !world.resource::<Selection>().duck => place_duck(world, m),
+                Some(m) => {
+                    play(world, m);
+                }
+                None => {}
             }
         }
         BoardInput::Cancel => {
@@ -291,11 +326,16 @@ pub fn inputs_for(m: &Move, legal: &[Move]) -> Vec<BoardInput> {
         Some(kind) => vec![BoardInput::PressPocket(kind), BoardInput::Release(m.to)],
         None => vec![BoardInput::Press(m.from), BoardInput::Release(m.to)],
     };
-    let same: Vec<&Move> = legal.iter().filter(|c| c.from == m.from && c.to == m.to && c.dropped() == m.dropped()).collect();
+    // The choice offered is among the piece's moves (one per duck square would repeat it).
+    let mut same: Vec<Move> = legal.iter().filter(|c| c.from == m.from && c.to == m.to && c.dropped() == m.dropped()).copied().collect();
+    same.dedup_by_key(|c| Move { wall: None, ..*c });
     if same.len() > 1
-        && let Some(i) = same.iter().position(|c| *c == m)
+        && let Some(i) = same.iter().position(|c| Move { wall: None, ..*c } == Move { wall: None, ..*m })
     {
         out.push(BoardInput::Choose(i));
+    }
+    if let Some(wall) = m.wall {
+        out.push(BoardInput::Press(wall));
     }
     out
 }
@@ -327,6 +367,35 @@ mod tests {
             app.world_mut().write_message(i.clone());
         }
         app.update();
+    }
+
+    #[test]
+    fn a_duck_move_asks_for_the_duck_square_after_the_piece_move() {
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins);
+        let duck = crate::variants::builtin("duck").unwrap();
+        install_rules(app.world_mut(), std::sync::Arc::new(duck)).unwrap();
+        app.add_plugins(plugin);
+        send(&mut app, &[BoardInput::Press(sq("e2")), BoardInput::Release(sq("e4"))]);
+        // Nothing is played yet: the selection now offers the duck's squares.
+        assert!(app.world().resource::<crate::rules::MoveLog>().0.is_empty());
+        let selection = app.world().resource::<Selection>().clone();
+        assert!(selection.duck);
+        assert_eq!(selection.moves.len(), 32, "every empty square once the pawn stands on e4");
+        assert!(selection.targets(sq("e2")), "the square the pawn left");
+        assert!(!selection.targets(sq("e4")), "the pawn's new square");
+        // A press on one of them plays the move with the duck there.
+        send(&mut app, &[BoardInput::Press(sq("e5"))]);
+        let log = &app.world().resource::<crate::rules::MoveLog>().0;
+        assert_eq!(log.len(), 1);
+        assert_eq!((log[0].mv.to, log[0].mv.wall), (sq("e4"), Some(sq("e5"))));
+        // The scripted inputs for a duck move end with the duck's square, and play it.
+        let legal = app.world_mut().legal_moves();
+        let m = *legal.iter().find(|m| m.from == sq("d7") && m.to == sq("d5") && m.wall == Some(sq("e2"))).unwrap();
+        let inputs = inputs_for(&m, legal);
+        assert_eq!(inputs.last(), Some(&BoardInput::Press(sq("e2"))));
+        send(&mut app, &inputs);
+        assert_eq!(app.world().resource::<crate::rules::MoveLog>().0.last().map(|r| r.mv), Some(m));
     }
 
     #[test]

@@ -584,7 +584,7 @@ fn wrap(t: &Table, ctx: &GenContext, slot: &PieceSlot, own: &mut Vec<Move>) {
     if let Some(table) = &t.added[t.index(slot.kind, slot.side, slot.mark)] {
         for ray in table.rays(ctx.geometry.len(), slot.side, slot.square) {
             walk_ray(table, ray, ctx.cells, slot.side, |to, capture, _| {
-                own.push(Move { from: slot.square, to, kind: MoveKind::Normal, capture, promotion: None, gate: None });
+                own.push(Move { from: slot.square, to, kind: MoveKind::Normal, capture, promotion: None, gate: None, wall: None });
             });
         }
     }
@@ -641,12 +641,28 @@ fn extend_slides(ctx: &GenContext, slot: &PieceSlot, atoms: &[Atom], bonus: i32,
             }
             if c.is_empty() {
                 if a.mode.moves() {
-                    out.push(Move { from: slot.square, to: sq, kind: MoveKind::Normal, capture: false, promotion: None, gate: None });
+                    out.push(Move {
+                        from: slot.square,
+                        to: sq,
+                        kind: MoveKind::Normal,
+                        capture: false,
+                        promotion: None,
+                        gate: None,
+                        wall: None,
+                    });
                 }
                 continue;
             }
             if c.is_piece() && c.side() != slot.side && a.mode.captures() {
-                out.push(Move { from: slot.square, to: sq, kind: MoveKind::Normal, capture: true, promotion: None, gate: None });
+                out.push(Move {
+                    from: slot.square,
+                    to: sq,
+                    kind: MoveKind::Normal,
+                    capture: true,
+                    promotion: None,
+                    gate: None,
+                    wall: None,
+                });
             }
             break;
         }

@@ -84,7 +84,7 @@ fn wrapped_moves(v: &Variant, cells: &[Cell], from: Square, kind: PieceType, sid
     wrapped_walk(reg, g, cells, from, kind, side, |to, cell, moves, captures| {
         let capture = cell.is_piece() && cell.side() != side;
         if (cell.is_empty() && moves) || (capture && captures) {
-            let zone = if promotes { v.promotion.zone(g.relative_rank(to, side)) } else { None };
+            let zone = if promotes { v.promotion.zone_at(g, to, side) } else { None };
             match zone {
                 None => push(out, Move::normal(from, to, capture)),
                 Some(plain_allowed) => {

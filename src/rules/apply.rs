@@ -222,6 +222,15 @@ impl BoardWriter<'_, '_> {
         self.undo.changes.push(Change::Relocated { entity, from });
     }
 
+    /// Moves the duck (a wall of no side) from `from` (`None`: off the board) to `to`.
+    pub fn move_wall(&mut self, from: Option<Square>, to: Square) {
+        if let Some(from) = from {
+            self.board.set_wall(from, false);
+        }
+        self.board.set_wall(to, true);
+        self.undo.changes.push(Change::Walled { from, to });
+    }
+
     /// Changes a piece's type (promotion, demotion).
     pub fn retype(&mut self, entity: Entity, kind: PieceType) {
         let Ok((loc, mut k, owner, _)) = self.pieces.get_mut(entity) else { return };
@@ -280,6 +289,10 @@ impl PositionWriter for BoardWriter<'_, '_> {
     fn promoted_base(&self, entity: Entity) -> Option<PieceType> {
         self.promoted_from(entity)
     }
+
+    fn move_wall(&mut self, from: Option<Square>, to: Square) {
+        BoardWriter::move_wall(self, from, to);
+    }
 }
 
 /// The kernel's writer for exclusive systems: each change runs [`BoardWriter`] on the world,
@@ -315,6 +328,10 @@ impl PositionWriter for WorldWriter<'_> {
 
     fn promoted_base(&self, entity: Entity) -> Option<PieceType> {
         self.0.get::<Promoted>(entity).and_then(|p| p.0)
+    }
+
+    fn move_wall(&mut self, from: Option<Square>, to: Square) {
+        self.write(move |w| w.move_wall(from, to));
     }
 }
 

@@ -115,6 +115,20 @@ impl Board {
         self.entities[sq.index()]
     }
 
+    /// Makes an empty square a wall, or a wall an empty square again (the duck moves).
+    #[inline]
+    pub fn set_wall(&mut self, sq: Square, wall: bool) {
+        let (from, to) = if wall { (Cell::EMPTY, Cell::WALL) } else { (Cell::WALL, Cell::EMPTY) };
+        debug_assert_eq!(self.cells[sq.index()], from);
+        self.cells[sq.index()] = to;
+        self.hash ^= piece_key(sq, Cell::WALL);
+    }
+
+    /// The walls on the board, in square order.
+    pub fn walls(&self) -> impl Iterator<Item = Square> + '_ {
+        self.cells.iter().enumerate().filter(|(_, c)| **c == Cell::WALL).map(|(i, _)| Square(i as u8))
+    }
+
     /// Puts a piece on an empty square.
     #[inline]
     pub fn put(&mut self, sq: Square, kind: PieceType, side: Side, entity: Entity) {

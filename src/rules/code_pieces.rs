@@ -40,7 +40,7 @@ fn line_steps(ctx: &GenContext, slot: &PieceSlot, dirs: &[(i32, i32)], out: &mut
     for &d in dirs {
         if let Some(to) = line_points(ctx.registry, slot.square, d).next() {
             let c = ctx.cells[to.index()];
-            if allowed(ctx, slot, to) && (c.is_empty() || c.side() != slot.side) {
+            if allowed(ctx, slot, to) && (c.is_empty() || (c.is_piece() && c.side() != slot.side)) {
                 out.push(Move::normal(slot.square, to, c.is_piece()));
             }
         }

@@ -63,14 +63,19 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     let reg = &variant.registry;
     let mut board = Board::empty(g);
     let mut probe = Board::empty(g);
+    for &sq in &setup.walls {
+        board.set_wall(sq, true);
+        probe.set_wall(sq, true);
+    }
     for &(sq, kind, side) in &setup.pieces {
         probe.put(sq, kind, side, Entity::PLACEHOLDER);
     }
     let bad = |code: FenCode, message: String| FenError { code, field: FenField::Position, message };
     for &(sq, kind, side) in &setup.pieces {
         let def = reg.def(kind);
-        if def.promotes && g.relative_rank(sq, side) >= variant.promotion.rank {
-            return Err(bad(FenCode::PromotionRank, format!("{side} {} on {} stands on its promotion rank", def.name, g.name(sq))));
+        if def.promotes && variant.promotion.zone_at(g, sq, side) == Some(false) {
+            let place = if variant.promotion.squares.is_some() { "a promotion square" } else { "its promotion rank" };
+            return Err(bad(FenCode::PromotionRank, format!("{side} {} on {} stands on {place}", def.name, g.name(sq))));
         }
     }
     // Presets may change what is royal (royalty rules) or whether check is enforced at all (hit
@@ -481,60 +486,12 @@ impl RulesWorld for World {
     }
 
     fn outcome(&mut self) -> Option<Outcome> {
-        if let Some(o) = &self.resource::<DecidedOutcome>().0 {
-            return Some(o.clone());
+        let outcome = judge(self)?;
+        // Draw odds (Armageddon): a game that would be drawn goes to that side.
+        match self.resource::<Rules>().0.draw_odds {
+            Some(side) if outcome.winner.is_none() => Some(Outcome { winner: Some(side), ..outcome }),
+            _ => Some(outcome),
         }
-        let no_moves = self.legal_moves().is_empty();
-        let query = self.resource::<MoveQuery>();
-        let (turn, in_check) = (query.side, query.in_check);
-        let rules = self.resource::<Rules>().0.clone();
-        let state = *self.resource::<GameState>();
-        let score = super::outcome::scored;
-        for condition in &rules.end {
-            let decided = match condition {
-                // A game-result hook may have switched the default end rules off for this position.
-                EndCondition::Checkmate | EndCondition::Checkmated(_) | EndCondition::Stalemate(_) if state.default_end_suppressed => None,
-                EndCondition::Checkmate => (no_moves && in_check).then(|| Outcome::win(turn.opponent(), Reason::Checkmate)),
-                EndCondition::Checkmated(v) => (no_moves && in_check).then(|| score(*v, turn, Reason::Checkmate)),
-                EndCondition::Stalemate(v) => (no_moves && !in_check).then(|| score(*v, turn, Reason::Stalemate)),
-                EndCondition::MoveRule(n) => (state.halfmove_clock >= *n).then(|| Outcome::draw(Reason::FiftyMoves)),
-                EndCondition::Repetition(n) => (repetitions(&self.resource::<History>().0, state.halfmove_clock) >= *n as usize)
-                    .then(|| Outcome::draw(Reason::Repetition)),
-                EndCondition::InsufficientMaterial => {
-                    let board = self.resource::<Board>();
-                    // With drops (lichess' rule), bare kings with empty hands are dead; otherwise
-                    // neither side may have the material to win (Fairy-Stockfish's rule, which
-                    // knows about hills, hands and other ways to win).
-                    let dead = if rules.drops.is_some() {
-                        board.hand.iter().all(Vec::is_empty)
-                            && board.cells.iter().all(|c| !c.is_piece() || rules.registry.royal_mask & (1u64 << c.kind().0) != 0)
-                    } else {
-                        Side::BOTH.iter().all(|&s| has_insufficient_material(&rules, board, s))
-                    };
-                    dead.then(|| Outcome::draw(Reason::InsufficientMaterial))
-                }
-                EndCondition::NCheck(n) => Side::BOTH
-                    .into_iter()
-                    .find(|s| state.checks[s.index()] >= *n)
-                    .map(|s| Outcome::win(s, Reason::Rule(format!("{n} checks")))),
-                EndCondition::Extinction { .. } => {
-                    extinction_result(&rules, self.resource::<Board>(), std::slice::from_ref(condition), [turn, turn.opponent()])
-                }
-                EndCondition::RegionReached { .. }
-                | EndCondition::RegionHeld { .. }
-                | EndCondition::BareKing(_)
-                | EndCondition::Bikjang
-                | EndCondition::DoublePass => None,
-            };
-            if decided.is_some() {
-                return decided;
-            }
-        }
-        if no_moves {
-            // A variant without a rule for this case: no move means the game cannot go on.
-            return Some(Outcome::draw(Reason::Rule("no legal moves".into())));
-        }
-        None
     }
 
     fn is_check(&mut self) -> bool {
@@ -926,4 +883,74 @@ impl Engine {
         self.world.resource_mut::<Hooks>().0.extend(hooks);
         rebuild_pipelines(&mut self.world);
     }
+}
+
+/// How the game stands by the variant's end rules, before draw odds.
+fn judge(world: &mut World) -> Option<Outcome> {
+    if let Some(o) = &world.resource::<DecidedOutcome>().0 {
+        return Some(o.clone());
+    }
+    let no_moves = world.legal_moves().is_empty();
+    let query = world.resource::<MoveQuery>();
+    let (turn, in_check) = (query.side, query.in_check);
+    let rules = world.resource::<Rules>().0.clone();
+    let state = *world.resource::<GameState>();
+    let score = super::outcome::scored;
+    for condition in &rules.end {
+        let decided = match condition {
+            // A game-result hook may have switched the default end rules off for this position.
+            EndCondition::Checkmate | EndCondition::Checkmated(_) | EndCondition::Stalemate(_) | EndCondition::StalemateByCount
+                if state.default_end_suppressed =>
+            {
+                None
+            }
+            EndCondition::Checkmate => (no_moves && in_check).then(|| Outcome::win(turn.opponent(), Reason::Checkmate)),
+            EndCondition::Checkmated(v) => (no_moves && in_check).then(|| score(*v, turn, Reason::Checkmate)),
+            EndCondition::Stalemate(v) => (no_moves && !in_check).then(|| score(*v, turn, Reason::Stalemate)),
+            EndCondition::StalemateByCount => (no_moves && !in_check).then(|| {
+                let board = world.resource::<Board>();
+                let count = |s: Side| board.cells.iter().filter(|c| c.is_piece() && c.side() == s).count();
+                match count(turn).cmp(&count(turn.opponent())) {
+                    std::cmp::Ordering::Less => Outcome::win(turn, Reason::Stalemate),
+                    std::cmp::Ordering::Greater => Outcome::win(turn.opponent(), Reason::Stalemate),
+                    std::cmp::Ordering::Equal => Outcome::draw(Reason::Stalemate),
+                }
+            }),
+            EndCondition::MoveRule(n) => (state.halfmove_clock >= *n).then(|| Outcome::draw(Reason::FiftyMoves)),
+            EndCondition::Repetition(n) => (repetitions(&world.resource::<History>().0, state.halfmove_clock) >= *n as usize)
+                .then(|| Outcome::draw(Reason::Repetition)),
+            EndCondition::InsufficientMaterial => {
+                let board = world.resource::<Board>();
+                // With drops (lichess' rule), bare kings with empty hands are dead; otherwise
+                // neither side may have the material to win (Fairy-Stockfish's rule, which
+                // knows about hills, hands and other ways to win).
+                let dead = if rules.drops.is_some() {
+                    board.hand.iter().all(Vec::is_empty)
+                        && board.cells.iter().all(|c| !c.is_piece() || rules.registry.royal_mask & (1u64 << c.kind().0) != 0)
+                } else {
+                    Side::BOTH.iter().all(|&s| has_insufficient_material(&rules, board, s))
+                };
+                dead.then(|| Outcome::draw(Reason::InsufficientMaterial))
+            }
+            EndCondition::NCheck(n) => {
+                Side::BOTH.into_iter().find(|s| state.checks[s.index()] >= *n).map(|s| Outcome::win(s, Reason::Rule(format!("{n} checks"))))
+            }
+            EndCondition::Extinction { .. } => {
+                extinction_result(&rules, world.resource::<Board>(), std::slice::from_ref(condition), [turn, turn.opponent()])
+            }
+            EndCondition::RegionReached { .. }
+            | EndCondition::RegionHeld { .. }
+            | EndCondition::BareKing(_)
+            | EndCondition::Bikjang
+            | EndCondition::DoublePass => None,
+        };
+        if decided.is_some() {
+            return decided;
+        }
+    }
+    if no_moves {
+        // A variant without a rule for this case: no move means the game cannot go on.
+        return Some(Outcome::draw(Reason::Rule("no legal moves".into())));
+    }
+    None
 }

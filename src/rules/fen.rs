@@ -118,6 +118,8 @@ crate::variants::stable_codes! {
     GeneralsFace = "E_FEN_GENERALS_FACE",
     /// The side that is not to move is in check.
     WaitingInCheck = "E_FEN_WAITING_IN_CHECK",
+    /// Walls (`*`) where the board has none, or a wall of the board not written as `*`.
+    Walls = "E_FEN_WALLS",
 }
 }
 
@@ -130,6 +132,8 @@ fn err(code: FenCode, field: FenField, message: impl Into<String>) -> FenError {
 pub struct Setup {
     /// Pieces on the board, in square order.
     pub pieces: Vec<(Square, PieceType, Side)>,
+    /// Walls (`*`), in square order: the board's own, and the duck where the variant has one.
+    pub walls: Vec<Square>,
     /// Side to move.
     pub turn: Side,
     /// Castling rights.
@@ -317,7 +321,8 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
     let mut fields = fen.split_whitespace();
     let placement = fields.next().ok_or_else(|| err(FenCode::Empty, FenField::Board, "the FEN is empty"))?;
     let (placement, pocket) = split_pocket(g, placement);
-    let (pieces, promoted_squares) = parse_placement(g, reg, placement)?;
+    let (pieces, promoted_squares, walls) = parse_placement(g, reg, placement)?;
+    check_walls(variant, &walls)?;
     let mut hand = Vec::new();
     if let Some(pocket) = pocket {
         if variant.drops.is_none() && !variant.gating {
@@ -372,9 +377,11 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
             parse_castling(g, reg, variant.castling.as_ref(), variant.gating, homes, &pieces, text)?
         }
     };
-    // A side with nothing in hand has nothing to gate: its gating rights are void.
+    // A side with nothing in hand has nothing to gate: its gating rights are void (unless
+    // captures may fill the hand again, as in S-House).
+    let refilled = variant.drops.as_ref().is_some_and(|d| d.captures_to_hand);
     for side in Side::BOTH {
-        if !hand.iter().any(|&(_, s)| s == side) {
+        if !refilled && !hand.iter().any(|&(_, s)| s == side) {
             gates[side.index()] = 0;
         }
     }
@@ -438,7 +445,43 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
     if let Some(extra) = rest.next() {
         return Err(err(FenCode::ExtraText, FenField::Fullmove, format!("unexpected text '{extra}' after the last field")));
     }
-    Ok(Setup { pieces, turn, castling, ep_square, ep_other, halfmove_clock, fullmove, checks, hand, promoted, gates, counters, extra })
+    Ok(Setup {
+        pieces,
+        walls,
+        turn,
+        castling,
+        ep_square,
+        ep_other,
+        halfmove_clock,
+        fullmove,
+        checks,
+        hand,
+        promoted,
+        gates,
+        counters,
+        extra,
+    })
+}
+
+/// The walls a FEN writes must be the board's, and beside them at most the duck where the
+/// variant has one.
+fn check_walls(variant: &Variant, walls: &[Square]) -> Result<(), FenError> {
+    let g = variant.geometry;
+    if let Some(&missing) = variant.walls.iter().find(|w| !walls.contains(w)) {
+        return Err(err(FenCode::Walls, FenField::Board, format!("{} is a wall of this board; write it as '*'", g.name(missing))));
+    }
+    let extra: Vec<Square> = walls.iter().copied().filter(|w| !variant.walls.contains(w)).collect();
+    let allowed = usize::from(variant.duck);
+    if extra.len() > allowed {
+        let names: Vec<String> = extra.iter().map(|&s| g.name(s)).collect();
+        let message = if variant.duck {
+            format!("one duck ('*') at most; the FEN has walls on {}", names.join(", "))
+        } else {
+            format!("{} is not a wall of this board ('*' marks walls)", names.join(", "))
+        };
+        return Err(err(FenCode::Walls, FenField::Board, message));
+    }
+    Ok(())
 }
 
 /// Splits a pocket off the placement: `board[pocket]`, or one rank more than the board has.
@@ -457,7 +500,7 @@ fn split_pocket(g: Geometry, placement: &str) -> (&str, Option<&str>) {
 
 /// Pieces on the board, and the squares of promoted ones with the type they were promoted
 /// from when the FEN says it (`+X`), or `None` for Crazyhouse's `~`.
-type Placement = (Vec<(Square, PieceType, Side)>, Vec<(Square, Option<PieceType>)>);
+type Placement = (Vec<(Square, PieceType, Side)>, Vec<(Square, Option<PieceType>)>, Vec<Square>);
 
 fn parse_placement(g: Geometry, reg: &PieceTypeRegistry, text: &str) -> Result<Placement, FenError> {
     let rows: Vec<&str> = text.split('/').collect();
@@ -466,6 +509,7 @@ fn parse_placement(g: Geometry, reg: &PieceTypeRegistry, text: &str) -> Result<P
     }
     let mut pieces = Vec::new();
     let mut promoted = Vec::new();
+    let mut walls = Vec::new();
     for (i, row) in rows.iter().enumerate() {
         let rank = g.ranks as usize - 1 - i;
         let mut file = 0usize;
@@ -502,6 +546,12 @@ fn parse_placement(g: Geometry, reg: &PieceTypeRegistry, text: &str) -> Result<P
                 if file > g.files as usize {
                     return Err(err(FenCode::RankWidth, FenField::Board, format!("rank {} has more than {} squares", rank + 1, g.files)));
                 }
+            } else if c == '*' && promoted_from.is_none() {
+                if file >= g.files as usize {
+                    return Err(err(FenCode::RankWidth, FenField::Board, format!("rank {} has more than {} squares", rank + 1, g.files)));
+                }
+                walls.push(Square((rank * g.files as usize + file) as u8));
+                file += 1;
             } else if c == '~' {
                 match pieces.last() {
                     Some(&(sq, _, _)) if file > 0 && Square((rank * g.files as usize + file - 1) as u8) == sq => promoted.push((sq, None)),
@@ -544,7 +594,8 @@ fn parse_placement(g: Geometry, reg: &PieceTypeRegistry, text: &str) -> Result<P
         }
     }
     pieces.sort_by_key(|p| p.0);
-    Ok((pieces, promoted))
+    walls.sort();
+    Ok((pieces, promoted, walls))
 }
 
 fn parse_castling(
@@ -665,6 +716,12 @@ pub fn write_placement(g: Geometry, reg: &PieceTypeRegistry, cells: &[Cell], pro
                 if base.is_some() && plus.is_none() {
                     out.push('~');
                 }
+            } else if c == Cell::WALL {
+                if empty > 0 {
+                    out.push_str(&empty.to_string());
+                    empty = 0;
+                }
+                out.push('*');
             } else {
                 empty += 1;
             }
@@ -694,7 +751,7 @@ pub fn castling_king(variant: &Variant, side: Side, files: &[u8], elsewhere: boo
     let (g, reg) = (variant.geometry, &variant.registry);
     let back = variant.castling_rank(side);
     let start = variant.start_fen.split(' ').next().unwrap_or_default();
-    let home = parse_placement(g, reg, start.split_once('[').map_or(start, |(p, _)| p)).ok().and_then(|(placed, _)| {
+    let home = parse_placement(g, reg, start.split_once('[').map_or(start, |(p, _)| p)).ok().and_then(|(placed, _, _)| {
         placed.iter().find(|(sq, k, s)| *s == side && reg.def(*k).castles && g.rank(*sq) == back).map(|(sq, _, _)| g.file(*sq))
     });
     // Two or more on the back rank, or one beside another elsewhere: a preset crowned one, and

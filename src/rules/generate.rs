@@ -59,10 +59,18 @@ pub fn generate_from_tables(ctx: &GenContext, slot: &PieceSlot, out: &mut Vec<Mo
                 if first.is_empty() {
                     if ray.mode.moves() {
                         let kind = if ray.double_from == 0 { MoveKind::DoubleStep } else { MoveKind::Normal };
-                        out.push(Move { from: slot.square, to, kind, capture: false, promotion: None, gate: None });
+                        out.push(Move { from: slot.square, to, kind, capture: false, promotion: None, gate: None, wall: None });
                     }
                 } else if enemy && ray.mode.captures() {
-                    out.push(Move { from: slot.square, to, kind: MoveKind::Normal, capture: true, promotion: None, gate: None });
+                    out.push(Move {
+                        from: slot.square,
+                        to,
+                        kind: MoveKind::Normal,
+                        capture: true,
+                        promotion: None,
+                        gate: None,
+                        wall: None,
+                    });
                 }
                 continue;
             }
@@ -74,7 +82,7 @@ pub fn generate_from_tables(ctx: &GenContext, slot: &PieceSlot, out: &mut Vec<Mo
         }
         walk_ray(table, ray, ctx.cells, slot.side, |to, capture, double| {
             let kind = if double { MoveKind::DoubleStep } else { MoveKind::Normal };
-            out.push(Move { from: slot.square, to, kind, capture, promotion: None, gate: None });
+            out.push(Move { from: slot.square, to, kind, capture, promotion: None, gate: None, wall: None });
         });
     }
 }

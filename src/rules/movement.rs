@@ -75,12 +75,15 @@ impl Atom {
         Atom { dx, dy, range, mode, lame: false, hop: Hop::None, initial: false, en_passant: false, any_square: false }
     }
 
-    /// The vector as seen by `side`: black's forward is down the board.
+    /// The vector as seen by `side`: black's moves are white's turned half a turn, so its
+    /// forward is down the board and its left is white's right (as Fairy-Stockfish reads a
+    /// piece's Betza; it matters only to pieces that are not left-right symmetric, such as
+    /// Legan's pawns, which advance diagonally towards the far corner on either side).
     #[inline]
     pub fn oriented(self, side: Side) -> (i32, i32) {
         match side {
             Side::White => (self.dx as i32, self.dy as i32),
-            Side::Black => (self.dx as i32, -(self.dy as i32)),
+            Side::Black => (-(self.dx as i32), -(self.dy as i32)),
         }
     }
 

@@ -56,6 +56,8 @@ pub struct Move {
     pub promotion: Option<PieceType>,
     /// A piece from the hand placed on a square the move vacates (Seirawan gating).
     pub gate: Option<Gate>,
+    /// Where the duck goes after the piece has moved (Duck chess): UCI `e2e4,e4e5`.
+    pub wall: Option<Square>,
 }
 
 /// A gating: which type from the hand goes onto which vacated square.
@@ -71,13 +73,13 @@ impl Move {
     /// A normal move.
     #[inline]
     pub fn normal(from: Square, to: Square, capture: bool) -> Move {
-        Move { from, to, kind: MoveKind::Normal, capture, promotion: None, gate: None }
+        Move { from, to, kind: MoveKind::Normal, capture, promotion: None, gate: None, wall: None }
     }
 
     /// A drop of `kind` onto `to`.
     #[inline]
     pub fn drop(kind: PieceType, to: Square) -> Move {
-        Move { from: to, to, kind: MoveKind::Drop(kind), capture: false, promotion: None, gate: None }
+        Move { from: to, to, kind: MoveKind::Drop(kind), capture: false, promotion: None, gate: None, wall: None }
     }
 
     /// The type dropped, for a drop.

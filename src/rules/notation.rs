@@ -99,6 +99,13 @@ pub fn to_uci(variant: &Variant, m: &Move) -> String {
     if let Some(gate) = m.gate {
         s.push(variant.registry.def(gate.kind).letter.to_ascii_lowercase());
     }
+    // The duck's move, as Fairy-Stockfish writes it: from where the piece landed to the duck's
+    // square (`e2e4,e4e5`).
+    if let Some(wall) = m.wall {
+        s.push(',');
+        s.push_str(&g.name(to));
+        s.push_str(&g.name(wall));
+    }
     s
 }
 
@@ -136,6 +143,15 @@ fn split_uci(g: Geometry, text: &str) -> Result<(Square, Square, Option<char>), 
 /// Unparsable text, or a move not among `legal`.
 pub fn parse_uci(variant: &Variant, cells: &[Cell], legal: &[Move], text: &str) -> Result<Move, MoveError> {
     let g = variant.geometry;
+    if let Some((piece_move, duck)) = text.split_once(',') {
+        let m = parse_with_duck(variant, legal, text, duck, |legal| parse_uci(variant, cells, legal, piece_move), true)?;
+        // The duck's part starts where the piece landed.
+        let written = to_uci(variant, &m);
+        if written != text {
+            return Err(MoveError::Unparsable { text: text.into(), why: format!("the duck moves from where the piece lands: {written}") });
+        }
+        return Ok(m);
+    }
     if let Some((piece, square)) = text.split_once('@') {
         return parse_drop(variant, legal, text, piece, square);
     }
@@ -172,6 +188,40 @@ pub fn parse_uci(variant: &Variant, cells: &[Cell], legal: &[Move], text: &str) 
     found
         .copied()
         .ok_or_else(|| MoveError::Illegal { text: text.into(), why: illegal_reason(variant, cells, legal, from, to, promotion.is_some()) })
+}
+
+/// Reads a move with the duck's (`e2e4,e4e5` in UCI, `e4,e5` in SAN): the piece's move is
+/// read by `piece_move` among the legal moves that put the duck on the named square.
+fn parse_with_duck(
+    variant: &Variant,
+    legal: &[Move],
+    text: &str,
+    duck: &str,
+    piece_move: impl Fn(&[Move]) -> Result<Move, MoveError>,
+    uci: bool,
+) -> Result<Move, MoveError> {
+    let g = variant.geometry;
+    let bad = |why: String| MoveError::Unparsable { text: text.into(), why };
+    if !variant.duck {
+        return Err(bad("this variant has no duck to move after the piece (the part after ',')".into()));
+    }
+    // UCI names the square the piece landed on before the duck's square; SAN the duck's only.
+    let square = if uci {
+        let digits = duck.char_indices().skip(1).find(|(_, c)| c.is_ascii_alphabetic()).map(|(i, _)| i);
+        digits.map(|i| &duck[i..]).ok_or_else(|| bad(format!("'{duck}': expected the duck's move, like e4e5")))?
+    } else {
+        duck
+    };
+    let to = g.parse_square(square).ok_or_else(|| bad(format!("'{square}' is not a square of this board")))?;
+    // The piece's move is read among the moves with the duck there, written without it.
+    let with_duck: Vec<Move> = legal.iter().filter(|m| m.wall == Some(to)).map(|m| Move { wall: None, ..*m }).collect();
+    if with_duck.is_empty() {
+        return Err(MoveError::Illegal {
+            text: text.into(),
+            why: format!("the duck cannot go to {square}: it must move to an empty square"),
+        });
+    }
+    piece_move(&with_duck).map(|m| Move { wall: Some(to), ..m })
 }
 
 /// Reads a drop `N@f3` (an empty letter means a pawn, as in SAN's `@e4`).
@@ -217,6 +267,12 @@ fn illegal_reason(variant: &Variant, cells: &[Cell], legal: &[Move], from: Squar
 pub fn san_body(variant: &Variant, cells: &[Cell], legal: &[Move], m: &Move) -> String {
     let g = variant.geometry;
     let reg = &variant.registry;
+    // The duck's square follows the piece's move (`e4,e5`); the rivals that need telling apart
+    // are those that put the duck on the same square.
+    if let Some(wall) = m.wall {
+        let rivals: Vec<Move> = legal.iter().filter(|o| o.wall == m.wall).map(|o| Move { wall: None, ..*o }).collect();
+        return format!("{},{}", san_body(variant, cells, &rivals, &Move { wall: None, ..*m }), g.name(wall));
+    }
     if let MoveKind::Castle(wing) = m.kind {
         let mut s: String = if wing == Wing::King { "O-O".into() } else { "O-O-O".into() };
         if let Some(gate) = m.gate {
@@ -292,6 +348,9 @@ pub fn parse_san(variant: &Variant, cells: &[Cell], legal: &[Move], text: &str) 
     let core = if trimmed.starts_with("0-0") { trimmed.replace('0', "O") } else { trimmed.to_string() };
     if core.is_empty() || !core.is_ascii() {
         return Err(MoveError::Unparsable { text: text.into(), why: "expected a move like Nf3, exd5, e8=Q or O-O".into() });
+    }
+    if let Some((piece_move, duck)) = core.split_once(',') {
+        return parse_with_duck(variant, legal, text, duck, |legal| parse_san(variant, cells, legal, piece_move), false);
     }
     if let Some((piece, square)) = core.split_once('@') {
         return parse_drop(variant, legal, text, piece, square);

@@ -170,7 +170,8 @@ pub fn has_insufficient_material(variant: &super::variant::Variant, board: &Boar
             _ => {}
         }
     }
-    let loose_stalemate = variant.end.iter().any(|e| matches!(e, EndCondition::Stalemate(v) if *v != Verdict::Draw));
+    let loose_stalemate =
+        variant.end.iter().any(|e| matches!(e, EndCondition::Stalemate(v) if *v != Verdict::Draw) || *e == EndCondition::StalemateByCount);
     let lenient = loose_stalemate || variant.check_limit().is_some();
     let bit = |set: &[u64; 4], sq: Square| set[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0;
     // Where the enemy royal piece can be: its confinement, or anywhere.

@@ -134,6 +134,7 @@ struct Needs {
     must_drop: bool,
     blast: bool,
     gating: bool,
+    duck: bool,
     piece_promotion: bool,
     drop_mates: bool,
     pass: bool,
@@ -178,6 +179,7 @@ impl Needs {
             must_drop: v.drops.as_ref().is_some_and(|d| d.must_drop),
             blast: v.blast.is_some(),
             gating: v.gating,
+            duck: v.duck,
             piece_promotion: v.piece_promotion.is_some() || !v.immobile.is_empty(),
             drop_mates: v.drops.as_ref().is_some_and(|d| d.no_drop_mate != 0),
             pass: v.pass,
@@ -225,8 +227,19 @@ fn query_defaults(step: QuerySystems, needs: Needs) -> Defaults<QueryPart> {
             }
             (before, vec![])
         }
-        Q::SelfCheck if needs.applied_captures => (vec![Entry::System(apply::filter_self_check_applied.into_configs())], vec![]),
-        Q::SelfCheck => (vec![Part(query::filter_self_check)], vec![]),
+        Q::SelfCheck => {
+            // The duck's squares first: each move is judged with its duck.
+            let mut before: Vec<Entry<QueryPart>> = Vec::new();
+            if needs.duck {
+                before.push(Part(query::place_duck));
+            }
+            before.push(if needs.applied_captures {
+                Entry::System(apply::filter_self_check_applied.into_configs())
+            } else {
+                Part(query::filter_self_check)
+            });
+            (before, vec![])
+        }
         Q::LegalFilter => {
             let mut before: Vec<Entry<QueryPart>> = Vec::new();
             if needs.drop_mates {

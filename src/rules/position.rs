@@ -49,6 +49,8 @@ pub trait PositionWriter {
     fn mark_promoted(&mut self, entity: Entity, from: Option<PieceType>);
     /// What `entity` was promoted from.
     fn promoted_base(&self, entity: Entity) -> Option<PieceType>;
+    /// Moves the duck from `from` (`None`: off the board) to the empty square `to`.
+    fn move_wall(&mut self, from: Option<Square>, to: Square);
 }
 
 /// One change a [`TrialWriter`] made, to take back.
@@ -79,6 +81,13 @@ pub enum TrialOp {
         from: PieceType,
         /// Its type after.
         to: PieceType,
+    },
+    /// The duck moved.
+    Walled {
+        /// Where it stood (`None`: off the board).
+        from: Option<Square>,
+        /// Where it went.
+        to: Square,
     },
     /// A piece changed sides.
     Reowned {
@@ -178,6 +187,12 @@ impl<'a> TrialWriter<'a> {
                     lift(board, entity, at, kind, to);
                     set_down(board, entity, at, kind, from);
                 }
+                TrialOp::Walled { from, to } => {
+                    board.set_wall(to, false);
+                    if let Some(from) = from {
+                        board.set_wall(from, true);
+                    }
+                }
             }
         }
         ops.clear();
@@ -191,7 +206,16 @@ impl PositionWriter for TrialWriter<'_> {
     }
 
     fn move_to(&mut self, entity: Entity, from: Location, to: Location) {
-        let Some((kind, side)) = piece_at(self.board, entity, from) else { return };
+        // A piece set aside (castling lifts the rook while the king passes) is known by the
+        // change that lifted it.
+        let aside = || {
+            self.ops.iter().rev().find_map(|op| match *op {
+                TrialOp::Moved { entity: e, kind, side, to: Location::Captured, .. } if e == entity => Some((kind, side)),
+                _ => None,
+            })
+        };
+        let known = if from == Location::Captured { aside() } else { piece_at(self.board, entity, from) };
+        let Some((kind, side)) = known else { return };
         lift(self.board, entity, from, kind, side);
         set_down(self.board, entity, to, kind, side);
         self.ops.push(TrialOp::Moved { entity, kind, side, from, to });
@@ -215,6 +239,14 @@ impl PositionWriter for TrialWriter<'_> {
 
     fn promoted_base(&self, entity: Entity) -> Option<PieceType> {
         (self.promoted)(entity)
+    }
+
+    fn move_wall(&mut self, from: Option<Square>, to: Square) {
+        if let Some(from) = from {
+            self.board.set_wall(from, false);
+        }
+        self.board.set_wall(to, true);
+        self.ops.push(TrialOp::Walled { from, to });
     }
 }
 
@@ -422,8 +454,9 @@ pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: 
     {
         w.move_to(e, Location::Hand, Location::Board(gate.square));
         // With nothing left to gate, the side's gating rights are gone (as Fairy-Stockfish
-        // writes them: one position, one FEN).
-        if w.board().hand_counts[side.index()].iter().all(|&n| n == 0) {
+        // writes them: one position, one FEN), unless captures may fill the hand again.
+        let refilled = rules.drops.as_ref().is_some_and(|d| d.captures_to_hand);
+        if !refilled && w.board().hand_counts[side.index()].iter().all(|&n| n == 0) {
             st.gates[side.index()] = 0;
         }
     }
@@ -440,6 +473,11 @@ pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: 
                 st.gates[s.index()] &= !(1u16 << g.file(m.to));
             }
         }
+    }
+    // Duck chess: the duck leaves its square for the one the move names.
+    if let Some(to) = m.wall {
+        let from = w.board().walls().find(|s| !rules.walls.contains(s));
+        w.move_wall(from, to);
     }
     // Janggi's streaks: passes, and positions with the royal pieces facing each other.
     st.pass_streak = if m.kind == MoveKind::Pass { st.pass_streak.saturating_add(1) } else { 0 };

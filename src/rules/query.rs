@@ -349,7 +349,7 @@ pub fn generate_pass(p: &mut QueryParts) {
     }
     let side = query.side;
     if let Some(k) = board.find(side, rules.registry.royal_mask).next() {
-        query.moves.push(Move { from: k, to: k, kind: MoveKind::Pass, capture: false, promotion: None, gate: None });
+        query.moves.push(Move { from: k, to: k, kind: MoveKind::Pass, capture: false, promotion: None, gate: None, wall: None });
     }
 }
 
@@ -416,7 +416,7 @@ pub fn generate_drops(p: &mut QueryParts) {
 
 /// Whether a square is in a `[u64; 4]` square set.
 #[inline]
-pub(super) fn in_set(set: &super::movement::SquareBits, sq: Square) -> bool {
+pub fn in_set(set: &super::movement::SquareBits, sq: Square) -> bool {
     set[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0
 }
 
@@ -619,7 +619,7 @@ pub fn synthesize_special_moves(p: &mut QueryParts) {
     let side = q.side;
     let zone = |m: &Move, cells: &[Cell]| -> Option<bool> {
         // The rank first: most moves end outside the zone.
-        let plain = promo.zone(g.relative_rank(m.to, side))?;
+        let plain = promo.zone_at(g, m.to, side)?;
         let c = cells[m.from.index()];
         if m.promotion.is_some() || m.is_castle() || m.dropped().is_some() || !c.is_piece() || !reg.def(c.kind()).promotes {
             return None;
@@ -664,8 +664,15 @@ pub fn synthesize_special_moves(p: &mut QueryParts) {
             let table = &reg.tables[slot.kind.0 as usize];
             for ray in table.rays(g.len(), slot.side, slot.square) {
                 if ray.en_passant && ray.mode.captures() && ray.kind == RayKind::Slide && ray.first == ep && board.cell(ep).is_empty() {
-                    let m =
-                        Move { from: slot.square, to: ep, kind: MoveKind::EnPassant(victim), capture: true, promotion: None, gate: None };
+                    let m = Move {
+                        from: slot.square,
+                        to: ep,
+                        kind: MoveKind::EnPassant(victim),
+                        capture: true,
+                        promotion: None,
+                        gate: None,
+                        wall: None,
+                    };
                     match zone(&m, &board.cells) {
                         Some(plain) if !promo.choices.is_empty() => expand(m, plain, &mut q.moves),
                         _ => q.moves.push(m),
@@ -730,6 +737,7 @@ pub fn synthesize_special_moves(p: &mut QueryParts) {
                         capture: false,
                         promotion: None,
                         gate: None,
+                        wall: None,
                     });
                 }
             }
@@ -772,7 +780,11 @@ pub fn synthesize_gating(p: &mut QueryParts) {
         let squares: &[Square] = if m.is_castle() { &[m.from, m.to] } else { &[m.from] };
         for &sq in squares {
             if gateable(sq) && !landing.contains(&Some(sq)) {
-                for &kind in &in_hand {
+                // With drops too (S-House), a piece gates only where it could be dropped (no
+                // pawn onto the back rank).
+                for &kind in
+                    in_hand.iter().filter(|&&k| rules.drops.as_ref().is_none_or(|d| drop_allowed(rules, d, &board.cells, side, k, sq)))
+                {
                     q.moves.push(Move { gate: Some(super::moves::Gate { kind, square: sq }), ..m });
                 }
             }
@@ -831,8 +843,10 @@ fn self_check_filter(
     let reg = &rules.registry;
     let side = q.side;
     let by = side.opponent();
-    // Royalty rules may make a moved or dropped piece royal, or none: every move is tried.
-    let fast = reg.custom_probes.is_empty() && reg.scanned_mask == 0 && !fns.layered(by) && fns.royalty.is_empty() && !q.in_check;
+    // Royalty rules may make a moved or dropped piece royal, or none, and the duck may shield a
+    // king or stop shielding it: every move is tried.
+    let fast =
+        reg.custom_probes.is_empty() && reg.scanned_mask == 0 && !fns.layered(by) && fns.royalty.is_empty() && !q.in_check && !rules.duck;
     let (leave, enter) = if fast { shields(rules, fns, &board.cells, &q.royals, side) } else { Default::default() };
     let royals = std::mem::take(&mut q.royals);
     // A pawn promoting to a royal type (Coregal's queen) or a royal piece dropped makes a new
@@ -987,6 +1001,34 @@ pub fn enforce_mandatory_capture(p: &mut QueryParts) {
     if rules.mandatory_capture && query.moves.iter().any(|m| m.capture) {
         query.moves.retain(|m| m.capture);
     }
+}
+
+/// Step 3 (default, first), in Duck chess: each move comes with every square the duck may go
+/// to, that is every square empty once the piece has moved other than the duck's own (before
+/// the self-check filter, which judges each move with its duck).
+pub fn place_duck(p: &mut QueryParts) {
+    let QueryView { query, board, rules, fns, state, promoted, .. } = p.view();
+    if !rules.duck {
+        return;
+    }
+    let q = &mut *query;
+    let side = q.side;
+    let base = |e: Entity| promoted.get(e).ok().and_then(|p| p.0);
+    let mut ops = std::mem::take(&mut q.scratch_ops);
+    let moves = std::mem::take(&mut q.moves);
+    for m in moves {
+        let mut w = TrialWriter::new(board, std::mem::take(&mut ops), &base);
+        let mut st = *state;
+        make(&mut w, rules, fns, &mut st, m, side);
+        let after = w.board();
+        for (i, c) in after.cells.iter().enumerate() {
+            if c.is_empty() {
+                q.moves.push(Move { wall: Some(Square(i as u8)), ..m });
+            }
+        }
+        ops = w.undo();
+    }
+    q.scratch_ops = ops;
 }
 
 /// Step 4 (default, first), in variants where giving check is illegal (Racing Kings): drops

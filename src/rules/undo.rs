@@ -46,6 +46,8 @@ pub enum Change {
     Promoted { entity: Entity, from: Option<PieceType> },
     /// The piece was created by this move.
     Spawned { entity: Entity },
+    /// The duck went from `from` (`None`: it was not on the board yet) to `to`.
+    Walled { from: Option<Square>, to: Square },
     /// A numeric piece fact owned by a preset (hit points, shields…) was `old` before
     /// (`None`: absent); `restore` puts it back.
     Fact { entity: Entity, old: Option<i32>, restore: fn(&mut World, Entity, Option<i32>) },
@@ -193,6 +195,13 @@ pub fn revert_changes(world: &mut World, changes: &[Change]) {
                 let (kind, owner, now) = piece_facts(world, entity);
                 unplace(&mut world.resource_mut::<Board>(), now, kind, owner, entity);
                 world.despawn(entity);
+            }
+            Change::Walled { from, to } => {
+                let mut board = world.resource_mut::<Board>();
+                board.set_wall(to, false);
+                if let Some(from) = from {
+                    board.set_wall(from, true);
+                }
             }
         }
     }

@@ -44,6 +44,8 @@ pub struct PromotionRule {
     /// At most this many pieces of a type on the board for a promotion to it (Grand chess:
     /// only to a piece that has been captured).
     pub limits: Vec<(PieceType, u8)>,
+    /// Where pieces promote, per side, when a region says it instead of `rank` (Troitzky).
+    pub squares: Option<[super::movement::SquareBits; 2]>,
 }
 
 impl PromotionRule {
@@ -58,6 +60,16 @@ impl PromotionRule {
             Some(true)
         } else {
             None
+        }
+    }
+
+    /// Whether a promoting piece of `side` arriving on `sq` promotes: `None` outside the zone
+    /// (the promotion region, or the rank and those beyond it); otherwise whether the plain
+    /// move is allowed too.
+    pub fn zone_at(&self, g: Geometry, sq: super::geometry::Square, side: super::geometry::Side) -> Option<bool> {
+        match &self.squares {
+            Some(sets) => super::query::in_set(&sets[side.index()], sq).then_some(false),
+            None => self.zone(g.relative_rank(sq, side)),
         }
     }
 
@@ -159,6 +171,9 @@ pub enum EndCondition {
     Bikjang,
     /// Both sides pass in a row: the game ends, scored as for bikjang.
     DoublePass,
+    /// No legal move while not in check: the side with fewer pieces on the board wins, equal
+    /// numbers draw (Suicide chess; Fairy-Stockfish's `stalematePieceCount`).
+    StalemateByCount,
 }
 
 impl EndCondition {
@@ -250,6 +265,14 @@ pub struct Variant {
     pub rules_summary: String,
     /// Board size.
     pub geometry: Geometry,
+    /// Squares that are not part of the board (walls, `*` in the FEN): no piece stands on,
+    /// passes through, or is dropped onto them, and none is a hopper's screen.
+    pub walls: Vec<super::geometry::Square>,
+    /// Every move also moves the duck, a wall that belongs to no side, to an empty square
+    /// other than the one it stood on (it enters the board with the first move).
+    pub duck: bool,
+    /// A game that would be drawn is won by this side instead (Armageddon).
+    pub draw_odds: Option<super::geometry::Side>,
     /// Compiled piece types.
     pub registry: PieceTypeRegistry,
     /// The start position as FEN.
@@ -347,10 +370,13 @@ impl Variant {
             description: "The classical game.".into(),
             rules_summary: "FIDE chess.".into(),
             geometry,
+            walls: Vec::new(),
+            duck: false,
+            draw_odds: None,
             registry,
             start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
             castling: Some(CastlingRule { king_files: [6, 2], rook_files: [5, 3], rank: 0, rook_start: None }),
-            promotion: PromotionRule { rank: 7, choices, optional_from: None, limits: Vec::new() },
+            promotion: PromotionRule { rank: 7, choices, optional_from: None, limits: Vec::new(), squares: None },
             piece_promotion: None,
             immobile: Vec::new(),
             chess960: false,

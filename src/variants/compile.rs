@@ -22,7 +22,7 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
     let mut ck = Checker::default();
     check_id(file, &mut ck);
     let name = check_name(file, &mut ck);
-    let (geometry, look) = check_board(file, &mut ck);
+    let (geometry, look, walls) = check_board(file, &mut ck);
     let cx = Context::new(file, geometry);
     let registry = check_pieces(file, &cx, &mut ck);
     let (castling, chess960) = check_castling(file, &cx, &mut ck);
@@ -51,6 +51,9 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
         description: file.description.clone().unwrap_or_default(),
         rules_summary: file.rules_summary.clone().unwrap_or_default(),
         geometry,
+        walls,
+        duck: file.duck.unwrap_or(false),
+        draw_odds: file.draw_odds,
         registry,
         start_fen: file.start.clone().unwrap_or_default(),
         castling,
@@ -174,7 +177,7 @@ fn check_name(file: &VariantFile, ck: &mut Checker) -> String {
 }
 
 /// `board`: its geometry (chess's when missing or wrong) and how it is drawn.
-fn check_board(file: &VariantFile, ck: &mut Checker) -> (Geometry, BoardLook) {
+fn check_board(file: &VariantFile, ck: &mut Checker) -> (Geometry, BoardLook, Vec<Square>) {
     let geometry = match &file.board {
         Some(b) if (3..=MAX_FILES).contains(&b.files) && (3..=MAX_RANKS).contains(&b.ranks) => Geometry { files: b.files, ranks: b.ranks },
         Some(b) => {
@@ -186,22 +189,27 @@ fn check_board(file: &VariantFile, ck: &mut Checker) -> (Geometry, BoardLook) {
             Geometry::CHESS
         }
     };
-    let Some(b) = &file.board else { return (geometry, BoardLook::default()) };
+    let Some(b) = &file.board else { return (geometry, BoardLook::default(), Vec::new()) };
     if let Some(r) = b.river
         && (r == 0 || r >= geometry.ranks)
     {
         ck.add(ProblemCode::BoardRiver, "board.river", format!("a river after rank {r} is not inside a board of {} ranks", geometry.ranks));
     }
+    let mut walls: Vec<Square> = Vec::new();
     for (i, w) in b.walls.iter().enumerate() {
-        if geometry.parse_square(w).is_none() {
-            let message = format!("'{w}' is not a square of the {}×{} board", geometry.files, geometry.ranks);
-            ck.add(ProblemCode::SquareOffBoard, format!("board.walls[{i}]"), message);
+        match geometry.parse_square(w) {
+            None => {
+                let message = format!("'{w}' is not a square of the {}×{} board", geometry.files, geometry.ranks);
+                ck.add(ProblemCode::SquareOffBoard, format!("board.walls[{i}]"), message);
+            }
+            Some(sq) if walls.contains(&sq) => {
+                ck.add(ProblemCode::SquareOffBoard, format!("board.walls[{i}]"), format!("'{w}' is listed twice"));
+            }
+            Some(sq) => walls.push(sq),
         }
     }
-    if !b.walls.is_empty() {
-        ck.add(ProblemCode::BoardWallsUnsupported, "board.walls", "walls are not supported by the engine yet");
-    }
-    (geometry, BoardLook { intersections: b.style == BoardStyle::Intersections, river_after: b.river })
+    walls.sort();
+    (geometry, BoardLook { intersections: b.style == BoardStyle::Intersections, river_after: b.river }, walls)
 }
 
 /// `pieces`: the registry, when every type compiled.
@@ -347,7 +355,7 @@ fn check_promotion(file: &VariantFile, cx: &Context, ck: &mut Checker) -> Promot
             let message = "a piece type promotes but there is no promotion rule; add promotion: (rank: 8, choices: \"QRBN\")";
             ck.add(ProblemCode::PromotionMissing, "promotion", message);
         }
-        return PromotionRule { rank: cx.geometry.ranks - 1, choices: Vec::new(), optional_from: None, limits: Vec::new() };
+        return PromotionRule { rank: cx.geometry.ranks - 1, choices: Vec::new(), optional_from: None, limits: Vec::new(), squares: None };
     };
     if !cx.has_rank(p.rank) {
         cx.rank_off_board("promotion.rank", p.rank, ck);
@@ -384,7 +392,11 @@ fn check_promotion(file: &VariantFile, cx: &Context, ck: &mut Checker) -> Promot
         let message = format!("'{only}' is the only royal type: promoting to it would make a second one; leave it out");
         ck.add(ProblemCode::PromotionRoyal, "promotion.choices", message);
     }
-    PromotionRule { rank: p.rank.saturating_sub(1), choices, optional_from: p.optional_from.map(|r| r.saturating_sub(1)), limits }
+    let squares = p.region.as_ref().map(|name| cx.region(name, ck));
+    if squares.is_some() && p.optional_from.is_some() {
+        ck.add(ProblemCode::PromotionOptionalFrom, "promotion.optional_from", "optional promotion needs ranks; a region has none");
+    }
+    PromotionRule { rank: p.rank.saturating_sub(1), choices, optional_from: p.optional_from.map(|r| r.saturating_sub(1)), limits, squares }
 }
 
 /// `regions`: every region, whether used or not.
@@ -506,7 +518,7 @@ pub fn default_end() -> Vec<EndSpec> {
 /// a loop, a square off the board) counts what it can, and its problems are the loader's.
 pub fn region_squares(file: &VariantFile, name: &str) -> [Vec<(u8, u8)>; 2] {
     let mut ck = Checker::default();
-    let (geometry, _) = check_board(file, &mut ck);
+    let (geometry, _, _) = check_board(file, &mut ck);
     let cx = Context::new(file, geometry);
     cx.region(name, &mut ck).map(|set| {
         (0..geometry.ranks)
@@ -555,6 +567,7 @@ fn check_end(file: &VariantFile, cx: &Context, ck: &mut Checker) -> Vec<EndCondi
             EndSpec::InsufficientMaterial => EndCondition::InsufficientMaterial,
             EndSpec::Bikjang => EndCondition::Bikjang,
             EndSpec::DoublePass => EndCondition::DoublePass,
+            EndSpec::StalemateByCount => EndCondition::StalemateByCount,
             EndSpec::RegionHeld { pieces, region } => {
                 let types = cx.letters(pieces, &pieces_path, ck);
                 EndCondition::RegionHeld { types, regions: cx.region(region, ck) }

@@ -76,6 +76,13 @@ pub struct VariantFile {
     /// A side not in check may pass instead of moving (Janggi).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pass: Option<bool>,
+    /// A game that would be drawn is won by this side instead (Armageddon: `Black`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw_odds: Option<crate::rules::Side>,
+    /// Every move also moves the duck (Duck chess): a wall of no side, placed on any empty
+    /// square other than the one it left; it enters the board with the first move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duck: Option<bool>,
     /// The region (by name) whose points are joined by diagonal lines that the `janggi_*` code
     /// pieces also move along (Janggi's palaces).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -338,6 +345,10 @@ pub struct PromotionSpec {
     /// At most this many pieces of a letter on the board for a promotion to it.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub limits: BTreeMap<char, u8>,
+    /// A named region whose squares are where pieces promote, instead of the rank and those
+    /// beyond it (Troitzky's board: the last square of each file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub region: Option<String>,
 }
 
 /// A material count.
@@ -441,6 +452,9 @@ pub enum EndSpec {
     Bikjang,
     /// Both sides pass in a row: the game ends, scored as for `Bikjang`.
     DoublePass,
+    /// No legal move while not in check: the side with fewer pieces on the board wins, equal
+    /// numbers draw (Suicide chess).
+    StalemateByCount,
 }
 
 /// A preset the variant activates.

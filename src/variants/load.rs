@@ -106,6 +106,8 @@ fn merge(parent: VariantFile, child: VariantFile) -> VariantFile {
         diagonal_lines: child.diagonal_lines.or(parent.diagonal_lines),
         material_count: child.material_count.or(parent.material_count),
         gating: child.gating.or(parent.gating),
+        duck: child.duck.or(parent.duck),
+        draw_odds: child.draw_odds.or(parent.draw_odds),
         checks_forbidden: child.checks_forbidden.or(parent.checks_forbidden),
         captures_change_side: child.captures_change_side.or(parent.captures_change_side),
         end: child.end.or(parent.end),

@@ -96,6 +96,19 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("seirawan", include_str!("../../presets/seirawan.ron")),
     ("extinction", include_str!("../../presets/extinction.ron")),
     ("andernach", include_str!("../../presets/andernach.ron")),
+    ("gustav3", include_str!("../../presets/gustav3.ron")),
+    ("omicron", include_str!("../../presets/omicron.ron")),
+    ("duck", include_str!("../../presets/duck.ron")),
+    ("troitzky", include_str!("../../presets/troitzky.ron")),
+    ("legan", include_str!("../../presets/legan.ron")),
+    ("suicide", include_str!("../../presets/suicide.ron")),
+    ("shouse", include_str!("../../presets/shouse.ron")),
+    ("armageddon", include_str!("../../presets/armageddon.ron")),
+    ("ai-wok", include_str!("../../presets/ai-wok.ron")),
+    ("asean", include_str!("../../presets/asean.ron")),
+    ("paradigm", include_str!("../../presets/paradigm.ron")),
+    ("georgian", include_str!("../../presets/georgian.ron")),
+    ("dragon", include_str!("../../presets/dragon.ron")),
 ];
 
 /// The ids of the built-in variants.

@@ -96,8 +96,6 @@ stable_codes! {
     BoardSize = "E_BOARD_SIZE",
     /// The river is not between two ranks of the board.
     BoardRiver = "E_BOARD_RIVER",
-    /// Walls are listed, which the engine does not support yet.
-    BoardWallsUnsupported = "E_BOARD_WALLS_UNSUPPORTED",
 
     // `pieces`.
     /// There are no piece types.

@@ -164,6 +164,7 @@ fn promotion(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], ranks
             choices,
             optional_from: None,
             limits: Default::default(),
+            region: None,
         })));
     }
     if let Some(mut p) = spec {
@@ -405,6 +406,7 @@ fn new_conditions(pieces: &[PieceSpec], regions: &[String]) -> Vec<(&'static str
         ("checkmate wins", EndSpec::Checkmate),
         ("checkmated: a verdict", EndSpec::Checkmated(Verdict::Loss)),
         ("stalemate: a verdict", EndSpec::Stalemate(Verdict::Draw)),
+        ("stalemate: fewer pieces win", EndSpec::StalemateByCount),
         ("a region reached wins", EndSpec::RegionReached { pieces: royal.clone(), region: region.clone(), reply: false, safe: false }),
         ("a region held wins", EndSpec::RegionHeld { pieces: royal, region }),
         ("n checks win", EndSpec::NCheck(3)),
@@ -498,6 +500,9 @@ fn condition_row(ui: &mut egui::Ui, i: usize, e: &mut EndSpec, pieces: &[PieceSp
         }
         EndSpec::DoublePass => {
             ui.label("two passes in a row end it (scored by the count)");
+        }
+        EndSpec::StalemateByCount => {
+            ui.label("stalemate: the side with fewer pieces wins (equal: a draw)");
         }
     }
     changed

@@ -109,7 +109,10 @@ pub(super) fn start_section(
             let square = square_rect(board_rect, ranks, cell, file, rank);
             let id = ui.id().with(("start", file, rank));
             let response = ui.interact(square, id, egui::Sense::click_and_drag());
-            if let Some(token) = grid.at(file, rank) {
+            if grid.at(file, rank) == Some("*") {
+                // A wall of the board (or the duck): not a piece to place or carry.
+                ui.painter().rect_filled(square, 0.0, egui::Color32::from_rgb(40, 34, 30));
+            } else if let Some(token) = grid.at(file, rank) {
                 let side = crate::editor::start::side_of(token).unwrap_or(Side::White);
                 let dragged = egui::DragAndDrop::payload::<StartDrag>(ui.ctx()).is_some_and(|d| d.from == Spot::Square(file, rank));
                 if !dragged {

@@ -142,6 +142,12 @@ fn resolve(section: &Section, before: &BTreeMap<String, Result<Keys, Vec<Refusal
                 }
             }
         }
+        // Fairy-Stockfish sets the promoted type of each piece named and keeps the others: a
+        // child's list is read after its parent's.
+        let val = match keys.get(&e.key) {
+            Some(parent) if e.key == "promotedPieceType" => Val { value: format!("{} {}", parent.value, val.value), ..val },
+            _ => val,
+        };
         keys.insert(e.key.clone(), val);
     }
     Ok(keys)
@@ -419,6 +425,56 @@ struct PieceKey {
     name: String,
 }
 
+/// A start FEN with the fields Fairy-Stockfish lets it leave out written in: the castling and
+/// en-passant fields (`w 0 1`, Shogi's way, or `w - 0 1`) as `-`.
+fn full_fen(fen: &str) -> String {
+    let mut fields: Vec<&str> = fen.split_whitespace().collect();
+    if fields.len() < 2 {
+        return fen.to_string();
+    }
+    let castling = |t: &str| t.chars().all(|c| c.is_ascii_alphabetic() || c == '-');
+    let en_passant =
+        |t: &str| t == "-" || (t.starts_with(|c: char| c.is_ascii_lowercase()) && t.chars().all(|c| c.is_ascii_alphanumeric()));
+    if fields.get(2).is_none_or(|t| !castling(t)) {
+        fields.insert(2, "-");
+    }
+    if fields.get(3).is_none_or(|t| !en_passant(t)) {
+        fields.insert(3, "-");
+    }
+    fields.join(" ")
+}
+
+/// The squares a start FEN writes as walls (`*`), by name.
+fn wall_squares(start: &str, files: u8, ranks: u8) -> Vec<String> {
+    let placement = start.split_whitespace().next().unwrap_or("");
+    let placement = placement.split('[').next().unwrap_or(placement);
+    let mut walls = Vec::new();
+    for (i, row) in placement.split('/').enumerate().take(ranks as usize) {
+        let rank = ranks as usize - i;
+        let mut file = 0usize;
+        let mut digits = 0usize;
+        for c in row.chars() {
+            if let Some(d) = c.to_digit(10) {
+                digits = digits * 10 + d as usize;
+                continue;
+            }
+            file += std::mem::take(&mut digits);
+            match c {
+                '*' => {
+                    if file < files as usize {
+                        walls.push(format!("{}{rank}", (b'a' + file as u8) as char));
+                    }
+                    file += 1;
+                }
+                '+' | '~' => {}
+                _ => file += 1,
+            }
+        }
+    }
+    walls.sort();
+    walls
+}
+
 /// Builds a variant file from resolved keys.
 fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     let mut rd = Reader { keys, used: BTreeSet::new(), refusals: Vec::new(), files: 8, ranks: 8 };
@@ -426,7 +482,7 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     for k in ["variantTemplate", "pieceToCharTable", "pocketSize", "pieceValueMg", "pieceValueEg"] {
         rd.get(k);
     }
-    let start = rd.get("startFen").map_or("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".to_string(), |v| v.value);
+    let start = rd.get("startFen").map_or("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".to_string(), |v| full_fen(&v.value));
     rd.files = rd.file("maxFile", 8);
     rd.ranks = rd.int_in("maxRank", 8, 3, 16) as u8;
     if !(3..=16).contains(&rd.files) {
@@ -489,8 +545,11 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         pieces.iter().filter(|p| keys.contains(&p.key.as_str())).map(|p| p.letter.to_ascii_uppercase()).collect()
     };
     // Chimera's pawns reset the move count and their SAN has no letter: Fairy-Stockfish's
-    // `pawn` type, the default of its nMoveRuleTypes and pawnTypes.
-    let pawns = letters_of(&["pawn"]);
+    // pawnTypes (by default its `pawn` type), the default of its nMoveRuleTypes and
+    // promotionPawnTypes. (Fairy-Stockfish resets the count only on a move the piece cannot
+    // take back, and writes a pawn type other than its `pawn` with its letter in SAN.)
+    let fs_pawn = letters_of(&["pawn"]);
+    let pawns = rd.letters("pawnTypes", &fs_pawn, &all);
     let n_move = rd.letters("nMoveRuleTypes", &pawns, &all);
     if n_move != pawns {
         let line = rd.line("nMoveRuleTypes");
@@ -499,13 +558,6 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
             line,
             "pieces other than the pawn type that reset the move count (Chimera's pawns also have no letter in SAN)",
         );
-    }
-    // Other pawn types change Fairy-Stockfish's move count, drops and SAN in ways Chimera's
-    // pieces do not follow: refused.
-    let pawn_types = rd.letters("pawnTypes", &pawns, &all);
-    if pawn_types != pawns {
-        let line = rd.line("pawnTypes");
-        rd.refuse("pawnTypes", line, "pawn types other than the pawn piece are not supported");
     }
     let pawn_types = pawns.clone();
     let promoting_default = pawn_types.clone();
@@ -600,9 +652,30 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     let mandatory_piece = rd.bool("mandatoryPiecePromotion", false);
     let soldier_rank = rd.int("soldierPromotionRank", 1);
     // The region matters only to pieces that promote.
-    let promo_ranks = if promoting.is_empty() && promoted.is_empty() {
-        rd.squares("promotionRegionWhite");
-        rd.squares("promotionRegionBlack");
+    // A region that is not whole ranks (Troitzky's last square of each file) is kept as its
+    // squares, for pawns (Shogi-style promotion needs ranks).
+    let whole_ranks = |rd: &Reader, key: &str| {
+        let Some(v) = rd.keys.get(key) else { return true };
+        let mut set = BTreeSet::new();
+        for token in v.value.split_whitespace().filter(|t| *t != "-") {
+            match parse_squares(token, 16, 16) {
+                Some(s) => set.extend(s.into_iter().filter(|&(f, r)| f < rd.files && r < rd.ranks)),
+                None => return true,
+            }
+        }
+        let ranks: BTreeSet<u8> = set.iter().map(|&(_, r)| r).collect();
+        ranks.iter().all(|&r| (0..rd.files).all(|f| set.contains(&(f, r))))
+    };
+    let by_square = !promoting.is_empty()
+        && promoted.is_empty()
+        && !(whole_ranks(&rd, "promotionRegionWhite") && whole_ranks(&rd, "promotionRegionBlack"));
+    let mut promo_squares = None;
+    let promo_ranks = if (promoting.is_empty() && promoted.is_empty()) || by_square {
+        let w = rd.squares("promotionRegionWhite");
+        let b = rd.squares("promotionRegionBlack");
+        if by_square {
+            promo_squares = Some((w.unwrap_or_default(), b.unwrap_or_default()));
+        }
         None
     } else {
         rd.side_ranks("promotionRegionWhite", "promotionRegionBlack", (&[8], &[1]), None)
@@ -672,16 +745,13 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         ("passOnStalemateWhite", "false", "passing on stalemate is not supported"),
         ("passOnStalemateBlack", "false", "passing on stalemate is not supported"),
         ("makpongRule", "false", "Makpong's rule is not supported"),
-        ("wallingRule", "none", "walls and the duck are not supported yet"),
         ("wallOrMove", "false", "walls are not supported yet"),
         ("perpetualCheckIllegal", "false", "perpetual check as a loss is not supported"),
         ("moveRepetitionIllegal", "false", "forbidden repetitions are not supported"),
         ("chasingRule", "none", "chasing rules are not supported"),
         ("shatarMateRule", "false", "Shatar's mating rules are not supported"),
         ("bikjangRule", "false", "bikjang needs Janggi's code pieces; import from the janggi catalogue variant is not supported"),
-        ("materialCounting", "none", "material counting is not supported"),
         ("countingRule", "none", "counting rules (Makruk, ASEAN) are not supported"),
-        ("stalematePieceCount", "false", "stalemate scored by a count is not supported"),
         ("nFoldValueAbsolute", "false", "repetition results from white's side are not supported"),
         ("extinctionClaim", "false", "extinction by claim is not supported"),
         ("extinctionPseudoRoyal", "false", "pseudo-royal pieces are not supported"),
@@ -698,10 +768,43 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     ] {
         rd.only_default(key, default, why);
     }
+    // Draw odds (Armageddon) are the one material counting rule read.
+    let draw_odds = match rd.get("materialCounting") {
+        None => None,
+        Some(v) => match v.value.as_str() {
+            "none" => None,
+            "blackdrawodds" => Some(crate::rules::Side::Black),
+            "whitedrawodds" => Some(crate::rules::Side::White),
+            other => {
+                rd.refuse("materialCounting", v.line, format!("material counting '{other}' is not supported (draw odds are)"));
+                None
+            }
+        },
+    };
+    // Walls: the board's own are the start's `*` squares; the duck is the one walling rule.
+    let walls = wall_squares(&start, files, ranks);
+    let duck = match rd.get("wallingRule") {
+        None => false,
+        Some(v) if v.value == "none" => false,
+        Some(v) if v.value == "duck" && rd.keys.get("blastOnCapture").is_some_and(|b| b.value == "true") => {
+            rd.refuse("wallingRule", v.line, "the duck with exploding captures is not supported");
+            false
+        }
+        Some(v) if v.value == "duck" && walls.is_empty() => true,
+        Some(v) if v.value == "duck" => {
+            rd.refuse("wallingRule", v.line, "the duck on a board with walls of its own is not supported");
+            false
+        }
+        Some(v) => {
+            rd.refuse("wallingRule", v.line, format!("walls placed by the rule '{}' are not supported (the duck is)", v.value));
+            false
+        }
+    };
 
     // Ends.
     let checkmate = rd.verdict("checkmateValue", Some(Verdict::Loss));
     let stalemate = rd.verdict("stalemateValue", Some(Verdict::Draw));
+    let stalemate_by_count = rd.bool("stalematePieceCount", false);
     let extinction = rd.verdict("extinctionValue", None);
     let extinct_all = rd.keys.get("extinctionPieceTypes").is_some_and(|v| v.value.trim() == "*");
     let extinct_types = rd.letters("extinctionPieceTypes", "", &all);
@@ -833,7 +936,9 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
 
     let mut file = VariantFile { id: id_of(name), name: Some(display_name(name)), ..VariantFile::default() };
     file.description = Some(format!("Imported from a Fairy-Stockfish variant configuration, section [{name}]."));
-    file.board = Some(BoardSpec { files, ranks, walls: Vec::new(), style: Default::default(), river: None });
+    file.board = Some(BoardSpec { files, ranks, walls, style: Default::default(), river: None });
+    file.duck = duck.then_some(true);
+    file.draw_odds = draw_odds;
     file.pieces = Some(specs);
     file.shuffle = Some(ShuffleSpec::Fixed);
     // Castling rights come from the FEN (or a dropped king and rook): without any, castling is
@@ -885,7 +990,20 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     if !promoting.is_empty() && !choices.is_empty() {
         let (rank, optional_from) = if mandatory_pawn { (first, None) } else { (last, Some(first)) };
         let optional_from = optional_from.filter(|&f| f < rank);
-        file.promotion = Some(PromotionSpec { rank, choices: choices.clone(), optional_from, limits });
+        let mut region = None;
+        if let Some((w, b)) = &promo_squares {
+            if !mandatory_pawn {
+                let line = rd.line("mandatoryPawnPromotion");
+                rd.refuse("mandatoryPawnPromotion", line, "optional promotion on a region of squares is not supported");
+            }
+            let names = |set: &BTreeSet<(u8, u8)>| set.iter().map(|&(f, r)| square_name(f, r)).collect();
+            regions.insert("promotion-white".into(), RegionSpec::Squares(names(w)));
+            regions.insert("promotion-black".into(), RegionSpec::Squares(names(b)));
+            regions.insert("promotion".into(), RegionSpec::PerSide { white: "promotion-white".into(), black: "promotion-black".into() });
+            region = Some("promotion".to_string());
+        }
+        let optional_from = optional_from.filter(|_| region.is_none());
+        file.promotion = Some(PromotionSpec { rank, choices: choices.clone(), optional_from, limits, region });
     }
     if !promoted.is_empty() {
         file.piece_promotion = Some(PiecePromotionSpec { zone: first, mandatory: mandatory_piece });
@@ -946,7 +1064,10 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         Some(v) => end.push(EndSpec::Checkmated(v)),
         None => {}
     }
-    if let Some(v) = stalemate {
+    // Stalemate scored by the pieces on the board replaces its verdict.
+    if stalemate_by_count {
+        end.push(EndSpec::StalemateByCount);
+    } else if let Some(v) = stalemate {
         end.push(EndSpec::Stalemate(v));
     }
     if let (Some(w), Some(b)) = (&flag_white, &flag_black) {

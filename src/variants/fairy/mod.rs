@@ -193,6 +193,19 @@ pub const BUILTIN_PARENTS: &[(&str, &str)] = &[
     ("chessgi", "chessgi"),
     ("mini", "minishogi"),
     ("fischerandom", "chess960"),
+    ("gustav3", "gustav3"),
+    ("omicron", "omicron"),
+    ("duck", "duck"),
+    ("troitzky", "troitzky"),
+    ("legan", "legan"),
+    ("suicide", "suicide"),
+    ("shouse", "shouse"),
+    ("armageddon", "armageddon"),
+    ("ai-wok", "ai-wok"),
+    ("asean", "asean"),
+    ("paradigm", "paradigm"),
+    ("georgian", "georgian"),
+    ("dragon", "dragon"),
 ];
 
 /// Whether, with captures going to the hand, a side could hold a piece of the `extinct` types
@@ -217,7 +230,7 @@ pub fn hand_may_hold(start: &str, extinct: &str, made: &str) -> bool {
 /// that inherits from it inherits these too, and `chimera import` says so.
 pub fn known_differences(builtin: &str) -> Option<&'static str> {
     Some(match builtin {
-        "crazyhouse" | "placement" | "seirawan" | "dobutsu" => "a drop does not reset Chimera's half-move clock",
+        "crazyhouse" | "placement" | "seirawan" | "dobutsu" | "dragon" | "shouse" => "a drop does not reset Chimera's half-move clock",
         "shogi" | "minishogi" => {
             "a drop does not reset Chimera's half-move clock; a pawn drop that mates is refused (Fairy-Stockfish allows it and scores it a loss); \
              a fourth repetition is a draw"
@@ -225,7 +238,7 @@ pub fn known_differences(builtin: &str) -> Option<&'static str> {
         "xiangqi" | "minixiangqi" | "manchu" => {
             "perpetual check is a draw (Fairy-Stockfish scores it a loss); no fifty-move draw claim; a soldier's move resets the half-move clock"
         }
-        "makruk" => "no counting rules: the fifty-move rule instead",
+        "makruk" | "ai-wok" | "asean" => "no counting rules: the fifty-move rule instead",
         _ => return None,
     })
 }
@@ -318,8 +331,13 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
     if files > 12 || ranks > 10 {
         refuse("board", "Fairy-Stockfish's boards are at most 12 files by 10 ranks");
     }
-    if !board.walls.is_empty() {
-        refuse("board.walls", "walls are not exported yet");
+    // The board's walls need no key: the start writes them as `*`, as Fairy-Stockfish reads.
+    if file.duck == Some(true) {
+        if board.walls.is_empty() {
+            keys.insert("wallingRule".into(), "duck".into());
+        } else {
+            refuse("duck", "Fairy-Stockfish's duck cannot share a board with walls of its own");
+        }
     }
     if files != 8 {
         keys.insert("maxFile".into(), files.to_string());
@@ -505,8 +523,21 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
         if pr.optional_from.is_none() && pr.rank != ranks {
             zone = Some((pr.rank, ranks));
         }
-        let (a, b) = zone.expect("set");
-        promo_region(&mut keys, a, b);
+        if pr.region.is_some() {
+            // A region of squares (Troitzky): listed square by square, for each side.
+            match crate::variants::compile(file).ok().and_then(|v| v.promotion.squares.map(|sets| (v.geometry, sets))) {
+                Some((g, sets)) => {
+                    for (key, set) in [("promotionRegionWhite", &sets[0]), ("promotionRegionBlack", &sets[1])] {
+                        let names: Vec<String> = g.squares().filter(|&sq| crate::rules::in_set(set, sq)).map(|sq| g.name(sq)).collect();
+                        keys.insert(key.into(), names.join(" "));
+                    }
+                }
+                None => refuse("promotion.region", "the promotion region does not compile"),
+            }
+        } else {
+            let (a, b) = zone.expect("set");
+            promo_region(&mut keys, a, b);
+        }
         // Fairy-Stockfish's template has no promotion choices: always say them.
         keys.insert("promotionPieceTypes".into(), if pr.choices.is_empty() { "-".into() } else { lower(&pr.choices) });
         if !pr.limits.is_empty() {
@@ -550,6 +581,15 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
     if file.gating == Some(true) {
         keys.insert("gating".into(), "true".into());
         keys.insert("seirawanGating".into(), "true".into());
+    }
+    match file.draw_odds {
+        Some(crate::rules::Side::Black) => {
+            keys.insert("materialCounting".into(), "blackdrawodds".into());
+        }
+        Some(crate::rules::Side::White) => {
+            keys.insert("materialCounting".into(), "whitedrawodds".into());
+        }
+        None => {}
     }
     if file.captures_change_side == Some(true) {
         refuse("captures_change_side", "Fairy-Stockfish has no pieces that change side when they capture");
@@ -647,6 +687,11 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
                 keys.insert("checkmateValue".into(), verdict(*v).into());
             }
             EndSpec::Stalemate(v) => stalemate = Some(*v),
+            EndSpec::StalemateByCount => {
+                // It replaces the stalemate value in Fairy-Stockfish, whatever that says.
+                keys.insert("stalematePieceCount".into(), "true".into());
+                stalemate = Some(Verdict::Draw);
+            }
             EndSpec::RegionReached { pieces: which, region, reply, safe } => {
                 let [w, b] = crate::variants::region_squares(file, region);
                 keys.insert("flagRegionWhite".into(), squares_text(&w));
