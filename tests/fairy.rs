@@ -352,6 +352,15 @@ fn keys_read_as_fairy_stockfish_reads_them() {
     // A start FEN without its castling and en-passant fields, as Shogi's are written.
     let all = import("[x:minishogi]\nstartFen = rbsgk/4p/5/P4/KGSBR[-] w 0 1\n").expect("reads");
     assert_eq!(converted(&all, "x").start.as_deref(), Some("rbsgk/4p/5/P4/KGSBR[-] w - - 0 1"));
+    // A repetition that is not a draw, for the side to move or (absolute) for white.
+    let all = import("[x:chess]\nnFoldRule = 4\nnFoldValue = loss\nnFoldValueAbsolute = true\n").expect("reads");
+    let ends = converted(&all, "x").end.unwrap();
+    assert!(ends.contains(&EndSpec::RepetitionScored { count: 4, verdict: chimera::rules::Verdict::Loss, for_white: true }), "{ends:?}");
+    // Atomar's keys; a flying general with kings free to share a rank is refused.
+    let all = import("[x:atomic]\nblastImmuneTypes = k\nmutuallyImmuneTypes = k\n").expect("reads");
+    let x = converted(&all, "x");
+    assert_eq!((x.blast.as_ref().map(|b| b.unharmed.as_str()), x.mutually_immune.as_deref()), (Some("K"), Some("K")));
+    assert_eq!(refused_keys("[x:chess]\nflyingGeneral = true\n"), vec![("flyingGeneral".to_string(), Some(2))]);
     // Other pawn types are Chimera's pawns (no SAN letter, the move count starts again).
     let all = import("[x:chess]\ncustomPiece1 = s:fW\npawnTypes = ps\n").expect("reads");
     let x = converted(&all, "x");

@@ -75,7 +75,7 @@ fn known_gaps_are_still_open() {
 
 /// How many counts each suite holds within its budget, less the known gaps (floors for the
 /// tests below: an emptied or shortened data file fails).
-const FS_PERFT_ROWS: usize = 107;
+const FS_PERFT_ROWS: usize = 109;
 const PYFFISH_PERFT_ROWS: usize = 58;
 const ROWS_ANTICHESS: usize = 23;
 const ROWS_HORDE: usize = 12;
@@ -734,4 +734,17 @@ fn armageddon_gives_black_the_draws() {
     assert_eq!(outcome("k7/8/2Q5/8/8/8/8/K7 b - - 100 80").map(|o| o.winner), Some(black));
     // Checkmate is still checkmate.
     assert_eq!(outcome("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1").map(|o| o.winner), Some(Some(Side::White)));
+}
+
+/// Atomar: a king survives the explosion of its own capture and any other, and no king takes
+/// the other (as pyffish 0.0.90 plays it).
+#[test]
+fn atomar_kings_survive_blasts_and_never_take_each_other() {
+    let mut e = Engine::from_fen(variants::builtin("atomar").unwrap(), "8/8/8/3k4/3Kn3/8/8/8 w - - 0 1").unwrap();
+    let moves: Vec<String> = e.legal_moves().iter().map(|m| e.to_uci(m)).collect();
+    assert!(!moves.contains(&"d4d5".to_string()), "the king may not take the king: {moves:?}");
+    e.play_uci("d4e4").unwrap();
+    // The knight is gone, the king stands on e4, and the black king next to it is unharmed.
+    assert_eq!(e.fen(), "8/8/8/3k4/4K3/8/8/8 b - - 0 1");
+    assert_eq!(e.outcome(), None);
 }

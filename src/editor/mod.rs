@@ -214,6 +214,7 @@ impl Section {
                 "captures_change_side",
                 "duck",
                 "draw_odds",
+                "mutually_immune",
                 "end",
                 "presets",
                 "profile",
@@ -1263,7 +1264,7 @@ mod tests {
             region: None,
         })))
         .unwrap();
-        e.apply(&Edit::Blast(Some(BlastSpec { immune: "P".into() }))).unwrap();
+        e.apply(&Edit::Blast(Some(BlastSpec { immune: "P".into(), ..Default::default() }))).unwrap();
         e.apply(&Edit::Start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1".into())).unwrap();
         assert!(e.problems().is_empty(), "{:?}", e.problems());
         // What the forms wrote is what the loader plays: mandatory capture, no castling, two
@@ -1551,7 +1552,7 @@ mod tests {
             })),
             Edit::PiecePromotion(Some(PiecePromotionSpec { zone: 8, mandatory: false })),
             Edit::Drops(None),
-            Edit::Blast(Some(BlastSpec { immune: String::new() })),
+            Edit::Blast(Some(BlastSpec::default())),
             Edit::Shuffle(Some(ShuffleSpec::Shuffled(crate::rules::Shuffle::Chess960))),
             Edit::End(vec![EndSpec::Checkmate]),
             Edit::Region { name: "hill".into(), spec: Some(RegionSpec::Rect("d4".into(), "e5".into())) },

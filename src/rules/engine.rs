@@ -919,6 +919,10 @@ fn judge(world: &mut World) -> Option<Outcome> {
             EndCondition::MoveRule(n) => (state.halfmove_clock >= *n).then(|| Outcome::draw(Reason::FiftyMoves)),
             EndCondition::Repetition(n) => (repetitions(&world.resource::<History>().0, state.halfmove_clock) >= *n as usize)
                 .then(|| Outcome::draw(Reason::Repetition)),
+            EndCondition::RepetitionScored { count, verdict, for_white } => {
+                (repetitions(&world.resource::<History>().0, state.halfmove_clock) >= *count as usize)
+                    .then(|| score(*verdict, if *for_white { Side::White } else { turn }, Reason::Repetition))
+            }
             EndCondition::InsufficientMaterial => {
                 let board = world.resource::<Board>();
                 // With drops (lichess' rule), bare kings with empty hands are dead; otherwise

@@ -135,6 +135,7 @@ struct Needs {
     blast: bool,
     gating: bool,
     duck: bool,
+    mutually_immune: bool,
     piece_promotion: bool,
     drop_mates: bool,
     pass: bool,
@@ -180,6 +181,7 @@ impl Needs {
             blast: v.blast.is_some(),
             gating: v.gating,
             duck: v.duck,
+            mutually_immune: v.mutually_immune != 0,
             piece_promotion: v.piece_promotion.is_some() || !v.immobile.is_empty(),
             drop_mates: v.drops.as_ref().is_some_and(|d| d.no_drop_mate != 0),
             pass: v.pass,
@@ -209,6 +211,9 @@ fn query_defaults(step: QuerySystems, needs: Needs) -> Defaults<QueryPart> {
         Q::Extra if needs.layers => (vec![Part(query::extra_by_layers)], vec![]),
         Q::Generate => {
             let mut before = vec![Part(query::generate_piece_moves as QueryPart)];
+            if needs.mutually_immune {
+                before.push(Part(query::forbid_mutual_captures));
+            }
             if needs.drops {
                 before.push(Part(query::generate_drops));
             }

@@ -520,7 +520,8 @@ pub fn blast<W: PositionWriter>(
     let g = rules.geometry;
     for sq in blast_squares(g, at) {
         let c = w.board().cell(sq);
-        if !c.is_piece() || (sq != at && rule.immune & (1u64 << c.kind().0) != 0) {
+        let bit = 1u64 << c.kind().0;
+        if !c.is_piece() || rule.unharmed & bit != 0 || (sq != at && rule.immune & bit != 0) {
             continue;
         }
         let Some(e) = w.board().entity(sq) else { continue };

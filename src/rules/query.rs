@@ -1003,6 +1003,21 @@ pub fn enforce_mandatory_capture(p: &mut QueryParts) {
     }
 }
 
+/// Step 2.2 (default, after generation), where some types cannot capture one another
+/// (Atomar's kings): drops such captures.
+pub fn forbid_mutual_captures(p: &mut QueryParts) {
+    let QueryView { query, board, rules, .. } = p.view();
+    let mask = rules.mutually_immune;
+    if mask == 0 {
+        return;
+    }
+    let immune = |sq: Square| {
+        let c = board.cell(sq);
+        c.is_piece() && mask & (1u64 << c.kind().0) != 0
+    };
+    query.moves.retain(|m| !(m.capture && m.dropped().is_none() && immune(m.from) && immune(m.to)));
+}
+
 /// Step 3 (default, first), in Duck chess: each move comes with every square the duck may go
 /// to, that is every square empty once the piece has moved other than the duck's own (before
 /// the self-check filter, which judges each move with its duck).

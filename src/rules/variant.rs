@@ -174,6 +174,16 @@ pub enum EndCondition {
     /// No legal move while not in check: the side with fewer pieces on the board wins, equal
     /// numbers draw (Suicide chess; Fairy-Stockfish's `stalematePieceCount`).
     StalemateByCount,
+    /// The same position `count` times: `verdict` for the side to move, or for white with
+    /// `for_white` (Fairy-Stockfish's `nFoldValue`, `nFoldValueAbsolute`).
+    RepetitionScored {
+        /// How many times.
+        count: u8,
+        /// The verdict.
+        verdict: Verdict,
+        /// The verdict is white's.
+        for_white: bool,
+    },
 }
 
 impl EndCondition {
@@ -242,6 +252,8 @@ impl DropRule {
 pub struct BlastRule {
     /// Bit set of types that survive a neighbouring blast (pawns in Atomic).
     pub immune: u64,
+    /// Bit set of types no blast harms, not even their own capture's (Atomar's kings).
+    pub unharmed: u64,
 }
 
 /// How new games of a variant may shuffle their start.
@@ -273,6 +285,8 @@ pub struct Variant {
     pub duck: bool,
     /// A game that would be drawn is won by this side instead (Armageddon).
     pub draw_odds: Option<super::geometry::Side>,
+    /// Bit set of types that cannot capture one another (Atomar's kings).
+    pub mutually_immune: u64,
     /// Compiled piece types.
     pub registry: PieceTypeRegistry,
     /// The start position as FEN.
@@ -373,6 +387,7 @@ impl Variant {
             walls: Vec::new(),
             duck: false,
             draw_odds: None,
+            mutually_immune: 0,
             registry,
             start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
             castling: Some(CastlingRule { king_files: [6, 2], rook_files: [5, 3], rank: 0, rook_start: None }),

@@ -54,6 +54,7 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
         walls,
         duck: file.duck.unwrap_or(false),
         draw_odds: file.draw_odds,
+        mutually_immune: file.mutually_immune.as_ref().map_or(0, |l| cx.letters(l, "mutually_immune", &mut ck)),
         registry,
         start_fen: file.start.clone().unwrap_or_default(),
         castling,
@@ -549,7 +550,7 @@ fn check_end(file: &VariantFile, cx: &Context, ck: &mut Checker) -> Vec<EndCondi
         match e {
             EndSpec::MoveRule(n) => count(ck, *n, 1, "a move rule of"),
             EndSpec::NCheck(n) => count(ck, u32::from(*n), 1, "a check count of"),
-            EndSpec::Repetition(n) => count(ck, u32::from(*n), 2, "a repetition count of"),
+            EndSpec::Repetition(n) | EndSpec::RepetitionScored { count: n, .. } => count(ck, u32::from(*n), 2, "a repetition count of"),
             _ => {}
         }
         end.push(match e {
@@ -564,6 +565,9 @@ fn check_end(file: &VariantFile, cx: &Context, ck: &mut Checker) -> Vec<EndCondi
             EndSpec::MoveRule(n) => EndCondition::MoveRule(*n),
             EndSpec::NCheck(n) => EndCondition::NCheck(*n),
             EndSpec::Repetition(n) => EndCondition::Repetition(*n),
+            EndSpec::RepetitionScored { count, verdict, for_white } => {
+                EndCondition::RepetitionScored { count: *count, verdict: *verdict, for_white: *for_white }
+            }
             EndSpec::InsufficientMaterial => EndCondition::InsufficientMaterial,
             EndSpec::Bikjang => EndCondition::Bikjang,
             EndSpec::DoublePass => EndCondition::DoublePass,
@@ -694,7 +698,9 @@ fn check_drops(file: &VariantFile, cx: &Context, ck: &mut Checker) -> Option<Dro
 
 /// `blast`: the rule, if any.
 fn check_blast(file: &VariantFile, cx: &Context, ck: &mut Checker) -> Option<BlastRule> {
-    file.blast.as_ref().map(|b| BlastRule { immune: cx.letters(&b.immune, "blast.immune", ck) })
+    file.blast
+        .as_ref()
+        .map(|b| BlastRule { immune: cx.letters(&b.immune, "blast.immune", ck), unharmed: cx.letters(&b.unharmed, "blast.unharmed", ck) })
 }
 
 /// `piece_promotion`: the zone rule, if any.

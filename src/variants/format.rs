@@ -76,6 +76,9 @@ pub struct VariantFile {
     /// A side not in check may pass instead of moving (Janggi).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pass: Option<bool>,
+    /// Letters of the types that cannot capture one another (Atomar: `"K"`, no king takes a king).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mutually_immune: Option<String>,
     /// A game that would be drawn is won by this side instead (Armageddon: `Black`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub draw_odds: Option<crate::rules::Side>,
@@ -323,12 +326,15 @@ pub struct DropsSpec {
 }
 
 /// Exploding captures.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BlastSpec {
     /// Letters of the types that survive a neighbouring blast.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub immune: String,
+    /// Letters of the types no blast harms, not even their own capture's (Atomar's kings).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub unharmed: String,
 }
 
 /// Promotion.
@@ -455,6 +461,17 @@ pub enum EndSpec {
     /// No legal move while not in check: the side with fewer pieces on the board wins, equal
     /// numbers draw (Suicide chess).
     StalemateByCount,
+    /// The same position `count` times: `verdict` for the side to move then, or for white
+    /// with `for_white` (Minishogi: a fourth repetition loses for the first player).
+    RepetitionScored {
+        /// How many times.
+        count: u8,
+        /// The verdict.
+        verdict: Verdict,
+        /// The verdict is white's, whoever is to move.
+        #[serde(default, skip_serializing_if = "is_false")]
+        for_white: bool,
+    },
 }
 
 /// A preset the variant activates.

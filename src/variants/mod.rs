@@ -104,6 +104,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("suicide", include_str!("../../presets/suicide.ron")),
     ("shouse", include_str!("../../presets/shouse.ron")),
     ("armageddon", include_str!("../../presets/armageddon.ron")),
+    ("atomar", include_str!("../../presets/atomar.ron")),
     ("ai-wok", include_str!("../../presets/ai-wok.ron")),
     ("asean", include_str!("../../presets/asean.ron")),
     ("paradigm", include_str!("../../presets/paradigm.ron")),

@@ -323,13 +323,13 @@ fn blast_and_switches(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpe
     let blast = editor.file().blast.clone();
     if let Some(v) = heading(ui, blast.is_some(), "Captures explode (Atomic)", "a capture blows up the captor and every piece next to it") {
         let immune: String = pieces.iter().filter(|p| p.pawn).map(|p| p.letter).collect();
-        let _ = editor.apply(&Edit::Blast(v.then_some(BlastSpec { immune })));
+        let _ = editor.apply(&Edit::Blast(v.then_some(BlastSpec { immune, ..Default::default() })));
     }
     if let Some(b) = blast {
         ui.horizontal_wrapped(|ui| {
             ui.label("survive a blast next to them:");
             if let Some(immune) = letter_boxes(ui, pieces, &b.immune) {
-                let _ = editor.apply(&Edit::Blast(Some(BlastSpec { immune })));
+                let _ = editor.apply(&Edit::Blast(Some(BlastSpec { immune, ..Default::default() })));
             }
         });
     }
@@ -414,6 +414,7 @@ fn new_conditions(pieces: &[PieceSpec], regions: &[String]) -> Vec<(&'static str
         ("bare king", EndSpec::BareKing(Verdict::Loss)),
         ("move rule draws", EndSpec::MoveRule(100)),
         ("repetition draws", EndSpec::Repetition(3)),
+        ("repetition: a verdict", EndSpec::RepetitionScored { count: 3, verdict: Verdict::Loss, for_white: false }),
         ("insufficient material draws", EndSpec::InsufficientMaterial),
         ("bikjang (Janggi)", EndSpec::Bikjang),
         ("two passes end it", EndSpec::DoublePass),
@@ -491,6 +492,13 @@ fn condition_row(ui: &mut egui::Ui, i: usize, e: &mut EndSpec, pieces: &[PieceSp
             ui.label("the same position");
             changed |= ui.add(egui::DragValue::new(n).clamp_existing_to_range(false).range(2..=u8::MAX)).changed();
             ui.label("times draws");
+        }
+        EndSpec::RepetitionScored { count, verdict: v, for_white } => {
+            ui.label("the same position");
+            changed |= ui.add(egui::DragValue::new(count).clamp_existing_to_range(false).range(2..=u8::MAX)).changed();
+            ui.label("times:");
+            changed |= verdict(ui, ("end-v", i), v);
+            changed |= ui.checkbox(for_white, "for white").changed();
         }
         EndSpec::InsufficientMaterial => {
             ui.label("insufficient material draws");

@@ -725,6 +725,13 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     let must_capture = rd.bool("mustCapture", false);
     let checking = rd.bool("checking", true);
     let blast = rd.bool("blastOnCapture", false);
+    // Atomar's kings: unharmed by any blast, and unable to take one another.
+    let unharmed = rd.letters("blastImmuneTypes", "", &all);
+    let mutually_immune = rd.letters("mutuallyImmuneTypes", "", &all);
+    if !blast && !unharmed.is_empty() {
+        let line = rd.line("blastImmuneTypes");
+        rd.refuse("blastImmuneTypes", line, "blast-immune pieces without blasts");
+    }
     let immobility = rd.bool("immobilityIllegal", false);
     let flying = rd.bool("flyingGeneral", false);
     let pass = rd.bool("pass", false);
@@ -736,8 +743,6 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         }
     }
     for (key, default, why) in [
-        ("blastImmuneTypes", "-", "pieces immune even where the capture happens are not supported"),
-        ("mutuallyImmuneTypes", "-", "pieces that cannot take each other are not supported"),
         ("petrifyOnCaptureTypes", "-", "petrification is not supported"),
         ("petrifyBlastPieces", "false", "petrification is not supported"),
         ("cambodianMoves", "false", "Cambodian special moves are not supported"),
@@ -752,7 +757,6 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         ("shatarMateRule", "false", "Shatar's mating rules are not supported"),
         ("bikjangRule", "false", "bikjang needs Janggi's code pieces; import from the janggi catalogue variant is not supported"),
         ("countingRule", "none", "counting rules (Makruk, ASEAN) are not supported"),
-        ("nFoldValueAbsolute", "false", "repetition results from white's side are not supported"),
         ("extinctionClaim", "false", "extinction by claim is not supported"),
         ("extinctionPseudoRoyal", "false", "pseudo-royal pieces are not supported"),
         ("dupleCheck", "false", "duple check is not supported"),
@@ -813,6 +817,7 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     let n_move = rd.int_in("nMoveRule", 50, 0, 10_000);
     let n_fold = rd.int_in("nFoldRule", 3, 0, 100);
     let n_fold_value = rd.verdict("nFoldValue", Some(Verdict::Draw));
+    let n_fold_absolute = rd.bool("nFoldValueAbsolute", false);
     let flag_piece = rd.letters("flagPiece", &all, &all);
     let flag_white_piece = rd.letters("flagPieceWhite", &flag_piece, &all);
     let flag_black_piece = rd.letters("flagPieceBlack", &flag_piece, &all);
@@ -939,6 +944,7 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     file.board = Some(BoardSpec { files, ranks, walls, style: Default::default(), river: None });
     file.duck = duck.then_some(true);
     file.draw_odds = draw_odds;
+    file.mutually_immune = (!mutually_immune.is_empty()).then_some(mutually_immune);
     file.pieces = Some(specs);
     file.shuffle = Some(ShuffleSpec::Fixed);
     // Castling rights come from the FEN (or a dropped king and rook): without any, castling is
@@ -1039,7 +1045,7 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         });
     }
     if blast {
-        file.blast = Some(BlastSpec { immune: pawn_types.clone() });
+        file.blast = Some(BlastSpec { immune: pawn_types.clone(), unharmed: unharmed.clone() });
     }
     if gating && seirawan {
         file.gating = Some(true);
@@ -1054,6 +1060,16 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         file.checks_forbidden = Some(true);
     }
     if flying {
+        // Chimera's flying general looks along the file only; Fairy-Stockfish's also along the
+        // rank, which matters only to kings not held in palaces on ranks of their own.
+        if king_letters.chars().any(|k| !confined.contains_key(&k.to_ascii_uppercase())) {
+            let line = rd.line("flyingGeneral");
+            rd.refuse(
+                "flyingGeneral",
+                line,
+                "kings that leave their palaces could face each other along a rank, which Chimera does not judge",
+            );
+        }
         file.flying_general = Some(true);
     }
 
@@ -1111,11 +1127,15 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         end.push(EndSpec::MoveRule(n_move.saturating_mul(2)));
     }
     if n_fold > 0 {
-        if n_fold_value != Some(Verdict::Draw) {
-            let line = rd.line("nFoldValue");
-            rd.refuse("nFoldValue", line, "a repetition that is not a draw is not supported");
+        let count = u8::try_from(n_fold).unwrap_or(u8::MAX);
+        match n_fold_value {
+            Some(Verdict::Draw) => end.push(EndSpec::Repetition(count)),
+            Some(verdict) => end.push(EndSpec::RepetitionScored { count, verdict, for_white: n_fold_absolute }),
+            None => {
+                let line = rd.line("nFoldValue");
+                rd.refuse("nFoldValue", line, "a repetition with no result is not supported");
+            }
         }
-        end.push(EndSpec::Repetition(u8::try_from(n_fold).unwrap_or(u8::MAX)));
     }
     if !king_letters.is_empty() && extinction.is_none() && !check_counting && flag_white.is_none() && !to_hand {
         end.push(EndSpec::InsufficientMaterial);

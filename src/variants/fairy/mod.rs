@@ -201,6 +201,7 @@ pub const BUILTIN_PARENTS: &[(&str, &str)] = &[
     ("suicide", "suicide"),
     ("shouse", "shouse"),
     ("armageddon", "armageddon"),
+    ("atomar", "atomar"),
     ("ai-wok", "ai-wok"),
     ("asean", "asean"),
     ("paradigm", "paradigm"),
@@ -582,6 +583,9 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
         keys.insert("gating".into(), "true".into());
         keys.insert("seirawanGating".into(), "true".into());
     }
+    if let Some(letters) = file.mutually_immune.as_ref().filter(|l| !l.is_empty()) {
+        keys.insert("mutuallyImmuneTypes".into(), lower(letters));
+    }
     match file.draw_odds {
         Some(crate::rules::Side::Black) => {
             keys.insert("materialCounting".into(), "blackdrawodds".into());
@@ -604,6 +608,9 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
         keys.insert("blastOnCapture".into(), "true".into());
         if b.immune != pawns {
             refuse("blast.immune", "only the pawns may survive a neighbouring blast");
+        }
+        if !b.unharmed.is_empty() {
+            keys.insert("blastImmuneTypes".into(), lower(&b.unharmed));
         }
     }
     if let Some(d) = &file.drops {
@@ -735,6 +742,13 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
                 move_rule = Some(n / 2);
             }
             EndSpec::Repetition(n) => repetition = Some(*n),
+            EndSpec::RepetitionScored { count, verdict: v, for_white } => {
+                repetition = Some(*count);
+                keys.insert("nFoldValue".into(), verdict(*v).into());
+                if *for_white {
+                    keys.insert("nFoldValueAbsolute".into(), "true".into());
+                }
+            }
             EndSpec::InsufficientMaterial => {}
             EndSpec::BareKing(_) | EndSpec::RegionHeld { .. } | EndSpec::Bikjang | EndSpec::DoublePass => {
                 refuse(&path, "this end condition has no Fairy-Stockfish key");
