@@ -126,6 +126,62 @@ const PINNED_EN_PASSANT: &[(&str, &str, &str)] = &[
     ("tencubed", "4k5/7b2/3p6/10/4P5/10/10/10/K9/10 b - - 0 1", "d8d6"),
 ];
 
+/// A drop and the half-move clock (Crazyhouse and the variants with its drops).
+const DROP_HALFMOVE: KnownGap = KnownGap {
+    variant: "crazyhouse",
+    kind: "fen-halfmove",
+    contains: "",
+    class: "rules",
+    why: "a drop resets Fairy-Stockfish's half-move clock (and so its fifty-move rule), not Chimera's",
+    fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Nn] w KQkq - 4 3",
+    moves: "N@e5",
+};
+
+/// A double step that may be taken en passant, in the variants whose pawns also step back or sideways.
+const EP_TWO_SQUARE: KnownGap = KnownGap {
+    variant: "pawnback",
+    kind: "fen-ep",
+    contains: "",
+    class: "notation",
+    why: "after a double step that may be taken en passant Fairy-Stockfish writes the two-square field (d5d6), Chimera the square passed over (d6)",
+    fen: "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1",
+    moves: "d7d5",
+};
+
+/// Janggi's SAN letters (every Janggi).
+const JANGGI_SAN_LETTERS: KnownGap = KnownGap {
+    variant: "janggi",
+    kind: "san-letter",
+    contains: "",
+    class: "notation",
+    why: "Fairy-Stockfish's SAN letters for the horse and elephant are H and E; Chimera uses the FEN letters N and B",
+    fen: JANGGI,
+    moves: "",
+};
+
+/// Janggi's pass in SAN (every Janggi).
+const JANGGI_PASS: KnownGap = KnownGap {
+    variant: "janggi",
+    kind: "san",
+    contains: "Chimera pass,",
+    class: "notation",
+    why: "a pass: Chimera writes 'pass', Fairy-Stockfish the king moving to its own square (Ke2)",
+    fen: JANGGI,
+    moves: "",
+};
+
+/// A promoted piece's `~` where captures never go to a hand.
+const PROMOTED_MARK: KnownGap = KnownGap {
+    variant: "pocketknight",
+    kind: "fen-promoted-mark",
+    contains: "",
+    class: "notation",
+    why: "Chimera marks a promoted piece with ~ also where captures never go to a hand (Pocket Knight, Dragon chess); Fairy-Stockfish marks them only \
+          where they do",
+    fen: "k7/4P3/8/8/8/8/8/K7[] w - - 0 1",
+    moves: "e7e8q",
+};
+
 /// Gating (Seirawan, S-House) with a back-rank piece pinned along the back rank.
 const PINNED_GATE: KnownGap = KnownGap {
     variant: "seirawan",
@@ -189,24 +245,8 @@ const LISTED_GAPS: &[KnownGap] = &[
         fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         moves: "e2e4",
     },
-    KnownGap {
-        variant: "pawnback",
-        kind: "fen-ep",
-        contains: "",
-        class: "notation",
-        why: "after a double step that may be taken en passant Fairy-Stockfish writes the two-square field (d5d6), Chimera the square passed over (d6)",
-        fen: "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1",
-        moves: "d7d5",
-    },
-    KnownGap {
-        variant: "pawnsideways",
-        kind: "fen-ep",
-        contains: "",
-        class: "notation",
-        why: "after a double step that may be taken en passant Fairy-Stockfish writes the two-square field (d5d6), Chimera the square passed over (d6)",
-        fen: "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1",
-        moves: "d7d5",
-    },
+    EP_TWO_SQUARE,
+    KnownGap { variant: "pawnsideways", ..EP_TWO_SQUARE },
     // FEN: the half-move clock.
     KnownGap {
         variant: "xiangqi",
@@ -257,40 +297,13 @@ const LISTED_GAPS: &[KnownGap] = &[
     },
     KnownGap {
         variant: "shouse",
-        kind: "fen-halfmove",
-        contains: "",
-        class: "rules",
-        why: "a drop resets Fairy-Stockfish's half-move clock (and so its fifty-move rule), not Chimera's",
         fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[HEhe] w KQBCDFGkqbcdfg - 4 3",
         moves: "H@e4",
+        ..DROP_HALFMOVE
     },
-    KnownGap {
-        variant: "crazyhouse",
-        kind: "fen-halfmove",
-        contains: "",
-        class: "rules",
-        why: "a drop resets Fairy-Stockfish's half-move clock (and so its fifty-move rule), not Chimera's",
-        fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Nn] w KQkq - 4 3",
-        moves: "N@e5",
-    },
-    KnownGap {
-        variant: "loop",
-        kind: "fen-halfmove",
-        contains: "",
-        class: "rules",
-        why: "a drop resets Fairy-Stockfish's half-move clock (and so its fifty-move rule), not Chimera's",
-        fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Nn] w KQkq - 4 3",
-        moves: "N@e5",
-    },
-    KnownGap {
-        variant: "chessgi",
-        kind: "fen-halfmove",
-        contains: "",
-        class: "rules",
-        why: "a drop resets Fairy-Stockfish's half-move clock (and so its fifty-move rule), not Chimera's",
-        fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Nn] w KQkq - 4 3",
-        moves: "N@e5",
-    },
+    DROP_HALFMOVE,
+    KnownGap { variant: "loop", ..DROP_HALFMOVE },
+    KnownGap { variant: "chessgi", ..DROP_HALFMOVE },
     KnownGap {
         variant: "placement",
         kind: "fen-halfmove",
@@ -346,24 +359,8 @@ const LISTED_GAPS: &[KnownGap] = &[
         fen: "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR[Nn] w KQkq - 4 3",
         moves: "N@e5",
     },
-    KnownGap {
-        variant: "dragon",
-        kind: "fen-halfmove",
-        contains: "",
-        class: "rules",
-        why: "a drop resets Fairy-Stockfish's half-move clock (and so its fifty-move rule), not Chimera's",
-        fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RN1QKBNR[Dd] w KQkq - 4 3",
-        moves: "D@c1",
-    },
-    KnownGap {
-        variant: "pocketknight",
-        kind: "fen-halfmove",
-        contains: "",
-        class: "rules",
-        why: "a drop resets Fairy-Stockfish's half-move clock (and so its fifty-move rule), not Chimera's",
-        fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Nn] w KQkq - 4 3",
-        moves: "N@e5",
-    },
+    KnownGap { variant: "dragon", fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RN1QKBNR[Dd] w KQkq - 4 3", moves: "D@c1", ..DROP_HALFMOVE },
+    KnownGap { variant: "pocketknight", ..DROP_HALFMOVE },
     KnownGap {
         variant: "judkins",
         kind: "fen-halfmove",
@@ -665,24 +662,8 @@ const LISTED_GAPS: &[KnownGap] = &[
         fen: "g1e/3/1l1/1LG[Cec] w - - 0 4",
         moves: "",
     },
-    KnownGap {
-        variant: "dragon",
-        kind: "fen-promoted-mark",
-        contains: "",
-        class: "notation",
-        why: "Chimera marks a promoted piece with ~ in Dragon chess too, where captures never go to a hand; Fairy-Stockfish marks them only where they do",
-        fen: "k7/4P3/8/8/8/8/8/K7[] w - - 0 1",
-        moves: "e7e8q",
-    },
-    KnownGap {
-        variant: "pocketknight",
-        kind: "fen-promoted-mark",
-        contains: "",
-        class: "notation",
-        why: "Chimera marks a promoted piece with ~ in Pocket Knight too, where captures never go to a hand; Fairy-Stockfish marks them only where they do",
-        fen: "k7/4P3/8/8/8/8/8/K7[] w - - 0 1",
-        moves: "e7e8q",
-    },
+    KnownGap { variant: "dragon", ..PROMOTED_MARK },
+    PROMOTED_MARK,
     KnownGap {
         variant: "placement",
         kind: "fen-promoted-mark",
@@ -810,60 +791,12 @@ const LISTED_GAPS: &[KnownGap] = &[
         fen: MANCHU,
         moves: "",
     },
-    KnownGap {
-        variant: "janggi",
-        kind: "san-letter",
-        contains: "",
-        class: "notation",
-        why: "Fairy-Stockfish's SAN letters for the horse and elephant are H and E; Chimera uses the FEN letters N and B",
-        fen: JANGGI,
-        moves: "",
-    },
-    KnownGap {
-        variant: "janggi",
-        kind: "san",
-        contains: "Chimera pass,",
-        class: "notation",
-        why: "a pass: Chimera writes 'pass', Fairy-Stockfish the king moving to its own square (Ke2)",
-        fen: JANGGI,
-        moves: "",
-    },
-    KnownGap {
-        variant: "janggitraditional",
-        kind: "san-letter",
-        contains: "",
-        class: "notation",
-        why: "Fairy-Stockfish's SAN letters for the horse and elephant are H and E; Chimera uses the FEN letters N and B",
-        fen: JANGGI,
-        moves: "",
-    },
-    KnownGap {
-        variant: "janggitraditional",
-        kind: "san",
-        contains: "Chimera pass,",
-        class: "notation",
-        why: "a pass: Chimera writes 'pass', Fairy-Stockfish the king moving to its own square (Ke2)",
-        fen: JANGGI,
-        moves: "",
-    },
-    KnownGap {
-        variant: "janggicasual",
-        kind: "san-letter",
-        contains: "",
-        class: "notation",
-        why: "Fairy-Stockfish's SAN letters for the horse and elephant are H and E; Chimera uses the FEN letters N and B",
-        fen: JANGGI,
-        moves: "",
-    },
-    KnownGap {
-        variant: "janggicasual",
-        kind: "san",
-        contains: "Chimera pass,",
-        class: "notation",
-        why: "a pass: Chimera writes 'pass', Fairy-Stockfish the king moving to its own square (Ke2)",
-        fen: JANGGI,
-        moves: "",
-    },
+    JANGGI_SAN_LETTERS,
+    JANGGI_PASS,
+    KnownGap { variant: "janggitraditional", ..JANGGI_SAN_LETTERS },
+    KnownGap { variant: "janggitraditional", ..JANGGI_PASS },
+    KnownGap { variant: "janggicasual", ..JANGGI_SAN_LETTERS },
+    KnownGap { variant: "janggicasual", ..JANGGI_PASS },
     KnownGap {
         variant: "pawnsideways",
         kind: "san-pawn-letter",

@@ -282,19 +282,25 @@ impl Reader {
     /// A region: squares (`d4 e5`), whole ranks (`*1`) or files (`a*`); `None` when absent.
     fn squares(&mut self, key: &str) -> Option<BTreeSet<(u8, u8)>> {
         let v = self.get(key)?;
-        let mut set = BTreeSet::new();
-        for token in v.value.split_whitespace() {
-            if token == "-" {
-                continue;
-            }
+        let (set, bad) = self.region(&v);
+        for token in bad {
+            self.refuse(key, v.line, format!("'{token}' is not a square"));
+        }
+        Some(set)
+    }
+
+    /// A region's squares on this board, and the tokens that are not squares.
+    fn region<'v>(&self, v: &'v Val) -> (BTreeSet<(u8, u8)>, Vec<&'v str>) {
+        let (mut set, mut bad) = (BTreeSet::new(), Vec::new());
+        for token in v.value.split_whitespace().filter(|t| *t != "-") {
             // Squares off the board do not exist for Fairy-Stockfish either (its regions are
             // masked by the board): they are left out.
             match parse_squares(token, 16, 16) {
                 Some(s) => set.extend(s.into_iter().filter(|&(f, r)| f < self.files && r < self.ranks)),
-                None => self.refuse(key, v.line, format!("'{token}' is not a square")),
+                None => bad.push(token),
             }
         }
-        Some(set)
+        (set, bad)
     }
 
     /// A verdict (`win`, `loss`, `draw`); `None` for `none`.
@@ -335,10 +341,9 @@ impl Reader {
         let b = b.unwrap_or_else(|| full(defaults.1));
         let ranks_of = |set: &BTreeSet<(u8, u8)>, flip: bool| -> Option<Vec<u8>> {
             let rs: BTreeSet<u8> = set.iter().map(|&(_, r)| r).collect();
-            let whole = rs.iter().all(|&r| (0..files).all(|f| set.contains(&(f, r))));
             let mut out: Vec<u8> = rs.iter().map(|&r| if flip { ranks - r } else { r + 1 }).collect();
             out.sort_unstable();
-            whole.then_some(out)
+            whole_ranks(set, files).then_some(out)
         };
         let line = self.line(white).or(self.line(black));
         match (ranks_of(&w, false), ranks_of(&b, true)) {
@@ -444,33 +449,23 @@ fn full_fen(fen: &str) -> String {
     fields.join(" ")
 }
 
+/// Whether a set of squares is made of whole ranks of a board `files` wide.
+fn whole_ranks(set: &BTreeSet<(u8, u8)>, files: u8) -> bool {
+    set.iter().all(|&(_, r)| (0..files).all(|f| set.contains(&(f, r))))
+}
+
 /// The squares a start FEN writes as walls (`*`), by name.
 fn wall_squares(start: &str, files: u8, ranks: u8) -> Vec<String> {
+    // The board's ranks only: a pocket written as one rank more is not the board's.
     let placement = start.split_whitespace().next().unwrap_or("");
-    let placement = placement.split('[').next().unwrap_or(placement);
-    let mut walls = Vec::new();
-    for (i, row) in placement.split('/').enumerate().take(ranks as usize) {
-        let rank = ranks as usize - i;
-        let mut file = 0usize;
-        let mut digits = 0usize;
-        for c in row.chars() {
-            if let Some(d) = c.to_digit(10) {
-                digits = digits * 10 + d as usize;
-                continue;
-            }
-            file += std::mem::take(&mut digits);
-            match c {
-                '*' => {
-                    if file < files as usize {
-                        walls.push(format!("{}{rank}", (b'a' + file as u8) as char));
-                    }
-                    file += 1;
-                }
-                '+' | '~' => {}
-                _ => file += 1,
-            }
-        }
-    }
+    let rows: Vec<&str> = placement.split('[').next().unwrap_or(placement).split('/').take(ranks as usize).collect();
+    // A placement that does not read has no walls here; loading the variant names its fault.
+    let Ok(grid) = crate::editor::start::StartGrid::parse(&rows.join("/"), files, ranks) else { return Vec::new() };
+    let mut walls: Vec<String> = (0..ranks)
+        .flat_map(|r| (0..files).map(move |f| (f, r)))
+        .filter(|&(f, r)| grid.at(f, r) == Some("*"))
+        .map(|(f, r)| square_name(f, r))
+        .collect();
     walls.sort();
     walls
 }
@@ -654,21 +649,15 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     // The region matters only to pieces that promote.
     // A region that is not whole ranks (Troitzky's last square of each file) is kept as its
     // squares, for pawns (Shogi-style promotion needs ranks).
-    let whole_ranks = |rd: &Reader, key: &str| {
-        let Some(v) = rd.keys.get(key) else { return true };
-        let mut set = BTreeSet::new();
-        for token in v.value.split_whitespace().filter(|t| *t != "-") {
-            match parse_squares(token, 16, 16) {
-                Some(s) => set.extend(s.into_iter().filter(|&(f, r)| f < rd.files && r < rd.ranks)),
-                None => return true,
-            }
-        }
-        let ranks: BTreeSet<u8> = set.iter().map(|&(_, r)| r).collect();
-        ranks.iter().all(|&r| (0..rd.files).all(|f| set.contains(&(f, r))))
+    // (A token that is not a square is refused on the rank path.)
+    let in_ranks = |rd: &Reader, key: &str| {
+        rd.keys.get(key).is_none_or(|v| {
+            let (set, bad) = rd.region(v);
+            !bad.is_empty() || whole_ranks(&set, rd.files)
+        })
     };
-    let by_square = !promoting.is_empty()
-        && promoted.is_empty()
-        && !(whole_ranks(&rd, "promotionRegionWhite") && whole_ranks(&rd, "promotionRegionBlack"));
+    let by_square =
+        !promoting.is_empty() && promoted.is_empty() && !(in_ranks(&rd, "promotionRegionWhite") && in_ranks(&rd, "promotionRegionBlack"));
     let mut promo_squares = None;
     let promo_ranks = if (promoting.is_empty() && promoted.is_empty()) || by_square {
         let w = rd.squares("promotionRegionWhite");
