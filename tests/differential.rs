@@ -96,6 +96,8 @@ const PINNED_EN_PASSANT: &[(&str, &str, &str)] = &[
     ("placement", "4k2b/3p4/8/4P3/8/8/8/K7[] b - - 0 1", "d7d5"),
     ("amazon", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1", "d7d5"),
     ("nightrider", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1", "d7d5"),
+    ("sortofalmost", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1", "d7d5"),
+    ("chigorin", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1", "d7d5"),
     // Found by random playouts: the pawn that could take is pinned.
     ("hoppelpoppel", "rnb4r/1ppp4/3kpQ2/pP4p1/2PP1p1p/P5NP/1B1NPPP1/R3KBR1 w Q - 0 22", "e2e4"),
     ("embassy", "10/r3rn2Nk/1R3p4/2p1p2P2/BnP6p/P5P3/7KPR/10 w - - 2 75", "i2i4"),

@@ -367,6 +367,12 @@ fn keys_read_as_fairy_stockfish_reads_them() {
     let mut pawns: Vec<char> = x.pieces.as_ref().unwrap().iter().filter(|p| p.pawn).map(|p| p.letter).collect();
     pawns.sort_unstable();
     assert_eq!(pawns, ['P', 'S']);
+    // Each side's own promotion choices win over the common key.
+    let all = import("[x:chess]\npromotionPieceTypes = qrbn\npromotionPieceTypesBlack = qr\n").expect("reads");
+    let promotion = converted(&all, "x").promotion.unwrap();
+    assert_eq!((promotion.choices.as_str(), promotion.black_choices.as_deref()), ("QRBN", Some("QR")));
+    let all = import("[x:chess]\npromotionPieceTypesWhite = nbrq\npromotionPieceTypesBlack = qrbn\n").expect("reads");
+    assert_eq!(converted(&all, "x").promotion.unwrap().black_choices, None, "the same set for both sides");
 }
 
 #[test]

@@ -1259,6 +1259,7 @@ mod tests {
         e.apply(&Edit::Promotion(Some(PromotionSpec {
             rank: 8,
             choices: "QN".into(),
+            black_choices: None,
             optional_from: None,
             limits: Default::default(),
             region: None,
@@ -1546,6 +1547,7 @@ mod tests {
             Edit::Promotion(Some(PromotionSpec {
                 rank: 8,
                 choices: "Q".into(),
+                black_choices: None,
                 optional_from: None,
                 limits: Default::default(),
                 region: None,

@@ -279,6 +279,9 @@ pub(super) fn map_letter(f: &mut VariantFile, from: char, to: Option<char>) {
     }
     if let Some(promotion) = &mut f.promotion {
         in_text(&mut promotion.choices);
+        if let Some(black) = &mut promotion.black_choices {
+            in_text(black);
+        }
         rekey(&mut promotion.limits, from, to);
     }
     for e in f.end.iter_mut().flatten() {

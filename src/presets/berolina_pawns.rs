@@ -38,8 +38,8 @@ fn berolina_moves(ctx: &GenContext, slot: &PieceSlot, out: &mut Vec<Move>) -> bo
     let (f, r) = (g.file(from) as i32, g.rank(from) as i32);
     let empty = |s: crate::rules::Square| ctx.cells[s.index()].is_empty();
     let mut push = |to, capture: bool| {
-        if g.relative_rank(to, side) == promo.rank && !promo.choices.is_empty() {
-            out.extend(promo.choices.iter().map(|&t| Move { promotion: Some(t), ..Move::normal(from, to, capture) }));
+        if g.relative_rank(to, side) == promo.rank && !promo.offered(side).is_empty() {
+            out.extend(promo.offered(side).iter().map(|&t| Move { promotion: Some(t), ..Move::normal(from, to, capture) }));
         } else {
             out.push(Move::normal(from, to, capture));
         }

@@ -91,7 +91,7 @@ fn wrapped_moves(v: &Variant, cells: &[Cell], from: Square, kind: PieceType, sid
                     if plain_allowed {
                         push(out, Move::normal(from, to, capture));
                     }
-                    for &p in &v.promotion.choices {
+                    for &p in v.promotion.offered(side) {
                         push(out, Move { promotion: Some(p), ..Move::normal(from, to, capture) });
                     }
                 }

@@ -131,7 +131,7 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
             // (Fairy-Stockfish's "at most one king"; Coregal's queens come by promotion too).
             let Some(start) = &start else { continue };
             for kind in reg.ids().filter(|&k| royal(k)) {
-                let gained = variant.promotion.choices.contains(&kind) || reg.ids().any(|t| reg.def(t).promotes_to == Some(kind));
+                let gained = variant.promotion.offers(kind) || reg.ids().any(|t| reg.def(t).promotes_to == Some(kind));
                 let (at_start, now) = (start.count(kind, side), setup.count(kind, side));
                 if plain && !gained && now > at_start.max(1) {
                     let name = &reg.def(kind).name;
@@ -289,7 +289,7 @@ fn unreachable_piece(variant: &Variant, setup: &Setup, plain: bool, start: Optio
         }
         // Only types the start gives this side, that nothing else makes, are judged further.
         let Some(start) = start else { continue };
-        let made = variant.promotion.choices.contains(&kind) || reg.ids().any(|t| reg.def(t).promotes_to == Some(kind));
+        let made = variant.promotion.offers(kind) || reg.ids().any(|t| reg.def(t).promotes_to == Some(kind));
         let first = start.pieces.iter().filter(|p| p.1 == kind && p.2 == side).map(|p| g.relative_rank(p.0, side)).min();
         let Some(first) = first.filter(|_| !made) else { continue };
         if rank < first && !droppable(rank) {

@@ -194,7 +194,7 @@ pub fn has_insufficient_material(variant: &super::variant::Variant, board: &Boar
     };
     let colour_bound = |k: super::piece::PieceType| reg.def(k).atoms.iter().all(|a| !a.any_square && (a.dx + a.dy) % 2 == 0);
     let promotes_to_mater = reg.ids().any(|k| reg.def(k).promotes && board.find(side, 1u64 << k.0).next().is_some())
-        && variant.promotion.choices.iter().any(|&p| mates_alone(p));
+        && variant.promotion.offered(side).iter().any(|&p| mates_alone(p));
     if promotes_to_mater {
         return false;
     }

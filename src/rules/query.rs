@@ -635,10 +635,10 @@ pub fn synthesize_special_moves(p: &mut QueryParts) {
         let own = fns.promotion.as_ref().and_then(|f| f(board.cell(m.from).kind(), side, board.mark(m.from)));
         match own {
             Some(choices) => out.extend(choices.into_iter().map(|t| Move { promotion: Some(t), ..m })),
-            None => out.extend(promo.open_choices(count).map(|t| Move { promotion: Some(t), ..m })),
+            None => out.extend(promo.open_choices(side, count).map(|t| Move { promotion: Some(t), ..m })),
         }
     };
-    if !promo.choices.is_empty() && q.moves.iter().any(|m| zone(m, &board.cells).is_some()) {
+    if !promo.offered(side).is_empty() && q.moves.iter().any(|m| zone(m, &board.cells).is_some()) {
         let mut out = std::mem::take(&mut q.scratch_moves);
         out.clear();
         for &m in &q.moves {
@@ -674,7 +674,7 @@ pub fn synthesize_special_moves(p: &mut QueryParts) {
                         wall: None,
                     };
                     match zone(&m, &board.cells) {
-                        Some(plain) if !promo.choices.is_empty() => expand(m, plain, &mut q.moves),
+                        Some(plain) if !promo.offered(side).is_empty() => expand(m, plain, &mut q.moves),
                         _ => q.moves.push(m),
                     }
                 }

@@ -37,8 +37,12 @@ impl CastlingRule {
 pub struct PromotionRule {
     /// The relative rank (0 = own back rank) on which promoting pieces must promote.
     pub rank: u8,
-    /// The types a piece may promote to, in the order offered.
+    /// The types a piece may promote to, in the order offered (white's, and black's unless
+    /// `black_choices` says otherwise).
     pub choices: Vec<PieceType>,
+    /// Black's choices where they differ from white's (Chigorin: white's pawns become
+    /// knights or a chancellor, black's bishops or a queen).
+    pub black_choices: Option<Vec<PieceType>>,
     /// From this relative rank up to `rank`, promotion is optional (Grand chess: 8 and 9).
     pub optional_from: Option<u8>,
     /// At most this many pieces of a type on the board for a promotion to it (Grand chess:
@@ -73,9 +77,29 @@ impl PromotionRule {
         }
     }
 
+    /// The types `side`'s pieces may promote to, in the order offered.
+    pub fn offered(&self, side: super::geometry::Side) -> &[PieceType] {
+        match (&self.black_choices, side) {
+            (Some(black), super::geometry::Side::Black) => black,
+            _ => &self.choices,
+        }
+    }
+
+    /// Whether either side may promote to `kind`.
+    pub fn offers(&self, kind: PieceType) -> bool {
+        self.choices.contains(&kind) || self.black_choices.as_ref().is_some_and(|b| b.contains(&kind))
+    }
+
     /// The choices open to `side` now, given how many pieces of each type it has (`count`).
-    pub fn open_choices<'a>(&'a self, count: impl Fn(PieceType) -> u8 + 'a) -> impl Iterator<Item = PieceType> + 'a {
-        self.choices.iter().copied().filter(move |&t| self.limits.iter().find(|(k, _)| *k == t).is_none_or(|&(_, max)| count(t) < max))
+    pub fn open_choices<'a>(
+        &'a self,
+        side: super::geometry::Side,
+        count: impl Fn(PieceType) -> u8 + 'a,
+    ) -> impl Iterator<Item = PieceType> + 'a {
+        self.offered(side)
+            .iter()
+            .copied()
+            .filter(move |&t| self.limits.iter().find(|(k, _)| *k == t).is_none_or(|&(_, max)| count(t) < max))
     }
 }
 
@@ -391,7 +415,7 @@ impl Variant {
             registry,
             start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
             castling: Some(CastlingRule { king_files: [6, 2], rook_files: [5, 3], rank: 0, rook_start: None }),
-            promotion: PromotionRule { rank: 7, choices, optional_from: None, limits: Vec::new(), squares: None },
+            promotion: PromotionRule { rank: 7, choices, black_choices: None, optional_from: None, limits: Vec::new(), squares: None },
             piece_promotion: None,
             immobile: Vec::new(),
             chess960: false,

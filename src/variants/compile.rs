@@ -356,18 +356,30 @@ fn check_promotion(file: &VariantFile, cx: &Context, ck: &mut Checker) -> Promot
             let message = "a piece type promotes but there is no promotion rule; add promotion: (rank: 8, choices: \"QRBN\")";
             ck.add(ProblemCode::PromotionMissing, "promotion", message);
         }
-        return PromotionRule { rank: cx.geometry.ranks - 1, choices: Vec::new(), optional_from: None, limits: Vec::new(), squares: None };
+        return PromotionRule {
+            rank: cx.geometry.ranks - 1,
+            choices: Vec::new(),
+            black_choices: None,
+            optional_from: None,
+            limits: Vec::new(),
+            squares: None,
+        };
     };
     if !cx.has_rank(p.rank) {
         cx.rank_off_board("promotion.rank", p.rank, ck);
     }
-    let mut choices = Vec::new();
-    for c in p.choices.chars() {
-        match cx.letter(c) {
-            Some(t) => choices.push(t),
-            None => ck.add(ProblemCode::UnknownLetter, "promotion.choices", format!("'{c}' is not the letter of a piece type")),
+    let mut letters = |key: &str, text: &str| -> Vec<PieceType> {
+        let mut types = Vec::new();
+        for c in text.chars() {
+            match cx.letter(c) {
+                Some(t) => types.push(t),
+                None => ck.add(ProblemCode::UnknownLetter, key, format!("'{c}' is not the letter of a piece type")),
+            }
         }
-    }
+        types
+    };
+    let choices = letters("promotion.choices", &p.choices);
+    let black_choices = p.black_choices.as_ref().map(|text| letters("promotion.black_choices", text));
     let mut limits = Vec::new();
     for (c, max) in &p.limits {
         match cx.letter(*c) {
@@ -384,11 +396,18 @@ fn check_promotion(file: &VariantFile, cx: &Context, ck: &mut Checker) -> Promot
     if promotes && choices.is_empty() {
         ck.add(ProblemCode::PromotionChoicesEmpty, "promotion.choices", "empty; list the letters a piece may promote to");
     }
+    if promotes && black_choices.as_ref().is_some_and(Vec::is_empty) {
+        ck.add(
+            ProblemCode::PromotionChoicesEmpty,
+            "promotion.black_choices",
+            "empty; list the letters black's pieces may promote to, or leave it out",
+        );
+    }
     // Promotion to the only royal type makes a second king; where several types are royal
     // (Coregal's queen beside the king), promoting to one of the others is a rule.
     let royal_types: Vec<char> = cx.specs.iter().filter(|s| s.royal).map(|s| s.letter).collect();
     if let [only] = royal_types.as_slice()
-        && p.choices.contains(*only)
+        && (p.choices.contains(*only) || p.black_choices.as_ref().is_some_and(|b| b.contains(*only)))
     {
         let message = format!("'{only}' is the only royal type: promoting to it would make a second one; leave it out");
         ck.add(ProblemCode::PromotionRoyal, "promotion.choices", message);
@@ -397,7 +416,14 @@ fn check_promotion(file: &VariantFile, cx: &Context, ck: &mut Checker) -> Promot
     if squares.is_some() && p.optional_from.is_some() {
         ck.add(ProblemCode::PromotionOptionalFrom, "promotion.optional_from", "optional promotion needs ranks; a region has none");
     }
-    PromotionRule { rank: p.rank.saturating_sub(1), choices, optional_from: p.optional_from.map(|r| r.saturating_sub(1)), limits, squares }
+    PromotionRule {
+        rank: p.rank.saturating_sub(1),
+        choices,
+        black_choices,
+        optional_from: p.optional_from.map(|r| r.saturating_sub(1)),
+        limits,
+        squares,
+    }
 }
 
 /// `regions`: every region, whether used or not.

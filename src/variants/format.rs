@@ -343,8 +343,11 @@ pub struct BlastSpec {
 pub struct PromotionSpec {
     /// The rank (1 = own back rank) on which promoting pieces must promote.
     pub rank: u8,
-    /// Letters of the types offered, in order.
+    /// Letters of the types offered, in order (to black too, unless `black_choices` is set).
     pub choices: String,
+    /// Letters offered to black's pieces where they differ from white's (Chigorin).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub black_choices: Option<String>,
     /// From this rank on (up to `rank`) promotion is optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub optional_from: Option<u8>,

@@ -60,6 +60,8 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("gardner", include_str!("../../presets/gardner.ron")),
     ("amazon", include_str!("../../presets/amazon.ron")),
     ("almost", include_str!("../../presets/almost.ron")),
+    ("sortofalmost", include_str!("../../presets/sortofalmost.ron")),
+    ("chigorin", include_str!("../../presets/chigorin.ron")),
     ("perfect", include_str!("../../presets/perfect.ron")),
     ("nightrider", include_str!("../../presets/nightrider.ron")),
     ("grasshopper", include_str!("../../presets/grasshopper.ron")),

@@ -162,6 +162,7 @@ fn promotion(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], ranks
         let _ = editor.apply(&Edit::Promotion(v.then(|| PromotionSpec {
             rank: ranks,
             choices,
+            black_choices: None,
             optional_from: None,
             limits: Default::default(),
             region: None,
@@ -179,6 +180,20 @@ fn promotion(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], ranks
             }
         });
         ui.horizontal_wrapped(|ui| {
+            let mut own = p.black_choices.is_some();
+            let hint = "Chigorin: white's pawns become knights or a chancellor, black's bishops or a queen";
+            if ui.checkbox(&mut own, "black's own choices").on_hover_text(hint).changed() {
+                p.black_choices = own.then(|| p.choices.clone());
+                changed = true;
+            }
+            if let Some(black) = &p.black_choices
+                && let Some(choices) = letter_boxes(ui, pieces, black)
+            {
+                p.black_choices = Some(choices);
+                changed = true;
+            }
+        });
+        ui.horizontal_wrapped(|ui| {
             let mut optional = p.optional_from.is_some();
             changed |= ui.checkbox(&mut optional, "optional from rank").on_hover_text("Grand chess: 8 and 9 optional, 10 forced").changed();
             let mut from = p.optional_from.unwrap_or(p.rank.saturating_sub(1).max(1));
@@ -189,7 +204,9 @@ fn promotion(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], ranks
         });
         ui.horizontal_wrapped(|ui| {
             ui.label("at most (0: no limit):");
-            for letter in p.choices.chars().collect::<Vec<_>>() {
+            let offered: std::collections::BTreeSet<char> =
+                p.choices.chars().chain(p.black_choices.iter().flat_map(|b| b.chars())).collect();
+            for letter in offered {
                 let mut n = p.limits.get(&letter).copied().unwrap_or(0);
                 ui.label(letter.to_string());
                 if ui.add(egui::DragValue::new(&mut n).clamp_existing_to_range(false).range(0..=u8::MAX)).changed() {
@@ -201,7 +218,7 @@ fn promotion(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], ranks
                     }
                 }
             }
-            p.limits.retain(|l, _| p.choices.contains(*l));
+            p.limits.retain(|l, _| p.choices.contains(*l) || p.black_choices.as_ref().is_some_and(|b| b.contains(*l)));
         });
         if changed {
             let _ = editor.apply_merged(&Edit::Promotion(Some(p)), "promotion");

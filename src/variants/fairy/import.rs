@@ -612,15 +612,12 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
 
     // Promotion.
     // Fairy-Stockfish's template offers no promotion unless promotionPieceTypes says.
-    let choices = rd.letters("promotionPieceTypes", "", &all);
-    for side in ["White", "Black"] {
-        let key = format!("promotionPieceTypes{side}");
-        if let Some(v) = rd.get(&key)
-            && rd.letter_set(&key, &v, &all) != choices
-        {
-            rd.refuse(&key, v.line, "promotion choices that differ by side");
-        }
-    }
+    // The side's own key, where there is one, wins over the common one.
+    let common = rd.letters("promotionPieceTypes", "", &all);
+    let choices = rd.letters("promotionPieceTypesWhite", &common, &all);
+    let black = rd.letters("promotionPieceTypesBlack", &common, &all);
+    let sorted = |s: &str| s.chars().collect::<BTreeSet<char>>();
+    let black_choices = (sorted(&black) != sorted(&choices)).then_some(black);
     let mandatory_pawn = rd.bool("mandatoryPawnPromotion", true);
     let mut limits = BTreeMap::new();
     if let Some(v) = rd.get("promotionLimit") {
@@ -904,7 +901,7 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         spec.royal = p.key == "king";
         spec.pawn = pawns.contains(letter);
         // With no choices, Fairy-Stockfish's pawns promote only as their promotedPieceType says.
-        spec.promotes = promoting.contains(letter) && !choices.is_empty();
+        spec.promotes = promoting.contains(letter) && !(choices.is_empty() && black_choices.as_ref().is_none_or(String::is_empty));
         spec.castles = castling_king.contains(letter);
         spec.castling_partner = castling_rooks.contains(letter);
         spec.promotes_to = promoted.get(&letter).copied();
@@ -968,7 +965,7 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         rd.refuse("promotionRegionWhite", line, "a promotion region that is not a run of ranks up to the far rank");
     }
     let stuck: String = promoting.chars().filter(|l| !promoted.contains_key(l)).collect();
-    if choices.is_empty() && !stuck.is_empty() {
+    if (choices.is_empty() || black_choices.as_ref().is_some_and(String::is_empty)) && !stuck.is_empty() {
         // Fairy-Stockfish then forbids the move into the zone; Chimera has no such rule.
         let line = rd.line("promotionPieceTypes");
         rd.refuse(
@@ -998,7 +995,8 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
             region = Some("promotion".to_string());
         }
         let optional_from = optional_from.filter(|_| region.is_none());
-        file.promotion = Some(PromotionSpec { rank, choices: choices.clone(), optional_from, limits, region });
+        file.promotion =
+            Some(PromotionSpec { rank, choices: choices.clone(), black_choices: black_choices.clone(), optional_from, limits, region });
     }
     if !promoted.is_empty() {
         file.piece_promotion = Some(PiecePromotionSpec { zone: first, mandatory: mandatory_piece });
@@ -1095,7 +1093,7 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         let per_type = !extinct_all && extinct_types.chars().count() > 1;
         let pieces = if extinct_all { String::new() } else { extinct_types.clone() };
         let fewer_than = u8::try_from(extinct_count + 1).unwrap_or(u8::MAX);
-        let made: String = choices.chars().chain(promoted.values().copied()).collect();
+        let made: String = choices.chars().chain(black_choices.iter().flat_map(|b| b.chars())).chain(promoted.values().copied()).collect();
         if drops_on && super::hand_may_hold(&start, &pieces_letters(&extinct_types, extinct_all), &made) {
             let line = rd.line("extinctionValue");
             rd.refuse("extinctionValue", line, "Fairy-Stockfish counts pieces in hand for extinction, Chimera the board: they differ here");

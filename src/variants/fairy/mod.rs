@@ -165,6 +165,8 @@ pub const BUILTIN_PARENTS: &[(&str, &str)] = &[
     ("gardner", "gardner"),
     ("nocastle", "nocastle"),
     ("almost", "almost"),
+    ("sortofalmost", "sortofalmost"),
+    ("chigorin", "chigorin"),
     ("perfect", "perfect"),
     ("chaturanga", "chaturanga"),
     ("raazuvaa", "raazuvaa"),
@@ -540,7 +542,12 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
             promo_region(&mut keys, a, b);
         }
         // Fairy-Stockfish's template has no promotion choices: always say them.
-        keys.insert("promotionPieceTypes".into(), if pr.choices.is_empty() { "-".into() } else { lower(&pr.choices) });
+        let set = |letters: &str| if letters.is_empty() { "-".to_string() } else { lower(letters) };
+        keys.insert("promotionPieceTypes".into(), set(&pr.choices));
+        if let Some(black) = &pr.black_choices {
+            keys.insert("promotionPieceTypesWhite".into(), set(&pr.choices));
+            keys.insert("promotionPieceTypesBlack".into(), set(black));
+        }
         if !pr.limits.is_empty() {
             let text: Vec<String> = pr.limits.iter().map(|(l, n)| format!("{}:{n}", l.to_ascii_lowercase())).collect();
             keys.insert("promotionLimit".into(), text.join(" "));
@@ -726,8 +733,12 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
                 if *fewer_than > 1 {
                     keys.insert("extinctionPieceCount".into(), (fewer_than - 1).to_string());
                 }
-                let made: String =
-                    file.promotion.iter().flat_map(|p| p.choices.chars()).chain(pieces.iter().filter_map(|p| p.promotes_to)).collect();
+                let made: String = file
+                    .promotion
+                    .iter()
+                    .flat_map(|p| p.choices.chars().chain(p.black_choices.iter().flat_map(|b| b.chars())))
+                    .chain(pieces.iter().filter_map(|p| p.promotes_to))
+                    .collect();
                 if file.drops.as_ref().is_some_and(|d| d.captures_to_hand) && hand_may_hold(&start, which, &made) {
                     refuse(&path, "Fairy-Stockfish counts pieces in hand for extinction, Chimera the board: they differ here");
                 }
