@@ -333,11 +333,23 @@ fn keys_read_as_fairy_stockfish_reads_them() {
     };
     assert_eq!(
         ext(0),
-        vec![EndSpec::Extinction { pieces: "KR".into(), per_type: true, fewer_than: 1, verdict: chimera::rules::Verdict::Loss }]
+        vec![EndSpec::Extinction {
+            pieces: "KR".into(),
+            per_type: true,
+            fewer_than: 1,
+            verdict: chimera::rules::Verdict::Loss,
+            pseudo_royal: false
+        }]
     );
     assert_eq!(
         ext(1),
-        vec![EndSpec::Extinction { pieces: String::new(), per_type: false, fewer_than: 1, verdict: chimera::rules::Verdict::Loss }]
+        vec![EndSpec::Extinction {
+            pieces: String::new(),
+            per_type: false,
+            fewer_than: 1,
+            verdict: chimera::rules::Verdict::Loss,
+            pseudo_royal: false
+        }]
     );
     assert_eq!(ext(2), vec![]);
     // Pawns that would stay pawns on the last rank: refused.
@@ -373,6 +385,14 @@ fn keys_read_as_fairy_stockfish_reads_them() {
     assert_eq!((promotion.choices.as_str(), promotion.black_choices.as_deref()), ("QRBN", Some("QR")));
     let all = import("[x:chess]\npromotionPieceTypesWhite = nbrq\npromotionPieceTypesBlack = qrbn\n").expect("reads");
     assert_eq!(converted(&all, "x").promotion.unwrap().black_choices, None, "the same set for both sides");
+    // Pseudo-royal pieces: royal while they are the last, so checkmate applies to them.
+    let text = "[x:chess]\nking = -\ncommoner = k\ncastlingKingPiece = k\nextinctionValue = loss\nextinctionPieceTypes = k\nextinctionPseudoRoyal = true\n";
+    let ends = converted(&import(text).expect("reads"), "x").end.unwrap();
+    assert!(ends.contains(&EndSpec::Checkmate), "{ends:?}");
+    assert!(ends.iter().any(|e| matches!(e, EndSpec::Extinction { pseudo_royal: true, .. })), "{ends:?}");
+    // A type a side does not start with would be extinct at once: refused.
+    let text = "[x:chess]\nstartFen = rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1\nextinctionValue = loss\nextinctionPieceTypes = q\n";
+    assert_eq!(refused_keys(text), vec![("extinctionPieceTypes".to_string(), Some(4))]);
 }
 
 #[test]

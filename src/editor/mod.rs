@@ -1467,7 +1467,13 @@ mod tests {
         a.apply(&Edit::Letter { from: 'K', to: 'W' }).unwrap();
         a.apply(&Edit::Letter { from: 'P', to: 'O' }).unwrap();
         assert_eq!(a.file().blast.as_ref().unwrap().immune, "O");
-        let extinction = EndSpec::Extinction { pieces: "W".into(), per_type: false, fewer_than: 1, verdict: crate::rules::Verdict::Loss };
+        let extinction = EndSpec::Extinction {
+            pieces: "W".into(),
+            per_type: false,
+            fewer_than: 1,
+            verdict: crate::rules::Verdict::Loss,
+            pseudo_royal: false,
+        };
         assert!(a.file().end.as_ref().unwrap().contains(&extinction), "{:?}", a.file().end);
         assert!(a.problems().is_empty(), "{:?}", a.problems());
         assert_eq!(perft(&a, 3), before, "the same game under other letters");

@@ -337,6 +337,14 @@ pub fn rejudge_decided(world: &mut World) {
     world.resource_mut::<DecidedOutcome>().0 = decided;
 }
 
+/// Whether SAN marks the check on the board: a check to a piece of a royal type. Pieces royal
+/// only by their count (pseudo-royal) get no mark, as Fairy-Stockfish writes them.
+fn marks_check(world: &mut World) -> bool {
+    let rules = &world.resource::<Rules>().0;
+    let marked = rules.registry.royal_mask != 0 || !rules.has_pseudo_royals();
+    marked && world.is_check()
+}
+
 /// `#` for checkmate, `+` for any other check (a third check that wins is still `+`).
 fn check_mark(world: &mut World) -> char {
     let mated = world.legal_moves().is_empty() && world.resource::<DecidedOutcome>().0.is_none();
@@ -472,7 +480,7 @@ impl RulesWorld for World {
         }
         let mut san = san_body(&rules, &board.cells, &legal, &m);
         self.apply_unchecked(m)?;
-        if self.is_check() {
+        if marks_check(self) {
             san.push(check_mark(self));
         }
         if let Some(last) = self.resource_mut::<MoveLog>().0.last_mut() {
@@ -757,7 +765,7 @@ impl Engine {
         let rules = self.world.resource::<Rules>().0.clone();
         let mut san = san_body(&rules, &self.world.resource::<Board>().cells, &legal, m);
         if self.world.apply_unchecked(*m).is_ok() {
-            if self.world.is_check() {
+            if marks_check(&mut self.world) {
                 san.push(check_mark(&mut self.world));
             }
             self.world.undo_move();

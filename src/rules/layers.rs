@@ -139,7 +139,7 @@ impl RuleFns {
     pub fn royals_into(&self, variant: &Variant, cells: &[Cell], side: Side, out: &mut Vec<Square>) {
         out.clear();
         if self.royalty.is_empty() {
-            let mask = variant.registry.royal_mask;
+            let mask = variant.registry.royal_mask | pseudo_royal_types(variant, cells, side);
             if mask != 0 {
                 out.extend(cells.iter().enumerate().filter_map(|(i, c)| {
                     (c.is_piece() && c.side() == side && mask & (1u64 << c.kind().0) != 0).then_some(Square(i as u8))
@@ -154,9 +154,16 @@ impl RuleFns {
         out.dedup();
     }
 
+    /// Whether the royal set is the pieces of the royal types, so that a scan for those types
+    /// answers for it (no royalty rules, no pieces royal by their count).
+    #[inline]
+    pub fn plain_royalty(&self, variant: &Variant) -> bool {
+        self.royalty.is_empty() && !variant.has_pseudo_royals()
+    }
+
     /// Whether `side` has a royal piece on `cells` (no allocation without royalty rules).
     pub fn any_royal(&self, variant: &Variant, cells: &[Cell], side: Side) -> bool {
-        if self.royalty.is_empty() {
+        if self.plain_royalty(variant) {
             let mask = variant.registry.royal_mask;
             return mask != 0 && cells.iter().any(|c| c.is_piece() && c.side() == side && mask & (1u64 << c.kind().0) != 0);
         }
@@ -167,7 +174,7 @@ impl RuleFns {
     /// allocation without royalty rules).
     pub fn generals_facing(&self, variant: &Variant, cells: &[Cell], side: Side) -> bool {
         let g = variant.geometry;
-        if !self.royalty.is_empty() {
+        if !self.plain_royalty(variant) {
             return super::board::generals_face(
                 g,
                 cells,
@@ -205,7 +212,7 @@ impl RuleFns {
     /// Whether an enemy royal piece stands next to `sq` (no allocation without royalty rules).
     pub fn touches_enemy_royal(&self, variant: &Variant, cells: &[Cell], sq: Square, side: Side) -> bool {
         let g = variant.geometry;
-        if !self.royalty.is_empty() {
+        if !self.plain_royalty(variant) {
             return super::geometry::kings_touch(g, sq, &self.royals(variant, cells, side.opponent()));
         }
         let mask = variant.registry.royal_mask;
@@ -360,4 +367,25 @@ impl Attacks<'_> {
         }
         false
     }
+}
+
+/// The types whose pieces `side` has so few of on `cells` that they are royal (a pseudo-royal
+/// extinction: no more than its count left, each type on its own or all listed together).
+pub fn pseudo_royal_types(variant: &Variant, cells: &[Cell], side: Side) -> u64 {
+    let mut royal = 0;
+    for e in &variant.end {
+        let super::variant::EndCondition::Extinction { types, per_type, fewer_than, pseudo_royal: true, .. } = e else { continue };
+        let all = if *types == 0 { u64::MAX } else { *types };
+        let mut counts = [0u16; 64];
+        for c in cells.iter().filter(|c| c.is_piece() && c.side() == side && all & (1u64 << c.kind().0) != 0) {
+            counts[c.kind().0 as usize] += 1;
+        }
+        let max = u16::from(*fewer_than);
+        if *per_type {
+            royal |= (0..64).filter(|&t| all & (1u64 << t) != 0 && counts[t] <= max).fold(0, |m, t| m | (1u64 << t));
+        } else if counts.iter().sum::<u16>() <= max {
+            royal |= all;
+        }
+    }
+    royal
 }

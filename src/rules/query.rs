@@ -221,7 +221,7 @@ pub fn begin_query(p: &mut QueryParts) {
 pub fn resolve_royalty(p: &mut QueryParts) {
     let QueryView { query, board, rules, fns, state, .. } = p.view();
     let q = &mut *query;
-    if fns.royalty.is_empty() && !q.pieces.is_empty() {
+    if fns.plain_royalty(rules) && !q.pieces.is_empty() {
         // The default royal set from the pieces just listed (a decided game lists none: then
         // the board is asked, so that a final check still shows).
         let mask = rules.registry.royal_mask;
@@ -252,7 +252,7 @@ pub fn royal_attacked(rules: &Variant, fns: &RuleFns, state: &GameState, board: 
 
 /// Whether one of `royals` (of `side`) faces an enemy royal piece along an open file.
 fn flying_generals(rules: &Variant, fns: &RuleFns, cells: &[Cell], royals: &[Square], side: Side) -> bool {
-    if fns.royalty.is_empty() {
+    if fns.plain_royalty(rules) {
         // Walk the file from each royal piece to the first piece: no scan for the royal set.
         let g = rules.geometry;
         let mask = rules.registry.royal_mask;
@@ -852,7 +852,17 @@ fn self_check_filter(
     // A pawn promoting to a royal type (Coregal's queen) or a royal piece dropped makes a new
     // royal piece, which may not stand attacked either.
     let royal_types = royals.iter().fold(reg.royal_mask, |m, r| m | (1u64 << board.cells[r.index()].kind().0));
-    let crowns = |m: &Move| m.promotion.or(m.dropped()).is_some_and(|p| royal_types & (1u64 << p.0) != 0);
+    // A type royal by its count (pseudo-royal) is judged on the count before the move, as
+    // Fairy-Stockfish judges it: a pawn promoting to it makes one more that may not stand
+    // attacked; a Shogi-style promotion or a drop does not.
+    let pseudo_types = royal_types & !reg.royal_mask;
+    let crowns = |m: &Move, pawn_promotion: bool| {
+        m.promotion
+            .or(m.dropped())
+            .is_some_and(|p| royal_types & (1u64 << p.0) != 0 && (pseudo_types & (1u64 << p.0) == 0 || pawn_promotion))
+    };
+    // Taking the opponent's last pseudo-royal piece wins whatever it exposes.
+    let their_pseudo = if rules.has_pseudo_royals() { fns.royals(rules, &board.cells, by) } else { Vec::new() };
     // Without royalty rules or blasts the royal set after a move is the one before, with the
     // moving royal piece (or a crowned one) where it landed; otherwise it is asked again.
     let track = fns.royalty.is_empty() && rules.blast.is_none();
@@ -861,7 +871,11 @@ fn self_check_filter(
     let mut ops = std::mem::take(&mut q.scratch_ops);
     let mut after = std::mem::take(&mut q.scratch_squares);
     q.moves.retain(|m| {
-        let crowned = crowns(m);
+        let mover = board.cells[m.from.index()];
+        let crowned = crowns(m, m.dropped().is_none() && mover.is_piece() && reg.def(mover.kind()).promotes);
+        if m.capture && their_pseudo.contains(&m.to) {
+            return true;
+        }
         let may_expose = matches!(m.kind, MoveKind::EnPassant(_))
             || (m.capture && (rules.blast.is_some() || rules.captures_change_side))
             || leave.contains(m.from)

@@ -170,6 +170,10 @@ pub enum EndCondition {
         fewer_than: u8,
         /// The verdict for the side that has none left.
         verdict: Verdict,
+        /// While a side has no more than `fewer_than` of them, they are royal: they may not be
+        /// left attacked, and a side that cannot save them is checkmated (Sho shogi's king and
+        /// prince; Fairy-Stockfish's `extinctionPseudoRoyal`).
+        pseudo_royal: bool,
     },
     /// No legal move while in check: this verdict for the side to move (Losers: win).
     Checkmated(Verdict),
@@ -382,6 +386,12 @@ pub struct PresetRequest {
 }
 
 impl Variant {
+    /// Whether some pieces are royal only while few of them are left (a pseudo-royal
+    /// extinction: Sho shogi).
+    pub fn has_pseudo_royals(&self) -> bool {
+        self.end.iter().any(|e| matches!(e, EndCondition::Extinction { pseudo_royal: true, .. }))
+    }
+
     /// The absolute rank on which `side` castles: its castling rule's, or its own back rank
     /// where the variant has no castling (Seirawan's gates and dual-king's crowned kings are
     /// judged there too).

@@ -583,9 +583,10 @@ fn check_end(file: &VariantFile, cx: &Context, ck: &mut Checker) -> Vec<EndCondi
             EndSpec::Checkmate => EndCondition::Checkmate,
             EndSpec::Stalemate(v) => EndCondition::Stalemate(*v),
             EndSpec::BareKing(v) => EndCondition::BareKing(*v),
-            EndSpec::Extinction { pieces, per_type, fewer_than, verdict } => {
+            EndSpec::Extinction { pieces, per_type, fewer_than, verdict, pseudo_royal } => {
                 let types = cx.letters(pieces, &pieces_path, ck);
-                EndCondition::Extinction { types, per_type: *per_type, fewer_than: (*fewer_than).max(1), verdict: *verdict }
+                let fewer_than = (*fewer_than).max(1);
+                EndCondition::Extinction { types, per_type: *per_type, fewer_than, verdict: *verdict, pseudo_royal: *pseudo_royal }
             }
             EndSpec::Checkmated(v) => EndCondition::Checkmated(*v),
             EndSpec::MoveRule(n) => EndCondition::MoveRule(*n),

@@ -438,6 +438,10 @@ pub enum EndSpec {
         fewer_than: u8,
         /// The verdict for the side that has none left.
         verdict: Verdict,
+        /// While a side has no more than `fewer_than` of them they are royal (Sho shogi: the
+        /// last of king and prince).
+        #[serde(default, skip_serializing_if = "is_false")]
+        pseudo_royal: bool,
     },
     /// No legal move while in check: this verdict for the side to move.
     Checkmated(Verdict),

@@ -429,7 +429,10 @@ fn new_conditions(pieces: &[PieceSpec], regions: &[String]) -> Vec<(&'static str
         ("a region reached wins", EndSpec::RegionReached { pieces: royal.clone(), region: region.clone(), reply: false, safe: false }),
         ("a region held wins", EndSpec::RegionHeld { pieces: royal, region }),
         ("n checks win", EndSpec::NCheck(3)),
-        ("extinction", EndSpec::Extinction { pieces: String::new(), per_type: false, fewer_than: 1, verdict: Verdict::Loss }),
+        (
+            "extinction",
+            EndSpec::Extinction { pieces: String::new(), per_type: false, fewer_than: 1, verdict: Verdict::Loss, pseudo_royal: false },
+        ),
         ("bare king", EndSpec::BareKing(Verdict::Loss)),
         ("move rule draws", EndSpec::MoveRule(100)),
         ("repetition draws", EndSpec::Repetition(3)),
@@ -492,7 +495,7 @@ fn condition_row(ui: &mut egui::Ui, i: usize, e: &mut EndSpec, pieces: &[PieceSp
             changed |= ui.add(egui::DragValue::new(n).clamp_existing_to_range(false).range(1..=u8::MAX)).changed();
             ui.label("checks win");
         }
-        EndSpec::Extinction { pieces: letters, per_type, fewer_than, verdict: v } => {
+        EndSpec::Extinction { pieces: letters, per_type, fewer_than, verdict: v, pseudo_royal } => {
             ui.label("fewer than");
             changed |= ui.add(egui::DragValue::new(fewer_than).clamp_existing_to_range(false).range(1..=16)).changed();
             ui.label("of (none: any piece)");
@@ -501,6 +504,9 @@ fn condition_row(ui: &mut egui::Ui, i: usize, e: &mut EndSpec, pieces: &[PieceSp
                 changed = true;
             }
             changed |= ui.checkbox(per_type, "each type").changed();
+            let hint =
+                "while a side has no more of them than this, they are royal: they may not be left attacked (Sho shogi's king and prince)";
+            changed |= ui.checkbox(pseudo_royal, "the last ones are royal").on_hover_text(hint).changed();
             changed |= verdict(ui, ("end-v", i), v);
         }
         EndSpec::MoveRule(n) => {

@@ -744,7 +744,6 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         ("bikjangRule", "false", "bikjang needs Janggi's code pieces; import from the janggi catalogue variant is not supported"),
         ("countingRule", "none", "counting rules (Makruk, ASEAN) are not supported"),
         ("extinctionClaim", "false", "extinction by claim is not supported"),
-        ("extinctionPseudoRoyal", "false", "pseudo-royal pieces are not supported"),
         ("dupleCheck", "false", "duple check is not supported"),
         ("extinctionOpponentPieceCount", "0", "an opponent piece count for extinction is not supported"),
         ("flagPieceCount", "1", "more than one flag piece is not supported"),
@@ -799,6 +798,7 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     let extinct_all = rd.keys.get("extinctionPieceTypes").is_some_and(|v| v.value.trim() == "*");
     let extinct_types = rd.letters("extinctionPieceTypes", "", &all);
     let extinct_count = rd.int_in("extinctionPieceCount", 0, 0, 64);
+    let pseudo_royal = rd.bool("extinctionPseudoRoyal", false);
     let check_counting = rd.bool("checkCounting", false);
     let n_move = rd.int_in("nMoveRule", 50, 0, 10_000);
     let n_fold = rd.int_in("nFoldRule", 3, 0, 100);
@@ -1061,8 +1061,10 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     }
 
     let mut end = Vec::new();
-    // Without a royal piece, or where checks are forbidden, there is no checkmate.
-    match checkmate.filter(|_| !king_letters.is_empty() && checking) {
+    // Without a royal piece (a king, or pieces royal by their count), or where checks are
+    // forbidden, there is no checkmate.
+    let pseudo_royals = pseudo_royal && extinction.is_some() && (extinct_all || !extinct_types.is_empty());
+    match checkmate.filter(|_| (!king_letters.is_empty() || pseudo_royals) && checking) {
         Some(Verdict::Loss) => end.push(EndSpec::Checkmate),
         Some(v) => end.push(EndSpec::Checkmated(v)),
         None => {}
@@ -1098,7 +1100,19 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
             let line = rd.line("extinctionValue");
             rd.refuse("extinctionValue", line, "Fairy-Stockfish counts pieces in hand for extinction, Chimera the board: they differ here");
         }
-        end.push(EndSpec::Extinction { pieces, per_type, fewer_than, verdict: v });
+        // A type a side does not start with is not extinct for Fairy-Stockfish until it has
+        // appeared (Forward's king, made by promotion); Chimera would end the game at once.
+        let placement = start.split_whitespace().next().unwrap_or("");
+        let missing = extinct_types.chars().find(|&l| !placement.contains(l) || !placement.contains(l.to_ascii_lowercase()));
+        if let Some(l) = missing.filter(|_| !extinct_all) {
+            let line = rd.line("extinctionPieceTypes");
+            rd.refuse(
+                "extinctionPieceTypes",
+                line,
+                format!("'{l}' is not in a side's start: extinction of a type that has yet to appear is not supported"),
+            );
+        }
+        end.push(EndSpec::Extinction { pieces, per_type, fewer_than, verdict: v, pseudo_royal });
     }
 
     if check_counting {

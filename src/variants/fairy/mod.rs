@@ -187,6 +187,7 @@ pub const BUILTIN_PARENTS: &[(&str, &str)] = &[
     ("euroshogi", "euroshogi"),
     ("okisakishogi", "okisakishogi"),
     ("yarishogi", "yarishogi"),
+    ("shoshogi", "shoshogi"),
     ("checkshogi", "checkshogi"),
     ("janggitraditional", "janggitraditional"),
     ("janggicasual", "janggicasual"),
@@ -724,12 +725,15 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
                     keys.insert("flagPieceSafe".into(), "true".into());
                 }
             }
-            EndSpec::Extinction { pieces: which, per_type, fewer_than, verdict: v } => {
+            EndSpec::Extinction { pieces: which, per_type, fewer_than, verdict: v, pseudo_royal } => {
                 if which.chars().count() > 1 && !per_type {
                     refuse(&path, "extinction of several types together");
                 }
                 keys.insert("extinctionValue".into(), verdict(*v).into());
                 keys.insert("extinctionPieceTypes".into(), if which.is_empty() { "*".into() } else { lower(which) });
+                if *pseudo_royal {
+                    keys.insert("extinctionPseudoRoyal".into(), "true".into());
+                }
                 if *fewer_than > 1 {
                     keys.insert("extinctionPieceCount".into(), (fewer_than - 1).to_string());
                 }
