@@ -76,7 +76,7 @@ fn known_gaps_are_still_open() {
 /// How many counts each suite holds within its budget, less the known gaps (floors for the
 /// tests below: an emptied or shortened data file fails).
 const FS_PERFT_ROWS: usize = 109;
-const PYFFISH_PERFT_ROWS: usize = 67;
+const PYFFISH_PERFT_ROWS: usize = 70;
 const ROWS_ANTICHESS: usize = 23;
 const ROWS_HORDE: usize = 12;
 const ROWS_3CHECK: usize = 6;
@@ -792,4 +792,28 @@ fn sho_shogi_royalty_is_the_last_king_or_prince() {
     // No move for the lone king: a loss.
     let mut e = Engine::from_fen(variants::builtin("shoshogi").unwrap(), "4k4/9/9/9/9/9/9/3r1r3/4K4 w - - 0 1").unwrap();
     assert_eq!(e.outcome().map(|o| o.winner), Some(Some(Side::Black)));
+}
+
+/// Makpong: a king in check may only take the one piece checking it (positions and moves as
+/// pyffish 0.0.90 gives them).
+#[test]
+fn makpong_kings_in_check_do_not_flee() {
+    let moves = |fen: &str| -> Vec<String> {
+        let mut e = Engine::from_fen(variants::builtin("makpong").unwrap(), fen).unwrap();
+        let legal = e.legal_moves();
+        let mut out: Vec<String> = legal.iter().map(|m| e.to_uci(m)).collect();
+        out.sort();
+        out
+    };
+    // A distant check: blocks and captures by other pieces only.
+    assert_eq!(moves("4k3/2R5/8/8/8/1N6/8/r2K4 w - - 0 1"), ["b3a1", "b3c1", "c7c1"]);
+    // The unprotected checker may be taken by the king, the knight beside it not.
+    assert_eq!(moves("4k3/8/8/8/8/8/2s1n3/3K4 w - - 0 1"), ["d1c2"]);
+    // Double check is mate; a lone king checked from afar too.
+    let mut e = Engine::from_fen(variants::builtin("makpong").unwrap(), "4k3/8/8/8/8/4n3/3r4/3K4 w - - 0 1").unwrap();
+    assert_eq!(e.outcome().map(|o| o.winner), Some(Some(Side::Black)));
+    let mut e = Engine::from_fen(variants::builtin("makpong").unwrap(), "4k3/8/8/8/8/8/8/r2K4 w - - 0 1").unwrap();
+    assert_eq!(e.outcome().map(|o| o.winner), Some(Some(Side::Black)));
+    // Out of check the king moves as in Makruk.
+    assert_eq!(moves("4k3/8/8/8/8/8/2n5/3K4 w - - 0 1"), ["d1c1", "d1c2", "d1d2", "d1e2"]);
 }

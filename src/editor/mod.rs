@@ -213,6 +213,7 @@ impl Section {
                 "checks_forbidden",
                 "captures_change_side",
                 "duck",
+                "makpong",
                 "draw_odds",
                 "mutually_immune",
                 "end",

@@ -25,11 +25,13 @@ pub enum Switch {
     CapturesChangeSide,
     /// Every move also moves the duck (`duck`, Duck chess).
     Duck,
+    /// A king in check may only take its checker (`makpong`, Makpong).
+    Makpong,
 }
 
 impl Switch {
     /// Every switch, in the order the editor lists them.
-    pub const ALL: [Switch; 8] = [
+    pub const ALL: [Switch; 9] = [
         Switch::MandatoryCapture,
         Switch::ChecksForbidden,
         Switch::Gating,
@@ -38,6 +40,7 @@ impl Switch {
         Switch::NoImmobilePieces,
         Switch::CapturesChangeSide,
         Switch::Duck,
+        Switch::Makpong,
     ];
 
     /// Its key in the file (and its field's path for problems).
@@ -51,6 +54,7 @@ impl Switch {
             Switch::NoImmobilePieces => "no_immobile_pieces",
             Switch::CapturesChangeSide => "captures_change_side",
             Switch::Duck => "duck",
+            Switch::Makpong => "makpong",
         }
     }
 
@@ -65,6 +69,7 @@ impl Switch {
             Switch::NoImmobilePieces => "no move or drop where a piece could never move again (Shogi)",
             Switch::CapturesChangeSide => "a piece that captures changes side, kings excepted (Andernach)",
             Switch::Duck => "every move also moves the duck, a wall of no side (Duck chess)",
+            Switch::Makpong => "a king in check may not step away, only take the piece checking it (Makpong)",
         }
     }
 
@@ -78,6 +83,7 @@ impl Switch {
             Switch::NoImmobilePieces => &mut f.no_immobile_pieces,
             Switch::CapturesChangeSide => &mut f.captures_change_side,
             Switch::Duck => &mut f.duck,
+            Switch::Makpong => &mut f.makpong,
         }
     }
 
@@ -92,6 +98,7 @@ impl Switch {
             Switch::NoImmobilePieces => f.no_immobile_pieces,
             Switch::CapturesChangeSide => f.captures_change_side,
             Switch::Duck => f.duck,
+            Switch::Makpong => f.makpong,
         };
         value.unwrap_or(false)
     }

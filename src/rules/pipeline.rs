@@ -135,6 +135,7 @@ struct Needs {
     blast: bool,
     gating: bool,
     duck: bool,
+    makpong: bool,
     mutually_immune: bool,
     piece_promotion: bool,
     drop_mates: bool,
@@ -181,6 +182,7 @@ impl Needs {
             blast: v.blast.is_some(),
             gating: v.gating,
             duck: v.duck,
+            makpong: v.makpong,
             mutually_immune: v.mutually_immune != 0,
             piece_promotion: v.piece_promotion.is_some() || !v.immobile.is_empty(),
             drop_mates: v.drops.as_ref().is_some_and(|d| d.no_drop_mate != 0),
@@ -243,6 +245,9 @@ fn query_defaults(step: QuerySystems, needs: Needs) -> Defaults<QueryPart> {
             } else {
                 Part(query::filter_self_check)
             });
+            if needs.makpong {
+                before.push(Part(query::makpong_king_takes_checker));
+            }
             (before, vec![])
         }
         Q::LegalFilter => {

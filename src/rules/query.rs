@@ -1032,6 +1032,33 @@ pub fn forbid_mutual_captures(p: &mut QueryParts) {
     query.moves.retain(|m| !(m.capture && m.dropped().is_none() && immune(m.from) && immune(m.to)));
 }
 
+/// Step 3 (default, after the self-check filter), in Makpong: a royal piece in check may not
+/// step away; it may only take the piece checking it, where that is the only one (the check
+/// is gone once it is off the board). Other pieces answer a check as usual.
+pub fn makpong_king_takes_checker(p: &mut QueryParts) {
+    let QueryView { query, board, rules, fns, state, .. } = p.view();
+    if !rules.makpong || !query.in_check {
+        return;
+    }
+    let q = &mut *query;
+    let side = q.side;
+    let royals = std::mem::take(&mut q.royals);
+    q.moves.retain(|m| {
+        if !royals.contains(&m.from) || m.dropped().is_some() {
+            return true;
+        }
+        if !m.capture {
+            return false;
+        }
+        // With the taken piece gone and the royal piece still at home, no check is left.
+        let (cell, entity) = board.take(m.to);
+        let checked = royal_attacked(rules, fns, state, board, &royals, side);
+        board.put(m.to, cell.kind(), cell.side(), entity.unwrap_or(Entity::PLACEHOLDER));
+        !checked
+    });
+    q.royals = royals;
+}
+
 /// Step 3 (default, first), in Duck chess: each move comes with every square the duck may go
 /// to, that is every square empty once the piece has moved other than the duck's own (before
 /// the self-check filter, which judges each move with its duck).

@@ -311,6 +311,8 @@ pub struct Variant {
     /// Every move also moves the duck, a wall that belongs to no side, to an empty square
     /// other than the one it stood on (it enters the board with the first move).
     pub duck: bool,
+    /// A royal piece in check may only move to take the one piece checking it (Makpong).
+    pub makpong: bool,
     /// A game that would be drawn is won by this side instead (Armageddon).
     pub draw_odds: Option<super::geometry::Side>,
     /// Bit set of types that cannot capture one another (Atomar's kings).
@@ -420,6 +422,7 @@ impl Variant {
             geometry,
             walls: Vec::new(),
             duck: false,
+            makpong: false,
             draw_odds: None,
             mutually_immune: 0,
             registry,

@@ -86,6 +86,10 @@ pub struct VariantFile {
     /// square other than the one it left; it enters the board with the first move.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duck: Option<bool>,
+    /// A royal piece in check may not step away: its only move is to take the one piece
+    /// checking it (Makpong).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub makpong: Option<bool>,
     /// The region (by name) whose points are joined by diagonal lines that the `janggi_*` code
     /// pieces also move along (Janggi's palaces).
     #[serde(default, skip_serializing_if = "Option::is_none")]

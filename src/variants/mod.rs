@@ -82,6 +82,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("kinglet", include_str!("../../presets/kinglet.ron")),
     ("threekings", include_str!("../../presets/threekings.ron")),
     ("makruk", include_str!("../../presets/makruk.ron")),
+    ("makpong", include_str!("../../presets/makpong.ron")),
     ("courier", include_str!("../../presets/courier.ron")),
     ("jesonmor", include_str!("../../presets/jesonmor.ron")),
     ("crazyhouse", include_str!("../../presets/crazyhouse.ron")),

@@ -735,7 +735,6 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         ("passOnStalemate", "false", "passing on stalemate is not supported"),
         ("passOnStalemateWhite", "false", "passing on stalemate is not supported"),
         ("passOnStalemateBlack", "false", "passing on stalemate is not supported"),
-        ("makpongRule", "false", "Makpong's rule is not supported"),
         ("wallOrMove", "false", "walls are not supported yet"),
         ("perpetualCheckIllegal", "false", "perpetual check as a loss is not supported"),
         ("moveRepetitionIllegal", "false", "forbidden repetitions are not supported"),
@@ -772,6 +771,7 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     };
     // Walls: the board's own are the start's `*` squares; the duck is the one walling rule.
     let walls = wall_squares(&start, files, ranks);
+    let makpong = rd.bool("makpongRule", false);
     let duck = match rd.get("wallingRule") {
         None => false,
         Some(v) if v.value == "none" => false,
@@ -929,6 +929,7 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     file.description = Some(format!("Imported from a Fairy-Stockfish variant configuration, section [{name}]."));
     file.board = Some(BoardSpec { files, ranks, walls, style: Default::default(), river: None });
     file.duck = duck.then_some(true);
+    file.makpong = makpong.then_some(true);
     file.draw_odds = draw_odds;
     file.mutually_immune = (!mutually_immune.is_empty()).then_some(mutually_immune);
     file.pieces = Some(specs);

@@ -206,6 +206,7 @@ pub const BUILTIN_PARENTS: &[(&str, &str)] = &[
     ("armageddon", "armageddon"),
     ("atomar", "atomar"),
     ("ai-wok", "ai-wok"),
+    ("makpong", "makpong"),
     ("asean", "asean"),
     ("paradigm", "paradigm"),
     ("georgian", "georgian"),
@@ -336,6 +337,9 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
         refuse("board", "Fairy-Stockfish's boards are at most 12 files by 10 ranks");
     }
     // The board's walls need no key: the start writes them as `*`, as Fairy-Stockfish reads.
+    if file.makpong == Some(true) {
+        keys.insert("makpongRule".into(), "true".into());
+    }
     if file.duck == Some(true) {
         if board.walls.is_empty() {
             keys.insert("wallingRule".into(), "duck".into());
