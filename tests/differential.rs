@@ -826,6 +826,15 @@ const LISTED_GAPS: &[KnownGap] = &[
         fen: "4k4/9/9/9/9/9/9/9/4K4[R] w - - 1+1 0 1",
         moves: "",
     },
+    KnownGap {
+        variant: "karouk",
+        kind: "san-check",
+        contains: "",
+        class: "notation",
+        why: "the first check wins: Fairy-Stockfish writes #, Chimera + (only real checkmates get #)",
+        fen: "r6k/8/6pp/8/6PP/8/8/R2KM3 w DE - 1+1 0 1",
+        moves: "",
+    },
 ];
 
 // ---------------------------------------------------------------------------------------

@@ -214,6 +214,7 @@ impl Section {
                 "captures_change_side",
                 "duck",
                 "makpong",
+                "cambodian_moves",
                 "draw_odds",
                 "mutually_immune",
                 "end",

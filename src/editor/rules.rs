@@ -27,11 +27,13 @@ pub enum Switch {
     Duck,
     /// A king in check may only take its checker (`makpong`, Makpong).
     Makpong,
+    /// First-move leaps of king and ferz (`cambodian_moves`, Cambodian).
+    CambodianMoves,
 }
 
 impl Switch {
     /// Every switch, in the order the editor lists them.
-    pub const ALL: [Switch; 9] = [
+    pub const ALL: [Switch; 10] = [
         Switch::MandatoryCapture,
         Switch::ChecksForbidden,
         Switch::Gating,
@@ -41,6 +43,7 @@ impl Switch {
         Switch::CapturesChangeSide,
         Switch::Duck,
         Switch::Makpong,
+        Switch::CambodianMoves,
     ];
 
     /// Its key in the file (and its field's path for problems).
@@ -55,6 +58,7 @@ impl Switch {
             Switch::CapturesChangeSide => "captures_change_side",
             Switch::Duck => "duck",
             Switch::Makpong => "makpong",
+            Switch::CambodianMoves => "cambodian_moves",
         }
     }
 
@@ -70,6 +74,9 @@ impl Switch {
             Switch::CapturesChangeSide => "a piece that captures changes side, kings excepted (Andernach)",
             Switch::Duck => "every move also moves the duck, a wall of no side (Duck chess)",
             Switch::Makpong => "a king in check may not step away, only take the piece checking it (Makpong)",
+            Switch::CambodianMoves => {
+                "first-move leaps: the king as a knight one rank forward, the ferz two squares forward, from squares the castling field keeps (Cambodian)"
+            }
         }
     }
 
@@ -84,6 +91,7 @@ impl Switch {
             Switch::CapturesChangeSide => &mut f.captures_change_side,
             Switch::Duck => &mut f.duck,
             Switch::Makpong => &mut f.makpong,
+            Switch::CambodianMoves => &mut f.cambodian_moves,
         }
     }
 
@@ -99,6 +107,7 @@ impl Switch {
             Switch::CapturesChangeSide => f.captures_change_side,
             Switch::Duck => f.duck,
             Switch::Makpong => f.makpong,
+            Switch::CambodianMoves => f.cambodian_moves,
         };
         value.unwrap_or(false)
     }

@@ -374,12 +374,13 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
                 let elsewhere = castlers().any(|(sq, _, _)| g.rank(*sq) != back);
                 castling_king(variant, side, &files, elsewhere)
             });
-            parse_castling(g, reg, variant.castling.as_ref(), variant.gating, homes, &pieces, text)?
+            parse_castling(g, reg, variant.castling.as_ref(), variant.gating || variant.cambodian_moves, homes, &pieces, text)?
         }
     };
     // A side with nothing in hand has nothing to gate: its gating rights are void (unless
     // captures may fill the hand again, as in S-House).
-    let refilled = variant.drops.as_ref().is_some_and(|d| d.captures_to_hand);
+    // (Cambodian rights are no gates for the hand.)
+    let refilled = variant.drops.as_ref().is_some_and(|d| d.captures_to_hand) || variant.cambodian_moves;
     for side in Side::BOTH {
         if !refilled && !hand.iter().any(|&(_, s)| s == side) {
             gates[side.index()] = 0;

@@ -136,6 +136,7 @@ struct Needs {
     gating: bool,
     duck: bool,
     makpong: bool,
+    cambodian_moves: bool,
     mutually_immune: bool,
     piece_promotion: bool,
     drop_mates: bool,
@@ -183,6 +184,7 @@ impl Needs {
             gating: v.gating,
             duck: v.duck,
             makpong: v.makpong,
+            cambodian_moves: v.cambodian_moves,
             mutually_immune: v.mutually_immune != 0,
             piece_promotion: v.piece_promotion.is_some() || !v.immobile.is_empty(),
             drop_mates: v.drops.as_ref().is_some_and(|d| d.no_drop_mate != 0),
@@ -228,6 +230,9 @@ fn query_defaults(step: QuerySystems, needs: Needs) -> Defaults<QueryPart> {
             let mut before = vec![Part(query::synthesize_special_moves as QueryPart)];
             if needs.gating {
                 before.push(Part(query::synthesize_gating));
+            }
+            if needs.cambodian_moves {
+                before.push(Part(query::synthesize_cambodian_moves));
             }
             if needs.piece_promotion {
                 before.push(Part(query::synthesize_piece_promotions));

@@ -473,6 +473,21 @@ pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: 
                 st.gates[s.index()] &= !(1u16 << g.file(m.to));
             }
         }
+        // Cambodian: a rook landing on the rank or file of an enemy king still on its square
+        // takes the king's leap away, whatever stands between (as Fairy-Stockfish judges it).
+        let them = side.opponent();
+        if rules.cambodian_moves && def.betza == "R" && m.dropped().is_none() {
+            let back = if them == Side::White { 0 } else { g.ranks - 1 };
+            let gates = st.gates[them.index()];
+            for f in (0..g.files).filter(|f| gates & (1u16 << f) != 0) {
+                let sq = Square(back * g.files + f);
+                let c = w.board().cell(sq);
+                let king = c.is_piece() && c.side() == them && reg.def(c.kind()).royal;
+                if king && (g.file(sq) == g.file(m.to) || g.rank(sq) == g.rank(m.to)) {
+                    st.gates[them.index()] &= !(1u16 << f);
+                }
+            }
+        }
     }
     // Duck chess: the duck leaves its square for the one the move names.
     if let Some(to) = m.wall {

@@ -792,6 +792,45 @@ pub fn synthesize_gating(p: &mut QueryParts) {
     }
 }
 
+/// Step 2.3 (default, last), in Cambodian: the first-move leaps from squares whose right the
+/// state keeps (`gates`): a royal piece there, not in check, leaps as a knight to an empty
+/// square one rank forward (the self-check filter judges where it lands); a ferz there jumps
+/// two squares straight forward onto an empty square, over anything.
+pub fn synthesize_cambodian_moves(p: &mut QueryParts) {
+    let QueryView { query, board, rules, state, .. } = p.view();
+    let q = &mut *query;
+    let side = q.side;
+    let gates = state.gates[side.index()];
+    if !rules.cambodian_moves || gates == 0 {
+        return;
+    }
+    let g = board.geometry;
+    let reg = &rules.registry;
+    let (back, dy) = if side == Side::White { (0i32, 1i32) } else { (g.ranks as i32 - 1, -1) };
+    for f in (0..g.files).filter(|f| gates & (1u16 << f) != 0) {
+        let from = Square(back as u8 * g.files + f);
+        let c = board.cell(from);
+        if !c.is_piece() || c.side() != side || q.is_overridden(from) {
+            continue;
+        }
+        let def = reg.def(c.kind());
+        let targets: &[(i32, i32)] = if def.royal && !q.in_check {
+            &[(-2, 1), (2, 1)]
+        } else if def.betza == "F" {
+            &[(0, 2)]
+        } else {
+            &[]
+        };
+        for &(dx, steps) in targets {
+            if let Some(to) = g.square(f as i32 + dx, back + dy * steps)
+                && board.cell(to).is_empty()
+            {
+                q.moves.push(Move::normal(from, to, false));
+            }
+        }
+    }
+}
+
 /// A 256-bit set of squares.
 #[derive(Copy, Clone, Default)]
 struct SquareSet([u64; 4]);

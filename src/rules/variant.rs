@@ -313,6 +313,12 @@ pub struct Variant {
     pub duck: bool,
     /// A royal piece in check may only move to take the one piece checking it (Makpong).
     pub makpong: bool,
+    /// Cambodian first-move leaps: a king on a back-rank square whose right is kept (the
+    /// castling field's file letters, as gates) leaps as a knight one rank forward, out of
+    /// check and onto an empty square; a ferz there jumps two squares forward onto an empty
+    /// square. A right goes when its square is left or landed on, and a king's when an enemy
+    /// rook lands on its rank or file.
+    pub cambodian_moves: bool,
     /// A game that would be drawn is won by this side instead (Armageddon).
     pub draw_odds: Option<super::geometry::Side>,
     /// Bit set of types that cannot capture one another (Atomar's kings).
@@ -423,6 +429,7 @@ impl Variant {
             walls: Vec::new(),
             duck: false,
             makpong: false,
+            cambodian_moves: false,
             draw_odds: None,
             mutually_immune: 0,
             registry,

@@ -90,6 +90,12 @@ pub struct VariantFile {
     /// checking it (Makpong).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub makpong: Option<bool>,
+    /// Ouk Chatrang's first-move leaps (Cambodian): a king still on a square whose right the
+    /// castling field keeps (`DEde`) may leap as a knight to the next rank forward, out of
+    /// check and without capturing; a ferz (Betza `F`) on such a square may jump two squares
+    /// straight forward onto an empty square.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cambodian_moves: Option<bool>,
     /// The region (by name) whose points are joined by diagonal lines that the `janggi_*` code
     /// pieces also move along (Janggi's palaces).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -83,6 +83,8 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("threekings", include_str!("../../presets/threekings.ron")),
     ("makruk", include_str!("../../presets/makruk.ron")),
     ("makpong", include_str!("../../presets/makpong.ron")),
+    ("cambodian", include_str!("../../presets/cambodian.ron")),
+    ("karouk", include_str!("../../presets/karouk.ron")),
     ("courier", include_str!("../../presets/courier.ron")),
     ("jesonmor", include_str!("../../presets/jesonmor.ron")),
     ("crazyhouse", include_str!("../../presets/crazyhouse.ron")),

@@ -360,6 +360,7 @@ fn blast_and_switches(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpe
         Switch::CapturesChangeSide,
         Switch::Duck,
         Switch::Makpong,
+        Switch::CambodianMoves,
     ] {
         let mut on = s.get(editor.file());
         if ui.checkbox(&mut on, s.label()).on_hover_text(s.key()).changed() {

@@ -704,7 +704,13 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     // Other rules.
     let gating = rd.bool("gating", false);
     let seirawan = rd.bool("seirawanGating", false);
-    if gating != seirawan {
+    // Cambodian's leaps keep their rights as gates, with nothing in hand to gate.
+    let cambodian = rd.bool("cambodianMoves", false);
+    if cambodian && (!gating || seirawan || drops_on) {
+        let line = rd.line("cambodianMoves");
+        rd.refuse("cambodianMoves", line, "Cambodian moves are supported with gating, without Seirawan's gating or drops");
+    }
+    if gating != seirawan && !cambodian {
         let line = rd.line("gating").or(rd.line("seirawanGating"));
         rd.refuse("gating", line, "gating is supported as Seirawan's (gating and seirawanGating both true)");
     }
@@ -731,7 +737,6 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     for (key, default, why) in [
         ("petrifyOnCaptureTypes", "-", "petrification is not supported"),
         ("petrifyBlastPieces", "false", "petrification is not supported"),
-        ("cambodianMoves", "false", "Cambodian special moves are not supported"),
         ("passOnStalemate", "false", "passing on stalemate is not supported"),
         ("passOnStalemateWhite", "false", "passing on stalemate is not supported"),
         ("passOnStalemateBlack", "false", "passing on stalemate is not supported"),
@@ -1037,6 +1042,9 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     }
     if gating && seirawan {
         file.gating = Some(true);
+    }
+    if cambodian {
+        file.cambodian_moves = Some(true);
     }
     if pass {
         file.pass = Some(true);

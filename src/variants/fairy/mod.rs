@@ -207,6 +207,8 @@ pub const BUILTIN_PARENTS: &[(&str, &str)] = &[
     ("atomar", "atomar"),
     ("ai-wok", "ai-wok"),
     ("makpong", "makpong"),
+    ("cambodian", "cambodian"),
+    ("karouk", "karouk"),
     ("asean", "asean"),
     ("paradigm", "paradigm"),
     ("georgian", "georgian"),
@@ -243,7 +245,7 @@ pub fn known_differences(builtin: &str) -> Option<&'static str> {
         "xiangqi" | "minixiangqi" | "manchu" => {
             "perpetual check is a draw (Fairy-Stockfish scores it a loss); no fifty-move draw claim; a soldier's move resets the half-move clock"
         }
-        "makruk" | "ai-wok" | "asean" => "no counting rules: the fifty-move rule instead",
+        "makruk" | "ai-wok" | "asean" | "makpong" | "cambodian" | "karouk" => "no counting rules: the fifty-move rule instead",
         _ => return None,
     })
 }
@@ -594,6 +596,13 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
     if file.gating == Some(true) {
         keys.insert("gating".into(), "true".into());
         keys.insert("seirawanGating".into(), "true".into());
+    }
+    if file.cambodian_moves == Some(true) {
+        if file.gating == Some(true) || file.drops.is_some() {
+            refuse("cambodian_moves", "Fairy-Stockfish keeps Cambodian rights as gates: not beside gating or drops");
+        }
+        keys.insert("gating".into(), "true".into());
+        keys.insert("cambodianMoves".into(), "true".into());
     }
     if let Some(letters) = file.mutually_immune.as_ref().filter(|l| !l.is_empty()) {
         keys.insert("mutuallyImmuneTypes".into(), lower(letters));
