@@ -76,7 +76,7 @@ fn known_gaps_are_still_open() {
 /// How many counts each suite holds within its budget, less the known gaps (floors for the
 /// tests below: an emptied or shortened data file fails).
 const FS_PERFT_ROWS: usize = 109;
-const PYFFISH_PERFT_ROWS: usize = 76;
+const PYFFISH_PERFT_ROWS: usize = 79;
 const ROWS_ANTICHESS: usize = 23;
 const ROWS_HORDE: usize = 12;
 const ROWS_3CHECK: usize = 6;
@@ -849,4 +849,28 @@ fn cambodian_leaps_and_their_rights() {
     let rights = |fen: String| fen.split_whitespace().nth(2).unwrap().to_string();
     assert_eq!(rights(fen_after("7k/8/6pp/8/6PP/8/8/3KM3 w DE - 0 1", "e1f2 h8g8 f2e1 g8h8")), "D");
     assert_eq!(rights(fen_after("7k/8/6pp/8/6PP/5n2/8/3KM3 b DE - 0 1", "f3e1")), "D");
+}
+
+/// Shatar's mate rule and robado (positions, moves and results as pyffish 0.0.90 gives them).
+#[test]
+fn shatar_mates_need_a_shak() {
+    let after = |fen: &str, moves: &str| {
+        let mut e = Engine::from_fen(variants::builtin("shatar").unwrap(), fen).unwrap();
+        for m in moves.split_whitespace() {
+            e.play_uci(m).unwrap();
+        }
+        e.outcome().map(|o| o.winner)
+    };
+    let (white, black) = (Some(Some(Side::White)), Some(Some(Side::Black)));
+    // A knight alone mates: the mated side wins.
+    assert_eq!(after("6rk/6pp/3N4/8/8/8/8/4K3 w - - 0 1", "d6f7"), black);
+    // A rook's mate (a shak) wins.
+    assert_eq!(after("6k1/5ppp/8/8/8/8/8/R3K3 w - - 0 1", "a1a8"), white);
+    // A bishop's mate with no shak before it is a draw ...
+    assert_eq!(after("6bk/7p/8/5N2/8/8/8/1K2B3 w - - 0 1", "e1c3"), Some(None));
+    // ... unless a knight's check began the series; a quiet move in between breaks it.
+    assert_eq!(after("6b1/p5kp/8/8/8/4N3/8/1K2B3 w - - 0 1", "e3f5 g7h8 e1c3"), white);
+    assert_eq!(after("6b1/p5kp/8/8/8/4N3/8/1K2B3 w - - 0 1", "e3f5 g7h8 b1c1 a7a6 e1c3"), Some(None));
+    // Robado: a bare king draws at once.
+    assert_eq!(after("4k3/8/8/8/8/8/r7/R3K3 w - - 0 1", "a1a2"), Some(None));
 }

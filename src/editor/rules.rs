@@ -306,6 +306,10 @@ pub(super) fn map_letter(f: &mut VariantFile, from: char, to: Option<char>) {
         {
             *pieces = pieces.chars().map(|c| if c == from { to } else { c }).collect();
         }
+        if let EndSpec::ShatarMate { shak, knights } = e {
+            in_text(shak);
+            in_text(knights);
+        }
     }
     if let Some(blast) = &mut f.blast {
         in_text(&mut blast.immune);

@@ -500,6 +500,37 @@ pub fn count_checks(parts: &mut ApplyParts) {
     }
 }
 
+/// Step 4 (default, after the hooks), under Shatar's mate rule: keeps the mover's series of
+/// checking moves, and whether one of them was a shak (a check by one of the rule's types).
+pub fn track_shak_series(parts: &mut ApplyParts) {
+    let ApplyView { pending, state, rules, fns, writer, .. } = parts.view();
+    let Some(shak) = rules.end.iter().find_map(|e| match e {
+        EndCondition::ShatarMate { shak, .. } => Some(*shak),
+        _ => None,
+    }) else {
+        return;
+    };
+    let board = writer.board();
+    let mover = pending.mover;
+    let victim = mover.opponent();
+    let royals = fns.royals(rules, &board.cells, victim);
+    let check = super::query::royal_attacked(rules, fns, state, board, &royals, victim);
+    let series = &mut state.shak_series[mover.index()];
+    *series = check && (*series || checker_types(rules, &board.cells, &royals, mover) & shak != 0);
+}
+
+/// The types of `by`'s pieces that attack one of `royals` on `cells`.
+pub fn checker_types(rules: &super::variant::Variant, cells: &[super::piece::Cell], royals: &[Square], by: Side) -> u64 {
+    let reg = &rules.registry;
+    let mut types = 0;
+    for (i, c) in cells.iter().enumerate() {
+        if c.is_piece() && c.side() == by && royals.iter().any(|&r| reg.piece_attacks(cells, c.kind(), by, Square(i as u8), r)) {
+            types |= 1u64 << c.kind().0;
+        }
+    }
+    types
+}
+
 /// Step 5: one more half-move in this turn.
 pub fn count_half_move(parts: &mut ApplyParts) {
     let state = &mut *parts.state;

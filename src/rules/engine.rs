@@ -95,7 +95,10 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     if reg.royal_mask != 0 && fns.royalty.is_empty() && enforced {
         // A side keeps the royalty it has in the start position: Horde's white has no king,
         // and may not get one.
-        let mates = variant.end.iter().any(|e| matches!(e, EndCondition::Checkmate | EndCondition::Checkmated(_)));
+        let mates = variant
+            .end
+            .iter()
+            .any(|e| matches!(e, EndCondition::Checkmate | EndCondition::Checkmated(_) | EndCondition::ShatarMate { .. }));
         // A royal piece reaches a hand only where the start puts pieces there to be placed
         // (Placement); a captured royal piece ends the game instead (unless presets take the
         // royalty away, as suicide chess does, or let a side that moves again take a king).
@@ -222,6 +225,7 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
         facing_streak: setup.counters.facing_streak,
         pass_streak: setup.counters.pass_streak,
         gates: setup.gates,
+        shak_series: [false; 2],
         default_end_suppressed: setup.counters.default_end_suppressed,
     };
     // A position may already be decided by a rule that is judged after moves (a third check
@@ -907,13 +911,29 @@ fn judge(world: &mut World) -> Option<Outcome> {
     for condition in &rules.end {
         let decided = match condition {
             // A game-result hook may have switched the default end rules off for this position.
-            EndCondition::Checkmate | EndCondition::Checkmated(_) | EndCondition::Stalemate(_) | EndCondition::StalemateByCount
+            EndCondition::Checkmate
+            | EndCondition::Checkmated(_)
+            | EndCondition::ShatarMate { .. }
+            | EndCondition::Stalemate(_)
+            | EndCondition::StalemateByCount
                 if state.default_end_suppressed =>
             {
                 None
             }
             EndCondition::Checkmate => (no_moves && in_check).then(|| Outcome::win(turn.opponent(), Reason::Checkmate)),
             EndCondition::Checkmated(v) => (no_moves && in_check).then(|| score(*v, turn, Reason::Checkmate)),
+            EndCondition::ShatarMate { knights, .. } => (no_moves && in_check).then(|| {
+                let mater = turn.opponent();
+                let royals = world.resource::<MoveQuery>().royals.clone();
+                let checkers = super::apply::checker_types(&rules, &world.resource::<Board>().cells, &royals, mater);
+                if checkers != 0 && checkers & !knights == 0 {
+                    Outcome::win(turn, Reason::Rule("mate by knights alone".into()))
+                } else if state.shak_series[mater.index()] {
+                    Outcome::win(mater, Reason::Checkmate)
+                } else {
+                    Outcome::draw(Reason::Rule("mate without a shak (niol)".into()))
+                }
+            }),
             EndCondition::Stalemate(v) => (no_moves && !in_check).then(|| score(*v, turn, Reason::Stalemate)),
             EndCondition::StalemateByCount => (no_moves && !in_check).then(|| {
                 let board = world.resource::<Board>();

@@ -290,7 +290,9 @@ pub fn san_body(variant: &Variant, cells: &[Cell], legal: &[Move], m: &Move) -> 
     let def = reg.def(kind);
     let mut s = String::new();
     // A rival makes the same kind of move: a drop, or a move that promotes where this one
-    // does not (or the other way round), needs no telling apart (Fairy-Stockfish's rule).
+    // does not (or the other way round), needs no telling apart (Fairy-Stockfish's rule);
+    // nor does a Cambodian met's jump, which is no move of the met's own kind.
+    let jump = |o: &Move| variant.cambodian_moves && g.file(o.from) == g.file(o.to) && g.rank(o.from).abs_diff(g.rank(o.to)) == 2;
     let rivals: Vec<&Move> = legal
         .iter()
         .filter(|o| {
@@ -300,6 +302,7 @@ pub fn san_body(variant: &Variant, cells: &[Cell], legal: &[Move], m: &Move) -> 
                 && o.dropped().is_none()
                 && o.promotion.is_some() == m.promotion.is_some()
                 && cells[o.from.index()].kind() == kind
+                && !(jump(o) && def.betza == "F")
         })
         .collect();
     // A pawn's push is written by its square alone, unless another pawn could make it too

@@ -128,6 +128,7 @@ struct Needs {
     checks_forbidden: bool,
     mandatory_capture: bool,
     count_checks: bool,
+    shak_series: bool,
     immediate_results: bool,
     flag_reply: bool,
     drops: bool,
@@ -176,6 +177,7 @@ impl Needs {
             checks_forbidden: v.checks_forbidden,
             mandatory_capture: v.mandatory_capture,
             count_checks: v.check_limit().is_some(),
+            shak_series: v.end.iter().any(|e| matches!(e, EndCondition::ShatarMate { .. })),
             immediate_results: v.end.iter().any(EndCondition::is_immediate),
             flag_reply: v.end.iter().any(|e| matches!(e, EndCondition::RegionReached { reply: true, .. })),
             drops: v.drops.is_some(),
@@ -317,7 +319,10 @@ fn apply_rule_defaults(step: ApplySystems, needs: Needs) -> (Vec<ApplyDefault>, 
             if needs.blast {
                 before.push(Exclusive(apply::explode));
             }
-            let after: Vec<ApplyDefault> = if needs.count_checks { vec![Part(apply::count_checks)] } else { vec![] };
+            let mut after: Vec<ApplyDefault> = if needs.count_checks { vec![Part(apply::count_checks)] } else { vec![] };
+            if needs.shak_series {
+                after.push(Part(apply::track_shak_series));
+            }
             (before, after)
         }
         A::CountHalfMove => (vec![Part(apply::count_half_move)], vec![]),

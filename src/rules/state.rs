@@ -56,6 +56,9 @@ pub struct GameState {
     /// Per side, the files of back-rank squares whose piece has not moved yet, where a piece
     /// from the hand may still be gated in (Seirawan).
     pub gates: [u16; 2],
+    /// Per side, whether its unbroken series of checking moves up to now had a check by a
+    /// piece whose checks count (Shatar's shak); false once a move of its gives no check.
+    pub shak_series: [bool; 2],
     /// Set by a game-result hook for the position its move made: the default end rules
     /// (checkmate, stalemate) do not apply to it (`preset-api.md`: a game-result hook overrides
     /// the default checkmate and stalemate logic). Cleared at the start of every move.

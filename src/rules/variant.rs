@@ -177,6 +177,15 @@ pub enum EndCondition {
     },
     /// No legal move while in check: this verdict for the side to move (Losers: win).
     Checkmated(Verdict),
+    /// Shatar's mate: no legal move while in check loses only if the mating side's unbroken
+    /// series of checking moves, up to the mate, had a check by one of the `shak` types;
+    /// otherwise it draws, and a mate given by `knights` alone loses for the side that gave it.
+    ShatarMate {
+        /// The types whose checks count (rook, knight, bers).
+        shak: u64,
+        /// The types that may not mate alone (the knight).
+        knights: u64,
+    },
     /// A side that starts its turn with a piece of these types on its region wins: the
     /// piece got there and survived the opponent's reply (Jeson Mor: occupy the centre,
     /// then leave it).

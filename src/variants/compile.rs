@@ -591,6 +591,10 @@ fn check_end(file: &VariantFile, cx: &Context, ck: &mut Checker) -> Vec<EndCondi
                 EndCondition::Extinction { types, per_type: *per_type, fewer_than, verdict: *verdict, pseudo_royal: *pseudo_royal }
             }
             EndSpec::Checkmated(v) => EndCondition::Checkmated(*v),
+            EndSpec::ShatarMate { shak, knights } => EndCondition::ShatarMate {
+                shak: cx.letters(shak, &format!("end[{i}].shak"), ck),
+                knights: cx.letters(knights, &format!("end[{i}].knights"), ck),
+            },
             EndSpec::MoveRule(n) => EndCondition::MoveRule(*n),
             EndSpec::NCheck(n) => EndCondition::NCheck(*n),
             EndSpec::Repetition(n) => EndCondition::Repetition(*n),

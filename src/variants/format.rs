@@ -455,6 +455,15 @@ pub enum EndSpec {
     },
     /// No legal move while in check: this verdict for the side to move.
     Checkmated(Verdict),
+    /// Shatar's mate: a mate wins only if the mating side's unbroken series of checks had a
+    /// check by one of the `shak` letters; otherwise it draws, and a mate by `knights` alone
+    /// loses for the side that gave it.
+    ShatarMate {
+        /// Letters of the pieces whose checks count.
+        shak: String,
+        /// Letters of the pieces that may not mate alone.
+        knights: String,
+    },
     /// A side that starts its turn with a piece of these letters on the named region wins.
     RegionHeld {
         /// Letters of the types that count.

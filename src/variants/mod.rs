@@ -84,6 +84,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("makruk", include_str!("../../presets/makruk.ron")),
     ("makpong", include_str!("../../presets/makpong.ron")),
     ("cambodian", include_str!("../../presets/cambodian.ron")),
+    ("shatar", include_str!("../../presets/shatar.ron")),
     ("karouk", include_str!("../../presets/karouk.ron")),
     ("courier", include_str!("../../presets/courier.ron")),
     ("jesonmor", include_str!("../../presets/jesonmor.ron")),

@@ -431,6 +431,10 @@ fn new_conditions(pieces: &[PieceSpec], regions: &[String]) -> Vec<(&'static str
     vec![
         ("checkmate wins", EndSpec::Checkmate),
         ("checkmated: a verdict", EndSpec::Checkmated(Verdict::Loss)),
+        ("Shatar's mate (needs a shak)", {
+            let moving = |moves: &[&str]| pieces.iter().filter(|p| moves.contains(&p.betza.as_str())).map(|p| p.letter).collect();
+            EndSpec::ShatarMate { shak: moving(&["R", "N", "RF"]), knights: moving(&["N"]) }
+        }),
         ("stalemate: a verdict", EndSpec::Stalemate(Verdict::Draw)),
         ("stalemate: fewer pieces win", EndSpec::StalemateByCount),
         ("a region reached wins", EndSpec::RegionReached { pieces: royal.clone(), region: region.clone(), reply: false, safe: false }),
@@ -469,6 +473,19 @@ fn condition_row(ui: &mut egui::Ui, i: usize, e: &mut EndSpec, pieces: &[PieceSp
         EndSpec::Checkmated(v) => {
             ui.label("checkmated:");
             changed |= verdict(ui, ("end-v", i), v);
+        }
+        EndSpec::ShatarMate { shak, knights } => {
+            ui.label("mate wins after a check by");
+            if let Some(l) = letter_boxes(ui, pieces, shak) {
+                *shak = l;
+                changed = true;
+            }
+            ui.label("in the series (else a draw); a mate by");
+            if let Some(l) = letter_boxes(ui, pieces, knights) {
+                *knights = l;
+                changed = true;
+            }
+            ui.label("alone loses");
         }
         EndSpec::Stalemate(v) => {
             ui.label("stalemate:");

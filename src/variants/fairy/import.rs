@@ -592,6 +592,11 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
 
     // Castling.
     let king_letters = letters_of(&["king"]);
+    // Shatar's mate counts the checks of Fairy-Stockfish's rook, knight and bers.
+    let shatar = rd.bool("shatarMateRule", false).then(|| {
+        let shak = ["rook", "knight", "bers"].iter().map(|k| letters_of(&[k])).collect::<String>();
+        (shak, letters_of(&["knight"]))
+    });
     let castling_king = rd.letters("castlingKingPiece", &king_letters, &all);
     let castling_rooks = rd.letters("castlingRookPieces", &letters_of(&["rook"]), &all);
     let castling = rd.bool("castling", true);
@@ -744,7 +749,6 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         ("perpetualCheckIllegal", "false", "perpetual check as a loss is not supported"),
         ("moveRepetitionIllegal", "false", "forbidden repetitions are not supported"),
         ("chasingRule", "none", "chasing rules are not supported"),
-        ("shatarMateRule", "false", "Shatar's mating rules are not supported"),
         ("bikjangRule", "false", "bikjang needs Janggi's code pieces; import from the janggi catalogue variant is not supported"),
         ("countingRule", "none", "counting rules (Makruk, ASEAN) are not supported"),
         ("extinctionClaim", "false", "extinction by claim is not supported"),
@@ -1074,6 +1078,11 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     // forbidden, there is no checkmate.
     let pseudo_royals = pseudo_royal && extinction.is_some() && (extinct_all || !extinct_types.is_empty());
     match checkmate.filter(|_| (!king_letters.is_empty() || pseudo_royals) && checking) {
+        Some(Verdict::Loss) if let Some((shak, knights)) = shatar.clone() => end.push(EndSpec::ShatarMate { shak, knights }),
+        Some(_) if shatar.is_some() => {
+            let line = rd.line("shatarMateRule");
+            rd.refuse("shatarMateRule", line, "Shatar's mate with a checkmate value other than a loss is not supported");
+        }
         Some(Verdict::Loss) => end.push(EndSpec::Checkmate),
         Some(v) => end.push(EndSpec::Checkmated(v)),
         None => {}

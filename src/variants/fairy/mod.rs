@@ -208,6 +208,7 @@ pub const BUILTIN_PARENTS: &[(&str, &str)] = &[
     ("ai-wok", "ai-wok"),
     ("makpong", "makpong"),
     ("cambodian", "cambodian"),
+    ("shatar", "shatar"),
     ("karouk", "karouk"),
     ("asean", "asean"),
     ("paradigm", "paradigm"),
@@ -713,6 +714,17 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
             EndSpec::Checkmate => {}
             EndSpec::Checkmated(v) => {
                 keys.insert("checkmateValue".into(), verdict(*v).into());
+            }
+            EndSpec::ShatarMate { shak, knights } => {
+                // Fairy-Stockfish's rule names its rook, knight and bers.
+                let by_moves = |moves: &[&str]| -> BTreeSet<char> {
+                    pieces.iter().filter(|p| moves.contains(&p.betza.as_str())).map(|p| p.letter).collect()
+                };
+                let set = |letters: &str| letters.chars().collect::<BTreeSet<char>>();
+                if set(shak) != by_moves(&["R", "N", "RF"]) || set(knights) != by_moves(&["N"]) {
+                    refuse(&path, "Fairy-Stockfish's Shatar mate counts the checks of its rook, knight and bers (R, N, RF) only");
+                }
+                keys.insert("shatarMateRule".into(), "true".into());
             }
             EndSpec::Stalemate(v) => stalemate = Some(*v),
             EndSpec::StalemateByCount => {
