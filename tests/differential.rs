@@ -638,6 +638,30 @@ const LISTED_GAPS: &[KnownGap] = &[
         moves: "",
     },
     KnownGap {
+        variant: "torishogi",
+        kind: "legal-missing-losing",
+        contains: "allows S@",
+        class: "rules",
+        why: "a swallow drop that mates: Chimera forbids it, Fairy-Stockfish allows it and scores the mate as a loss for the dropper",
+        fen: "6k/4C2/5F1/7/7/7/1K5[SF] w - - 0 1",
+        moves: "",
+    },
+    KnownGap {
+        variant: "torishogi",
+        kind: "fen-pocket-order",
+        contains: "",
+        class: "notation",
+        why: "the pieces in hand in another order (Chimera [LP], Fairy-Stockfish [PL])",
+        fen: "6k/7/7/7/7/7/1K5[LP] w - - 0 1",
+        moves: "",
+    },
+    KnownGap {
+        variant: "torishogi",
+        fen: "rpckcpl/3f3/sssSS1s/2ss1s1/SSSSS1S/2C1F2/LP1KCPR[Ss] w - - 3 5",
+        moves: "S@g4",
+        ..DROP_HALFMOVE
+    },
+    KnownGap {
         variant: "shogi",
         kind: "legal-missing-losing",
         contains: "allows P@",

@@ -76,7 +76,7 @@ fn known_gaps_are_still_open() {
 /// How many counts each suite holds within its budget, less the known gaps (floors for the
 /// tests below: an emptied or shortened data file fails).
 const FS_PERFT_ROWS: usize = 109;
-const PYFFISH_PERFT_ROWS: usize = 79;
+const PYFFISH_PERFT_ROWS: usize = 82;
 const ROWS_ANTICHESS: usize = 23;
 const ROWS_HORDE: usize = 12;
 const ROWS_3CHECK: usize = 6;
@@ -873,4 +873,21 @@ fn shatar_mates_need_a_shak() {
     assert_eq!(after("6b1/p5kp/8/8/8/4N3/8/1K2B3 w - - 0 1", "e3f5 g7h8 b1c1 a7a6 e1c3"), Some(None));
     // Robado: a bare king draws at once.
     assert_eq!(after("4k3/8/8/8/8/8/r7/R3K3 w - - 0 1", "a1a2"), Some(None));
+}
+
+/// Tori shogi: two swallows a file, compulsory promotion in and out of the zone (positions and
+/// moves as pyffish 0.0.90 gives them).
+#[test]
+fn tori_shogi_swallows_and_promotions() {
+    let moves = |fen: &str| sorted_moves("torishogi", fen);
+    let drops_on_d = |fen: &str| moves(fen).into_iter().filter(|m| m.starts_with("S@d")).collect::<Vec<_>>();
+    // One swallow on the d-file: a second may join it; two: no third; the enemy's do not count.
+    assert_eq!(drops_on_d("5k1/7/7/3S3/7/7/1K5[S] w - - 0 1"), ["S@d1", "S@d2", "S@d3", "S@d5", "S@d6"]);
+    assert_eq!(drops_on_d("5k1/7/7/3S3/3S3/7/1K5[S] w - - 0 1"), Vec::<String>::new());
+    assert_eq!(drops_on_d("5k1/7/7/3S3/3s3/7/1K5[S] w - - 0 1"), ["S@d1", "S@d2", "S@d5", "S@d6"]);
+    // A falcon in the zone promotes on every move, even one that leaves it.
+    assert_eq!(
+        moves("5k1/3F3/7/7/7/7/1K5[-] w - - 0 1"),
+        ["b1a1", "b1a2", "b1b2", "b1c1", "b1c2", "d6c5+", "d6c6+", "d6c7+", "d6d7+", "d6e5+", "d6e6+", "d6e7+"]
+    );
 }

@@ -308,11 +308,15 @@ fn unreachable_piece(variant: &Variant, setup: &Setup, plain: bool, start: Optio
                 return Some(format!("{side} {} on {at} stands behind where its kind can ever be", def.name));
             }
         }
-        let no_doubled = variant.drops.as_ref().is_some_and(|d| d.no_doubled & (1u64 << kind.0) != 0);
-        if no_doubled && !setup.promoted.iter().any(|&(s, _)| s == sq) {
-            let twin = setup.pieces.iter().any(|&(s, k, sd)| {
+        let limit = variant.drops.as_ref().filter(|d| d.no_doubled & (1u64 << kind.0) != 0).map(|d| usize::from(d.no_doubled_count));
+        if let Some(limit) = limit
+            && !setup.promoted.iter().any(|&(s, _)| s == sq)
+        {
+            let others = setup.pieces.iter().filter(|&&(s, k, sd)| {
                 s != sq && k == kind && sd == side && g.file(s) == g.file(sq) && !setup.promoted.iter().any(|&(p, _)| p == s)
             });
+            // More on the file than drops could have put there (Shogi: two pawns).
+            let twin = others.count() >= limit.max(1);
             let keeps_file = g.squares().all(|from| {
                 table
                     .rays(g.len(), side, from)
@@ -320,7 +324,8 @@ fn unreachable_piece(variant: &Variant, setup: &Setup, plain: bool, start: Optio
                     .all(|r| r.kind != super::movement::RayKind::AnySquare && reach(r).iter().all(|&to| g.file(to) == g.file(from)))
             });
             if twin && keeps_file {
-                return Some(format!("{side} has two {}s on the {} file", def.name, at.chars().next().unwrap_or('?')));
+                let file = at.chars().next().unwrap_or('?');
+                return Some(format!("{side} has more than {} {}s on the {file} file", limit.max(1), def.name));
             }
         }
     }

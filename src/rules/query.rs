@@ -434,10 +434,13 @@ pub fn drop_allowed(rules: &Variant, drops: &DropRule, cells: &[Cell], side: Sid
     drops.allowed(kind, g.relative_rank(sq, side))
         && !immobile_on(rules, kind, side, sq)
         && (drops.no_doubled & (1u64 << kind.0) == 0
-            || !(0..g.ranks).any(|r| {
-                let c = cells[(r * g.files + g.file(sq)) as usize];
-                c.is_piece() && c.side() == side && c.kind() == kind
-            }))
+            || (0..g.ranks)
+                .filter(|r| {
+                    let c = cells[(r * g.files + g.file(sq)) as usize];
+                    c.is_piece() && c.side() == side && c.kind() == kind
+                })
+                .count()
+                < usize::from(drops.no_doubled_count))
 }
 
 /// Step 2.3 (default, after promotion and en passant), in variants with Shogi-style

@@ -269,6 +269,9 @@ pub struct DropRule {
     /// Types (bit set) that may not be dropped on a file holding one of the same type and
     /// side (Shogi's nifu).
     pub no_doubled: u64,
+    /// How many of a `no_doubled` type of its side a file may hold before no more may be
+    /// dropped there (Shogi: 1; Tori shogi: 2).
+    pub no_doubled_count: u8,
     /// Types (bit set) whose drop may not checkmate (Shogi's uchifuzume).
     pub no_drop_mate: u64,
     /// A promoted piece taken goes to the hand as what it became (Loop, Chessgi).

@@ -724,6 +724,7 @@ fn check_drops(file: &VariantFile, cx: &Context, ck: &mut Checker) -> Option<Dro
         opposite_bishops: d.opposite_bishops,
         castling_on_drop: d.castling_on_drop,
         no_doubled,
+        no_doubled_count: d.no_doubled_count,
         no_drop_mate,
         keep_promoted: d.keep_promoted,
     })

@@ -326,6 +326,10 @@ pub struct DropsSpec {
     /// same type and side (Shogi's nifu: `"P"`).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub no_doubled: String,
+    /// How many of a `no_doubled` type a file may already hold before no more may be
+    /// dropped there (default 1; Tori shogi: 2).
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub no_doubled_count: u8,
     /// Letters whose drop may not checkmate (Shogi's uchifuzume: `"P"`).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub no_drop_mate: String,

@@ -43,6 +43,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("okisakishogi", include_str!("../../presets/okisakishogi.ron")),
     ("yarishogi", include_str!("../../presets/yarishogi.ron")),
     ("shoshogi", include_str!("../../presets/shoshogi.ron")),
+    ("torishogi", include_str!("../../presets/torishogi.ron")),
     ("checkshogi", include_str!("../../presets/checkshogi.ron")),
     ("janggi", include_str!("../../presets/janggi.ron")),
     ("janggitraditional", include_str!("../../presets/janggitraditional.ron")),

@@ -267,6 +267,7 @@ fn drops(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], ranks: u8
             opposite_bishops: false,
             castling_on_drop: false,
             no_doubled: String::new(),
+            no_doubled_count: 1,
             no_drop_mate: String::new(),
             keep_promoted: false,
         });
@@ -296,7 +297,10 @@ fn drops(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], ranks: u8
             }
         });
         ui.horizontal_wrapped(|ui| {
-            ui.label("not two on a file (nifu)");
+            ui.label("no drop onto a file holding");
+            let count = egui::DragValue::new(&mut d.no_doubled_count).clamp_existing_to_range(false).range(1..=u8::MAX);
+            changed |= ui.add(count).on_hover_text("Shogi's nifu: 1; Tori shogi's swallows: 2").changed();
+            ui.label("of the same (nifu)");
             if let Some(l) = letter_boxes(ui, pieces, &d.no_doubled) {
                 d.no_doubled = l;
                 changed = true;

@@ -687,7 +687,7 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     let all_ranks: Vec<u8> = (1..=ranks).collect();
     let drop_ranks = rd.side_ranks("dropRegionWhite", "dropRegionBlack", (&all_ranks, &all_ranks), Some(Vec::new()));
     let no_doubled = rd.letters("dropNoDoubled", "", &all);
-    rd.only_default("dropNoDoubledCount", "1", "only one piece per file is supported");
+    let no_doubled_count = u8::try_from(rd.int_in("dropNoDoubledCount", 1, 1, 64)).unwrap_or(1);
     let pawn_drop_mate = rd.bool("shogiPawnDropMateIllegal", false);
     let opposite_bishops = rd.bool("dropOppositeColoredBishop", false);
     let must_drop = rd.bool("mustDrop", false);
@@ -1038,6 +1038,7 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
             castling_on_drop,
             keep_promoted: drop_loop,
             no_doubled,
+            no_doubled_count,
             no_drop_mate,
         });
     }

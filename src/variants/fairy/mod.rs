@@ -188,6 +188,7 @@ pub const BUILTIN_PARENTS: &[(&str, &str)] = &[
     ("okisakishogi", "okisakishogi"),
     ("yarishogi", "yarishogi"),
     ("shoshogi", "shoshogi"),
+    ("torishogi", "torishogi"),
     ("checkshogi", "checkshogi"),
     ("janggitraditional", "janggitraditional"),
     ("janggicasual", "janggicasual"),
@@ -692,6 +693,9 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
                 refuse("drops.no_doubled", "only one letter");
             }
             keys.insert("dropNoDoubled".into(), lower(&d.no_doubled));
+            if d.no_doubled_count != 1 {
+                keys.insert("dropNoDoubledCount".into(), d.no_doubled_count.to_string());
+            }
         }
         if !d.no_drop_mate.is_empty() {
             if d.no_drop_mate != key_letters("shogiPawn") {
