@@ -175,6 +175,7 @@ const NOT_EXPORTED: &[(&str, &str)] = &[
     ("losers", "end[1]"),
     ("jesonmor", "end[0]"),
     ("andernach", "captures_change_side"),
+    ("musketeer", "fixed_gating"),
     ("legan", "pieces[0].pawn"),
     ("georgian", "pieces[0].pawn"),
 ];

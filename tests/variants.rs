@@ -891,3 +891,31 @@ fn tori_shogi_swallows_and_promotions() {
         ["b1a1", "b1a2", "b1b2", "b1c1", "b1c2", "d6c5+", "d6c6+", "d6c7+", "d6d7+", "d6e5+", "d6e6+", "d6e7+"]
     );
 }
+
+/// Musketeer chess's fixed gating. Perft: each side's twenty first moves are chess's (the
+/// b-knight's two moves now bring the cannon in, and no plain knight move is left), and no
+/// first move of white's changes black's twenty: 20 and 20 × 20 = 400, counted by hand; depth
+/// 4 is fsmosca's published count for this start (github.com/fsmosca/musketeer-chess,
+/// Leopard/Cannon: 195507).
+#[test]
+fn musketeer_gates_its_pieces_in_on_fixed_files() {
+    let musketeer = || variants::builtin("musketeer").unwrap();
+    let mut e = Engine::from_fen(musketeer(), "startpos").unwrap();
+    assert_eq!([1, 2].map(|d| e.perft(d)), [20, 400]);
+    // The knight below the cannon brings it in; its plain move is gone.
+    let moves = sorted_moves("musketeer", musketeer().start_fen.as_str());
+    assert!(moves.contains(&"b1c3c".to_string()) && !moves.contains(&"b1c3".to_string()), "{moves:?}");
+    e.play_uci("b1c3c").unwrap();
+    assert_eq!(e.fen(), "lc******/rnbqkbnr/pppppppp/8/8/8/2N5/PPPPPPPP/RCBQKBNR/L******* b KQkq - 1 1");
+    // A piece taken before it moves takes its waiting piece out of the game.
+    let mut e = Engine::from_fen(musketeer(), "********/4k2b/8/8/8/8/8/8/R3K3/L******* b Q - 0 1").unwrap();
+    e.play_uci("h8a1").unwrap();
+    assert_eq!(e.fen(), "********/4k3/8/8/8/8/8/8/b3K3/******** w - - 0 2");
+    // Castling lets the rook's waiting piece in on the square the rook left.
+    let castles = sorted_moves("musketeer", "********/4k3/8/8/8/8/8/8/R3K3/L******* w Q - 0 1");
+    // (Written from the rook's square, as Fairy-Stockfish writes a gate there.)
+    assert!(castles.contains(&"a1e1l".to_string()) && !castles.contains(&"e1a1".to_string()), "{castles:?}");
+    assert_eq!(castles.len(), 16, "ten rook moves and castling, all bringing the leopard in, and five king moves: {castles:?}");
+    // A gate row must stand above a piece of its side.
+    assert!(Engine::from_fen(musketeer(), "********/4k3/8/8/8/8/8/8/4K3/L******* w - - 0 1").is_err());
+}

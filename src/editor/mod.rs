@@ -215,6 +215,7 @@ impl Section {
                 "duck",
                 "makpong",
                 "cambodian_moves",
+                "fixed_gating",
                 "draw_odds",
                 "mutually_immune",
                 "end",

@@ -29,11 +29,13 @@ pub enum Switch {
     Makpong,
     /// First-move leaps of king and ferz (`cambodian_moves`, Cambodian).
     CambodianMoves,
+    /// Pieces wait above given files and gate in there (`fixed_gating`, Musketeer).
+    FixedGating,
 }
 
 impl Switch {
     /// Every switch, in the order the editor lists them.
-    pub const ALL: [Switch; 10] = [
+    pub const ALL: [Switch; 11] = [
         Switch::MandatoryCapture,
         Switch::ChecksForbidden,
         Switch::Gating,
@@ -44,6 +46,7 @@ impl Switch {
         Switch::Duck,
         Switch::Makpong,
         Switch::CambodianMoves,
+        Switch::FixedGating,
     ];
 
     /// Its key in the file (and its field's path for problems).
@@ -59,6 +62,7 @@ impl Switch {
             Switch::Duck => "duck",
             Switch::Makpong => "makpong",
             Switch::CambodianMoves => "cambodian_moves",
+            Switch::FixedGating => "fixed_gating",
         }
     }
 
@@ -74,6 +78,9 @@ impl Switch {
             Switch::CapturesChangeSide => "a piece that captures changes side, kings excepted (Andernach)",
             Switch::Duck => "every move also moves the duck, a wall of no side (Duck chess)",
             Switch::Makpong => "a king in check may not step away, only take the piece checking it (Makpong)",
+            Switch::FixedGating => {
+                "pieces wait above back-rank files (the start's gate rows) and must enter when the piece below first moves (Musketeer)"
+            }
             Switch::CambodianMoves => {
                 "first-move leaps: the king as a knight one rank forward, the ferz two squares forward, from squares the castling field keeps (Cambodian)"
             }
@@ -92,6 +99,7 @@ impl Switch {
             Switch::Duck => &mut f.duck,
             Switch::Makpong => &mut f.makpong,
             Switch::CambodianMoves => &mut f.cambodian_moves,
+            Switch::FixedGating => &mut f.fixed_gating,
         }
     }
 
@@ -108,6 +116,7 @@ impl Switch {
             Switch::Duck => f.duck,
             Switch::Makpong => f.makpong,
             Switch::CambodianMoves => f.cambodian_moves,
+            Switch::FixedGating => f.fixed_gating,
         };
         value.unwrap_or(false)
     }

@@ -17,12 +17,22 @@ pub struct StartGrid {
     pockets: Option<String>,
     /// The fields after the placement.
     rest: String,
+    /// Fixed gating's gate rows beyond the back ranks (black's, white's), as written; kept
+    /// as they are.
+    gate_rows: Option<(String, String)>,
 }
 
 impl StartGrid {
     /// An empty board, white to move.
     pub fn empty(files: u8, ranks: u8) -> StartGrid {
-        StartGrid { files, ranks, cells: vec![None; files as usize * ranks as usize], pockets: None, rest: "w - - 0 1".into() }
+        StartGrid {
+            files,
+            ranks,
+            cells: vec![None; files as usize * ranks as usize],
+            pockets: None,
+            rest: "w - - 0 1".into(),
+            gate_rows: None,
+        }
     }
 
     /// Reads a FEN for a board of `files` × `ranks`.
@@ -39,12 +49,17 @@ impl StartGrid {
             }
             None => (placement, None),
         };
-        let rows: Vec<&str> = placement.split('/').collect();
+        let mut rows: Vec<&str> = placement.split('/').collect();
+        // Two rows more: fixed gating's gate rows (Musketeer), kept as written.
+        let gate_rows = (rows.len() == ranks as usize + 2).then(|| {
+            let white = rows.pop().unwrap_or_default().to_string();
+            (rows.remove(0).to_string(), white)
+        });
         if rows.len() != ranks as usize {
             return Err(format!("{} ranks; the board has {ranks}", rows.len()));
         }
-        let mut grid =
-            StartGrid { files, ranks, cells: vec![None; files as usize * ranks as usize], pockets, rest: rest.trim().to_string() };
+        let cells = vec![None; files as usize * ranks as usize];
+        let mut grid = StartGrid { files, ranks, cells, pockets, rest: rest.trim().to_string(), gate_rows };
         for (i, row) in rows.iter().enumerate() {
             let rank = ranks as usize - 1 - i;
             let mut file = 0usize;
@@ -128,6 +143,10 @@ impl StartGrid {
             }
             rows.push(row);
         }
+        if let Some((black, white)) = &self.gate_rows {
+            rows.insert(0, black.clone());
+            rows.push(white.clone());
+        }
         let pockets = self.pockets.as_ref().map_or(String::new(), |p| format!("[{p}]"));
         format!("{}{pockets} {}", rows.join("/"), self.rest)
     }
@@ -142,6 +161,7 @@ impl StartGrid {
             cells: vec![None; files as usize * ranks as usize],
             pockets: self.pockets.clone(),
             rest: self.rest.clone(),
+            gate_rows: self.gate_rows.clone(),
         };
         for rank in 0..ranks {
             // The lower half counts from the bottom, the upper half from the top.

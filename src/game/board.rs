@@ -249,7 +249,7 @@ fn fit_camera(
     let Ok(window) = windows.single() else { return };
     let Ok((mut projection, mut transform)) = cameras.single_mut() else { return };
     let g = board.geometry;
-    let pockets = if rules.0.drops.is_some() || rules.0.gating { 2.1 } else { 0.0 };
+    let pockets = if rules.0.drops.is_some() || rules.0.gating || rules.0.fixed_gating { 2.1 } else { 0.0 };
     let (need_w, need_h) = ((g.files as f32 + 0.6) * SQUARE, (g.ranks as f32 + 0.6 + pockets) * SQUARE);
     let (avail_w, avail_h) = ((window.width() - side).max(50.0), window.height().max(50.0));
     let scale = (need_w / avail_w).max(need_h / avail_h);
@@ -647,7 +647,10 @@ fn glide(
     }
 }
 
-/// Pockets (Crazyhouse, Seirawan's gates): one sprite per type in hand with its count.
+/// Pockets (Crazyhouse, Seirawan's gates): one sprite per type in hand with its count. Under
+/// fixed gating (Musketeer) each waiting piece is drawn beyond its side's back rank, above
+/// (or below) the file it will enter on.
+#[allow(clippy::too_many_arguments)]
 fn draw_pockets(
     mut commands: Commands,
     version: Res<PositionVersion>,
@@ -658,10 +661,11 @@ fn draw_pockets(
     images: Res<PieceImages>,
     old: Query<Entity, With<PocketSlot>>,
     browse: Res<super::browse::Browse>,
+    state: Res<crate::rules::GameState>,
     mut drawn: Local<Option<(u64, u64, Side, Option<usize>)>>,
 ) {
     let key = (version.0, layout.0, view.bottom, browse.ply);
-    if *drawn == Some(key) || (rules.0.drops.is_none() && !rules.0.gating) {
+    if *drawn == Some(key) || (rules.0.drops.is_none() && !rules.0.gating && !rules.0.fixed_gating) {
         return;
     }
     *drawn = Some(key);
@@ -669,6 +673,28 @@ fn draw_pockets(
         commands.entity(e).despawn();
     }
     let g = board.geometry;
+    if rules.0.fixed_gating {
+        // (While browsing, the waiting pieces are the present ones that the shown hand holds.)
+        let hands = browse.shown().map_or(&board.hand_counts, |p| &p.hands);
+        for side in Side::BOTH {
+            let back = if side == Side::White { 0 } else { g.ranks - 1 };
+            for (f, &k) in state.fixed_gates[side.index()].iter().enumerate().take(g.files as usize) {
+                if k == 0 || hands[side.index()][(k - 1) as usize] == 0 {
+                    continue;
+                }
+                let kind = crate::rules::PieceType(k - 1);
+                let below = square_centre(g, *view, Square(back * g.files + f as u8));
+                let outward = if below.y < 0.0 { -1.0 } else { 1.0 };
+                let at = Vec2::new(below.x, below.y + outward * SQUARE * 0.95);
+                let sprite = match image_name(rules.registry.def(kind)).and_then(|n| images.get(n, side)) {
+                    Some(image) => Sprite { image, custom_size: Some(Vec2::splat(SQUARE * 0.7)), ..default() },
+                    None => Sprite::from_color(Color::srgb(0.5, 0.5, 0.5), Vec2::splat(SQUARE * 0.5)),
+                };
+                commands.spawn((PocketSlot { kind, side, home: at }, sprite, Transform::from_xyz(at.x, at.y, 2.0)));
+            }
+        }
+        return;
+    }
     for side in Side::BOTH {
         let mut index = 0;
         for kind in rules.registry.ids() {

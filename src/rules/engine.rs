@@ -226,6 +226,7 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
         pass_streak: setup.counters.pass_streak,
         gates: setup.gates,
         shak_series: [false; 2],
+        fixed_gates: setup.fixed_gates,
         default_end_suppressed: setup.counters.default_end_suppressed,
     };
     // A position may already be decided by a rule that is judged after moves (a third check
@@ -548,12 +549,18 @@ impl RulesWorld for World {
             decided,
         });
         let pocket = if rules.drops.is_some() || rules.gating { write_pocket(&rules.registry, &board.hand_counts) } else { String::new() };
+        let mut placement = write_placement(g, &rules.registry, &board.cells, &promoted);
+        if rules.fixed_gating {
+            let row = |side: Side| super::fen::write_gate_row(rules, side, &state.fixed_gates[side.index()]);
+            placement = format!("{}/{placement}/{}", row(Side::Black), row(Side::White));
+        }
         let fen = format!(
             "{}{} {} {} {}{} {} {}",
-            write_placement(g, &rules.registry, &board.cells, &promoted),
+            placement,
             pocket,
             if state.turn == Side::White { "w" } else { "b" },
-            write_castling(rules, &board.cells, &state.castling, state.gates),
+            // (Fixed gating's gates are its gate rows.)
+            write_castling(rules, &board.cells, &state.castling, if rules.fixed_gating { [0, 0] } else { state.gates }),
             ep_legal.map(|(ep, victim)| write_en_passant(g, ep, victim)).unwrap_or_else(|| "-".into()),
             counters,
             state.halfmove_clock,

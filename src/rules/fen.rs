@@ -156,6 +156,9 @@ pub struct Setup {
     pub promoted: Vec<(Square, PieceType)>,
     /// Gating files per side (Seirawan).
     pub gates: [u16; 2],
+    /// Per side and file, the piece waiting in the gate row (type index plus one), under
+    /// fixed gating (Musketeer).
+    pub fixed_gates: [[u8; 16]; 2],
     /// Chimera's own trailing field (`{...}`, after the standard fields, which stay exactly
     /// Fairy-Stockfish's): the turn counters the rules read and the sections presets write
     /// (their piece facts and state), which [`Setup::extra`] keeps for them.
@@ -321,7 +324,12 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
     let mut fields = fen.split_whitespace();
     let placement = fields.next().ok_or_else(|| err(FenCode::Empty, FenField::Board, "the FEN is empty"))?;
     let (placement, pocket) = split_pocket(g, placement);
-    let (pieces, promoted_squares, walls) = parse_placement(g, reg, placement)?;
+    // Fixed gating: a gate row beyond each back rank (black's first, white's last).
+    let (placement, gate_rows) = match variant.fixed_gating {
+        true => split_gate_rows(g, placement)?,
+        false => (placement.to_string(), None),
+    };
+    let (pieces, promoted_squares, walls) = parse_placement(g, reg, &placement)?;
     check_walls(variant, &walls)?;
     let mut hand = Vec::new();
     if let Some(pocket) = pocket {
@@ -364,6 +372,32 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
         Some("b") => Side::Black,
         Some(other) => return Err(err(FenCode::Turn, FenField::Turn, format!("'{other}'; expected 'w' or 'b'"))),
     };
+    let mut fixed_gates = [[0u8; 16]; 2];
+    let mut gated_hand = Vec::new();
+    if let Some(rows) = gate_rows {
+        for (side, row) in [(Side::Black, rows.0), (Side::White, rows.1)] {
+            let back = if side == Side::White { 0 } else { g.ranks - 1 };
+            for (f, c) in row.into_iter().enumerate() {
+                let Some(c) = c else { continue };
+                let kind = reg
+                    .by_letter(c)
+                    .filter(|_| c.is_ascii_uppercase() == (side == Side::White))
+                    .ok_or_else(|| err(FenCode::Pocket, FenField::Board, format!("gate row: '{c}' is not a {side} piece")))?;
+                let below = Square(back * g.files + f as u8);
+                if !pieces.iter().any(|&(sq, _, s)| sq == below && s == side) {
+                    let at = g.name(below);
+                    return Err(err(
+                        FenCode::Pocket,
+                        FenField::Board,
+                        format!("gate row: '{c}' waits above {at}, which holds no {side} piece"),
+                    ));
+                }
+                fixed_gates[side.index()][f] = kind.0 + 1;
+                gated_hand.push((kind, side));
+            }
+        }
+    }
+    hand.extend(gated_hand);
     let (castling, mut gates) = match fields.next() {
         None => (CastlingRights::default(), [0, 0]),
         Some(text) => {
@@ -377,6 +411,13 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
             parse_castling(g, reg, variant.castling.as_ref(), variant.gating || variant.cambodian_moves, homes, &pieces, text)?
         }
     };
+    for side in Side::BOTH {
+        for f in 0..g.files.min(16) {
+            if fixed_gates[side.index()][f as usize] != 0 {
+                gates[side.index()] |= 1 << f;
+            }
+        }
+    }
     // A side with nothing in hand has nothing to gate: its gating rights are void (unless
     // captures may fill the hand again, as in S-House).
     // (Cambodian rights are no gates for the hand.)
@@ -459,9 +500,56 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
         hand,
         promoted,
         gates,
+        fixed_gates,
         counters,
         extra,
     })
+}
+
+/// Splits fixed gating's gate rows off a placement: the board's ranks, and per side
+/// (`(black, white)`) the piece letter waiting above each file (`*` or a digit: none).
+#[allow(clippy::type_complexity)]
+fn split_gate_rows(g: Geometry, placement: &str) -> Result<(String, Option<(Vec<Option<char>>, Vec<Option<char>>)>), FenError> {
+    let rows: Vec<&str> = placement.split('/').collect();
+    if rows.len() != usize::from(g.ranks) + 2 {
+        let message = format!("{} rows; this variant writes its {} ranks between two gate rows", rows.len(), g.ranks);
+        return Err(err(FenCode::RankCount, FenField::Board, message));
+    }
+    let row = |text: &str| -> Result<Vec<Option<char>>, FenError> {
+        let mut out = Vec::new();
+        let mut digits = String::new();
+        for c in text.chars() {
+            if c.is_ascii_digit() {
+                digits.push(c);
+                continue;
+            }
+            if !digits.is_empty() {
+                out.extend(std::iter::repeat_n(None, digits.parse::<usize>().unwrap_or(0)));
+                digits.clear();
+            }
+            out.push(if c == '*' { None } else { Some(c) });
+        }
+        out.extend(std::iter::repeat_n(None, digits.parse::<usize>().unwrap_or(0)));
+        if out.len() != usize::from(g.files) {
+            return Err(err(FenCode::RankWidth, FenField::Board, format!("gate row '{text}' is not {} files wide", g.files)));
+        }
+        Ok(out)
+    };
+    let (black, white) = (row(rows[0])?, row(rows[rows.len() - 1])?);
+    Ok((rows[1..rows.len() - 1].join("/"), Some((black, white))))
+}
+
+/// Writes fixed gating's gate row for one side: the waiting pieces' letters, `*` elsewhere.
+pub fn write_gate_row(variant: &Variant, side: Side, gates: &[u8; 16]) -> String {
+    (0..variant.geometry.files as usize)
+        .map(|f| match gates[f] {
+            0 => '*',
+            k => {
+                let l = variant.registry.def(PieceType(k - 1)).letter;
+                if side == Side::White { l } else { l.to_ascii_lowercase() }
+            }
+        })
+        .collect()
 }
 
 /// The walls a FEN writes must be the board's, and beside them at most the duck where the

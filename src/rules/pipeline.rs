@@ -183,7 +183,7 @@ impl Needs {
             drops: v.drops.is_some(),
             must_drop: v.drops.as_ref().is_some_and(|d| d.must_drop),
             blast: v.blast.is_some(),
-            gating: v.gating,
+            gating: v.gating || v.fixed_gating,
             duck: v.duck,
             makpong: v.makpong,
             cambodian_moves: v.cambodian_moves,

@@ -453,6 +453,9 @@ pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: 
         && let Some(e) = w.board().in_hand(side, gate.kind)
     {
         w.move_to(e, Location::Hand, Location::Board(gate.square));
+        if rules.fixed_gating {
+            st.fixed_gates[side.index()][g.file(gate.square) as usize] = 0;
+        }
         // With nothing left to gate, the side's gating rights are gone (as Fairy-Stockfish
         // writes them: one position, one FEN), unless captures may fill the hand again.
         let refilled = rules.drops.as_ref().is_some_and(|d| d.captures_to_hand);
@@ -471,6 +474,21 @@ pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: 
             if m.is_castle() && s == side {
                 st.gates[s.index()] &= !(1u16 << g.file(m.from));
                 st.gates[s.index()] &= !(1u16 << g.file(m.to));
+            }
+        }
+        // Fixed gating: a piece whose file lost its gate without it entering (the piece below
+        // was taken, or castling could not let it in) is out of the game.
+        if rules.fixed_gating {
+            for s in Side::BOTH {
+                for f in 0..(g.files as usize).min(16) {
+                    let kind = st.fixed_gates[s.index()][f];
+                    if kind != 0 && st.gates[s.index()] & (1u16 << f) == 0 {
+                        st.fixed_gates[s.index()][f] = 0;
+                        if let Some(e) = w.board().in_hand(s, PieceType(kind - 1)) {
+                            w.move_to(e, Location::Hand, Location::Captured);
+                        }
+                    }
+                }
             }
         }
         // Cambodian: a rook landing on the rank or file of an enemy king still on its square

@@ -753,6 +753,10 @@ pub fn synthesize_special_moves(p: &mut QueryParts) {
 /// square (for castling: on the king's or the rook's square).
 pub fn synthesize_gating(p: &mut QueryParts) {
     let QueryView { query, board, rules, state, .. } = p.view();
+    if rules.fixed_gating {
+        synthesize_fixed_gating(query, board, rules, state);
+        return;
+    }
     if !rules.gating {
         return;
     }
@@ -793,6 +797,52 @@ pub fn synthesize_gating(p: &mut QueryParts) {
             }
         }
     }
+}
+
+/// Fixed gating (Musketeer): a move from a back-rank square whose waiting piece may still
+/// enter becomes the move with that piece entering there (for castling, on the king's or the
+/// rook's square, where castling leaves it empty: one move for each); the plain move stays
+/// only where no piece can enter.
+fn synthesize_fixed_gating(q: &mut MoveQuery, board: &Board, rules: &Variant, state: &GameState) {
+    let side = q.side;
+    let g = board.geometry;
+    let back = if side == Side::White { 0 } else { g.ranks - 1 };
+    let (gates, waiting) = (state.gates[side.index()], state.fixed_gates[side.index()]);
+    if gates == 0 {
+        return;
+    }
+    let waiting_at = |sq: Square| {
+        let f = g.file(sq) as usize;
+        (g.rank(sq) == back && gates & (1u16 << f) != 0 && waiting[f] != 0).then(|| PieceType(waiting[f] - 1))
+    };
+    let moves = std::mem::take(&mut q.moves);
+    let mut out = Vec::with_capacity(moves.len());
+    for m in moves {
+        if m.dropped().is_some() || q.is_overridden(m.from) {
+            out.push(m);
+            continue;
+        }
+        let landing = match (m.kind, &rules.castling) {
+            (MoveKind::Castle(wing), Some(rule)) => {
+                let rank = g.rank(m.from);
+                [Some(Square(rank * g.files + rule.king_files[wing.index()])), Some(Square(rank * g.files + rule.rook_files[wing.index()]))]
+            }
+            _ => [None, None],
+        };
+        let squares: &[Square] = if m.is_castle() { &[m.from, m.to] } else { &[m.from] };
+        let before = out.len();
+        for &sq in squares {
+            if let Some(kind) = waiting_at(sq)
+                && !landing.contains(&Some(sq))
+            {
+                out.push(Move { gate: Some(super::moves::Gate { kind, square: sq }), ..m });
+            }
+        }
+        if out.len() == before {
+            out.push(m);
+        }
+    }
+    q.moves = out;
 }
 
 /// Step 2.3 (default, last), in Cambodian: the first-move leaps from squares whose right the

@@ -59,6 +59,9 @@ pub struct GameState {
     /// Per side, whether its unbroken series of checking moves up to now had a check by a
     /// piece whose checks count (Shatar's shak); false once a move of its gives no check.
     pub shak_series: [bool; 2],
+    /// Per side and file, the piece waiting above the back rank to gate in there (its type
+    /// index plus one; 0: none), under fixed gating (Musketeer).
+    pub fixed_gates: [[u8; 16]; 2],
     /// Set by a game-result hook for the position its move made: the default end rules
     /// (checkmate, stalemate) do not apply to it (`preset-api.md`: a game-result hook overrides
     /// the default checkmate and stalemate logic). Cleared at the start of every move.
@@ -82,6 +85,13 @@ impl GameState {
         }
         if self.gates != [0, 0] {
             h ^= mix(0x6A7E_0000_0000 | (self.gates[0] as u64) << 16 | self.gates[1] as u64);
+        }
+        if self.fixed_gates != [[0; 16]; 2] {
+            for (s, files) in self.fixed_gates.iter().enumerate() {
+                for (f, &k) in files.iter().enumerate().filter(|(_, k)| **k != 0) {
+                    h ^= mix(0xF1C5_0000_0000 | (s as u64) << 16 | (f as u64) << 8 | k as u64);
+                }
+            }
         }
         if self.checks != [0, 0] {
             h ^= mix(0xC4EC_0000 | (self.checks[0] as u64) << 8 | self.checks[1] as u64);

@@ -331,6 +331,11 @@ pub struct Variant {
     /// square. A right goes when its square is left or landed on, and a king's when an enemy
     /// rook lands on its rank or file.
     pub cambodian_moves: bool,
+    /// Fixed gating (Musketeer): each piece in hand waits above one back-rank file (the FEN's
+    /// gate rows, beyond each back rank) and must enter on the square that file's piece leaves
+    /// on its first move (for castling, the king's or the rook's); it is lost if that piece is
+    /// taken first.
+    pub fixed_gating: bool,
     /// A game that would be drawn is won by this side instead (Armageddon).
     pub draw_odds: Option<super::geometry::Side>,
     /// Bit set of types that cannot capture one another (Atomar's kings).
@@ -442,6 +447,7 @@ impl Variant {
             duck: false,
             makpong: false,
             cambodian_moves: false,
+            fixed_gating: false,
             draw_odds: None,
             mutually_immune: 0,
             registry,

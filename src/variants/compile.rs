@@ -55,6 +55,7 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
         duck: file.duck.unwrap_or(false),
         makpong: file.makpong.unwrap_or(false),
         cambodian_moves: file.cambodian_moves.unwrap_or(false),
+        fixed_gating: file.fixed_gating.unwrap_or(false),
         draw_odds: file.draw_odds,
         mutually_immune: file.mutually_immune.as_ref().map_or(0, |l| cx.letters(l, "mutually_immune", &mut ck)),
         registry,

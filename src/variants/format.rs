@@ -96,6 +96,12 @@ pub struct VariantFile {
     /// straight forward onto an empty square.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cambodian_moves: Option<bool>,
+    /// Fixed gating (Musketeer): each piece in hand waits above one back-rank file, written
+    /// in a gate row beyond each side's back rank in the start's placement
+    /// (`lc******/rnbqkbnr/…/RNBQKBNR/LC******`), and must enter on the square that file's
+    /// piece leaves on its first move; it is lost if that piece is taken first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fixed_gating: Option<bool>,
     /// The region (by name) whose points are joined by diagonal lines that the `janggi_*` code
     /// pieces also move along (Janggi's palaces).
     #[serde(default, skip_serializing_if = "Option::is_none")]

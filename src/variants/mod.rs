@@ -104,6 +104,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("seirawan", include_str!("../../presets/seirawan.ron")),
     ("extinction", include_str!("../../presets/extinction.ron")),
     ("andernach", include_str!("../../presets/andernach.ron")),
+    ("musketeer", include_str!("../../presets/musketeer.ron")),
     ("gustav3", include_str!("../../presets/gustav3.ron")),
     ("omicron", include_str!("../../presets/omicron.ron")),
     ("duck", include_str!("../../presets/duck.ron")),

@@ -618,6 +618,9 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
         }
         None => {}
     }
+    if file.fixed_gating == Some(true) {
+        refuse("fixed_gating", "Fairy-Stockfish has no fixed gating (pieces waiting above given files)");
+    }
     if file.captures_change_side == Some(true) {
         refuse("captures_change_side", "Fairy-Stockfish has no pieces that change side when they capture");
     }
