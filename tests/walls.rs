@@ -3,7 +3,7 @@
 //! `e4,e5`). Their perft against Fairy-Stockfish is in `tests/variants.rs`, their playouts in
 //! `tests/differential.rs`; these are the rules case by case.
 
-use chimera::rules::{Engine, FenCode, parse_fen};
+use chimera::rules::{Engine, FenCode, Side, parse_fen};
 use chimera::variants;
 
 fn game(id: &str, fen: &str) -> Engine {
@@ -124,4 +124,23 @@ fn troitzky_pawns_promote_on_the_last_square_of_their_file() {
     let v = variants::builtin("troitzky").unwrap();
     let fen = "****qk****/**1P4**/*8*/*8*/10/10/*8*/*8*/**6**/****QK**** w - - 0 1";
     assert_eq!(Engine::from_fen(v, fen).err().map(|e| e.code), Some(FenCode::PromotionRank));
+}
+
+/// Joust and Snail trail: each move walls up the square the piece left; the side with no
+/// move loses (FENs and SAN as pyffish 0.0.90 writes them).
+#[test]
+fn trails_of_walls_close_the_board() {
+    let mut e = Engine::from_fen(variants::builtin("joust").unwrap(), "startpos").unwrap();
+    let legal = e.legal_moves();
+    let first = legal.iter().find(|m| e.to_uci(m) == "d4c2,c2d4").copied().expect("the wall goes where the knight left");
+    assert_eq!(e.to_san(&first), "Nc2,d4");
+    // The wall's part may be left out: it has only one place.
+    e.play_uci("d4c2").unwrap();
+    assert_eq!(e.fen(), "8/8/8/4n3/3*4/8/2N5/8 b - - 1 1");
+    let mut e = Engine::from_fen(variants::builtin("snailtrail").unwrap(), "startpos").unwrap();
+    e.play_uci("a1b1,b1a1").unwrap();
+    assert_eq!(e.fen(), "6p/7/7/7/7/7/*P5 b - - 1 1");
+    // A snail walled in has lost.
+    let mut e = Engine::from_fen(variants::builtin("snailtrail").unwrap(), "6p/7/7/7/7/**5/P*5 w - - 0 9").unwrap();
+    assert_eq!(e.outcome().map(|o| o.winner), Some(Some(Side::Black)));
 }

@@ -781,9 +781,15 @@ fn draw_marks(
     {
         tint(m.to, Color::srgba_u8(20, 85, 30, 128), 0.3);
     }
-    // The duck (a wall that is not one of the board's).
+    // The duck (a wall that is not one of the board's), or a trail's walls, holes as the
+    // board's are.
     for sq in board.walls().filter(|w| !rules.0.walls.contains(w)) {
         let at = square_centre(g, view, sq);
+        if rules.0.trail_walls {
+            let hole = Sprite::from_color(Color::srgb(0.11, 0.09, 0.07), Vec2::splat(SQUARE));
+            commands.spawn((Mark, hole, Transform::from_xyz(at.x, at.y, 0.3)));
+            continue;
+        }
         let sprite = Sprite { image: images.duck.clone(), custom_size: Some(Vec2::splat(SQUARE * 0.86)), ..default() };
         commands.spawn((Mark, sprite, Transform::from_xyz(at.x, at.y, 2.5)));
     }

@@ -12,7 +12,7 @@ use bevy::prelude::*;
 
 use super::computer::ComputerPlay;
 
-use crate::rules::{Board, Move, MoveError, MoveKind, PieceType, RulesWorld, Square};
+use crate::rules::{Board, Move, MoveError, MoveKind, PieceType, Rules, RulesWorld, Square};
 
 /// What the player did on the board.
 #[derive(Message, Clone, Debug, PartialEq)]
@@ -171,7 +171,9 @@ pub fn play(world: &mut World, m: Move) -> bool {
 fn try_target(world: &mut World, to: Square) {
     let selection = world.resource::<Selection>();
     let mut candidates: Vec<Move> = selection.moves.iter().filter(|m| selection.target(m) == to).copied().collect();
-    if !selection.duck && candidates.iter().any(|m| m.wall.is_some()) {
+    let duck = world.resource::<Rules>().0.duck;
+    let selection = world.resource::<Selection>();
+    if duck && !selection.duck && candidates.iter().any(|m| m.wall.is_some()) {
         // Duck chess: first the piece's move (a promotion still asks its choice), then the duck.
         candidates.dedup_by_key(|m| Move { wall: None, ..*m });
         if candidates.len() == 1 {
@@ -207,7 +209,9 @@ pub fn handle(world: &mut World, input: BoardInput) {
         BoardInput::Choose(i) => {
             let m = world.resource::<PendingChoice>().0.get(i).copied();
             match m {
-                Some(m) if m.wall.is_some() && !world.resource::<Selection>().duck => place_duck(world, m),
+                Some(m) if m.wall.is_some() && world.resource::<Rules>().0.duck && !world.resource::<Selection>().duck => {
+                    place_duck(world, m)
+                }
                 Some(m) => {
                     play(world, m);
                 }
@@ -334,7 +338,9 @@ pub fn inputs_for(m: &Move, legal: &[Move]) -> Vec<BoardInput> {
     {
         out.push(BoardInput::Choose(i));
     }
-    if let Some(wall) = m.wall {
+    // The duck's square is pressed; a trail's wall (the only one, where the piece left) is not.
+    let walls = legal.iter().filter(|c| Move { wall: None, ..**c } == Move { wall: None, ..*m }).count();
+    if let Some(wall) = m.wall.filter(|&w| !(walls == 1 && w == m.from)) {
         out.push(BoardInput::Press(wall));
     }
     out

@@ -560,7 +560,8 @@ fn check_walls(variant: &Variant, walls: &[Square]) -> Result<(), FenError> {
         return Err(err(FenCode::Walls, FenField::Board, format!("{} is a wall of this board; write it as '*'", g.name(missing))));
     }
     let extra: Vec<Square> = walls.iter().copied().filter(|w| !variant.walls.contains(w)).collect();
-    let allowed = usize::from(variant.duck);
+    // (A trail of walls may have any length.)
+    let allowed = if variant.trail_walls { usize::MAX } else { usize::from(variant.duck) };
     if extra.len() > allowed {
         let names: Vec<String> = extra.iter().map(|&s| g.name(s)).collect();
         let message = if variant.duck {

@@ -158,6 +158,12 @@ pub fn parse_uci(variant: &Variant, cells: &[Cell], legal: &[Move], text: &str) 
     if let Some(m) = legal.iter().find(|m| to_uci(variant, m) == text || (text == "pass" && m.kind == MoveKind::Pass)) {
         return Ok(*m);
     }
+    // A trail's wall goes where the piece left, whether or not the text says so.
+    if variant.trail_walls
+        && let Some(m) = legal.iter().find(|m| to_uci(variant, &Move { wall: None, ..**m }) == text)
+    {
+        return Ok(*m);
+    }
     if !text.is_ascii() || text.len() < 4 {
         return Err(MoveError::Unparsable {
             text: text.into(),
@@ -202,7 +208,7 @@ fn parse_with_duck(
 ) -> Result<Move, MoveError> {
     let g = variant.geometry;
     let bad = |why: String| MoveError::Unparsable { text: text.into(), why };
-    if !variant.duck {
+    if !variant.duck && !variant.trail_walls {
         return Err(bad("this variant has no duck to move after the piece (the part after ',')".into()));
     }
     // UCI names the square the piece landed on before the duck's square; SAN the duck's only.

@@ -136,6 +136,7 @@ struct Needs {
     blast: bool,
     gating: bool,
     duck: bool,
+    trail_walls: bool,
     makpong: bool,
     cambodian_moves: bool,
     mutually_immune: bool,
@@ -185,6 +186,7 @@ impl Needs {
             blast: v.blast.is_some(),
             gating: v.gating || v.fixed_gating,
             duck: v.duck,
+            trail_walls: v.trail_walls,
             makpong: v.makpong,
             cambodian_moves: v.cambodian_moves,
             mutually_immune: v.mutually_immune != 0,
@@ -246,6 +248,9 @@ fn query_defaults(step: QuerySystems, needs: Needs) -> Defaults<QueryPart> {
             let mut before: Vec<Entry<QueryPart>> = Vec::new();
             if needs.duck {
                 before.push(Part(query::place_duck));
+            }
+            if needs.trail_walls {
+                before.push(Part(query::leave_trail));
             }
             before.push(if needs.applied_captures {
                 Entry::System(apply::filter_self_check_applied.into_configs())

@@ -507,9 +507,10 @@ pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: 
             }
         }
     }
-    // Duck chess: the duck leaves its square for the one the move names.
+    // Duck chess: the duck leaves its square for the one the move names. A trail's walls
+    // stay where they were put, and one more goes up.
     if let Some(to) = m.wall {
-        let from = w.board().walls().find(|s| !rules.walls.contains(s));
+        let from = if rules.duck { w.board().walls().find(|s| !rules.walls.contains(s)) } else { None };
         w.move_wall(from, to);
     }
     // Janggi's streaks: passes, and positions with the royal pieces facing each other.

@@ -1124,6 +1124,18 @@ pub fn forbid_mutual_captures(p: &mut QueryParts) {
     query.moves.retain(|m| !(m.capture && m.dropped().is_none() && immune(m.from) && immune(m.to)));
 }
 
+/// Step 3 (default, first), where moves leave walls behind (Joust, Snail trail): each move
+/// walls up the square its piece leaves.
+pub fn leave_trail(p: &mut QueryParts) {
+    let QueryView { query, rules, .. } = p.view();
+    if !rules.trail_walls {
+        return;
+    }
+    for m in query.moves.iter_mut().filter(|m| m.dropped().is_none() && m.kind != MoveKind::Pass) {
+        m.wall = Some(m.from);
+    }
+}
+
 /// Step 3 (default, after the self-check filter), in Makpong: a royal piece in check may not
 /// step away; it may only take the piece checking it, where that is the only one (the check
 /// is gone once it is off the board). Other pieces answer a check as usual.

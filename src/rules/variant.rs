@@ -336,6 +336,9 @@ pub struct Variant {
     /// on its first move (for castling, the king's or the rook's); it is lost if that piece is
     /// taken first.
     pub fixed_gating: bool,
+    /// Every move leaves a wall on the square the piece left (Joust, Snail trail), written as
+    /// the duck's is: UCI `d4f5,f5d4`, SAN `Nf5,d4`.
+    pub trail_walls: bool,
     /// A game that would be drawn is won by this side instead (Armageddon).
     pub draw_odds: Option<super::geometry::Side>,
     /// Bit set of types that cannot capture one another (Atomar's kings).
@@ -448,6 +451,7 @@ impl Variant {
             makpong: false,
             cambodian_moves: false,
             fixed_gating: false,
+            trail_walls: false,
             draw_odds: None,
             mutually_immune: 0,
             registry,

@@ -56,6 +56,7 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
         makpong: file.makpong.unwrap_or(false),
         cambodian_moves: file.cambodian_moves.unwrap_or(false),
         fixed_gating: file.fixed_gating.unwrap_or(false),
+        trail_walls: file.trail_walls.unwrap_or(false),
         draw_odds: file.draw_odds,
         mutually_immune: file.mutually_immune.as_ref().map_or(0, |l| cx.letters(l, "mutually_immune", &mut ck)),
         registry,
@@ -617,7 +618,14 @@ fn check_end(file: &VariantFile, cx: &Context, ck: &mut Checker) -> Vec<EndCondi
         });
     }
     let has_royal = cx.specs.iter().any(|p| p.royal);
-    let other_win = end.iter().any(|e| e.is_immediate() || matches!(e, EndCondition::Checkmated(_)));
+    // (A side left without a move may lose or win: Joust's knights, Suicide's count.)
+    let other_win = end.iter().any(|e| {
+        e.is_immediate()
+            || matches!(
+                e,
+                EndCondition::Checkmated(_) | EndCondition::StalemateByCount | EndCondition::Stalemate(Verdict::Loss | Verdict::Win)
+            )
+    });
     if !has_royal && !other_win {
         let message = "no piece type is royal and no other condition wins the game; mark the king `royal: true` or add a win condition";
         ck.add(ProblemCode::EndNoWin, "end", message);

@@ -102,6 +102,10 @@ pub struct VariantFile {
     /// piece leaves on its first move; it is lost if that piece is taken first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fixed_gating: Option<bool>,
+    /// Every move leaves a wall on the square the piece left (Joust, Snail trail;
+    /// Fairy-Stockfish's `wallingRule = past`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trail_walls: Option<bool>,
     /// The region (by name) whose points are joined by diagonal lines that the `janggi_*` code
     /// pieces also move along (Janggi's palaces).
     #[serde(default, skip_serializing_if = "Option::is_none")]

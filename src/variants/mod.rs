@@ -108,6 +108,8 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("gustav3", include_str!("../../presets/gustav3.ron")),
     ("omicron", include_str!("../../presets/omicron.ron")),
     ("duck", include_str!("../../presets/duck.ron")),
+    ("joust", include_str!("../../presets/joust.ron")),
+    ("snailtrail", include_str!("../../presets/snailtrail.ron")),
     ("troitzky", include_str!("../../presets/troitzky.ron")),
     ("legan", include_str!("../../presets/legan.ron")),
     ("suicide", include_str!("../../presets/suicide.ron")),

@@ -781,9 +781,18 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     // Walls: the board's own are the start's `*` squares; the duck is the one walling rule.
     let walls = wall_squares(&start, files, ranks);
     let makpong = rd.bool("makpongRule", false);
+    let mut trail = false;
     let duck = match rd.get("wallingRule") {
         None => false,
         Some(v) if v.value == "none" => false,
+        Some(v) if v.value == "past" && rd.keys.get("blastOnCapture").is_some_and(|b| b.value == "true") => {
+            rd.refuse("wallingRule", v.line, "walls left behind with exploding captures are not supported");
+            false
+        }
+        Some(v) if v.value == "past" => {
+            trail = true;
+            false
+        }
         Some(v) if v.value == "duck" && rd.keys.get("blastOnCapture").is_some_and(|b| b.value == "true") => {
             rd.refuse("wallingRule", v.line, "the duck with exploding captures is not supported");
             false
@@ -794,7 +803,7 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
             false
         }
         Some(v) => {
-            rd.refuse("wallingRule", v.line, format!("walls placed by the rule '{}' are not supported (the duck is)", v.value));
+            rd.refuse("wallingRule", v.line, format!("walls placed by the rule '{}' are not supported (duck and past are)", v.value));
             false
         }
     };
@@ -939,6 +948,7 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     file.board = Some(BoardSpec { files, ranks, walls, style: Default::default(), river: None });
     file.duck = duck.then_some(true);
     file.makpong = makpong.then_some(true);
+    file.trail_walls = trail.then_some(true);
     file.draw_odds = draw_odds;
     file.mutually_immune = (!mutually_immune.is_empty()).then_some(mutually_immune);
     file.pieces = Some(specs);

@@ -200,6 +200,8 @@ pub const BUILTIN_PARENTS: &[(&str, &str)] = &[
     ("gustav3", "gustav3"),
     ("omicron", "omicron"),
     ("duck", "duck"),
+    ("joust", "joust"),
+    ("snailtrail", "snailtrail"),
     ("troitzky", "troitzky"),
     ("legan", "legan"),
     ("suicide", "suicide"),
@@ -341,6 +343,12 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
         refuse("board", "Fairy-Stockfish's boards are at most 12 files by 10 ranks");
     }
     // The board's walls need no key: the start writes them as `*`, as Fairy-Stockfish reads.
+    if file.trail_walls == Some(true) {
+        if file.duck == Some(true) {
+            refuse("trail_walls", "Fairy-Stockfish has one walling rule: not the duck and a trail together");
+        }
+        keys.insert("wallingRule".into(), "past".into());
+    }
     if file.makpong == Some(true) {
         keys.insert("makpongRule".into(), "true".into());
     }
