@@ -391,6 +391,15 @@ fn keys_read_as_fairy_stockfish_reads_them() {
     let ends = converted(&import(text).expect("reads"), "x").end.unwrap();
     assert!(ends.contains(&EndSpec::Checkmate), "{ends:?}");
     assert!(ends.iter().any(|e| matches!(e, EndSpec::Extinction { pseudo_royal: true, .. })), "{ends:?}");
+    // Drops that may not check; a flag that needs several pieces; walls left behind; blasts
+    // whose victims would go to the hand are refused.
+    let all = import("[x:crazyhouse]\ndropChecks = false\n").expect("reads");
+    assert!(converted(&all, "x").drops.unwrap().no_checks);
+    let text = "[x:chess]\nflagPiece = n\nflagRegionWhite = *8\nflagRegionBlack = *1\nflagPieceCount = 2\n";
+    let ends = converted(&import(text).expect("reads"), "x").end.unwrap();
+    assert!(ends.iter().any(|e| matches!(e, EndSpec::RegionReached { count: 2, .. })), "{ends:?}");
+    assert_eq!(converted(&import("[x:chess]\nwallingRule = past\n").expect("reads"), "x").trail_walls, Some(true));
+    assert_eq!(refused_keys("[x:crazyhouse]\nblastOnCapture = true\n")[0].0, "blastOnCapture");
     // A type a side does not start with would be extinct at once: refused.
     let text = "[x:chess]\nstartFen = rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1\nextinctionValue = loss\nextinctionPieceTypes = q\n";
     assert_eq!(refused_keys(text), vec![("extinctionPieceTypes".to_string(), Some(4))]);

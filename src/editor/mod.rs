@@ -1226,7 +1226,7 @@ mod tests {
         assert_eq!(e.region_squares("centre"), [vec![(3, 3), (4, 3), (3, 4), (4, 4)], vec![(3, 3), (4, 3), (3, 4), (4, 4)]]);
         let mut end = e.end_conditions();
         assert_eq!(end, crate::variants::default_end(), "chess's when the file leaves them out");
-        end.insert(1, EndSpec::RegionReached { pieces: "K".into(), region: "centre".into(), reply: false, safe: false });
+        end.insert(1, EndSpec::RegionReached { pieces: "K".into(), region: "centre".into(), reply: false, safe: false, count: 1 });
         end.retain(|e| *e != EndSpec::InsufficientMaterial);
         e.apply(&Edit::End(end)).unwrap();
         // Renamed, it is renamed where the end condition names it; removing it while used is refused.
@@ -1405,7 +1405,7 @@ mod tests {
             f.regions = Some([("far".to_string(), RegionSpec::Rect("a1".into(), "k9".into()))].into_iter().collect());
             f.end = Some(vec![
                 EndSpec::Checkmate,
-                EndSpec::RegionReached { pieces: "KW".into(), region: "near".into(), reply: false, safe: false },
+                EndSpec::RegionReached { pieces: "KW".into(), region: "near".into(), reply: false, safe: false, count: 1 },
             ]);
             f.presets = Some(vec![PresetUse { id: "no-such".into(), params: Default::default(), scope: None, duration: None }]);
             f.board.as_mut().unwrap().river = Some(9);

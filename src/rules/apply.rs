@@ -588,10 +588,11 @@ pub fn decide_variant_results(parts: &mut ApplyParts) {
                     return;
                 }
             }
-            EndCondition::RegionReached { types, regions, reply, .. } => {
+            EndCondition::RegionReached { types, regions, reply, count, .. } => {
                 let inside = |side: Side| {
                     let region = &regions[side.index()];
-                    board.find(side, *types).any(|sq| region[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0)
+                    let there = board.find(side, *types).filter(|sq| region[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0);
+                    there.take(usize::from(*count)).count() >= usize::from(*count)
                 };
                 let reason = || Reason::Rule("reached the goal".into());
                 let (white_in, black_in) = (inside(Side::White), inside(Side::Black));
@@ -751,7 +752,11 @@ pub fn extinction_result(variant: &super::variant::Variant, board: &Board, end: 
             let all = if *types == 0 { u64::MAX } else { *types };
             let n = *fewer_than as usize;
             for side in sides {
-                let short = |mask: &u64| board.find(side, *mask).take(n).count() < n;
+                // Pieces in hand count too, as Fairy-Stockfish counts them.
+                let in_hand = |mask: u64| {
+                    (0..64).filter(|t| mask & (1u64 << t) != 0).map(|t| usize::from(board.hand_counts[side.index()][t])).sum::<usize>()
+                };
+                let short = |mask: &u64| board.find(side, *mask).take(n).count() + in_hand(*mask) < n;
                 let gone =
                     if *per_type { (0..64).map(|t| 1u64 << t).filter(|m| all & m != 0).find(short) } else { Some(all).filter(short) };
                 if let Some(mask) = gone {

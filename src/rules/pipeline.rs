@@ -142,6 +142,7 @@ struct Needs {
     mutually_immune: bool,
     piece_promotion: bool,
     drop_mates: bool,
+    drop_checks: bool,
     pass: bool,
     bikjang: bool,
     damage_hooks: bool,
@@ -192,6 +193,7 @@ impl Needs {
             mutually_immune: v.mutually_immune != 0,
             piece_promotion: v.piece_promotion.is_some() || !v.immobile.is_empty(),
             drop_mates: v.drops.as_ref().is_some_and(|d| d.no_drop_mate != 0),
+            drop_checks: v.drops.as_ref().is_some_and(|d| d.no_checks),
             pass: v.pass,
             bikjang: v.end.contains(&EndCondition::Bikjang),
             ..base
@@ -264,6 +266,9 @@ fn query_defaults(step: QuerySystems, needs: Needs) -> Defaults<QueryPart> {
         }
         Q::LegalFilter => {
             let mut before: Vec<Entry<QueryPart>> = Vec::new();
+            if needs.drop_checks {
+                before.push(Part(query::forbid_drop_checks));
+            }
             if needs.drop_mates {
                 before.push(Part(query::forbid_drop_mates));
             }

@@ -428,11 +428,13 @@ pub fn immobile_on(rules: &Variant, kind: PieceType, side: Side, sq: Square) -> 
 }
 
 /// Whether `side` may drop `kind` on the empty square `sq` by the variant's square rules:
-/// drop ranks, immobile pieces, and no doubled pieces on a file (Shogi's nifu).
+/// drop ranks, immobile pieces, a confined piece's region, and no doubled pieces on a file
+/// (Shogi's nifu).
 pub fn drop_allowed(rules: &Variant, drops: &DropRule, cells: &[Cell], side: Side, kind: PieceType, sq: Square) -> bool {
     let g = rules.geometry;
     drops.allowed(kind, g.relative_rank(sq, side))
         && !immobile_on(rules, kind, side, sq)
+        && rules.registry.def(kind).zones.confinement.as_ref().is_none_or(|c| in_set(&c[side.index()], sq))
         && (drops.no_doubled & (1u64 << kind.0) == 0
             || (0..g.ranks)
                 .filter(|r| {
@@ -519,6 +521,19 @@ fn retain_after(
         kept
     });
     q.scratch_ops = ops;
+}
+
+/// Step 4 (default, first), in variants where no drop may give check: drops such drops.
+pub fn forbid_drop_checks(p: &mut QueryParts) {
+    let QueryView { query, board, rules, fns, state, promoted, .. } = p.view();
+    if !rules.drops.as_ref().is_some_and(|d| d.no_checks) {
+        return;
+    }
+    let enemy = query.side.opponent();
+    let base = |e: Entity| promoted.get(e).ok().and_then(|p| p.0);
+    retain_after(query, board, rules, fns, state, &base, |m, after, st| {
+        m.dropped().is_none() || !royal_attacked(rules, fns, st, after, &fns.royals(rules, &after.cells, enemy), enemy)
+    });
 }
 
 /// Step 4 (default, first), in variants where some drops may not mate (Shogi's uchifuzume):

@@ -153,13 +153,15 @@ pub enum EndCondition {
         /// A piece counts only where the opponent does not attack it, and the other side's
         /// piece counts too once the mover leaves it alone there (Dobutsu's try).
         safe: bool,
+        /// How many such pieces must stand there together (Knights Halma: 9).
+        count: u8,
     },
     /// A side left with its royal pieces only (while the other side is not) gets this
     /// verdict at once (Shatranj: loss). Shatranj's reply rule, which lets the bared side
     /// bare back for a draw, is not modelled yet.
     BareKing(Verdict),
-    /// A side with no pieces left of these types (bit set; 0 means any piece) gets this
-    /// verdict (Horde: white loses with no pieces; Antichess: a side without pieces wins).
+    /// A side with no pieces left of these types (bit set; 0 means any piece), on the board or
+    /// in hand, gets this verdict (Horde: white loses with no pieces; Antichess: a side without pieces wins).
     Extinction {
         /// Types that count; 0 means all.
         types: u64,
@@ -272,6 +274,8 @@ pub struct DropRule {
     /// How many of a `no_doubled` type of its side a file may hold before no more may be
     /// dropped there (Shogi: 1; Tori shogi: 2).
     pub no_doubled_count: u8,
+    /// No drop may give check.
+    pub no_checks: bool,
     /// Types (bit set) whose drop may not checkmate (Shogi's uchifuzume).
     pub no_drop_mate: u64,
     /// A promoted piece taken goes to the hand as what it became (Loop, Chessgi).

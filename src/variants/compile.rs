@@ -611,9 +611,9 @@ fn check_end(file: &VariantFile, cx: &Context, ck: &mut Checker) -> Vec<EndCondi
                 let types = cx.letters(pieces, &pieces_path, ck);
                 EndCondition::RegionHeld { types, regions: cx.region(region, ck) }
             }
-            EndSpec::RegionReached { pieces, region, reply, safe } => {
+            EndSpec::RegionReached { pieces, region, reply, safe, count } => {
                 let types = cx.letters(pieces, &pieces_path, ck);
-                EndCondition::RegionReached { types, regions: cx.region(region, ck), reply: *reply, safe: *safe }
+                EndCondition::RegionReached { types, regions: cx.region(region, ck), reply: *reply, safe: *safe, count: (*count).max(1) }
             }
         });
     }
@@ -734,6 +734,7 @@ fn check_drops(file: &VariantFile, cx: &Context, ck: &mut Checker) -> Option<Dro
         castling_on_drop: d.castling_on_drop,
         no_doubled,
         no_doubled_count: d.no_doubled_count,
+        no_checks: d.no_checks,
         no_drop_mate,
         keep_promoted: d.keep_promoted,
     })

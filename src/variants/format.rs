@@ -343,6 +343,9 @@ pub struct DropsSpec {
     /// Letters whose drop may not checkmate (Shogi's uchifuzume: `"P"`).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub no_drop_mate: String,
+    /// No drop may give check (Fairy-Stockfish's `dropChecks = false`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub no_checks: bool,
     /// A promoted piece taken goes to the hand as what it became, not what it was (Loop and
     /// Chessgi: a promoted queen comes back as a queen).
     #[serde(default, skip_serializing_if = "is_false")]
@@ -447,6 +450,9 @@ pub enum EndSpec {
         /// piece that got there under attack wins once the opponent leaves it alone.
         #[serde(default, skip_serializing_if = "is_false")]
         safe: bool,
+        /// How many such pieces must stand there together (default 1).
+        #[serde(default = "one", skip_serializing_if = "is_one")]
+        count: u8,
     },
     /// A side left with royal pieces only gets this verdict.
     BareKing(Verdict),

@@ -269,6 +269,7 @@ fn drops(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], ranks: u8
             no_doubled: String::new(),
             no_doubled_count: 1,
             no_drop_mate: String::new(),
+            no_checks: false,
             keep_promoted: false,
         });
         let _ = editor.apply(&Edit::Drops(new));
@@ -306,6 +307,7 @@ fn drops(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], ranks: u8
                 changed = true;
             }
         });
+        changed |= ui.checkbox(&mut d.no_checks, "no drop may give check").changed();
         ui.horizontal_wrapped(|ui| {
             ui.label("may not mate by a drop");
             if let Some(l) = letter_boxes(ui, pieces, &d.no_drop_mate) {
@@ -441,7 +443,10 @@ fn new_conditions(pieces: &[PieceSpec], regions: &[String]) -> Vec<(&'static str
         }),
         ("stalemate: a verdict", EndSpec::Stalemate(Verdict::Draw)),
         ("stalemate: fewer pieces win", EndSpec::StalemateByCount),
-        ("a region reached wins", EndSpec::RegionReached { pieces: royal.clone(), region: region.clone(), reply: false, safe: false }),
+        (
+            "a region reached wins",
+            EndSpec::RegionReached { pieces: royal.clone(), region: region.clone(), reply: false, safe: false, count: 1 },
+        ),
         ("a region held wins", EndSpec::RegionHeld { pieces: royal, region }),
         ("n checks win", EndSpec::NCheck(3)),
         (
@@ -499,7 +504,7 @@ fn condition_row(ui: &mut egui::Ui, i: usize, e: &mut EndSpec, pieces: &[PieceSp
             ui.label("a bare king:");
             changed |= verdict(ui, ("end-v", i), v);
         }
-        EndSpec::RegionReached { pieces: letters, region, reply, safe } => {
+        EndSpec::RegionReached { pieces: letters, region, reply, safe, count } => {
             ui.label("reaching");
             changed |= region_combo(ui, region);
             ui.label("wins for");
@@ -509,6 +514,8 @@ fn condition_row(ui: &mut egui::Ui, i: usize, e: &mut EndSpec, pieces: &[PieceSp
             }
             changed |= ui.checkbox(reply, "black may reply").changed();
             changed |= ui.checkbox(safe, "safe there").changed();
+            ui.label("pieces needed");
+            changed |= ui.add(egui::DragValue::new(count).clamp_existing_to_range(false).range(1..=u8::MAX)).changed();
         }
         EndSpec::RegionHeld { pieces: letters, region } => {
             ui.label("holding");

@@ -687,13 +687,13 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     let all_ranks: Vec<u8> = (1..=ranks).collect();
     let drop_ranks = rd.side_ranks("dropRegionWhite", "dropRegionBlack", (&all_ranks, &all_ranks), Some(Vec::new()));
     let no_doubled = rd.letters("dropNoDoubled", "", &all);
-    let no_doubled_count = u8::try_from(rd.int_in("dropNoDoubledCount", 1, 1, 64)).unwrap_or(1);
+    let no_doubled_count = u8::try_from(rd.int_in("dropNoDoubledCount", 1, 0, 64)).unwrap_or(1);
+    let drop_checks = rd.bool("dropChecks", true);
     let pawn_drop_mate = rd.bool("shogiPawnDropMateIllegal", false);
     let opposite_bishops = rd.bool("dropOppositeColoredBishop", false);
     let must_drop = rd.bool("mustDrop", false);
     rd.only_default("mustDropType", "*", "a mandatory drop of one type is not supported");
     for (key, default, why) in [
-        ("dropChecks", "true", "drops that may not check are not supported"),
         ("dropPromoted", "false", "drops of promoted pieces are not supported"),
         ("sittuyinRookDrop", "false", "Sittuyin's rook drops are not supported"),
         ("twoBoards", "false", "pieces from a second board (bughouse) are not supported"),
@@ -754,7 +754,6 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         ("extinctionClaim", "false", "extinction by claim is not supported"),
         ("dupleCheck", "false", "duple check is not supported"),
         ("extinctionOpponentPieceCount", "0", "an opponent piece count for extinction is not supported"),
-        ("flagPieceCount", "1", "more than one flag piece is not supported"),
         ("flagPieceBlockedWin", "false", "blocked flag wins are not supported"),
         ("adjudicateFullBoard", "false", "full-board adjudication is not supported"),
         ("diagonalLines", "", "diagonal lines need Janggi's code pieces"),
@@ -830,6 +829,7 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     let flag_black = rd.squares("flagRegionBlack").or(flag_both);
     let flag_move = rd.bool("flagMove", false);
     let flag_safe = rd.bool("flagPieceSafe", false);
+    let flag_count = u8::try_from(rd.int_in("flagPieceCount", 1, 1, 64)).unwrap_or(1);
     let connect_keys: Vec<String> = rd.keys.keys().filter(|k| k.starts_with("connect") && !rd.used.contains(*k)).cloned().collect();
     for k in connect_keys {
         let v = rd.get(&k).expect("listed");
@@ -1050,7 +1050,13 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
             no_doubled,
             no_doubled_count,
             no_drop_mate,
+            no_checks: !drop_checks,
         });
+    }
+    if blast && to_hand {
+        // Fairy-Stockfish's hand then takes the pieces a blast removes too.
+        let line = rd.line("blastOnCapture");
+        rd.refuse("blastOnCapture", line, "exploding captures with captures to hand are not supported");
     }
     if blast {
         file.blast = Some(BlastSpec { immune: pawn_types.clone(), unharmed: unharmed.clone() });
@@ -1113,7 +1119,17 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         regions.insert("flag-white".into(), RegionSpec::Squares(names(w)));
         regions.insert("flag-black".into(), RegionSpec::Squares(names(b)));
         regions.insert("flag".into(), RegionSpec::PerSide { white: "flag-white".into(), black: "flag-black".into() });
-        end.push(EndSpec::RegionReached { pieces: flag_white_piece.clone(), region: "flag".into(), reply: flag_move, safe: flag_safe });
+        if flag_count > 1 && (flag_safe || flag_move) {
+            let line = rd.line("flagPieceCount");
+            rd.refuse("flagPieceCount", line, "several flag pieces with flagPieceSafe or flagMove are not supported");
+        }
+        end.push(EndSpec::RegionReached {
+            pieces: flag_white_piece.clone(),
+            region: "flag".into(),
+            reply: flag_move,
+            safe: flag_safe,
+            count: flag_count,
+        });
     } else if flag_white.is_some() || flag_black.is_some() {
         let line = rd.line("flagRegionWhite").or(rd.line("flagRegionBlack"));
         rd.refuse("flagRegionWhite", line, "a flag region for one side only is not supported");
@@ -1124,11 +1140,6 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         let per_type = !extinct_all && extinct_types.chars().count() > 1;
         let pieces = if extinct_all { String::new() } else { extinct_types.clone() };
         let fewer_than = u8::try_from(extinct_count + 1).unwrap_or(u8::MAX);
-        let made: String = choices.chars().chain(black_choices.iter().flat_map(|b| b.chars())).chain(promoted.values().copied()).collect();
-        if drops_on && super::hand_may_hold(&start, &pieces_letters(&extinct_types, extinct_all), &made) {
-            let line = rd.line("extinctionValue");
-            rd.refuse("extinctionValue", line, "Fairy-Stockfish counts pieces in hand for extinction, Chimera the board: they differ here");
-        }
         // A type a side does not start with is not extinct for Fairy-Stockfish until it has
         // appeared (Forward's king, made by promotion); Chimera would end the game at once.
         let placement = start.split_whitespace().next().unwrap_or("");
@@ -1230,9 +1241,4 @@ fn without_castling_rights(fen: &str) -> String {
         fields[2] = "-";
     }
     fields.join(" ")
-}
-
-/// The extinct letters, or none for every piece (`*`).
-fn pieces_letters(types: &str, all: bool) -> String {
-    if all { String::new() } else { types.to_string() }
 }

@@ -219,23 +219,6 @@ pub const BUILTIN_PARENTS: &[(&str, &str)] = &[
     ("dragon", "dragon"),
 ];
 
-/// Whether, with captures going to the hand, a side could hold a piece of the `extinct` types
-/// (empty: every piece) in hand while it has none on the board, where Fairy-Stockfish (which
-/// counts the hand) and Chimera (the board) differ: a type a side starts with more than once or
-/// in hand, or one that pieces promote to (`made`). With one of a type a side, taking the
-/// other's ends the game first.
-pub fn hand_may_hold(start: &str, extinct: &str, made: &str) -> bool {
-    if extinct.is_empty() {
-        return true;
-    }
-    let placement = start.split_whitespace().next().unwrap_or("");
-    let (board, pocket) = placement.split_once('[').unwrap_or((placement, ""));
-    extinct.chars().any(|l| {
-        let count = |c: char| board.chars().filter(|&x| x == c).count();
-        made.contains(l) || pocket.contains([l, l.to_ascii_lowercase()]) || count(l) > 1 || count(l.to_ascii_lowercase()) > 1
-    })
-}
-
 /// Where Chimera's catalogue variant mapped from a Fairy-Stockfish built-in plays unlike
 /// Fairy-Stockfish's (the rules-class differences `tests/differential.rs` lists): a section
 /// that inherits from it inherits these too, and `chimera import` says so.
@@ -699,6 +682,9 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
         if d.keep_promoted {
             keys.insert("dropLoop".into(), "true".into());
         }
+        if d.no_checks {
+            keys.insert("dropChecks".into(), "false".into());
+        }
         if !d.no_doubled.is_empty() {
             if d.no_doubled.chars().count() > 1 {
                 refuse("drops.no_doubled", "only one letter");
@@ -747,7 +733,7 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
                 keys.insert("stalematePieceCount".into(), "true".into());
                 stalemate = Some(Verdict::Draw);
             }
-            EndSpec::RegionReached { pieces: which, region, reply, safe } => {
+            EndSpec::RegionReached { pieces: which, region, reply, safe, count } => {
                 let [w, b] = crate::variants::region_squares(file, region);
                 keys.insert("flagRegionWhite".into(), squares_text(&w));
                 keys.insert("flagRegionBlack".into(), squares_text(&b));
@@ -764,6 +750,9 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
                 if *safe {
                     keys.insert("flagPieceSafe".into(), "true".into());
                 }
+                if *count != 1 {
+                    keys.insert("flagPieceCount".into(), count.to_string());
+                }
             }
             EndSpec::Extinction { pieces: which, per_type, fewer_than, verdict: v, pseudo_royal } => {
                 if which.chars().count() > 1 && !per_type {
@@ -776,15 +765,6 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
                 }
                 if *fewer_than > 1 {
                     keys.insert("extinctionPieceCount".into(), (fewer_than - 1).to_string());
-                }
-                let made: String = file
-                    .promotion
-                    .iter()
-                    .flat_map(|p| p.choices.chars().chain(p.black_choices.iter().flat_map(|b| b.chars())))
-                    .chain(pieces.iter().filter_map(|p| p.promotes_to))
-                    .collect();
-                if file.drops.as_ref().is_some_and(|d| d.captures_to_hand) && hand_may_hold(&start, which, &made) {
-                    refuse(&path, "Fairy-Stockfish counts pieces in hand for extinction, Chimera the board: they differ here");
                 }
             }
             EndSpec::NCheck(_) => {
