@@ -37,8 +37,9 @@ use serde_json::{Value, json};
 const DEFAULT_SEED: u64 = 0x0C41_3E7A_D1FF_5EED;
 
 /// Catalogue variants Fairy-Stockfish does not have (and that no ini text here gives it):
-/// tested by their own rule tests and hand-counted perft (`tests/andernach.rs`).
-const NOT_IN_FAIRY_STOCKFISH: &[&str] = &["andernach"];
+/// tested by their own rule tests and hand-counted perft (`tests/andernach.rs`, and Musketeer in
+/// `tests/variants.rs`).
+const NOT_IN_FAIRY_STOCKFISH: &[&str] = &["andernach", "musketeer"];
 
 /// Orda and Orda Mirror for pyffish, which does not have them built in (Couch Tomato's
 /// rules, as Chimera's `presets/orda.ron` and `presets/ordamirror.ron` state them).

@@ -902,6 +902,7 @@ fn musketeer_gates_its_pieces_in_on_fixed_files() {
     let musketeer = || variants::builtin("musketeer").unwrap();
     let mut e = Engine::from_fen(musketeer(), "startpos").unwrap();
     assert_eq!([1, 2].map(|d| e.perft(d)), [20, 400]);
+    assert_eq!(e.perft(4), 195_507, "fsmosca's count");
     // The knight below the cannon brings it in; its plain move is gone.
     let moves = sorted_moves("musketeer", musketeer().start_fen.as_str());
     assert!(moves.contains(&"b1c3c".to_string()) && !moves.contains(&"b1c3".to_string()), "{moves:?}");
@@ -916,6 +917,11 @@ fn musketeer_gates_its_pieces_in_on_fixed_files() {
     // (Written from the rook's square, as Fairy-Stockfish writes a gate there.)
     assert!(castles.contains(&"a1e1l".to_string()) && !castles.contains(&"e1a1".to_string()), "{castles:?}");
     assert_eq!(castles.len(), 16, "ten rook moves and castling, all bringing the leopard in, and five king moves: {castles:?}");
+    // Malformed gate rows are refused, never a panic or a huge allocation.
+    for row in ["l99999999999999999999", "l999999999", "l9", "lc*******", "l0c"] {
+        let fen = format!("{row}/rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/LC****** w KQkq - 0 1");
+        assert!(Engine::from_fen(musketeer(), &fen).is_err(), "{fen}");
+    }
     // A gate row must stand above a piece of its side.
     assert!(Engine::from_fen(musketeer(), "********/4k3/8/8/8/8/8/8/4K3/L******* w - - 0 1").is_err());
 }

@@ -216,6 +216,7 @@ impl Section {
                 "makpong",
                 "cambodian_moves",
                 "fixed_gating",
+                "trail_walls",
                 "draw_odds",
                 "mutually_immune",
                 "end",
@@ -865,9 +866,16 @@ impl Editor {
         };
         let mut out = Vec::new();
         let reg = &variant.registry;
-        let checkmate =
-            variant.end.iter().any(|e| matches!(e, crate::rules::EndCondition::Checkmate | crate::rules::EndCondition::Checkmated(_)));
-        if checkmate && !reg.types.iter().any(|d| d.royal) {
+        let checkmate = variant.end.iter().any(|e| {
+            matches!(
+                e,
+                crate::rules::EndCondition::Checkmate
+                    | crate::rules::EndCondition::Checkmated(_)
+                    | crate::rules::EndCondition::ShatarMate { .. }
+            )
+        });
+        // (Pieces royal by their count are royal enough: Sho shogi's king.)
+        if checkmate && !reg.types.iter().any(|d| d.royal) && !variant.has_pseudo_royals() {
             out.push(Problem::new(
                 ProblemCode::NoRoyal,
                 "pieces",

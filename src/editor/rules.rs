@@ -31,11 +31,13 @@ pub enum Switch {
     CambodianMoves,
     /// Pieces wait above given files and gate in there (`fixed_gating`, Musketeer).
     FixedGating,
+    /// Every move walls up the square it leaves (`trail_walls`, Joust).
+    TrailWalls,
 }
 
 impl Switch {
     /// Every switch, in the order the editor lists them.
-    pub const ALL: [Switch; 11] = [
+    pub const ALL: [Switch; 12] = [
         Switch::MandatoryCapture,
         Switch::ChecksForbidden,
         Switch::Gating,
@@ -47,6 +49,7 @@ impl Switch {
         Switch::Makpong,
         Switch::CambodianMoves,
         Switch::FixedGating,
+        Switch::TrailWalls,
     ];
 
     /// Its key in the file (and its field's path for problems).
@@ -63,6 +66,7 @@ impl Switch {
             Switch::Makpong => "makpong",
             Switch::CambodianMoves => "cambodian_moves",
             Switch::FixedGating => "fixed_gating",
+            Switch::TrailWalls => "trail_walls",
         }
     }
 
@@ -78,6 +82,7 @@ impl Switch {
             Switch::CapturesChangeSide => "a piece that captures changes side, kings excepted (Andernach)",
             Switch::Duck => "every move also moves the duck, a wall of no side (Duck chess)",
             Switch::Makpong => "a king in check may not step away, only take the piece checking it (Makpong)",
+            Switch::TrailWalls => "every move leaves a wall on the square the piece left (Joust, Snail trail)",
             Switch::FixedGating => {
                 "pieces wait above back-rank files (the start's gate rows) and must enter when the piece below first moves (Musketeer)"
             }
@@ -100,6 +105,7 @@ impl Switch {
             Switch::Makpong => &mut f.makpong,
             Switch::CambodianMoves => &mut f.cambodian_moves,
             Switch::FixedGating => &mut f.fixed_gating,
+            Switch::TrailWalls => &mut f.trail_walls,
         }
     }
 
@@ -117,6 +123,7 @@ impl Switch {
             Switch::Makpong => f.makpong,
             Switch::CambodianMoves => f.cambodian_moves,
             Switch::FixedGating => f.fixed_gating,
+            Switch::TrailWalls => f.trail_walls,
         };
         value.unwrap_or(false)
     }

@@ -326,7 +326,8 @@ fn unreachable_piece(variant: &Variant, setup: &Setup, plain: bool, start: Optio
             });
             if twin && keeps_file {
                 let file = at.chars().next().unwrap_or('?');
-                return Some(format!("{side} has more than {} {}s on the {file} file", limit.max(1), def.name));
+                let how_many = if limit <= 1 { "two".to_string() } else { format!("more than {limit}") };
+                return Some(format!("{side} has {how_many} {}s on the {file} file", def.name));
             }
         }
     }

@@ -516,22 +516,29 @@ fn split_gate_rows(g: Geometry, placement: &str) -> Result<(String, Option<(Vec<
         return Err(err(FenCode::RankCount, FenField::Board, message));
     }
     let row = |text: &str| -> Result<Vec<Option<char>>, FenError> {
+        let files = usize::from(g.files);
+        let wide = || err(FenCode::RankWidth, FenField::Board, format!("gate row '{text}' is not {files} files wide"));
         let mut out = Vec::new();
-        let mut digits = String::new();
+        let mut run = 0usize;
         for c in text.chars() {
-            if c.is_ascii_digit() {
-                digits.push(c);
+            if let Some(d) = c.to_digit(10) {
+                // A run of empty files, bounded by the board's width (never a huge allocation).
+                run = run.saturating_mul(10).saturating_add(d as usize);
+                if run > files {
+                    return Err(wide());
+                }
                 continue;
             }
-            if !digits.is_empty() {
-                out.extend(std::iter::repeat_n(None, digits.parse::<usize>().unwrap_or(0)));
-                digits.clear();
-            }
+            out.extend(std::iter::repeat_n(None, run));
+            run = 0;
             out.push(if c == '*' { None } else { Some(c) });
+            if out.len() > files {
+                return Err(wide());
+            }
         }
-        out.extend(std::iter::repeat_n(None, digits.parse::<usize>().unwrap_or(0)));
-        if out.len() != usize::from(g.files) {
-            return Err(err(FenCode::RankWidth, FenField::Board, format!("gate row '{text}' is not {} files wide", g.files)));
+        out.extend(std::iter::repeat_n(None, run));
+        if out.len() != files {
+            return Err(wide());
         }
         Ok(out)
     };

@@ -509,7 +509,9 @@ pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: 
     }
     // Duck chess: the duck leaves its square for the one the move names. A trail's walls
     // stay where they were put, and one more goes up.
-    if let Some(to) = m.wall {
+    if let Some(to) = m.wall
+        && w.board().cell(to).is_empty()
+    {
         let from = if rules.duck { w.board().walls().find(|s| !rules.walls.contains(s)) } else { None };
         w.move_wall(from, to);
     }

@@ -968,8 +968,6 @@ fn self_check_filter(
             .or(m.dropped())
             .is_some_and(|p| royal_types & (1u64 << p.0) != 0 && (pseudo_types & (1u64 << p.0) == 0 || pawn_promotion))
     };
-    // Taking the opponent's last pseudo-royal piece wins whatever it exposes.
-    let their_pseudo = if rules.has_pseudo_royals() { fns.royals(rules, &board.cells, by) } else { Vec::new() };
     // Without royalty rules or blasts the royal set after a move is the one before, with the
     // moving royal piece (or a crowned one) where it landed; otherwise it is asked again.
     let track = fns.royalty.is_empty() && rules.blast.is_none();
@@ -980,9 +978,6 @@ fn self_check_filter(
     q.moves.retain(|m| {
         let mover = board.cells[m.from.index()];
         let crowned = crowns(m, m.dropped().is_none() && mover.is_piece() && reg.def(mover.kind()).promotes);
-        if m.capture && their_pseudo.contains(&m.to) {
-            return true;
-        }
         let may_expose = matches!(m.kind, MoveKind::EnPassant(_))
             || (m.capture && (rules.blast.is_some() || rules.captures_change_side))
             || leave.contains(m.from)

@@ -36,6 +36,7 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
         Some(ShuffleSpec::Shuffled(s)) => Some(s),
         _ => None,
     };
+    check_rule_conflicts(file, &mut ck);
     let piece_promotion = check_piece_promotion(file, &cx, &mut ck);
     let material_count = check_material_count(file, &cx, &mut ck);
     let lines = check_diagonal_lines(file, &cx, &mut ck);
@@ -612,6 +613,9 @@ fn check_end(file: &VariantFile, cx: &Context, ck: &mut Checker) -> Vec<EndCondi
                 EndCondition::RegionHeld { types, regions: cx.region(region, ck) }
             }
             EndSpec::RegionReached { pieces, region, reply, safe, count } => {
+                if *count > 1 && (*reply || *safe) {
+                    ck.add(ProblemCode::EndCount, format!("end[{i}].count"), "several pieces on the goal only without reply or safe");
+                }
                 let types = cx.letters(pieces, &pieces_path, ck);
                 EndCondition::RegionReached { types, regions: cx.region(region, ck), reply: *reply, safe: *safe, count: (*count).max(1) }
             }
@@ -738,6 +742,26 @@ fn check_drops(file: &VariantFile, cx: &Context, ck: &mut Checker) -> Option<Dro
         no_drop_mate,
         keep_promoted: d.keep_promoted,
     })
+}
+
+/// Rules that cannot be played together.
+fn check_rule_conflicts(file: &VariantFile, ck: &mut Checker) {
+    let on = |v: Option<bool>| v == Some(true);
+    if on(file.fixed_gating) {
+        let shuffled = matches!(file.shuffle, Some(ShuffleSpec::Shuffled(_)));
+        for (clash, with) in [(file.drops.is_some(), "drops"), (on(file.gating), "gating"), (on(file.pass), "pass"), (shuffled, "shuffle")]
+        {
+            if clash {
+                ck.add(ProblemCode::RulesConflict, "fixed_gating", format!("fixed gating does not go with {with}"));
+            }
+        }
+    }
+    if on(file.trail_walls) && on(file.duck) {
+        ck.add(ProblemCode::RulesConflict, "trail_walls", "a trail of walls does not go with the duck");
+    }
+    if on(file.cambodian_moves) && on(file.gating) {
+        ck.add(ProblemCode::RulesConflict, "cambodian_moves", "Cambodian moves keep their rights as gates: not with gating");
+    }
 }
 
 /// `blast`: the rule, if any.

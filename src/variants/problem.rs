@@ -153,6 +153,11 @@ stable_codes! {
     /// A count in an end condition (`NCheck`, `MoveRule`, `Repetition`) is out of its range.
     EndCount = "E_END_COUNT",
 
+    // Rules that cannot be played together.
+    /// Two rules that do not go together: fixed gating with drops, Seirawan's gating, passing
+    /// or a shuffled start; a trail of walls with the duck; Cambodian moves with gating.
+    RulesConflict = "E_RULES_CONFLICT",
+
     // `presets` and `profile`.
     /// No preset has this id.
     UnknownPreset = "E_UNKNOWN_PRESET",

@@ -367,6 +367,8 @@ fn blast_and_switches(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpe
         Switch::Duck,
         Switch::Makpong,
         Switch::CambodianMoves,
+        Switch::FixedGating,
+        Switch::TrailWalls,
     ] {
         let mut on = s.get(editor.file());
         if ui.checkbox(&mut on, s.label()).on_hover_text(s.key()).changed() {
