@@ -415,7 +415,13 @@ impl Searcher<'_> {
     }
 
     fn key(&self) -> u64 {
-        self.world.resource::<History>().0.last().copied().unwrap_or_default()
+        let h = self.world.resource::<History>().0.last().copied().unwrap_or_default();
+        // Shatar's series of checks decides a mate but is no part of a repetition: the search
+        // tells positions apart by it all the same.
+        match self.world.resource::<GameState>().shak_series {
+            [false, false] => h,
+            [w, b] => h ^ splitmix(0x5AA4 | u64::from(w) << 1 | u64::from(b)),
+        }
     }
 
     /// Plays `m`; returns whether the side to move changed, or `None` when a hook cancelled it.
@@ -835,6 +841,9 @@ impl Searcher<'_> {
         let saved = *self.world.resource::<GameState>();
         {
             let mut st = self.world.resource_mut::<GameState>();
+            // Passing gives no check: the passer's series of checks ends (Shatar).
+            let turn = st.turn.index();
+            st.shak_series[turn] = false;
             st.turn = st.turn.opponent();
             st.ep_square = None;
             st.ep_victim = None;
