@@ -871,6 +871,8 @@ fn shatar_mates_need_a_shak() {
     // ... unless a knight's check began the series; a quiet move in between breaks it.
     assert_eq!(after("6b1/p5kp/8/8/8/4N3/8/1K2B3 w - - 0 1", "e3f5 g7h8 e1c3"), white);
     assert_eq!(after("6b1/p5kp/8/8/8/4N3/8/1K2B3 w - - 0 1", "e3f5 g7h8 b1c1 a7a6 e1c3"), Some(None));
+    // A knight's check already on the board when the game is set up counts the same.
+    assert_eq!(after("6b1/p5kp/8/5N2/8/8/8/1K2B3 b - - 1 1", "g7h8 e1c3"), white);
     // Robado: a bare king draws at once.
     assert_eq!(after("4k3/8/8/8/8/8/r7/R3K3 w - - 0 1", "a1a2"), Some(None));
 }

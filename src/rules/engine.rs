@@ -213,6 +213,14 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
         let e = world.spawn(piece_bundle(kind, side, Location::Hand)).id();
         board.put_in_hand(side, kind, e);
     }
+    // Shatar: a check already on the board begins its giver's series, as Fairy-Stockfish counts
+    // it (a shak then counts for a mate that follows).
+    let mut shak_series = [false; 2];
+    if let Some(shak) = variant.end.iter().find_map(|e| if let EndCondition::ShatarMate { shak, .. } = e { Some(*shak) } else { None }) {
+        let checked = fns.royals(&variant, &probe.cells, setup.turn);
+        let giver = setup.turn.opponent();
+        shak_series[giver.index()] = super::apply::checker_types(&variant, &probe.cells, &checked, giver) & shak != 0;
+    }
     let state = GameState {
         turn: setup.turn,
         half_moves_this_turn: setup.counters.half_moves_this_turn,
@@ -225,7 +233,7 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
         facing_streak: setup.counters.facing_streak,
         pass_streak: setup.counters.pass_streak,
         gates: setup.gates,
-        shak_series: [false; 2],
+        shak_series,
         fixed_gates: setup.fixed_gates,
         default_end_suppressed: setup.counters.default_end_suppressed,
     };
