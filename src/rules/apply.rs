@@ -504,12 +504,7 @@ pub fn count_checks(parts: &mut ApplyParts) {
 /// checking moves, and whether one of them was a shak (a check by one of the rule's types).
 pub fn track_shak_series(parts: &mut ApplyParts) {
     let ApplyView { pending, state, rules, fns, writer, .. } = parts.view();
-    let Some(shak) = rules.end.iter().find_map(|e| match e {
-        EndCondition::ShatarMate { shak, .. } => Some(*shak),
-        _ => None,
-    }) else {
-        return;
-    };
+    let Some(shak) = rules.shak_types() else { return };
     let board = writer.board();
     let mover = pending.mover;
     let victim = mover.opponent();

@@ -216,7 +216,7 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     // Shatar: a check already on the board begins its giver's series, as Fairy-Stockfish counts
     // it (a shak then counts for a mate that follows).
     let mut shak_series = [false; 2];
-    if let Some(shak) = variant.end.iter().find_map(|e| if let EndCondition::ShatarMate { shak, .. } = e { Some(*shak) } else { None }) {
+    if let Some(shak) = variant.shak_types() {
         let checked = fns.royals(&variant, &probe.cells, setup.turn);
         let giver = setup.turn.opponent();
         shak_series[giver.index()] = super::apply::checker_types(&variant, &probe.cells, &checked, giver) & shak != 0;

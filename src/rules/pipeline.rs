@@ -179,7 +179,7 @@ impl Needs {
             checks_forbidden: v.checks_forbidden,
             mandatory_capture: v.mandatory_capture,
             count_checks: v.check_limit().is_some(),
-            shak_series: v.end.iter().any(|e| matches!(e, EndCondition::ShatarMate { .. })),
+            shak_series: v.shak_types().is_some(),
             immediate_results: v.end.iter().any(EndCondition::is_immediate),
             flag_reply: v.end.iter().any(|e| matches!(e, EndCondition::RegionReached { reply: true, .. })),
             drops: v.drops.is_some(),

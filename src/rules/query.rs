@@ -791,17 +791,8 @@ pub fn synthesize_gating(p: &mut QueryParts) {
         if m.dropped().is_some() || q.is_overridden(m.from) {
             continue;
         }
-        // When castling, only a square that the king and rook both leave empty can take a gate.
-        let landing = match (m.kind, &rules.castling) {
-            (MoveKind::Castle(wing), Some(rule)) => {
-                let rank = g.rank(m.from);
-                [Some(Square(rank * g.files + rule.king_files[wing.index()])), Some(Square(rank * g.files + rule.rook_files[wing.index()]))]
-            }
-            _ => [None, None],
-        };
-        let squares: &[Square] = if m.is_castle() { &[m.from, m.to] } else { &[m.from] };
-        for &sq in squares {
-            if gateable(sq) && !landing.contains(&Some(sq)) {
+        for sq in vacated_squares(rules, &m) {
+            if gateable(sq) {
                 // With drops too (S-House), a piece gates only where it could be dropped (no
                 // pawn onto the back rank).
                 for &kind in
@@ -812,6 +803,21 @@ pub fn synthesize_gating(p: &mut QueryParts) {
             }
         }
     }
+}
+
+/// The squares a move leaves empty for a gated piece: the one it starts from, or for castling
+/// the king's and the rook's, where neither lands.
+fn vacated_squares(rules: &Variant, m: &Move) -> impl Iterator<Item = Square> {
+    let g = rules.geometry;
+    let landing = match (m.kind, &rules.castling) {
+        (MoveKind::Castle(wing), Some(rule)) => {
+            let rank = g.rank(m.from);
+            [Some(Square(rank * g.files + rule.king_files[wing.index()])), Some(Square(rank * g.files + rule.rook_files[wing.index()]))]
+        }
+        _ => [None, None],
+    };
+    let squares = if m.is_castle() { [Some(m.from), Some(m.to)] } else { [Some(m.from), None] };
+    squares.into_iter().flatten().filter(move |sq| !landing.contains(&Some(*sq)))
 }
 
 /// Fixed gating (Musketeer): a move from a back-rank square whose waiting piece may still
@@ -837,19 +843,9 @@ fn synthesize_fixed_gating(q: &mut MoveQuery, board: &Board, rules: &Variant, st
             out.push(m);
             continue;
         }
-        let landing = match (m.kind, &rules.castling) {
-            (MoveKind::Castle(wing), Some(rule)) => {
-                let rank = g.rank(m.from);
-                [Some(Square(rank * g.files + rule.king_files[wing.index()])), Some(Square(rank * g.files + rule.rook_files[wing.index()]))]
-            }
-            _ => [None, None],
-        };
-        let squares: &[Square] = if m.is_castle() { &[m.from, m.to] } else { &[m.from] };
         let before = out.len();
-        for &sq in squares {
-            if let Some(kind) = waiting_at(sq)
-                && !landing.contains(&Some(sq))
-            {
+        for sq in vacated_squares(rules, &m) {
+            if let Some(kind) = waiting_at(sq) {
                 out.push(Move { gate: Some(super::moves::Gate { kind, square: sq }), ..m });
             }
         }

@@ -424,6 +424,14 @@ impl Variant {
         self.end.iter().any(|e| matches!(e, EndCondition::Extinction { pseudo_royal: true, .. }))
     }
 
+    /// The types whose checks count under Shatar's mate rule, where the variant has it.
+    pub fn shak_types(&self) -> Option<u64> {
+        self.end.iter().find_map(|e| match e {
+            EndCondition::ShatarMate { shak, .. } => Some(*shak),
+            _ => None,
+        })
+    }
+
     /// The absolute rank on which `side` castles: its castling rule's, or its own back rank
     /// where the variant has no castling (Seirawan's gates and dual-king's crowned kings are
     /// judged there too).

@@ -358,18 +358,8 @@ fn blast_and_switches(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpe
     }
     field_problems(ui, problems, "blast");
     ui.label(egui::RichText::new("Other rules").strong());
-    for s in [
-        Switch::MandatoryCapture,
-        Switch::ChecksForbidden,
-        Switch::Pass,
-        Switch::FlyingGeneral,
-        Switch::CapturesChangeSide,
-        Switch::Duck,
-        Switch::Makpong,
-        Switch::CambodianMoves,
-        Switch::FixedGating,
-        Switch::TrailWalls,
-    ] {
+    // (Gating and immobile pieces are drawn with hands and promotion.)
+    for s in Switch::ALL.into_iter().filter(|s| !matches!(s, Switch::Gating | Switch::NoImmobilePieces)) {
         let mut on = s.get(editor.file());
         if ui.checkbox(&mut on, s.label()).on_hover_text(s.key()).changed() {
             let _ = editor.apply(&Edit::Switch { switch: s, on });
