@@ -57,6 +57,37 @@ fn threefold_repetition() {
     assert_eq!(e.outcome(), Some(Outcome::draw(Reason::Repetition)));
 }
 
+/// Chess where perpetual check loses (Fairy-Stockfish's `perpetualCheckIllegal`).
+fn perpetual_chess(fen: &str) -> Engine {
+    let mut file = chimera::variants::builtin_resolved("chess").unwrap();
+    file.perpetual_check_loses = Some(true);
+    Engine::from_fen(chimera::variants::compile_playable(&file).unwrap(), fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+#[test]
+fn perpetual_check_loses_where_the_variant_says_so() {
+    // The queen checks from d8 and d3 while the king goes h8-h7-h8: the third time the same
+    // position comes, white has checked with every move of the cycle and loses (pyffish 0.0.90,
+    // `[perpchess:chess]` with `perpetualCheckIllegal = true`: is_optional_game_end gives the
+    // side to move 32000 here, and 0 for plain chess and for the cycle with Qd4).
+    let fen = "7k/6p1/8/8/8/8/8/3Q3K w - - 0 1";
+    let cycle = "d1d8 h8h7 d8d3 h7h8 d3d8 h8h7 d8d3 h7h8";
+    let mut e = perpetual_chess(fen);
+    play(&mut e, cycle);
+    assert_eq!(e.outcome(), None);
+    play(&mut e, "d3d8");
+    assert_eq!(e.outcome(), Some(Outcome::win(Side::Black, Reason::Rule("perpetual check".into()))));
+    // Plain chess draws it.
+    let mut e = chess(fen);
+    play(&mut e, cycle);
+    play(&mut e, "d3d8");
+    assert_eq!(e.outcome(), Some(Outcome::draw(Reason::Repetition)));
+    // A quiet move in the cycle (Qd4) makes it an ordinary repetition.
+    let mut e = perpetual_chess(fen);
+    play(&mut e, "d1d8 h8h7 d8d4 h7h8 d4d8 h8h7 d8d4 h7h8 d4d8");
+    assert_eq!(e.outcome(), Some(Outcome::draw(Reason::Repetition)));
+}
+
 #[test]
 fn castling_rights_make_positions_different() {
     // The rook goes and comes back: same placement, but castling rights are gone, so the

@@ -74,9 +74,40 @@ fn square_mobility(variant: &Variant, kind: PieceType) -> Vec<Option<f64>> {
                     RayKind::AnySquare => 0.25 * g.len() as f64,
                 };
             }
+            m += leg_mobility(variant, &def.legs, sq, confined.as_ref());
             Some(m)
         })
         .collect()
+}
+
+/// The weighted mobility of multi-leg moves from `sq` on an empty board: each square a path
+/// ends on once (inside the region a confined piece keeps to), as a lame leap where nothing is
+/// taken on the way, at a capture's weight where something must be (the enemy is not always
+/// there).
+fn leg_mobility(variant: &Variant, legs: &[crate::rules::LegPath], sq: Square, region: Option<&crate::rules::SquareBits>) -> f64 {
+    let g = variant.geometry;
+    let mut ends: Vec<(Square, bool)> = Vec::new();
+    let mut m = 0.0;
+    for path in legs {
+        let (mut f, mut r) = (g.file(sq) as i32, g.rank(sq) as i32);
+        let mut end = None;
+        for step in path {
+            (f, r) = (f + step.dx as i32, r + step.dy as i32);
+            end = g.square(f, r);
+            if end.is_none() {
+                break;
+            }
+        }
+        let takes = path[..path.len() - 1].iter().any(|s| s.mode == Mode::Capture);
+        let inside = |e: Square| region.is_none_or(|c| c[e.index() >> 6] & (1u64 << (e.0 & 63)) != 0);
+        let Some(end) = end.filter(|&e| (e != sq || takes) && inside(e)) else { continue };
+        if !ends.contains(&(end, takes)) {
+            ends.push((end, takes));
+            let last = path[path.len() - 1].mode;
+            m += if takes { mode_weight(Mode::Capture) } else { 0.8 * mode_weight(last) };
+        }
+    }
+    m
 }
 
 /// Whether every step of the type keeps it on one colour of a checkered board.
@@ -87,6 +118,12 @@ fn colour_bound(variant: &Variant, kind: PieceType) -> bool {
     for a in atoms {
         any = true;
         if a.any_square || (a.dx + a.dy) % 2 != 0 {
+            return false;
+        }
+    }
+    for path in &def.legs {
+        any = true;
+        if path.iter().map(|s| s.dx + s.dy).sum::<i8>() % 2 != 0 {
             return false;
         }
     }

@@ -31,7 +31,7 @@ use bevy::prelude::*;
 use super::eval::{Evaluator, FactQueries, Score};
 use super::tt::{Bound, Tt};
 use crate::rules::{
-    Board, EndCondition, GameState, History, Move, MoveKind, MoveQuery, Outcome, RuleFns, Rules, RulesWorld, Side, Square, position_hash,
+    Board, EndCondition, GameState, History, Move, MoveQuery, Outcome, RuleFns, Rules, RulesWorld, Side, Square, position_hash,
     repetitions, royal_attacked,
 };
 
@@ -402,6 +402,20 @@ impl Searcher<'_> {
     /// as good as won for the side that has them and as good as lost for the other (short of
     /// a mate score, as the repetition is not yet the game's end).
     fn repetition_score(&self) -> Score {
+        // Where perpetual check loses, a repetition reached by checking with every move is lost
+        // by the checker (short of a mate score, as for the other repetitions).
+        let rules = &self.world.resource::<crate::rules::Rules>().0;
+        if rules.perpetual_check_loses {
+            let st = self.world.resource::<GameState>();
+            let span = crate::rules::repetition_span(&self.world.resource::<History>().0, st.halfmove_clock, 2);
+            if let Some(verdict) = span.and_then(|s| crate::rules::perpetual_checker(st.check_streak, st.turn, s, st.halfmove_clock)) {
+                return match verdict {
+                    Some(side) if side == self.turn() => MATE_BOUND - 1,
+                    Some(_) => -(MATE_BOUND - 1),
+                    None => 0,
+                };
+            }
+        }
         match self.world.resource::<crate::rules::Rules>().0.draw_odds {
             Some(side) if side == self.turn() => MATE_BOUND - 1,
             Some(_) => -(MATE_BOUND - 1),
@@ -534,10 +548,7 @@ impl Searcher<'_> {
         }
         let cells = &self.world.resource::<Board>().cells;
         if m.capture {
-            let victim = match m.kind {
-                MoveKind::EnPassant(v) => cells[v.index()],
-                _ => cells[m.to.index()],
-            };
+            let victim = cells[m.victim_square().index()];
             let attacker = cells[m.from.index()];
             let v = if victim.is_piece() { self.eval.order_value(victim.kind()) } else { 100 };
             let a = if attacker.is_piece() && m.dropped().is_none() { self.eval.order_value(attacker.kind()) } else { 0 };
@@ -844,6 +855,7 @@ impl Searcher<'_> {
             // Passing gives no check: the passer's series of checks ends (Shatar).
             let turn = st.turn.index();
             st.shak_series[turn] = false;
+            st.check_streak[turn] = 0;
             st.turn = st.turn.opponent();
             st.ep_square = None;
             st.ep_victim = None;

@@ -217,6 +217,7 @@ impl Section {
                 "cambodian_moves",
                 "fixed_gating",
                 "trail_walls",
+                "perpetual_check_loses",
                 "draw_odds",
                 "mutually_immune",
                 "end",

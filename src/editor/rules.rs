@@ -33,11 +33,13 @@ pub enum Switch {
     FixedGating,
     /// Every move walls up the square it leaves (`trail_walls`, Joust).
     TrailWalls,
+    /// A repetition with checks on every move loses for the checker (`perpetual_check_loses`).
+    PerpetualCheckLoses,
 }
 
 impl Switch {
     /// Every switch, in the order the editor lists them.
-    pub const ALL: [Switch; 12] = [
+    pub const ALL: [Switch; 13] = [
         Switch::MandatoryCapture,
         Switch::ChecksForbidden,
         Switch::Gating,
@@ -50,6 +52,7 @@ impl Switch {
         Switch::CambodianMoves,
         Switch::FixedGating,
         Switch::TrailWalls,
+        Switch::PerpetualCheckLoses,
     ];
 
     /// Its key in the file (and its field's path for problems).
@@ -67,6 +70,7 @@ impl Switch {
             Switch::CambodianMoves => "cambodian_moves",
             Switch::FixedGating => "fixed_gating",
             Switch::TrailWalls => "trail_walls",
+            Switch::PerpetualCheckLoses => "perpetual_check_loses",
         }
     }
 
@@ -83,6 +87,9 @@ impl Switch {
             Switch::Duck => "every move also moves the duck, a wall of no side (Duck chess)",
             Switch::Makpong => "a king in check may not step away, only take the piece checking it (Makpong)",
             Switch::TrailWalls => "every move leaves a wall on the square the piece left (Joust, Snail trail)",
+            Switch::PerpetualCheckLoses => {
+                "a repetition in which one side gave check with every move is lost by that side, drawn if both did (Xiangqi, Shogi)"
+            }
             Switch::FixedGating => {
                 "pieces wait above back-rank files (the start's gate rows) and must enter when the piece below first moves (Musketeer)"
             }
@@ -106,6 +113,7 @@ impl Switch {
             Switch::CambodianMoves => &mut f.cambodian_moves,
             Switch::FixedGating => &mut f.fixed_gating,
             Switch::TrailWalls => &mut f.trail_walls,
+            Switch::PerpetualCheckLoses => &mut f.perpetual_check_loses,
         }
     }
 
@@ -124,6 +132,7 @@ impl Switch {
             Switch::CambodianMoves => f.cambodian_moves,
             Switch::FixedGating => f.fixed_gating,
             Switch::TrailWalls => f.trail_walls,
+            Switch::PerpetualCheckLoses => f.perpetual_check_loses,
         };
         value.unwrap_or(false)
     }

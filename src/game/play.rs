@@ -58,6 +58,9 @@ pub struct Selection {
     /// Duck chess: the piece's move is chosen, and `moves` are it with each square the duck
     /// may go to; the next press on one of them plays it.
     pub duck: bool,
+    /// A multi-leg move: the square taken on the way is chosen, and `moves` are the moves
+    /// through it (with the plain capture there, if any); the next press picks where it ends.
+    pub leg: bool,
 }
 
 impl Selection {
@@ -66,9 +69,14 @@ impl Selection {
         self.moves.iter().any(|m| self.target(m) == sq)
     }
 
-    /// Where a press plays `m`: its square, or the duck's once the piece's move is chosen.
+    /// Where a press plays `m`: its square, or the duck's once the piece's move is chosen; a
+    /// move that takes on the way is pressed where it takes, then where it ends.
     pub fn target(&self, m: &Move) -> Square {
-        if self.duck { m.wall.unwrap_or(m.to) } else { m.to }
+        match m.kind {
+            _ if self.duck => m.wall.unwrap_or(m.to),
+            MoveKind::Locust(via) if !self.leg => via,
+            _ => m.to,
+        }
     }
 }
 
@@ -124,7 +132,7 @@ fn select(world: &mut World, origin: Origin) {
         let text = format!("That piece cannot move: {why}");
         world.resource_mut::<Notice>().0 = Some((text, 4.0));
     }
-    *world.resource_mut::<Selection>() = Selection { origin: Some(origin), moves, dragging: true, duck: false };
+    *world.resource_mut::<Selection>() = Selection { origin: Some(origin), moves, dragging: true, duck: false, leg: false };
 }
 
 /// Duck chess: the piece's move `m` is chosen (any of its duck squares); the selection now
@@ -137,7 +145,7 @@ fn place_duck(world: &mut World, m: Move) {
         None => Origin::Square(m.from),
     };
     world.resource_mut::<PendingChoice>().0.clear();
-    *world.resource_mut::<Selection>() = Selection { origin: Some(origin), moves, dragging: false, duck: true };
+    *world.resource_mut::<Selection>() = Selection { origin: Some(origin), moves, dragging: false, duck: true, leg: false };
     world.resource_mut::<Notice>().0 = Some(("Now put the duck on an empty square.".into(), 4.0));
 }
 
@@ -171,6 +179,16 @@ pub fn play(world: &mut World, m: Move) -> bool {
 fn try_target(world: &mut World, to: Square) {
     let selection = world.resource::<Selection>();
     let mut candidates: Vec<Move> = selection.moves.iter().filter(|m| selection.target(m) == to).copied().collect();
+    if !selection.leg && candidates.iter().any(|m| matches!(m.kind, MoveKind::Locust(_))) {
+        // A capture on the way: now where the piece ends (this square again to stop there).
+        let stop = candidates.iter().any(|m| m.to == to);
+        let origin = selection.origin;
+        world.resource_mut::<PendingChoice>().0.clear();
+        *world.resource_mut::<Selection>() = Selection { origin, moves: candidates, dragging: false, duck: false, leg: true };
+        let text = if stop { "Now where it ends, or this square again to stop there." } else { "Now the square where it ends." };
+        world.resource_mut::<Notice>().0 = Some((text.into(), 4.0));
+        return;
+    }
     let duck = world.resource::<Rules>().0.duck;
     let selection = world.resource::<Selection>();
     if duck && !selection.duck && candidates.iter().any(|m| m.wall.is_some()) {
@@ -326,6 +344,17 @@ pub fn inputs_for(m: &Move, legal: &[Move]) -> Vec<BoardInput> {
     if m.kind == MoveKind::Pass {
         return vec![BoardInput::Pass];
     }
+    // A capture on the way: the piece, the square it takes on, then where it ends.
+    if let MoveKind::Locust(via) = m.kind {
+        let mut out = vec![BoardInput::Press(m.from), BoardInput::Release(via), BoardInput::Press(m.to)];
+        let same: Vec<&Move> = legal.iter().filter(|c| c.from == m.from && c.kind == m.kind && c.to == m.to).collect();
+        if same.len() > 1
+            && let Some(i) = same.iter().position(|c| *c == m)
+        {
+            out.push(BoardInput::Choose(i));
+        }
+        return out;
+    }
     let mut out = match m.dropped() {
         Some(kind) => vec![BoardInput::PressPocket(kind), BoardInput::Release(m.to)],
         None => vec![BoardInput::Press(m.from), BoardInput::Release(m.to)],
@@ -401,6 +430,40 @@ mod tests {
         let inputs = inputs_for(&m, legal);
         assert_eq!(inputs.last(), Some(&BoardInput::Press(sq("e2"))));
         send(&mut app, &inputs);
+        assert_eq!(app.world().resource::<crate::rules::MoveLog>().0.last().map(|r| r.mv), Some(m));
+    }
+
+    #[test]
+    fn a_capture_on_the_way_is_pressed_where_it_takes_then_where_it_ends() {
+        // A king that may also take a neighbour and step on (`KcaK`), on d4; a black pawn on d5.
+        let mut types = crate::rules::PieceTypeDef::fide();
+        types.push(crate::rules::PieceTypeDef::from_betza("lion", 'L', 900, "KcaK").unwrap());
+        let variant = Variant::chess().with_types(types).unwrap();
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins);
+        install_rules(app.world_mut(), std::sync::Arc::new(variant.clone())).unwrap();
+        let setup = crate::rules::parse_fen(&variant, "4k3/8/8/3p4/3L4/8/8/4K3 w - - 0 1").unwrap();
+        crate::rules::setup_position(app.world_mut(), &setup).unwrap();
+        app.add_plugins(plugin);
+        send(&mut app, &[BoardInput::Press(sq("d4")), BoardInput::Release(sq("d5"))]);
+        // Not played yet: the plain capture (d5 again) or one of the steps on from d5.
+        assert!(app.world().resource::<crate::rules::MoveLog>().0.is_empty());
+        let selection = app.world().resource::<Selection>().clone();
+        assert!(selection.leg);
+        for s in ["d5", "d6", "e6", "c6", "c5", "e5", "d4", "c4", "e4"] {
+            assert!(selection.targets(sq(s)), "{s}");
+        }
+        assert!(!selection.targets(sq("d3")), "two steps from d5");
+        // Coming back to d4 takes the pawn and stays.
+        send(&mut app, &[BoardInput::Press(sq("d4"))]);
+        let log = &app.world().resource::<crate::rules::MoveLog>().0;
+        assert_eq!(log.len(), 1);
+        assert_eq!((log[0].mv.from, log[0].mv.to, log[0].mv.kind), (sq("d4"), sq("d4"), MoveKind::Locust(sq("d5"))));
+        // The scripted inputs of such a move play it.
+        app.world_mut().undo_move();
+        let legal = app.world_mut().legal_moves().to_vec();
+        let m = *legal.iter().find(|m| m.kind == MoveKind::Locust(sq("d5")) && m.to == sq("e6")).unwrap();
+        send(&mut app, &inputs_for(&m, &legal));
         assert_eq!(app.world().resource::<crate::rules::MoveLog>().0.last().map(|r| r.mv), Some(m));
     }
 

@@ -100,7 +100,10 @@ fn fire(world: &mut World) {
     }
     let Some((from, to)) = queued else { return };
     let legal = world.legal_moves().to_vec();
-    if let Some(m) = legal.iter().find(|m| m.from == from && m.to == to && m.dropped().is_none() && m.gate.is_none()).copied() {
+    // (A move taking on the way has three squares: it is not premoved.)
+    let plain = |m: &&crate::rules::Move| !matches!(m.kind, crate::rules::MoveKind::Locust(_));
+    if let Some(m) = legal.iter().filter(plain).find(|m| m.from == from && m.to == to && m.dropped().is_none() && m.gate.is_none()).copied()
+    {
         play::play(world, m);
     }
 }

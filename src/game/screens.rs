@@ -258,7 +258,8 @@ pub fn board_preview(ui: &mut egui::Ui, variant: &Variant, textures: &PieceTextu
 /// Draws a piece type's moves on a small grid: the piece in the middle, green dots where it
 /// moves, red rings where it captures, blue where it moves by hopping.
 pub fn move_diagram(ui: &mut egui::Ui, def: &PieceTypeDef, texture: Option<egui::TextureId>) {
-    let d = diagram(&def.atoms, 9);
+    let mut d = diagram(&def.atoms, 9);
+    d.mark_legs(&def.legs);
     let cell = 16.0;
     let n = d.size as f32;
     let (rect, _) = ui.allocate_exact_size(egui::vec2(cell * n, cell * n), egui::Sense::hover());

@@ -680,10 +680,7 @@ fn capture_filter(mut q: ResMut<MoveQuery>, board: Res<Board>, active: Res<Activ
         if !m.capture {
             return true;
         }
-        let victim = match m.kind {
-            MoveKind::EnPassant(v) => v,
-            _ => m.to,
-        };
+        let victim = m.victim_square();
         let flags = |sq: Square| active.on(&board, sq).map_or(0, |x| x.capture);
         m.dropped().is_some() || (flags(m.from) & CANNOT_CAPTURE == 0 && flags(victim) & CANNOT_BE_CAPTURED == 0)
     });

@@ -25,7 +25,8 @@ fn hooks(a: &Activation) -> Vec<Hook> {
                 if !m.capture || matches!(m.kind, MoveKind::EnPassant(_)) {
                     return true;
                 }
-                let c = board.cell(m.to);
+                // (Where the victim stands: a capture on the way takes elsewhere than it ends.)
+                let c = board.cell(m.victim_square());
                 !(c.is_piece() && c.kind() == knight && scope.covers(c.side()))
             });
         })

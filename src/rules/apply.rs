@@ -473,7 +473,7 @@ pub fn explode(world: &mut World) {
     if rules.blast.is_none() || p.victim.is_none() || p.capture_consumed_by.is_some() {
         return;
     }
-    let (at, mover, attacker) = (p.mv().to, p.mover, p.piece);
+    let (at, mover, attacker) = (p.mv().blast_square(), p.mover, p.piece);
     super::effects::emit_effect(world, super::effects::Effect::new(super::effects::EffectKind::Explosion, at, "rules").side(mover));
     let mut state = *world.resource::<GameState>();
     // Without damage hooks every piece hit dies: the kernel's blast alone, as trials make it.
@@ -484,18 +484,29 @@ pub fn explode(world: &mut World) {
     *world.resource_mut::<GameState>() = state;
 }
 
+/// Whether the move `mover` just made leaves a royal piece of the other side attacked, with
+/// those royal pieces' squares.
+fn gave_check(
+    rules: &super::variant::Variant,
+    fns: &super::layers::RuleFns,
+    state: &GameState,
+    board: &Board,
+    mover: Side,
+) -> (bool, Vec<Square>) {
+    let victim = mover.opponent();
+    let royals = fns.royals(rules, &board.cells, victim);
+    (super::query::royal_attacked(rules, fns, state, board, &royals, victim), royals)
+}
+
 /// Step 4 (default, after the hooks), in n-check variants: a move that leaves an enemy royal
 /// piece attacked counts as a check given.
 pub fn count_checks(parts: &mut ApplyParts) {
     let ApplyView { pending, state, rules, fns, writer, .. } = parts.view();
-    let board = writer.board();
     if rules.check_limit().is_none() {
         return;
     }
     let mover = pending.mover;
-    let victim = mover.opponent();
-    let royals = fns.royals(rules, &board.cells, victim);
-    if super::query::royal_attacked(rules, fns, state, board, &royals, victim) {
+    if gave_check(rules, fns, state, writer.board(), mover).0 {
         state.checks[mover.index()] = state.checks[mover.index()].saturating_add(1);
     }
 }
@@ -507,11 +518,19 @@ pub fn track_shak_series(parts: &mut ApplyParts) {
     let Some(shak) = rules.shak_types() else { return };
     let board = writer.board();
     let mover = pending.mover;
-    let victim = mover.opponent();
-    let royals = fns.royals(rules, &board.cells, victim);
-    let check = super::query::royal_attacked(rules, fns, state, board, &royals, victim);
+    let (check, royals) = gave_check(rules, fns, state, board, mover);
     let series = &mut state.shak_series[mover.index()];
     *series = check && (*series || checker_types(rules, &board.cells, &royals, mover) & shak != 0);
+}
+
+/// Step 4 (default, after the hooks), where perpetual check loses: the mover's checking moves
+/// in a row.
+pub fn track_check_streak(parts: &mut ApplyParts) {
+    let ApplyView { pending, state, rules, fns, writer, .. } = parts.view();
+    let mover = pending.mover;
+    let check = gave_check(rules, fns, state, writer.board(), mover).0;
+    let streak = &mut state.check_streak[mover.index()];
+    *streak = if check { streak.saturating_add(1) } else { 0 };
 }
 
 /// The types of `by`'s pieces that attack one of `royals` on `cells`.

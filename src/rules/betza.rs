@@ -12,6 +12,12 @@
 //!
 //! Modifiers apply to the atom that follows them, in any order (`igfrR` = `gfriR`).
 //!
+//! Multi-leg moves (XBetza `a`, [`parse_movement`]): `a` ends a leg and the legs share the
+//! leaper at the end (`mafsW`, the Xiangqi horse). The subset, and where it departs from XBetza
+//! (a move takes one piece at most), is in `presets/README.md` and at `leg_paths`. The atoms'
+//! own reader, [`parse_betza`], refuses them: the painter and direction additions draw and
+//! combine atoms only.
+//!
 //! Directions are read from white's side of the board. For a single letter on an oblique
 //! atom (N, C, Z, `(x,y)` with x ≠ y), the letter picks the two moves that go furthest that
 //! way (`fN` is the Shogi knight). A two-letter combination of a vertical and a horizontal
@@ -22,7 +28,7 @@
 
 use std::fmt;
 
-use super::movement::{Atom, Hop, Mode};
+use super::movement::{Atom, Hop, LegPath, LegStep, Mode};
 
 /// A Betza string that cannot be read: where and what was expected.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,14 +78,41 @@ struct Modifiers {
     hop: Hop,
 }
 
-/// Parses Betza notation into atoms.
+/// A piece's movement read from Betza notation: its atoms and its multi-leg moves.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Movement {
+    /// The single-leg moves.
+    pub atoms: Vec<Atom>,
+    /// The multi-leg moves (XBetza `a`), each a path of legs.
+    pub legs: Vec<LegPath>,
+}
+
+/// Parses Betza notation into atoms, for the places that draw or combine atoms (the move
+/// painter, direction additions): a multi-leg move is refused there.
 ///
 /// # Errors
 /// A [`BetzaError`] naming the character position and what was expected there.
 pub fn parse_betza(text: &str) -> Result<Vec<Atom>, BetzaError> {
+    let movement = parse_movement(text)?;
+    if !movement.legs.is_empty() {
+        let at = text.find('a').unwrap_or(0);
+        return Err(BetzaError {
+            position: at + 1,
+            message: "a multi-leg move ('a') cannot be drawn or combined here; write it in the piece's Betza text".into(),
+        });
+    }
+    Ok(movement.atoms)
+}
+
+/// Parses Betza notation into a piece's movement: its atoms and its multi-leg moves.
+///
+/// # Errors
+/// A [`BetzaError`] naming the character position and what was expected there.
+pub fn parse_movement(text: &str) -> Result<Movement, BetzaError> {
     let chars: Vec<char> = text.chars().collect();
     let err = |i: usize, message: String| BetzaError { position: i + 1, message };
     let mut atoms: Vec<Atom> = Vec::new();
+    let mut legs: Vec<LegPath> = Vec::new();
     let mut i = 0;
     if chars.is_empty() {
         return Err(err(0, "empty; expected at least one atom such as W, N or Q".into()));
@@ -90,7 +123,15 @@ pub fn parse_betza(text: &str) -> Result<Vec<Atom>, BetzaError> {
     while i < chars.len() {
         let mut m = Modifiers::default();
         let mut flags_seen = String::new();
+        // The modifiers of the legs before the last (XBetza `a` ends a leg).
+        let mut earlier_legs: Vec<Modifiers> = Vec::new();
         while i < chars.len() && chars[i].is_ascii_lowercase() {
+            if chars[i] == 'a' {
+                earlier_legs.push(std::mem::take(&mut m));
+                flags_seen.clear();
+                i += 1;
+                continue;
+            }
             // Directions may repeat (ff, rl); a flag given twice, or both hop flags, is a slip.
             if "mcniepg".contains(chars[i]) {
                 if flags_seen.contains(chars[i]) {
@@ -110,7 +151,6 @@ pub fn parse_betza(text: &str) -> Result<Vec<Atom>, BetzaError> {
                 'e' => m.en_passant = true,
                 'p' => m.hop = Hop::Any,
                 'g' => m.hop = Hop::Adjacent,
-                'a' => return Err(err(i, "multi-leg moves ('a') are not supported".into())),
                 'o' => return Err(err(i, "cylindrical moves ('o') are not supported; use the wrap-board preset".into())),
                 'j' | 'x' | 'd' | 'u' | 'k' | 'y' | 'z' | 't' | 'q' | 'w' => {
                     return Err(err(i, format!("modifier '{}' is not supported; supported: f b l r v s h m c n i e p g", chars[i])));
@@ -124,6 +164,17 @@ pub fn parse_betza(text: &str) -> Result<Vec<Atom>, BetzaError> {
         }
         let at = i;
         let c = chars[i];
+        if !earlier_legs.is_empty() {
+            let (steps, next) = leg_atom(&chars, i).map_err(|(k, e)| err(k, e))?;
+            i = next;
+            earlier_legs.push(m);
+            for path in leg_paths(&earlier_legs, &steps).map_err(|e| err(at, e))? {
+                if !legs.contains(&path) {
+                    legs.push(path);
+                }
+            }
+            continue;
+        }
         let (steps, any_square) = if c == '*' {
             i += 1;
             (vec![((0, 0), 1)], true)
@@ -221,7 +272,205 @@ pub fn parse_betza(text: &str) -> Result<Vec<Atom>, BetzaError> {
             }
         }
     }
-    Ok(atoms)
+    Ok(Movement { atoms, legs })
+}
+
+/// The atom of a multi-leg move at `chars[i]`: a leaper (`W F D N A C Z H G`, `K`, or `(x,y)`),
+/// its base steps, and the index after it. Riders, ranges and `*` are refused.
+fn leg_atom(chars: &[char], i: usize) -> Result<(Vec<(i8, i8)>, usize), (usize, String)> {
+    let c = chars[i];
+    let (steps, next) = if c == '(' {
+        let close = chars[i..].iter().position(|&x| x == ')').map(|p| p + i).ok_or((i, "'(' without ')'; expected (x,y)".to_string()))?;
+        let inner: String = chars[i + 1..close].iter().collect();
+        let parse = |s: &str| s.trim().parse::<i8>().ok().filter(|v| (0..=15).contains(v));
+        match inner.split(',').collect::<Vec<_>>().as_slice() {
+            [a, b] => match (parse(a), parse(b)) {
+                (Some(x), Some(y)) if (x, y) != (0, 0) => (vec![(x.max(y), x.min(y))], close + 1),
+                _ => return Err((i, format!("'({inner})' is not a leap; expected two numbers 0 to 15, like (4,1)"))),
+            },
+            _ => return Err((i, format!("'({inner})' is not a leap; expected two numbers 0 to 15, like (4,1)"))),
+        }
+    } else if "WFDNACZHGK".contains(c) {
+        let steps = atom_letter(c).expect("a leaper letter").into_iter().map(|(v, _)| v).collect();
+        (steps, i + 1)
+    } else {
+        return Err((i, format!("'{c}' cannot end a multi-leg move; its legs take a leaper: W F D N A C Z H G K or (x,y)")));
+    };
+    if let Some(&d) = chars.get(next)
+        && (d.is_ascii_digit() || d == c)
+    {
+        return Err((next, "the legs of a multi-leg move are single leaps; a range or a rider is not supported".into()));
+    }
+    Ok((steps, next))
+}
+
+/// The eight directions of the king's compass, clockwise from forward.
+const COMPASS: [(i8, i8); 8] = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)];
+
+/// Where `c` turns relative to `p`, clockwise in eighths: 0 straight on (`f`), 1 forward
+/// right (`fr`), 2 right (`r`), 3 back right (`br`), 4 back (`b`), 5 `bl`, 6 `l`, 7 `fl`.
+fn turn_class(p: (i8, i8), c: (i8, i8)) -> u8 {
+    let (px, py, cx, cy) = (p.0 as i32, p.1 as i32, c.0 as i32, c.1 as i32);
+    let cross = px * cy - py * cx;
+    let dot = px * cx + py * cy;
+    match (cross.signum(), dot.signum()) {
+        (0, 1) => 0,
+        (-1, 1) => 1,
+        (-1, 0) => 2,
+        (-1, -1) => 3,
+        (0, _) => 4,
+        (1, -1) => 5,
+        (1, 0) => 6,
+        _ => 7,
+    }
+}
+
+/// The turns (bits of [`turn_class`]) that the direction letters of a later leg select.
+fn relative_turns(dirs: &str) -> Result<u8, String> {
+    let c: Vec<char> = dirs.chars().collect();
+    let mut bits = 0u8;
+    let mut i = 0;
+    let single = |x: char| match x {
+        'f' => Some(1u8),
+        'b' => Some(1 << 4),
+        'r' => Some(1 << 2),
+        'l' => Some(1 << 6),
+        'v' => Some(1 | 1 << 4),
+        's' => Some(1 << 2 | 1 << 6),
+        _ => None,
+    };
+    let side = |x: char| match x {
+        'r' => Some(0b01),
+        'l' => Some(0b10),
+        's' => Some(0b11),
+        _ => None,
+    };
+    let ahead = |x: char| match x {
+        'f' => Some(0b01),
+        'b' => Some(0b10),
+        'v' => Some(0b11),
+        _ => None,
+    };
+    while i < c.len() {
+        if c[i] == 'h' {
+            return Err("'h' (half) is not supported on a later leg of a multi-leg move".into());
+        }
+        let pair = c.get(i + 1).and_then(|&n| match (ahead(c[i]), side(n), side(c[i]), ahead(n)) {
+            (Some(a), Some(s), _, _) | (_, _, Some(s), Some(a)) if c[i] != n => Some((a, s)),
+            _ => None,
+        });
+        if let Some((a, s)) = pair {
+            // Forward right 1, forward left 7, back right 3, back left 5.
+            for (fa, turns) in [(0b01, [1u8, 7]), (0b10, [3, 5])] {
+                if a & fa != 0 {
+                    if s & 0b01 != 0 {
+                        bits |= 1 << turns[0];
+                    }
+                    if s & 0b10 != 0 {
+                        bits |= 1 << turns[1];
+                    }
+                }
+            }
+            i += 2;
+            continue;
+        }
+        bits |= single(c[i]).ok_or_else(|| format!("'{}' is not a direction", c[i]))?;
+        i += 1;
+    }
+    Ok(bits)
+}
+
+/// The paths of a multi-leg move whose legs have the modifiers `legs` (the last one last) and
+/// share the leaper with base steps `steps`, as XBetza reads them: the first leg's directions
+/// are the board's (as for an atom); a later leg's are relative to the leg before it (`f`
+/// straight on, `b` back, `l`/`r` a right angle, `fr`, `fs`, `bl`… the turns between). A king-
+/// family leaper (W F K, D A, H G) turns in eighths, so a W leg turned by `fs` steps diagonally
+/// (`mafsW` is the Xiangqi horse, `mafsmafW` the Janggi elephant); an oblique one (N, C, Z)
+/// turns among its own eight leaps. A later leg without directions takes the leaper's own
+/// directions turned with the leg before it (all eight for K and the oblique leapers, the
+/// four at right angles for the others). A leg before the last only moves unless it says `c`:
+/// then it takes the enemy it lands on and the move goes on (a locust capture); the last leg
+/// moves or captures as an atom does. A move takes one piece at most: after a capturing leg
+/// the last leg only moves.
+fn leg_paths(legs: &[Modifiers], steps: &[(i8, i8)]) -> Result<Vec<LegPath>, String> {
+    if legs.len() > 4 {
+        return Err(format!("{} legs; a multi-leg move has at most four", legs.len()));
+    }
+    let last = legs.len() - 1;
+    let mut modes = Vec::with_capacity(legs.len());
+    for (k, m) in legs.iter().enumerate() {
+        if m.lame || m.initial || m.en_passant || m.hop != Hop::None {
+            return Err(format!("leg {} of a multi-leg move: a leg takes only directions and 'm' or 'c'", k + 1));
+        }
+        if m.moves_only && m.captures_only {
+            return Err(format!("leg {}: both 'm' and 'c'; drop one", k + 1));
+        }
+        modes.push(match (m.moves_only, m.captures_only, k == last) {
+            (true, _, _) => Mode::Move,
+            (_, true, _) => Mode::Capture,
+            (_, _, true) => Mode::Both,
+            _ => Mode::Move,
+        });
+    }
+    let captures_before_last = modes[..last].iter().filter(|m| **m == Mode::Capture).count();
+    if captures_before_last > 1 {
+        return Err("two legs capture; a multi-leg move takes one piece at most".into());
+    }
+    if captures_before_last == 1 {
+        match modes[last] {
+            Mode::Capture => return Err("the last leg captures after an earlier leg did; a move takes one piece at most".into()),
+            _ => modes[last] = Mode::Move,
+        }
+    }
+    // King-family leapers: orthogonal or diagonal steps of one length.
+    let length = |(x, y): (i8, i8)| (y == 0 || x == y).then_some(x.max(y));
+    let family = steps.iter().map(|&s| length(s)).collect::<Option<Vec<i8>>>().filter(|l| l.windows(2).all(|w| w[0] == w[1]));
+    let both_kinds = steps.len() > 1;
+    let mut paths: Vec<LegPath> = Vec::new();
+    let mut first: Vec<(i8, i8)> = Vec::new();
+    for &(x, y) in steps {
+        for v in select_directions(x, y, &legs[0].dirs)? {
+            if !first.contains(&v) {
+                first.push(v);
+            }
+        }
+    }
+    if first.is_empty() {
+        return Err(format!("directions '{}' leave no first leg", legs[0].dirs));
+    }
+    for v in first {
+        paths.push(vec![LegStep { dx: v.0, dy: v.1, mode: modes[0] }]);
+    }
+    for (k, m) in legs.iter().enumerate().skip(1) {
+        let turns = if m.dirs.is_empty() { None } else { Some(relative_turns(&m.dirs)?) };
+        let mut next: Vec<LegPath> = Vec::new();
+        for path in &paths {
+            let prev = path.last().expect("a path has a leg");
+            let p = (prev.dx, prev.dy);
+            let candidates: Vec<(i8, i8)> = match family.as_ref() {
+                Some(l) => COMPASS.iter().map(|&(a, b)| (a * l[0], b * l[0])).collect(),
+                None => images(steps[0].0, steps[0].1),
+            };
+            for c in candidates {
+                let class = turn_class(p, c);
+                let chosen = match turns {
+                    Some(bits) => bits & (1 << class) != 0,
+                    // The leaper's own directions, turned with the leg before.
+                    None => family.is_none() || both_kinds || class.is_multiple_of(2),
+                };
+                if chosen {
+                    let mut longer = path.clone();
+                    longer.push(LegStep { dx: c.0, dy: c.1, mode: modes[k] });
+                    next.push(longer);
+                }
+            }
+        }
+        if next.is_empty() {
+            return Err(format!("the directions of leg {} leave no move", k + 1));
+        }
+        paths = next;
+    }
+    Ok(paths)
 }
 
 /// A sort key for atoms, so that sets of atoms compare whatever their order.
@@ -519,6 +768,35 @@ pub struct Diagram {
     pub size: u8,
     /// Rows from the far (forward) side down, each `size` cells.
     pub rows: Vec<Vec<DiagramCell>>,
+}
+
+impl Diagram {
+    /// Adds multi-leg moves: where each path ends (a move or a capture, as its last leg says)
+    /// and where a capture on the way takes (a capture; the piece goes on from there).
+    pub fn mark_legs(&mut self, legs: &[LegPath]) {
+        let n = self.size as i32;
+        let mid = n / 2;
+        for path in legs {
+            let (mut x, mut y) = (mid, mid);
+            let mut took = false;
+            for (k, step) in path.iter().enumerate() {
+                (x, y) = (x + step.dx as i32, y + step.dy as i32);
+                if !(0..n).contains(&x) || !(0..n).contains(&y) {
+                    break;
+                }
+                let cell = &mut self.rows[(n - 1 - y) as usize][x as usize];
+                if k + 1 < path.len() {
+                    if step.mode == Mode::Capture {
+                        cell.captures = true;
+                        took = true;
+                    }
+                } else if (x, y) != (mid, mid) {
+                    cell.moves |= step.mode.moves() || took;
+                    cell.captures |= step.mode.captures() && !took;
+                }
+            }
+        }
+    }
 }
 
 impl fmt::Display for Diagram {

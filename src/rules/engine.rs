@@ -12,7 +12,7 @@ use super::geometry::{Side, Square};
 use super::layers::RuleFns;
 use super::moves::{Move, MoveKind};
 use super::notation::{MoveError, parse_san, parse_uci, san_body, to_uci};
-use super::outcome::{Outcome, Reason, has_insufficient_material, repetitions};
+use super::outcome::{Outcome, Reason, has_insufficient_material, repetition_span};
 use super::piece::{Location, Owner, Piece, PieceType, Promoted, piece_bundle};
 use super::pipeline::{Hook, Hooks, Step, rebuild_pipelines};
 use super::query::{MoveQuery, QuerySystems};
@@ -221,6 +221,13 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
         let giver = setup.turn.opponent();
         shak_series[giver.index()] = super::apply::checker_types(&variant, &probe.cells, &checked, giver) & shak != 0;
     }
+    // Where perpetual check loses, a check already on the board is its giver's first.
+    let mut check_streak = [0; 2];
+    if variant.perpetual_check_loses
+        && fns.royals(&variant, &probe.cells, setup.turn).iter().any(|&r| attacks.attacked(&probe, r, setup.turn.opponent()))
+    {
+        check_streak[setup.turn.opponent().index()] = 1;
+    }
     let state = GameState {
         turn: setup.turn,
         half_moves_this_turn: setup.counters.half_moves_this_turn,
@@ -234,6 +241,7 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
         pass_streak: setup.counters.pass_streak,
         gates: setup.gates,
         shak_series,
+        check_streak,
         fixed_gates: setup.fixed_gates,
         default_end_suppressed: setup.counters.default_end_suppressed,
     };
@@ -286,7 +294,7 @@ fn unreachable_piece(variant: &Variant, setup: &Setup, plain: bool, start: Optio
         if def.zones.confinement.as_ref().is_some_and(|c| !inside(&c[side.index()], sq)) {
             return Some(format!("{side} {} on {at} stands outside the region it is confined to", def.name));
         }
-        if !plain || !matches!(def.generator, super::registry::MoveGenerator::Table) {
+        if !plain || !matches!(def.generator, super::registry::MoveGenerator::Table) || !def.legs.is_empty() {
             continue;
         }
         let table = &reg.tables[kind.0 as usize];
@@ -929,6 +937,18 @@ fn judge(world: &mut World) -> Option<Outcome> {
     let rules = world.resource::<Rules>().0.clone();
     let state = *world.resource::<GameState>();
     let score = super::outcome::scored;
+    // A repetition a side reached by checking with every move is lost by that side, where the
+    // variant says so.
+    let perpetual = |span: usize| -> Option<Outcome> {
+        if !rules.perpetual_check_loses {
+            return None;
+        }
+        let reason = || Reason::Rule("perpetual check".into());
+        super::outcome::perpetual_checker(state.check_streak, turn, span, state.halfmove_clock).map(|winner| match winner {
+            Some(side) => Outcome::win(side, reason()),
+            None => Outcome::draw(reason()),
+        })
+    };
     for condition in &rules.end {
         let decided = match condition {
             // A game-result hook may have switched the default end rules off for this position.
@@ -966,11 +986,12 @@ fn judge(world: &mut World) -> Option<Outcome> {
                 }
             }),
             EndCondition::MoveRule(n) => (state.halfmove_clock >= *n).then(|| Outcome::draw(Reason::FiftyMoves)),
-            EndCondition::Repetition(n) => (repetitions(&world.resource::<History>().0, state.halfmove_clock) >= *n as usize)
-                .then(|| Outcome::draw(Reason::Repetition)),
+            EndCondition::Repetition(n) => repetition_span(&world.resource::<History>().0, state.halfmove_clock, *n as usize)
+                .map(|span| perpetual(span).unwrap_or_else(|| Outcome::draw(Reason::Repetition))),
             EndCondition::RepetitionScored { count, verdict, for_white } => {
-                (repetitions(&world.resource::<History>().0, state.halfmove_clock) >= *count as usize)
-                    .then(|| score(*verdict, if *for_white { Side::White } else { turn }, Reason::Repetition))
+                repetition_span(&world.resource::<History>().0, state.halfmove_clock, *count as usize).map(|span| {
+                    perpetual(span).unwrap_or_else(|| score(*verdict, if *for_white { Side::White } else { turn }, Reason::Repetition))
+                })
             }
             EndCondition::InsufficientMaterial => {
                 let board = world.resource::<Board>();

@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 
 use super::geometry::{Geometry, Side, Square};
-use super::movement::{RayKind, walk_ray};
+use super::movement::{LegPath, RayKind, walk_legs, walk_ray};
 use super::moves::{Move, MoveKind};
 use super::piece::{Cell, PieceType};
 use super::registry::PieceTypeRegistry;
@@ -48,6 +48,39 @@ pub struct GenContext<'a> {
 /// The default generator: walk each compiled ray (slides to the first blocker, lame leaps,
 /// hops, any-square moves).
 pub fn generate_from_tables(ctx: &GenContext, slot: &PieceSlot, out: &mut Vec<Move>) {
+    let start = out.len();
+    generate_rays(ctx, slot, out);
+    let legs = &ctx.registry.def(slot.kind).legs;
+    if !legs.is_empty() {
+        generate_legs(ctx, slot, legs, start, out);
+    }
+}
+
+/// The moves along a type's multi-leg paths, each once (several paths may lead to one move,
+/// and a path that takes nothing on the way may repeat a ray's move: those from `start` on).
+fn generate_legs(ctx: &GenContext, slot: &PieceSlot, legs: &[LegPath], start: usize, out: &mut Vec<Move>) {
+    let region = ctx.registry.def(slot.kind).zones.confinement.as_ref().map(|c| &c[slot.side.index()]);
+    for path in legs {
+        walk_legs(ctx.geometry, path, ctx.cells, slot.side, slot.square, None, |to, taken, capture| {
+            // A confined piece ends its move inside its region (its legs may pass outside).
+            if region.is_some_and(|r| !super::query::in_set(r, to)) {
+                return;
+            }
+            let m = match taken {
+                // Taking on the square it ends on is an ordinary capture.
+                Some(t) if t != to => Move { kind: MoveKind::Locust(t), ..Move::normal(slot.square, to, true) },
+                Some(_) => Move::normal(slot.square, to, true),
+                None => Move::normal(slot.square, to, capture),
+            };
+            if !out[start..].contains(&m) {
+                out.push(m);
+            }
+        });
+    }
+}
+
+/// The moves along the compiled rays.
+fn generate_rays(ctx: &GenContext, slot: &PieceSlot, out: &mut Vec<Move>) {
     let table = &ctx.registry.tables[slot.kind.0 as usize];
     for ray in table.rays(ctx.geometry.len(), slot.side, slot.square) {
         let first = ctx.cells[ray.first.index()];

@@ -104,7 +104,7 @@ pub use apply::{
     AppliedTrials, ApplyPart, ApplyParts, ApplySystems, ApplyView, BoardWriter, ExtraHasher, HashExtras, History, MoveApplication, MoveLog,
     MoveRecord, PendingMove, Trial, WorldWriter, not_in_trial, position_hash, retract_piece, trial_application,
 };
-pub use betza::{BetzaError, Diagram, DiagramCell, atom_set, diagram, parse_betza, write_betza};
+pub use betza::{BetzaError, Diagram, DiagramCell, Movement, atom_set, diagram, parse_betza, parse_movement, write_betza};
 pub use board::{Board, generals_face, mix};
 pub use code_pieces::{CODE_PIECES, code_piece, code_piece_betza, code_piece_confinable};
 pub use damage::{DamageAdjusters, DamageKind, DamagePipeline, DamageRequest, DamageSystems, deal_damage};
@@ -118,10 +118,12 @@ pub use generate::{GenContext, GeneratorFn, PieceSlot, generate_from_tables};
 pub use geometry::{Geometry, MAX_FILES, MAX_RANKS, Side, Square, kings_touch};
 pub use layers::{Attacks, LayerFn, LayerKind, MoveLayer, PromotionFn, RoyalFn, RoyalRule, RuleFns, piece_moves, profile_wrap, type_moves};
 pub use lifecycle::{LifecycleSystems, PieceEvent, RetractPipeline, SpawnError, SpawnPipeline, announce_retractions, spawn_piece};
-pub use movement::{Atom, Hop, Mode, MoveTable, Ray, RayKind, SquareBits, Zones, lame_path, symmetric, walk_ray};
+pub use movement::{
+    Atom, Hop, LegPath, LegStep, Mode, MoveTable, Ray, RayKind, SquareBits, Zones, lame_path, symmetric, walk_legs, walk_ray,
+};
 pub use moves::{Gate, Move, MoveKind, Wing};
 pub use notation::{MoveError, parse_san, parse_uci, san_body, to_uci};
-pub use outcome::{Outcome, Reason, cannot_mate, has_insufficient_material, repetitions, scored};
+pub use outcome::{Outcome, Reason, cannot_mate, has_insufficient_material, perpetual_checker, repetition_span, repetitions, scored};
 pub use piece::{Cell, Homes, Location, Owner, Piece, PieceType, Promoted, piece_bundle};
 pub use pipeline::{Hook, Hooks, Step, SystemFactory, rebuild_pipelines};
 pub use position::{Making, PositionWriter, TrialOp, TrialWriter, Victim, blast_squares, en_passant_takers, make};

@@ -94,6 +94,33 @@ impl Atom {
     }
 }
 
+/// One leg of a multi-leg move (XBetza `a`): a step from where the previous leg ended, written
+/// from white's point of view, and what it may do where it lands.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct LegStep {
+    /// File step.
+    pub dx: i8,
+    /// Rank step, forward for the piece's owner.
+    pub dy: i8,
+    /// On a leg before the last: `Move` passes an empty square, `Capture` takes the enemy
+    /// there and goes on (a locust capture). On the last leg, as for an atom.
+    pub mode: Mode,
+}
+
+impl LegStep {
+    /// The step as seen by `side` (black's is white's turned half a turn, as for atoms).
+    #[inline]
+    pub fn oriented(self, side: Side) -> (i32, i32) {
+        match side {
+            Side::White => (self.dx as i32, self.dy as i32),
+            Side::Black => (-(self.dx as i32), -(self.dy as i32)),
+        }
+    }
+}
+
+/// A multi-leg move: its legs in order, each starting where the one before ended.
+pub type LegPath = Vec<LegStep>;
+
 /// All eight (or four) symmetric images of the step `(x, y)`, each with `range` and `mode`.
 pub fn symmetric(x: i8, y: i8, range: u8, mode: Mode) -> Vec<Atom> {
     let mut out: Vec<Atom> = Vec::with_capacity(8);
@@ -332,6 +359,47 @@ impl MoveTable {
     #[inline]
     pub fn ray_squares(&self, ray: &Ray) -> &[Square] {
         &self.squares[ray.start as usize..ray.start as usize + ray.len as usize]
+    }
+}
+
+/// Calls `emit(to, taken, capture)` for the move along the multi-leg `path` of a piece of
+/// `side` on `from`, if the board lets it through: `taken` is the square of an enemy taken on
+/// an earlier leg (a locust capture), `capture` whether the last leg captures on `to`. The
+/// start square counts as empty once left, and so does a square taken on. `target`, when
+/// given, counts as an enemy piece whatever stands there (the attack probe's question). A
+/// path that captures nothing and ends where it began is no move.
+pub fn walk_legs(
+    g: Geometry,
+    path: &[LegStep],
+    cells: &[Cell],
+    side: Side,
+    from: Square,
+    target: Option<Square>,
+    mut emit: impl FnMut(Square, Option<Square>, bool),
+) {
+    let (mut f, mut r) = (g.file(from) as i32, g.rank(from) as i32);
+    let mut taken: Option<Square> = None;
+    let last = path.len() - 1;
+    for (k, step) in path.iter().enumerate() {
+        let (dx, dy) = step.oriented(side);
+        (f, r) = (f + dx, r + dy);
+        let Some(sq) = g.square(f, r) else { return };
+        let cell = cells[sq.index()];
+        let empty = sq == from || taken == Some(sq) || (cell.is_empty() && target != Some(sq));
+        let enemy = !empty && (target == Some(sq) || (cell.is_piece() && cell.side() != side));
+        if k < last {
+            match (step.mode, empty, enemy) {
+                (Mode::Capture, _, true) if taken.is_none() => taken = Some(sq),
+                (Mode::Move | Mode::Both, true, _) => {}
+                _ => return,
+            }
+            continue;
+        }
+        if empty && step.mode.moves() && (taken.is_some() || sq != from) {
+            emit(sq, taken, false);
+        } else if enemy && step.mode.captures() && taken.is_none() {
+            emit(sq, None, true);
+        }
     }
 }
 

@@ -33,6 +33,10 @@ pub enum MoveKind {
     /// An en-passant capture: `to` is the en-passant square; the victim stands on this square
     /// (beside `from` for FIDE pawns; where it landed for Berolina pawns).
     EnPassant(Square),
+    /// A multi-leg move that takes the enemy on this square on an earlier leg and ends on
+    /// `to`, an empty square or `from` itself (a locust capture, the lion's igui): UCI
+    /// `d4d5,d5d4`, SAN `Lxd5-d4`.
+    Locust(Square),
     /// Castling: `from` is the king, `to` is the castling rook's square.
     Castle(Wing),
     /// A piece of this type from the mover's hand onto `to` (`from` equals `to`).
@@ -88,6 +92,26 @@ impl Move {
         match self.kind {
             MoveKind::Drop(t) => Some(t),
             _ => None,
+        }
+    }
+
+    /// Where the piece it captures stands: `to`, or the square taken en passant or on an
+    /// earlier leg.
+    #[inline]
+    pub fn victim_square(&self) -> Square {
+        match self.kind {
+            MoveKind::EnPassant(v) | MoveKind::Locust(v) => v,
+            _ => self.to,
+        }
+    }
+
+    /// Where a capture by it explodes (Atomic): where it lands, or, for a capture on an
+    /// earlier leg, where it took (the piece has gone on from there).
+    #[inline]
+    pub fn blast_square(&self) -> Square {
+        match self.kind {
+            MoveKind::Locust(v) => v,
+            _ => self.to,
         }
     }
 

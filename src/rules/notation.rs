@@ -90,6 +90,13 @@ pub fn to_uci(variant: &Variant, m: &Move) -> String {
         _ => (m.from, to),
     };
     let mut s = g.name(from);
+    // A capture on an earlier leg is written leg by leg, as Fairy-Stockfish writes a move in
+    // two parts (`d4d5,d5d4`: the first leg, then from there to where it ends).
+    if let MoveKind::Locust(via) = m.kind {
+        s.push_str(&g.name(via));
+        s.push(',');
+        s.push_str(&g.name(via));
+    }
     s.push_str(&g.name(to));
     if let Some(p) = m.promotion {
         // Shogi-style promotion (to the one type the piece promotes to) is written `+`.
@@ -143,6 +150,10 @@ fn split_uci(g: Geometry, text: &str) -> Result<(Square, Square, Option<char>), 
 /// Unparsable text, or a move not among `legal`.
 pub fn parse_uci(variant: &Variant, cells: &[Cell], legal: &[Move], text: &str) -> Result<Move, MoveError> {
     let g = variant.geometry;
+    // A multi-leg move's two parts (`d4d5,d5d4`).
+    if let Some(m) = legal.iter().find(|m| matches!(m.kind, MoveKind::Locust(_)) && to_uci(variant, m) == text) {
+        return Ok(*m);
+    }
     if let Some((piece_move, duck)) = text.split_once(',') {
         let m = parse_with_duck(variant, legal, text, duck, |legal| parse_uci(variant, cells, legal, piece_move), true)?;
         // The duck's part starts where the piece landed.
@@ -188,6 +199,8 @@ pub fn parse_uci(variant: &Variant, cells: &[Cell], legal: &[Move], text: &str) 
                 MoveKind::Castle(wing) => {
                     m.to == to || castle_king_square(variant, m, wing) == to && castle_to_king_square(variant, m, wing)
                 }
+                // Written with both legs, read above.
+                MoveKind::Locust(_) => false,
                 _ => m.to == to,
             }
     });
@@ -309,6 +322,8 @@ pub fn san_body(variant: &Variant, cells: &[Cell], legal: &[Move], m: &Move) -> 
                 && o.promotion.is_some() == m.promotion.is_some()
                 && cells[o.from.index()].kind() == kind
                 && !(jump(o) && def.betza == "F")
+                // A capture on the way is told apart from moves taking elsewhere or nothing.
+                && (o.kind == m.kind || !matches!((o.kind, m.kind), (MoveKind::Locust(_), _) | (_, MoveKind::Locust(_))))
         })
         .collect();
     // A pawn's push is written by its square alone, unless another pawn could make it too
@@ -333,6 +348,11 @@ pub fn san_body(variant: &Variant, cells: &[Cell], legal: &[Move], m: &Move) -> 
     }
     if m.capture {
         s.push('x');
+    }
+    // A capture on an earlier leg: where it took, then where it ends (`Lxd5-d4`).
+    if let MoveKind::Locust(via) = m.kind {
+        s.push_str(&g.name(via));
+        s.push('-');
     }
     s.push_str(&g.name(m.to));
     if let Some(p) = m.promotion {
@@ -399,7 +419,7 @@ pub fn parse_san(variant: &Variant, cells: &[Cell], legal: &[Move], text: &str) 
 /// Accepts over-specified SAN (`Ng1f3`, `Pe4`): same piece letter, destination, promotion,
 /// and a source square consistent with the given file and rank.
 fn loose_match(variant: &Variant, cells: &[Cell], m: &Move, body: &str, core: &str) -> bool {
-    if m.is_castle() || body.starts_with('O') || m.dropped().is_some() {
+    if m.is_castle() || body.starts_with('O') || m.dropped().is_some() || matches!(m.kind, MoveKind::Locust(_)) {
         return false;
     }
     let g = variant.geometry;

@@ -139,6 +139,45 @@ pub fn repetitions(history: &[u64], reversible: u32) -> usize {
     1 + earlier[start..].iter().filter(|&&h| h == now).count()
 }
 
+/// How many half-moves back the current position (the last of `history`) occurred for the
+/// `n - 1`-th time before, within the last `reversible` half-moves: the span of the cycle that
+/// makes it an `n`-fold repetition, or `None` when it is not one.
+pub fn repetition_span(history: &[u64], reversible: u32, n: usize) -> Option<usize> {
+    let (&now, earlier) = history.split_last()?;
+    let window = earlier.len().min(reversible as usize);
+    let mut seen = 1;
+    for back in 1..=window {
+        if earlier[earlier.len() - back] == now {
+            seen += 1;
+            if seen >= n {
+                return Some(back);
+            }
+        }
+    }
+    None
+}
+
+/// Who perpetual check decides a repetition for, where it loses (Fairy-Stockfish's
+/// `perpetualCheckIllegal`): the repetition spans `span` half-moves within the last `reversible`,
+/// and `streak` holds each side's checking moves in a row. The opponent of the side to move
+/// checked throughout if every position of the cycle with the side to move to move had it in
+/// check (its last `span / 2 + 1` moves were checks); the side to move did if its own did too
+/// (its last `span / 2 + 1` moves, or `span / 2` where the cycle starts at the reversible
+/// window's edge). `Some(winner)` (`None` inside for both) when someone checked throughout.
+pub fn perpetual_checker(streak: [u16; 2], turn: Side, span: usize, reversible: u32) -> Option<Option<Side>> {
+    let them = turn.opponent();
+    let need = span / 2 + 1;
+    let need_us = if span < reversible as usize { need } else { need - 1 };
+    let perpetual_them = usize::from(streak[them.index()]) >= need;
+    let perpetual_us = usize::from(streak[turn.index()]) >= need_us;
+    match (perpetual_them, perpetual_us) {
+        (true, false) => Some(Some(turn)),
+        (false, true) => Some(Some(them)),
+        (true, true) => Some(None),
+        (false, false) => None,
+    }
+}
+
 /// Whether `side` has too little material to win in `variant`, for any variant: the rule
 /// Fairy-Stockfish applies, restated. A side with another way to win (pieces in hand, captures
 /// that refill hands, extinction of non-royal pieces, a flag piece that can still reach its

@@ -129,6 +129,7 @@ struct Needs {
     mandatory_capture: bool,
     count_checks: bool,
     shak_series: bool,
+    check_streak: bool,
     immediate_results: bool,
     flag_reply: bool,
     drops: bool,
@@ -180,6 +181,7 @@ impl Needs {
             mandatory_capture: v.mandatory_capture,
             count_checks: v.check_limit().is_some(),
             shak_series: v.shak_types().is_some(),
+            check_streak: v.perpetual_check_loses,
             immediate_results: v.end.iter().any(EndCondition::is_immediate),
             flag_reply: v.end.iter().any(|e| matches!(e, EndCondition::RegionReached { reply: true, .. })),
             drops: v.drops.is_some(),
@@ -332,6 +334,9 @@ fn apply_rule_defaults(step: ApplySystems, needs: Needs) -> (Vec<ApplyDefault>, 
             let mut after: Vec<ApplyDefault> = if needs.count_checks { vec![Part(apply::count_checks)] } else { vec![] };
             if needs.shak_series {
                 after.push(Part(apply::track_shak_series));
+            }
+            if needs.check_streak {
+                after.push(Part(apply::track_check_streak));
             }
             (before, after)
         }

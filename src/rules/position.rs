@@ -277,7 +277,7 @@ impl Making {
             }
         };
         let victim = if m.capture {
-            let sq = if let MoveKind::EnPassant(victim) = m.kind { victim } else { m.to };
+            let sq = m.victim_square();
             let c = board.cell(sq);
             match (board.entity(sq), c.is_piece()) {
                 (Some(entity), true) => Some(Victim { entity, square: sq, kind: c.kind() }),
@@ -588,7 +588,7 @@ pub fn make<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: &m
     }
     mutate(w, rules, fns, st, &mk);
     if mk.victim.is_some() {
-        blast(w, rules, st, m.to, |_, _, _| true);
+        blast(w, rules, st, m.blast_square(), |_, _, _| true);
     }
     mk
 }

@@ -458,7 +458,8 @@ pub fn synthesize_piece_promotions(p: &mut QueryParts) {
     let mut out = std::mem::take(&mut q.scratch_moves);
     out.clear();
     for &m in &q.moves {
-        if m.dropped().is_some() || m.is_castle() || m.promotion.is_some() {
+        // (A piece that takes on an earlier leg and comes back has not moved: no promotion.)
+        if m.dropped().is_some() || m.is_castle() || m.promotion.is_some() || m.to == m.from {
             out.push(m);
             continue;
         }
@@ -639,7 +640,8 @@ pub fn synthesize_special_moves(p: &mut QueryParts) {
         // The rank first: most moves end outside the zone.
         let plain = promo.zone_at(g, m.to, side)?;
         let c = cells[m.from.index()];
-        if m.promotion.is_some() || m.is_castle() || m.dropped().is_some() || !c.is_piece() || !reg.def(c.kind()).promotes {
+        if m.promotion.is_some() || m.is_castle() || m.dropped().is_some() || m.to == m.from || !c.is_piece() || !reg.def(c.kind()).promotes
+        {
             return None;
         }
         Some(plain)
@@ -974,7 +976,7 @@ fn self_check_filter(
     q.moves.retain(|m| {
         let mover = board.cells[m.from.index()];
         let crowned = crowns(m, m.dropped().is_none() && mover.is_piece() && reg.def(mover.kind()).promotes);
-        let may_expose = matches!(m.kind, MoveKind::EnPassant(_))
+        let may_expose = matches!(m.kind, MoveKind::EnPassant(_) | MoveKind::Locust(_))
             || (m.capture && (rules.blast.is_some() || rules.captures_change_side))
             || leave.contains(m.from)
             || enter.contains(m.to)

@@ -1,8 +1,8 @@
 //! The piece-type registry: each type's data, its move generator and its attack probe.
 
-use super::betza::{BetzaError, parse_betza};
+use super::betza::{BetzaError, parse_movement};
 use super::geometry::{Geometry, Side, Square};
-use super::movement::{Atom, AttackTable, MoveTable, RayKind, ReverseRays, Zones};
+use super::movement::{Atom, AttackTable, LegPath, MoveTable, RayKind, ReverseRays, Zones};
 use super::piece::{Cell, PieceType};
 
 /// Whether a piece of `kind` and `side` standing on `from` attacks `target`.
@@ -45,6 +45,8 @@ pub struct PieceTypeDef {
     pub glyph: Option<String>,
     /// Its movement as atoms.
     pub atoms: Vec<Atom>,
+    /// Its multi-leg moves (XBetza `a`), generated beside the atoms and probed piece by piece.
+    pub legs: Vec<LegPath>,
     /// Whether it is a pawn: its moves reset the fifty-move clock and SAN omits its letter.
     pub pawn: bool,
     /// Whether it promotes on the variant's promotion rank.
@@ -77,6 +79,7 @@ impl PieceTypeDef {
             betza: String::new(),
             glyph: None,
             atoms,
+            legs: Vec::new(),
             pawn: false,
             promotes: false,
             promotes_to: None,
@@ -94,7 +97,9 @@ impl PieceTypeDef {
     /// # Errors
     /// The Betza string does not read.
     pub fn from_betza(name: &str, letter: char, value: i32, betza: &str) -> Result<PieceTypeDef, BetzaError> {
-        let mut def = PieceTypeDef::new(name, letter, value, parse_betza(betza)?);
+        let movement = parse_movement(betza)?;
+        let mut def = PieceTypeDef::new(name, letter, value, movement.atoms);
+        def.legs = movement.legs;
         def.betza = betza.to_string();
         Ok(def)
     }
@@ -208,7 +213,13 @@ impl PieceTypeRegistry {
     ///
     /// # Errors
     /// Too many types, or two types with one letter.
-    pub fn compile(geometry: Geometry, types: Vec<PieceTypeDef>) -> Result<PieceTypeRegistry, RegistryError> {
+    pub fn compile(geometry: Geometry, mut types: Vec<PieceTypeDef>) -> Result<PieceTypeRegistry, RegistryError> {
+        // A type with multi-leg moves is probed piece by piece: its rays and its paths.
+        for t in &mut types {
+            if !t.legs.is_empty() && matches!(t.attack_probe, AttackProbe::Table) {
+                t.attack_probe = AttackProbe::Custom(legs_probe);
+            }
+        }
         if types.len() > 64 {
             return Err(RegistryError::TooManyTypes(types.len()));
         }
@@ -353,6 +364,27 @@ impl PieceTypeRegistry {
             AttackProbe::Table => self.attacks.piece_attacks(cells, kind, by, from, target),
             AttackProbe::Custom(f) => f(self, cells, kind, by, from, target),
         }
+    }
+}
+
+/// The attack probe of a type with multi-leg moves: its compiled rays (walked, whatever they
+/// are), then its paths, with `target` taken for an enemy piece.
+fn legs_probe(reg: &PieceTypeRegistry, cells: &[Cell], kind: PieceType, by: Side, from: Square, target: Square) -> bool {
+    reg.complex_attacks(cells, kind, by, from, target) || {
+        let mut hit = false;
+        let def = reg.def(kind);
+        let region = def.zones.confinement.as_ref().map(|c| &c[by.index()]);
+        for path in &def.legs {
+            super::movement::walk_legs(reg.geometry, path, cells, by, from, Some(target), |to, taken, capture| {
+                if region.is_none_or(|r| super::query::in_set(r, to)) {
+                    hit |= taken == Some(target) || (capture && to == target);
+                }
+            });
+            if hit {
+                return true;
+            }
+        }
+        false
     }
 }
 

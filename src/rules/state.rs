@@ -59,6 +59,9 @@ pub struct GameState {
     /// Per side, whether its unbroken series of checking moves up to now had a check by a
     /// piece whose checks count (Shatar's shak); false once a move of its gives no check.
     pub shak_series: [bool; 2],
+    /// Per side, its checking moves in a row up to now (kept where perpetual check loses; no
+    /// part of a repetition).
+    pub check_streak: [u16; 2],
     /// Per side and file, the piece waiting above the back rank to gate in there (its type
     /// index plus one; 0: none), under fixed gating (Musketeer).
     pub fixed_gates: [[u8; 16]; 2],

@@ -343,6 +343,9 @@ pub struct Variant {
     /// Every move leaves a wall on the square the piece left (Joust, Snail trail), written as
     /// the duck's is: UCI `d4f5,f5d4`, SAN `Nf5,d4`.
     pub trail_walls: bool,
+    /// A repetition in which one side checked with every move is lost by that side (drawn if
+    /// both did), as Fairy-Stockfish's `perpetualCheckIllegal` scores it (Xiangqi, Shogi).
+    pub perpetual_check_loses: bool,
     /// A game that would be drawn is won by this side instead (Armageddon).
     pub draw_odds: Option<super::geometry::Side>,
     /// Bit set of types that cannot capture one another (Atomar's kings).
@@ -464,6 +467,7 @@ impl Variant {
             cambodian_moves: false,
             fixed_gating: false,
             trail_walls: false,
+            perpetual_check_loses: false,
             draw_odds: None,
             mutually_immune: 0,
             registry,

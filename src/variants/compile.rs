@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use crate::rules::{
     BlastRule, BoardLook, CODE_PIECES, CastlingRule, DropRule, EndCondition, Geometry, MAX_FILES, MAX_RANKS, MaterialCount, PiecePromotion,
     PieceType, PieceTypeDef, PieceTypeRegistry, PresetRequest, PromotionRule, RegistryError, Side, Square, Variant, Verdict, code_piece,
-    code_piece_betza, code_piece_confinable, parse_betza, parse_fen,
+    code_piece_betza, code_piece_confinable, parse_betza, parse_fen, parse_movement,
 };
 
 use super::format::{BoardStyle, CastlingSpec, EndSpec, PieceSpec, RegionSpec, ShuffleSpec, VariantFile};
@@ -58,6 +58,7 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
         cambodian_moves: file.cambodian_moves.unwrap_or(false),
         fixed_gating: file.fixed_gating.unwrap_or(false),
         trail_walls: file.trail_walls.unwrap_or(false),
+        perpetual_check_loses: file.perpetual_check_loses.unwrap_or(false),
         draw_odds: file.draw_odds,
         mutually_immune: file.mutually_immune.as_ref().map_or(0, |l| cx.letters(l, "mutually_immune", &mut ck)),
         registry,
@@ -304,9 +305,10 @@ fn check_piece(file: &VariantFile, cx: &Context, i: usize, p: &PieceSpec, ck: &m
 
 /// A piece type's definition from its spec, when its Betza string parses.
 fn piece_def(p: &PieceSpec, betza_path: &str, ck: &mut Checker) -> Option<PieceTypeDef> {
-    match parse_betza(&p.betza) {
-        Ok(atoms) => {
-            let mut def = PieceTypeDef::new(&p.name, p.letter, p.value, atoms);
+    match parse_movement(&p.betza) {
+        Ok(movement) => {
+            let mut def = PieceTypeDef::new(&p.name, p.letter, p.value, movement.atoms);
+            def.legs = movement.legs;
             def.betza = p.betza.clone();
             def.royal = p.royal;
             def.pawn = p.pawn;

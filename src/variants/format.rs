@@ -106,6 +106,10 @@ pub struct VariantFile {
     /// Fairy-Stockfish's `wallingRule = past`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trail_walls: Option<bool>,
+    /// A repetition in which one side checked with every move is lost by that side, drawn if
+    /// both did (Xiangqi, Shogi; Fairy-Stockfish's `perpetualCheckIllegal`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub perpetual_check_loses: Option<bool>,
     /// The region (by name) whose points are joined by diagonal lines that the `janggi_*` code
     /// pieces also move along (Janggi's palaces).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -111,6 +111,7 @@ fn merge(parent: VariantFile, child: VariantFile) -> VariantFile {
         cambodian_moves: child.cambodian_moves.or(parent.cambodian_moves),
         fixed_gating: child.fixed_gating.or(parent.fixed_gating),
         trail_walls: child.trail_walls.or(parent.trail_walls),
+        perpetual_check_loses: child.perpetual_check_loses.or(parent.perpetual_check_loses),
         draw_odds: child.draw_odds.or(parent.draw_odds),
         mutually_immune: child.mutually_immune.or(parent.mutually_immune),
         checks_forbidden: child.checks_forbidden.or(parent.checks_forbidden),

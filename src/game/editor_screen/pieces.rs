@@ -302,7 +302,7 @@ pub(super) fn piece_form(
     ui.horizontal(|ui| {
         ui.label("Betza");
         if ui.add(egui::TextEdit::singleline(st.betza).desired_width(200.0).font(egui::TextStyle::Monospace)).changed() {
-            match Painter::from_betza(st.betza) {
+            match crate::rules::parse_movement(st.betza) {
                 Ok(_) => {
                     *st.error = None;
                     let _ = editor.apply_merged(&Edit::Betza { letter, betza: st.betza.clone() }, &key("betza"));
@@ -315,6 +315,16 @@ pub(super) fn piece_form(
         ui.colored_label(ERROR, e);
     }
     field_problems(ui, problems, &key("betza"));
+    // Multi-leg moves are written, not painted: their diagram, read-only.
+    if let Ok(movement) = crate::rules::parse_movement(&spec.betza)
+        && !movement.legs.is_empty()
+    {
+        ui.label("Multi-leg moves (XBetza 'a') are edited in the Betza text; the painter draws single leaps and slides. Where they end:");
+        let mut d = crate::rules::diagram(&movement.atoms, 11);
+        d.mark_legs(&movement.legs);
+        legs_grid(ui, &d, 24.0);
+        return;
+    }
     let mut painter = Painter::from_betza(&spec.betza).unwrap_or_default();
     ui.horizontal(|ui| {
         ui.label("Symmetry:");
@@ -363,6 +373,35 @@ pub(super) fn piece_form(
         let _ = editor.apply(&Edit::Betza { letter, betza });
     }
     ui.label("Click a square: moves and captures, then moves only, captures only, nothing. Right-click picks a step without changing it. Green: moves and captures; light green: moves only; red: captures only; small dots: reached by riding; a blue ring: the picked step (its range and toggles below the grid). A double step from the start is a first-move (i) step of range 2; en passant (e) lets it be taken as it passes.");
+}
+
+/// A read-only diagram (a piece with multi-leg moves): the painter's colours, green where it
+/// moves and captures, light green where it only moves, red where it only captures.
+fn legs_grid(ui: &mut egui::Ui, d: &crate::rules::Diagram, cell: f32) {
+    let n = d.size as f32;
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(cell * n, cell * n), egui::Sense::hover());
+    for (y, row) in d.rows.iter().enumerate() {
+        for (x, c) in row.iter().enumerate() {
+            let min = rect.min + egui::vec2(x as f32 * cell, y as f32 * cell);
+            let square = egui::Rect::from_min_size(min, egui::vec2(cell, cell));
+            let light = (x + y) % 2 == 0;
+            ui.painter().rect_filled(
+                square,
+                0.0,
+                if light { egui::Color32::from_rgb(240, 217, 181) } else { egui::Color32::from_rgb(181, 136, 99) },
+            );
+            let colour = match (c.piece, c.moves, c.captures || c.hops) {
+                (true, _, _) => Some(egui::Color32::from_gray(25)),
+                (_, true, true) => Some(egui::Color32::from_rgb(30, 130, 50)),
+                (_, true, false) => Some(egui::Color32::from_rgb(120, 200, 120)),
+                (_, false, true) => Some(egui::Color32::from_rgb(200, 50, 40)),
+                _ => None,
+            };
+            if let Some(colour) = colour {
+                ui.painter().circle_filled(square.center(), cell * 0.3, colour);
+            }
+        }
+    }
 }
 
 /// The painter's grid, `n` × `n` around the piece (`n` odd), `cell` points a square: with

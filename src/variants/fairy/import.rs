@@ -746,7 +746,6 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         ("passOnStalemateWhite", "false", "passing on stalemate is not supported"),
         ("passOnStalemateBlack", "false", "passing on stalemate is not supported"),
         ("wallOrMove", "false", "walls are not supported yet"),
-        ("perpetualCheckIllegal", "false", "perpetual check as a loss is not supported"),
         ("moveRepetitionIllegal", "false", "forbidden repetitions are not supported"),
         ("chasingRule", "none", "chasing rules are not supported"),
         ("bikjangRule", "false", "bikjang needs Janggi's code pieces; import from the janggi catalogue variant is not supported"),
@@ -780,6 +779,7 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     // Walls: the board's own are the start's `*` squares; the duck is the one walling rule.
     let walls = wall_squares(&start, files, ranks);
     let makpong = rd.bool("makpongRule", false);
+    let perpetual = rd.bool("perpetualCheckIllegal", false);
     let mut trail = false;
     let duck = match rd.get("wallingRule") {
         None => false,
@@ -896,7 +896,13 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
             rd.refuse(&p.key, p.line, "a piece that never moves is not supported");
             continue;
         }
-        if let Err(e) = crate::rules::parse_betza(&betza) {
+        if betza.contains('a') {
+            // Fairy-Stockfish's Betza reader skips letters it does not know: `mafsW` moves
+            // there as `mfsW` (pyffish 0.0.90), not as the multi-leg move Chimera reads.
+            rd.refuse(&p.key, p.line, format!("'{}': Fairy-Stockfish does not read multi-leg moves ('a'); it skips the letter", p.betza));
+            continue;
+        }
+        if let Err(e) = crate::rules::parse_movement(&betza) {
             rd.refuse(&p.key, p.line, format!("'{}': {e}", p.betza));
             continue;
         }
@@ -948,6 +954,7 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     file.board = Some(BoardSpec { files, ranks, walls, style: Default::default(), river: None });
     file.duck = duck.then_some(true);
     file.makpong = makpong.then_some(true);
+    file.perpetual_check_loses = perpetual.then_some(true);
     file.trail_walls = trail.then_some(true);
     file.draw_odds = draw_odds;
     file.mutually_immune = (!mutually_immune.is_empty()).then_some(mutually_immune);

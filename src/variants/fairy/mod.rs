@@ -335,6 +335,9 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
     if file.makpong == Some(true) {
         keys.insert("makpongRule".into(), "true".into());
     }
+    if file.perpetual_check_loses == Some(true) {
+        keys.insert("perpetualCheckIllegal".into(), "true".into());
+    }
     if file.duck == Some(true) {
         if board.walls.is_empty() {
             keys.insert("wallingRule".into(), "duck".into());
@@ -368,6 +371,10 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
             } else {
                 refuse(&format!("{path}.code"), &format!("the code piece '{code}' has no Fairy-Stockfish counterpart in the ini format"));
             }
+            continue;
+        }
+        if crate::rules::parse_movement(&p.betza).is_ok_and(|m| !m.legs.is_empty()) {
+            refuse(&format!("{path}.betza"), "Fairy-Stockfish does not read multi-leg moves ('a'); it skips the letter");
             continue;
         }
         // Fairy-Stockfish's soldier: a Shogi pawn until it reaches soldierPromotionRank, then
