@@ -369,11 +369,11 @@ fn keys_read_as_fairy_stockfish_reads_them() {
     let all = import("[x:chess]\nnFoldRule = 4\nnFoldValue = loss\nnFoldValueAbsolute = true\n").expect("reads");
     let ends = converted(&all, "x").end.unwrap();
     assert!(ends.contains(&EndSpec::RepetitionScored { count: 4, verdict: chimera::rules::Verdict::Loss, for_white: true }), "{ends:?}");
-    // Atomar's keys; a flying general with kings free to share a rank is refused.
+    // Atomar's keys; a flying general with kings free to share a rank (judged along it too).
     let all = import("[x:atomic]\nblastImmuneTypes = k\nmutuallyImmuneTypes = k\n").expect("reads");
     let x = converted(&all, "x");
     assert_eq!((x.blast.as_ref().map(|b| b.unharmed.as_str()), x.mutually_immune.as_deref()), (Some("K"), Some("K")));
-    assert_eq!(refused_keys("[x:chess]\nflyingGeneral = true\n"), vec![("flyingGeneral".to_string(), Some(2))]);
+    assert!(refused_keys("[x:chess]\nflyingGeneral = true\n").is_empty());
     // Other pawn types are Chimera's pawns (no SAN letter, the move count starts again).
     let all = import("[x:chess]\ncustomPiece1 = s:fW\npawnTypes = ps\n").expect("reads");
     let x = converted(&all, "x");
@@ -433,4 +433,25 @@ fn a_second_section_of_a_name_is_skipped_as_fairy_stockfish_does() {
     // What a built-in parent brings along is said.
     let all = import("[xq:xiangqi]\nflyingGeneral = true\n").unwrap();
     assert!(all[0].known_differences().is_some_and(|d| d.contains("perpetual check")), "{:?}", all[0].builtin_parent);
+}
+
+/// Fairy-Stockfish's flying general looks along the rank as well as the file (pyffish 0.0.90,
+/// `[fgtest:chess]` with `flyingGeneral = true` and `castling = false`).
+#[test]
+fn the_flying_general_looks_along_the_rank_too() {
+    let all = import("[fgtest:chess]\nflyingGeneral = true\ncastling = false\n").expect("reads");
+    let file = converted(&all, "fgtest");
+    let variant = compile(&file).expect("compiles");
+    for (fen, pyffish) in [
+        // The knight between the kings on the rank is pinned; the king moves freely.
+        ("8/8/8/k2N3K/8/8/8/8 w - - 0 1", "h5g4 h5g5 h5g6 h5h4 h5h6"),
+        ("8/8/8/k2N2K1/8/8/8/8 w - - 0 1", "g5f4 g5f5 g5f6 g5g4 g5g6 g5h4 g5h5 g5h6"),
+        // On the file as before: the king may not step to a1 or a2, facing the king on a8.
+        ("k7/8/8/8/8/8/8/1K6 w - - 0 1", "b1b2 b1c1 b1c2"),
+    ] {
+        let mut e = Engine::from_fen(variant.clone(), fen).unwrap_or_else(|err| panic!("{fen}: {err}"));
+        let mut moves: Vec<String> = e.legal_moves().iter().map(|m| e.to_uci(m)).collect();
+        moves.sort();
+        assert_eq!(moves.join(" "), pyffish, "{fen}");
+    }
 }

@@ -17,7 +17,7 @@ pub enum Switch {
     Gating,
     /// A side not in check may pass (`pass`, Janggi).
     Pass,
-    /// Royal pieces may not face each other on an open file (`flying_general`, Xiangqi).
+    /// Royal pieces may not face each other on an open file or rank (`flying_general`, Xiangqi).
     FlyingGeneral,
     /// No move or drop to a square a piece could never leave (`no_immobile_pieces`, Shogi).
     NoImmobilePieces,
@@ -81,7 +81,7 @@ impl Switch {
             Switch::ChecksForbidden => "moves that give check are illegal",
             Switch::Gating => "pieces in hand enter by gating (Seirawan)",
             Switch::Pass => "a side not in check may pass (Janggi)",
-            Switch::FlyingGeneral => "kings may not face each other on an open file (Xiangqi)",
+            Switch::FlyingGeneral => "kings may not face each other on an open file or rank (Xiangqi)",
             Switch::NoImmobilePieces => "no move or drop where a piece could never move again (Shogi)",
             Switch::CapturesChangeSide => "a piece that captures changes side, kings excepted (Andernach)",
             Switch::Duck => "every move also moves the duck, a wall of no side (Duck chess)",

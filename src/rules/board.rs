@@ -216,14 +216,19 @@ impl Board {
     }
 }
 
-/// Whether a royal piece of `mine` faces one of `theirs` along an open file (Xiangqi's
-/// flying general, Janggi's bikjang).
+/// The lines along which royal pieces may not face each other (the flying general): the file
+/// and the rank, as Fairy-Stockfish's `flyingGeneral` judges it (kings held in palaces, as in
+/// Xiangqi, only ever meet on a file).
+pub const GENERAL_LINES: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+
+/// Whether a royal piece of `mine` faces one of `theirs` along an open file or rank
+/// ([`GENERAL_LINES`]: Xiangqi's flying general, Janggi's bikjang).
 pub fn generals_face(g: Geometry, cells: &[Cell], mine: &[Square], theirs: &[Square]) -> bool {
     mine.iter().any(|&sq| {
         let (f, r) = (g.file(sq) as i32, g.rank(sq) as i32);
-        [1, -1].into_iter().any(|dir| {
+        GENERAL_LINES.into_iter().any(|(dx, dy)| {
             let mut k = 1;
-            while let Some(s) = g.square(f, r + dir * k) {
+            while let Some(s) = g.square(f + dx * k, r + dy * k) {
                 if !cells[s.index()].is_empty() {
                     return theirs.contains(&s);
                 }

@@ -154,7 +154,7 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     // (or let them face), which the flying-general rule forbids. Fairy-Stockfish loads such a
     // position; we refuse it as unreachable (the departure is listed in `presets/README.md`).
     if variant.flying_general && enforced && fns.generals_facing(&variant, &probe.cells, waiting) {
-        return Err(bad(FenCode::GeneralsFace, "the generals face each other on an open file".to_string()));
+        return Err(bad(FenCode::GeneralsFace, "the generals face each other on an open file or rank".to_string()));
     }
     let attacks = super::layers::Attacks { variant: &variant, fns: &fns, state: &probe_state };
     let touching = |r: Square| variant.blast.is_some() && fns.touches_enemy_royal(&variant, &probe.cells, r, waiting);

@@ -114,7 +114,7 @@ crate::variants::stable_codes! {
     RoyalInHand = "E_FEN_ROYAL_IN_HAND",
     /// Too many or too few royal pieces.
     RoyalCount = "E_FEN_ROYAL_COUNT",
-    /// The generals face each other on an open file.
+    /// The generals face each other on an open file or rank.
     GeneralsFace = "E_FEN_GENERALS_FACE",
     /// The side that is not to move is in check.
     WaitingInCheck = "E_FEN_WAITING_IN_CHECK",

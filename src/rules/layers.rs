@@ -170,8 +170,8 @@ impl RuleFns {
         !self.royals(variant, cells, side).is_empty()
     }
 
-    /// Whether a royal piece of `side` faces an enemy royal piece along an open file (no
-    /// allocation without royalty rules).
+    /// Whether a royal piece of `side` faces an enemy royal piece along an open file or rank
+    /// (no allocation without royalty rules).
     pub fn generals_facing(&self, variant: &Variant, cells: &[Cell], side: Side) -> bool {
         let g = variant.geometry;
         if !self.plain_royalty(variant) {
@@ -195,9 +195,9 @@ impl RuleFns {
                 return false;
             }
             let sq = Square(i as u8);
-            [1i32, -1].into_iter().any(|dir| {
+            super::board::GENERAL_LINES.into_iter().any(|(dx, dy)| {
                 let mut k = 1;
-                while let Some(s) = g.square(g.file(sq) as i32, g.rank(sq) as i32 + dir * k) {
+                while let Some(s) = g.square(g.file(sq) as i32 + dx * k, g.rank(sq) as i32 + dy * k) {
                     let x = cells[s.index()];
                     if !x.is_empty() {
                         return royal(x) && x.side() != side;

@@ -250,16 +250,16 @@ pub fn royal_attacked(rules: &Variant, fns: &RuleFns, state: &GameState, board: 
         || (rules.flying_general && flying_generals(rules, fns, cells, royals, side))
 }
 
-/// Whether one of `royals` (of `side`) faces an enemy royal piece along an open file.
+/// Whether one of `royals` (of `side`) faces an enemy royal piece along an open file or rank.
 fn flying_generals(rules: &Variant, fns: &RuleFns, cells: &[Cell], royals: &[Square], side: Side) -> bool {
     if fns.plain_royalty(rules) {
         // Walk the file from each royal piece to the first piece: no scan for the royal set.
         let g = rules.geometry;
         let mask = rules.registry.royal_mask;
         return royals.iter().any(|&sq| {
-            [1i32, -1].into_iter().any(|dir| {
+            super::board::GENERAL_LINES.into_iter().any(|(dx, dy)| {
                 let mut k = 1;
-                while let Some(s) = g.square(g.file(sq) as i32, g.rank(sq) as i32 + dir * k) {
+                while let Some(s) = g.square(g.file(sq) as i32 + dx * k, g.rank(sq) as i32 + dy * k) {
                     let x = cells[s.index()];
                     if !x.is_empty() {
                         return x.is_piece() && x.side() != side && mask & (1u64 << x.kind().0) != 0;
@@ -1057,11 +1057,18 @@ fn shields(rules: &Variant, fns: &RuleFns, cells: &[Cell], royals: &[Square], si
         let g = rules.geometry;
         let theirs = fns.royals(rules, cells, by);
         for &r in royals {
-            for &t in theirs.iter().filter(|t| g.file(**t) == g.file(r)) {
-                let (lo, hi) = (g.rank(r).min(g.rank(t)), g.rank(r).max(g.rank(t)));
-                let between = (lo + 1..hi).map(|rank| Square(rank * g.files + g.file(r)));
-                if between.clone().filter(|s| !cells[s.index()].is_empty()).count() == 1 {
-                    between.for_each(|s| leave.insert(s));
+            for &t in &theirs {
+                let between: Vec<Square> = if g.file(t) == g.file(r) {
+                    let (lo, hi) = (g.rank(r).min(g.rank(t)), g.rank(r).max(g.rank(t)));
+                    (lo + 1..hi).map(|rank| Square(rank * g.files + g.file(r))).collect()
+                } else if g.rank(t) == g.rank(r) {
+                    let (lo, hi) = (g.file(r).min(g.file(t)), g.file(r).max(g.file(t)));
+                    (lo + 1..hi).map(|file| Square(g.rank(r) * g.files + file)).collect()
+                } else {
+                    continue;
+                };
+                if between.iter().filter(|s| !cells[s.index()].is_empty()).count() == 1 {
+                    between.into_iter().for_each(|s| leave.insert(s));
                 }
             }
         }

@@ -377,7 +377,8 @@ pub struct Variant {
     pub drops: Option<DropRule>,
     /// Exploding captures, when the variant has them.
     pub blast: Option<BlastRule>,
-    /// Royal pieces may not face each other on an open file (Xiangqi's flying general).
+    /// Royal pieces may not face each other on an open file or rank (Xiangqi's flying general,
+    /// Fairy-Stockfish's `flyingGeneral`).
     pub flying_general: bool,
     /// A piece that captures (a royal piece never) changes side on the square where it took
     /// (Andernach chess).

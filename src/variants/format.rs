@@ -118,7 +118,7 @@ pub struct VariantFile {
     /// `DoublePass`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub material_count: Option<MaterialCountSpec>,
-    /// Royal pieces may not face each other on an open file (Xiangqi).
+    /// Royal pieces may not face each other on an open file or rank (Xiangqi).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flying_general: Option<bool>,
     /// Whether moves that give check are illegal.

@@ -1084,16 +1084,6 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         file.checks_forbidden = Some(true);
     }
     if flying {
-        // Chimera's flying general looks along the file only; Fairy-Stockfish's also along the
-        // rank, which matters only to kings not held in palaces on ranks of their own.
-        if king_letters.chars().any(|k| !confined.contains_key(&k.to_ascii_uppercase())) {
-            let line = rd.line("flyingGeneral");
-            rd.refuse(
-                "flyingGeneral",
-                line,
-                "kings that leave their palaces could face each other along a rank, which Chimera does not judge",
-            );
-        }
         file.flying_general = Some(true);
     }
 
