@@ -440,15 +440,6 @@ const LISTED_GAPS: &[KnownGap] = &[
     },
     KnownGap {
         variant: "xiangqi",
-        kind: "result-score",
-        contains: "Chimera draw(repetition)",
-        class: "rules",
-        why: "perpetual check: Chimera draws the third repetition, Fairy-Stockfish scores it as a loss for the side giving the checks",
-        fen: "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1",
-        moves: "a1a10 e10e9 a10a9 e9e10 a9a10 e10e9 a10a9 e9e10 a9a10",
-    },
-    KnownGap {
-        variant: "xiangqi",
         kind: "result-claim",
         contains: "claimable-draw(optional)",
         class: "rules",

@@ -157,3 +157,29 @@ fn a_second_royal_piece_is_mating_material() {
     let mut bare = Engine::from_fen(variant, "4k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
     assert_eq!(bare.outcome(), Some(Outcome::draw(Reason::InsufficientMaterial)));
 }
+
+/// Xiangqi and Shogi lose perpetual check, at their own repetition counts (three and four),
+/// as pyffish 0.0.90 scores these cycles (is_optional_game_end: +32000 for the checked side
+/// to move).
+#[test]
+fn perpetual_check_loses_in_xiangqi_and_shogi() {
+    let engine =
+        |id: &str, fen: &str| Engine::from_fen(chimera::variants::builtin(id).unwrap(), fen).unwrap_or_else(|e| panic!("{id} {fen}: {e}"));
+    let perpetual = Some(Outcome::win(Side::Black, Reason::Rule("perpetual check".into())));
+    // The chariot checks from e3 and d3 while the general steps between e10 and d10.
+    let mut e = engine("xiangqi", "4k4/9/9/9/9/9/9/R8/9/5K3 w - - 0 1");
+    play(&mut e, "a3e3 e10d10 e3d3 d10e10 d3e3 e10d10 e3d3 d10e10");
+    assert_eq!(e.outcome(), None);
+    play(&mut e, "d3e3");
+    assert_eq!(e.outcome(), perpetual);
+    // Checking every other move is an ordinary repetition, a draw.
+    let mut e = engine("xiangqi", "4k4/9/9/9/9/9/9/7R1/9/5K3 w - - 0 1");
+    play(&mut e, "h3e3 e10d10 e3h3 d10e10 h3e3 e10d10 e3h3 d10e10");
+    assert_eq!(e.outcome(), Some(Outcome::draw(Reason::Repetition)));
+    // Shogi counts four.
+    let mut e = engine("shogi", "4k4/9/9/9/9/9/R8/9/8K[-] w - - 0 1");
+    play(&mut e, "a3e3 e9d9 e3d3 d9e9 d3e3 e9d9 e3d3 d9e9 d3e3");
+    assert_eq!(e.outcome(), None, "three times");
+    play(&mut e, "e9d9 e3d3 d9e9 d3e3");
+    assert_eq!(e.outcome(), perpetual);
+}

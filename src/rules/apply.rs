@@ -762,7 +762,13 @@ pub fn decide_flag_reply(world: &mut World) {
 /// The first extinction condition met by one of `sides` (in that order), as an outcome.
 pub fn extinction_result(variant: &super::variant::Variant, board: &Board, end: &[EndCondition], sides: [Side; 2]) -> Option<Outcome> {
     for condition in end {
-        if let EndCondition::Extinction { types, per_type, fewer_than, verdict, .. } = condition {
+        if let EndCondition::Extinction { types, per_type, fewer_than, verdict, pseudo_royal } = condition {
+            // Pseudo-royal pieces are not taken (the last ones are royal): their side loses by
+            // checkmate, and a type that is gone (promoted away, or never there) ends nothing,
+            // as Fairy-Stockfish judges it, unless a blast can take them.
+            if *pseudo_royal && variant.blast.is_none() {
+                continue;
+            }
             let all = if *types == 0 { u64::MAX } else { *types };
             let n = *fewer_than as usize;
             for side in sides {

@@ -174,7 +174,8 @@ pub enum EndCondition {
         verdict: Verdict,
         /// While a side has no more than `fewer_than` of them, they are royal: they may not be
         /// left attacked, and a side that cannot save them is checkmated (Sho shogi's king and
-        /// prince; Fairy-Stockfish's `extinctionPseudoRoyal`).
+        /// prince; Fairy-Stockfish's `extinctionPseudoRoyal`). Such pieces end nothing by being
+        /// gone (a type promoted away or not yet there), unless blasts can take them.
         pseudo_royal: bool,
     },
     /// No legal move while in check: this verdict for the side to move (Losers: win).

@@ -646,6 +646,17 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
             }
         }
     }
+    // A piece promoting to a type pawns also promote to would be written like the pawn's
+    // promotion in Chimera's UCI (`+` for either): refused rather than confused (Forward).
+    let pawn_choices: BTreeSet<char> =
+        choices.chars().chain(black_choices.iter().flat_map(|b| b.chars())).map(|c| c.to_ascii_uppercase()).collect();
+    if !promoting.is_empty()
+        && let Some((a, b)) = promoted.iter().find(|(_, b)| pawn_choices.contains(b))
+    {
+        let line = rd.line("promotedPieceType");
+        let message = format!("{a} promotes to {b}, which pawns promote to as well: Chimera's UCI would write both promotions alike");
+        rd.refuse("promotedPieceType", line, message);
+    }
     let mandatory_piece = rd.bool("mandatoryPiecePromotion", false);
     let soldier_rank = rd.int("soldierPromotionRank", 1);
     // The region matters only to pieces that promote.
@@ -1137,18 +1148,9 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         let per_type = !extinct_all && extinct_types.chars().count() > 1;
         let pieces = if extinct_all { String::new() } else { extinct_types.clone() };
         let fewer_than = u8::try_from(extinct_count + 1).unwrap_or(u8::MAX);
-        // A type a side does not start with is not extinct for Fairy-Stockfish until it has
-        // appeared (Forward's king, made by promotion); Chimera would end the game at once.
-        let placement = start.split_whitespace().next().unwrap_or("");
-        let missing = extinct_types.chars().find(|&l| !placement.contains(l) || !placement.contains(l.to_ascii_lowercase()));
-        if let Some(l) = missing.filter(|_| !extinct_all) {
-            let line = rd.line("extinctionPieceTypes");
-            rd.refuse(
-                "extinctionPieceTypes",
-                line,
-                format!("'{l}' is not in a side's start: extinction of a type that has yet to appear is not supported"),
-            );
-        }
+        // (A type a side does not start with ends the game at once, as in Fairy-Stockfish,
+        // unless its pieces are pseudo-royal: then being gone ends nothing, as Forward's king
+        // before a promotion makes one.)
         end.push(EndSpec::Extinction { pieces, per_type, fewer_than, verdict: v, pseudo_royal });
     }
 
