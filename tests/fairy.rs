@@ -461,3 +461,21 @@ fn the_flying_general_looks_along_the_rank_too() {
         assert_eq!(moves.join(" "), pyffish, "{fen}");
     }
 }
+
+/// Fairy-Stockfish's immobile piece (`immobile = o`) never moves and may be taken (pyffish 0.0.90,
+/// `[immtest:chess]` with `immobile = o` and `castling = false`).
+#[test]
+fn an_immobile_piece_stands_and_may_be_taken() {
+    let all = import("[immtest:chess]\nimmobile = o\ncastling = false\n").expect("reads");
+    let file = converted(&all, "immtest");
+    assert!(file.pieces.as_ref().unwrap().iter().any(|p| p.letter == 'O' && p.betza.is_empty()));
+    let variant = compile(&file).expect("compiles");
+    for (fen, pyffish) in
+        [("4k3/8/8/8/8/8/3o4/4K3 w - - 0 1", "e1d1 e1d2 e1e2 e1f1 e1f2"), ("4k3/3O4/8/8/8/8/3o4/4K3 b - - 0 1", "e8d7 e8d8 e8e7 e8f7 e8f8")]
+    {
+        let mut e = Engine::from_fen(variant.clone(), fen).unwrap_or_else(|err| panic!("{fen}: {err}"));
+        let mut moves: Vec<String> = e.legal_moves().iter().map(|m| e.to_uci(m)).collect();
+        moves.sort();
+        assert_eq!(moves.join(" "), pyffish, "{fen}");
+    }
+}

@@ -220,3 +220,17 @@ fn fairy_stockfish_files_neither_take_nor_get_legs() {
     let refused = export(&file, "xiangqi-legs").expect_err("refused");
     assert!(refused.iter().any(|u| u.key.ends_with(".betza") && u.message.contains("multi-leg")), "{refused:?}");
 }
+
+#[test]
+fn legs_count_where_captures_and_material_are_judged() {
+    // Andernach: a piece that takes on the way and comes home changes side where it stands.
+    let mut v = with_piece("cabW");
+    v.captures_change_side = true;
+    let mut e = Engine::from_fen(v, "4k3/8/8/3p4/3S4/8/8/4K3 w - - 0 1").unwrap();
+    e.play_uci("d4d5,d5d4").unwrap();
+    assert_eq!(e.fen(), "4k3/8/8/8/3s4/8/8/4K3 b - - 0 1");
+    // A king and a piece that moves only by legs against a king is no dead draw, even where
+    // the piece keeps to one colour of square (two mafsW horses may mate as two horses can).
+    let mut e = Engine::from_fen(with_piece("mafW"), "4k3/8/8/8/3S4/8/8/4K3 w - - 0 1").unwrap();
+    assert_eq!(e.outcome(), None);
+}

@@ -82,6 +82,13 @@ fn perpetual_check_loses_where_the_variant_says_so() {
     play(&mut e, cycle);
     play(&mut e, "d3d8");
     assert_eq!(e.outcome(), Some(Outcome::draw(Reason::Repetition)));
+    // The side to move can be the one that checked throughout: white, to move after the third
+    // occurrence, loses (pyffish: -32000 for the side to move).
+    let mut e = perpetual_chess("6k1/6p1/8/8/8/8/3Q4/7K w - - 0 1");
+    play(&mut e, "d2d3 g8h8 d3d8 h8h7 d8d3 h7h8 d3d8 h8h7 d8d3");
+    assert_eq!(e.outcome(), None);
+    play(&mut e, "h7h8");
+    assert_eq!(e.outcome(), Some(Outcome::win(Side::Black, Reason::Rule("perpetual check".into()))));
     // A quiet move in the cycle (Qd4) makes it an ordinary repetition.
     let mut e = perpetual_chess(fen);
     play(&mut e, "d1d8 h8h7 d8d4 h7h8 d4d8 h8h7 d8d4 h7h8 d4d8");

@@ -408,7 +408,7 @@ impl Searcher<'_> {
         if rules.perpetual_check_loses {
             let st = self.world.resource::<GameState>();
             let span = crate::rules::repetition_span(&self.world.resource::<History>().0, st.halfmove_clock, 2);
-            if let Some(verdict) = span.and_then(|s| crate::rules::perpetual_checker(st.check_streak, st.turn, s, st.halfmove_clock)) {
+            if let Some(verdict) = span.and_then(|s| crate::rules::perpetual_checker(st.check_streak, st.turn, s)) {
                 return match verdict {
                     Some(side) if side == self.turn() => MATE_BOUND - 1,
                     Some(_) => -(MATE_BOUND - 1),

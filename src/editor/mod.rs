@@ -886,9 +886,11 @@ impl Editor {
         let promoters: Vec<_> = reg.types.iter().filter(|d| d.promotes).collect();
         if !promoters.is_empty()
             && !variant.promotion.choices.is_empty()
-            && !promoters
-                .iter()
-                .any(|d| d.atoms.iter().any(|a| a.dy > 0 || a.any_square) || !matches!(d.generator, crate::rules::MoveGenerator::Table))
+            && !promoters.iter().any(|d| {
+                d.atoms.iter().any(|a| a.dy > 0 || a.any_square)
+                    || d.legs.iter().any(|path| path.iter().map(|s| i32::from(s.dy)).sum::<i32>() > 0)
+                    || !matches!(d.generator, crate::rules::MoveGenerator::Table)
+            })
         {
             out.push(Problem::new(
                 ProblemCode::PromotionUnreachable,
@@ -1161,9 +1163,13 @@ mod tests {
         e.apply(&Edit::Place { file: 0, rank: 1, piece: None, mirror: false }).unwrap();
         assert!(codes(&e).contains(&(ProblemCode::StartAsymmetric, "start".into())), "{:?}", codes(&e));
         e.undo();
-        // A piece with no move at all is the loader's error, at its moves.
-        e.apply(&Edit::Piece(PieceSpec::plain('X', "statue", ""))).unwrap();
+        // Moves that do not read are the loader's error, at the piece's moves; a piece with no
+        // move at all stands where it is put (Fairy-Stockfish's immobile piece).
+        e.apply(&Edit::Piece(PieceSpec::plain('X', "statue", "Wx"))).unwrap();
         assert!(codes(&e).contains(&(ProblemCode::Betza, "pieces[X].betza".into())), "{:?}", codes(&e));
+        e.undo();
+        e.apply(&Edit::Piece(PieceSpec::plain('X', "statue", ""))).unwrap();
+        assert!(!codes(&e).iter().any(|(c, _)| *c == ProblemCode::Betza), "{:?}", codes(&e));
         e.undo();
         // Stalemate at the start.
         e.mirror = false;

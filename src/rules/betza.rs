@@ -93,6 +93,9 @@ pub struct Movement {
 /// # Errors
 /// A [`BetzaError`] naming the character position and what was expected there.
 pub fn parse_betza(text: &str) -> Result<Vec<Atom>, BetzaError> {
+    if text.is_empty() {
+        return Err(BetzaError { position: 1, message: "empty; expected at least one atom such as W, N or Q".into() });
+    }
     let movement = parse_movement(text)?;
     if !movement.legs.is_empty() {
         let at = text.find('a').unwrap_or(0);
@@ -104,7 +107,9 @@ pub fn parse_betza(text: &str) -> Result<Vec<Atom>, BetzaError> {
     Ok(movement.atoms)
 }
 
-/// Parses Betza notation into a piece's movement: its atoms and its multi-leg moves.
+/// Parses Betza notation into a piece's movement: its atoms and its multi-leg moves. An empty
+/// string is a piece that never moves (Fairy-Stockfish's `immobile`: it stands where it is
+/// put, and may be taken).
 ///
 /// # Errors
 /// A [`BetzaError`] naming the character position and what was expected there.
@@ -114,9 +119,6 @@ pub fn parse_movement(text: &str) -> Result<Movement, BetzaError> {
     let mut atoms: Vec<Atom> = Vec::new();
     let mut legs: Vec<LegPath> = Vec::new();
     let mut i = 0;
-    if chars.is_empty() {
-        return Err(err(0, "empty; expected at least one atom such as W, N or Q".into()));
-    }
     if let Some(at) = chars.iter().position(|c| c.is_whitespace()) {
         return Err(err(at, "a space; Betza is written without spaces, e.g. (1,2) or fmWfceF".into()));
     }

@@ -294,7 +294,9 @@ fn unreachable_piece(variant: &Variant, setup: &Setup, plain: bool, start: Optio
         if def.zones.confinement.as_ref().is_some_and(|c| !inside(&c[side.index()], sq)) {
             return Some(format!("{side} {} on {at} stands outside the region it is confined to", def.name));
         }
-        if !plain || !matches!(def.generator, super::registry::MoveGenerator::Table) || !def.legs.is_empty() {
+        // (A type that never moves stands where it is put: placed, promoted into, or dropped.)
+        let never_moves = def.atoms.is_empty() && def.legs.is_empty() && def.betza.is_empty();
+        if !plain || !matches!(def.generator, super::registry::MoveGenerator::Table) || !def.legs.is_empty() || never_moves {
             continue;
         }
         let table = &reg.tables[kind.0 as usize];
@@ -944,7 +946,7 @@ fn judge(world: &mut World) -> Option<Outcome> {
             return None;
         }
         let reason = || Reason::Rule("perpetual check".into());
-        super::outcome::perpetual_checker(state.check_streak, turn, span, state.halfmove_clock).map(|winner| match winner {
+        super::outcome::perpetual_checker(state.check_streak, turn, span).map(|winner| match winner {
             Some(side) => Outcome::win(side, reason()),
             None => Outcome::draw(reason()),
         })

@@ -361,7 +361,7 @@ impl Attacks<'_> {
             moves.clear();
             let slot = PieceSlot { entity: Entity::PLACEHOLDER, square: from, kind, side: by, overridden_by: None, mark };
             piece_moves(&ctx, self.fns, &slot, &mut moves);
-            if moves.iter().any(|m| m.capture && m.to == target) {
+            if moves.iter().any(|m| m.capture && m.victim_square() == target) {
                 return true;
             }
         }

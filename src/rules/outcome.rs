@@ -158,18 +158,17 @@ pub fn repetition_span(history: &[u64], reversible: u32, n: usize) -> Option<usi
 }
 
 /// Who perpetual check decides a repetition for, where it loses (Fairy-Stockfish's
-/// `perpetualCheckIllegal`): the repetition spans `span` half-moves within the last `reversible`,
-/// and `streak` holds each side's checking moves in a row. The opponent of the side to move
-/// checked throughout if every position of the cycle with the side to move to move had it in
-/// check (its last `span / 2 + 1` moves were checks); the side to move did if its own did too
-/// (its last `span / 2 + 1` moves, or `span / 2` where the cycle starts at the reversible
-/// window's edge). `Some(winner)` (`None` inside for both) when someone checked throughout.
-pub fn perpetual_checker(streak: [u16; 2], turn: Side, span: usize, reversible: u32) -> Option<Option<Side>> {
+/// `perpetualCheckIllegal`): the repetition spans `span` half-moves back to its earliest counted
+/// occurrence, and `streak` holds each side's checking moves in a row. The opponent of the side
+/// to move checked throughout if the side to move stood in check in every position of the
+/// cycle where it was to move, the earliest included (the opponent's last `span / 2 + 1` moves
+/// were checks); the side to move did if the opponent stood in check in every position between
+/// (its own last `span / 2` moves were checks). `Some(winner)` (`None` inside for both) when
+/// someone checked throughout.
+pub fn perpetual_checker(streak: [u16; 2], turn: Side, span: usize) -> Option<Option<Side>> {
     let them = turn.opponent();
-    let need = span / 2 + 1;
-    let need_us = if span < reversible as usize { need } else { need - 1 };
-    let perpetual_them = usize::from(streak[them.index()]) >= need;
-    let perpetual_us = usize::from(streak[turn.index()]) >= need_us;
+    let perpetual_them = usize::from(streak[them.index()]) > span / 2;
+    let perpetual_us = usize::from(streak[turn.index()]) >= span / 2;
     match (perpetual_them, perpetual_us) {
         (true, false) => Some(Some(turn)),
         (false, true) => Some(Some(them)),
@@ -222,6 +221,10 @@ pub fn has_insufficient_material(variant: &super::variant::Variant, board: &Boar
         s == side && reg.def(k).zones.confinement.is_some_and(|c| !enemy_area.iter().any(|&sq| bit(&c[s.index()], sq)))
     };
     let mates_alone = |k: super::piece::PieceType| {
+        // (A piece with multi-leg moves is not judged: it may mate alone.)
+        if !reg.def(k).legs.is_empty() {
+            return true;
+        }
         let atoms = &reg.def(k).atoms;
         let simple = |a: &&super::movement::Atom| a.mode.captures() && a.hop == super::movement::Hop::None && !a.lame;
         let rook = atoms.iter().filter(simple).any(|a| (a.dx == 0 || a.dy == 0) && a.range != 1);
@@ -231,7 +234,11 @@ pub fn has_insufficient_material(variant: &super::variant::Variant, board: &Boar
         let bishop = atoms.iter().filter(simple).any(|a| a.dx.abs() == a.dy.abs() && a.range != 1);
         rook || (steps_w && steps_f) || (knight && (bishop || steps_w || steps_f))
     };
-    let colour_bound = |k: super::piece::PieceType| reg.def(k).atoms.iter().all(|a| !a.any_square && (a.dx + a.dy) % 2 == 0);
+    let colour_bound = |k: super::piece::PieceType| {
+        let def = reg.def(k);
+        def.atoms.iter().all(|a| !a.any_square && (a.dx + a.dy) % 2 == 0)
+            && def.legs.iter().all(|path| path.iter().map(|s| i32::from(s.dx) + i32::from(s.dy)).sum::<i32>() % 2 == 0)
+    };
     let promotes_to_mater = reg.ids().any(|k| reg.def(k).promotes && board.find(side, 1u64 << k.0).next().is_some())
         && variant.promotion.offered(side).iter().any(|&p| mates_alone(p));
     if promotes_to_mater {

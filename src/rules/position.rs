@@ -398,9 +398,13 @@ pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: 
         _ => {
             // The piece moves if it is still on its square (a hook may have destroyed it) and the
             // target is free (a victim that survived its damage keeps its square).
+            // (A piece that takes on the way and comes home stays: it neither leaves nor lands.)
+            let home = m.to == m.from;
             let target_free = w.board().cell(m.to).is_empty();
-            if target_free && w.board().entity(m.from) == Some(piece) {
-                w.move_to(piece, Location::Board(m.from), Location::Board(m.to));
+            if (target_free || home) && w.board().entity(m.from) == Some(piece) {
+                if !home {
+                    w.move_to(piece, Location::Board(m.from), Location::Board(m.to));
+                }
                 if let Some(p) = m.promotion {
                     w.change_type(piece, Location::Board(m.to), p);
                     // Where a promoted piece taken keeps its rank (Loop), it is not marked.
@@ -466,7 +470,7 @@ pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: 
     if st.gates != [0, 0] {
         for s in Side::BOTH {
             let back = if s == Side::White { 0 } else { g.ranks - 1 };
-            for sq in [m.from, m.to] {
+            for sq in [m.from, m.to, m.victim_square()] {
                 if g.rank(sq) == back {
                     st.gates[s.index()] &= !(1u16 << g.file(sq));
                 }

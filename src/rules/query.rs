@@ -818,7 +818,8 @@ fn vacated_squares(rules: &Variant, m: &Move) -> impl Iterator<Item = Square> {
         }
         _ => [None, None],
     };
-    let squares = if m.is_castle() { [Some(m.from), Some(m.to)] } else { [Some(m.from), None] };
+    // (A piece that takes on the way and comes home vacates nothing.)
+    let squares = if m.is_castle() { [Some(m.from), Some(m.to)] } else { [Some(m.from).filter(|&f| f != m.to), None] };
     squares.into_iter().flatten().filter(move |sq| !landing.contains(&Some(*sq)))
 }
 
@@ -1136,7 +1137,7 @@ pub fn forbid_mutual_captures(p: &mut QueryParts) {
         let c = board.cell(sq);
         c.is_piece() && mask & (1u64 << c.kind().0) != 0
     };
-    query.moves.retain(|m| !(m.capture && m.dropped().is_none() && immune(m.from) && immune(m.to)));
+    query.moves.retain(|m| !(m.capture && m.dropped().is_none() && immune(m.from) && immune(m.victim_square())));
 }
 
 /// Step 3 (default, first), where moves leave walls behind (Joust, Snail trail): each move
@@ -1170,9 +1171,10 @@ pub fn makpong_king_takes_checker(p: &mut QueryParts) {
             return false;
         }
         // With the taken piece gone and the royal piece still at home, no check is left.
-        let (cell, entity) = board.take(m.to);
+        let victim = m.victim_square();
+        let (cell, entity) = board.take(victim);
         let checked = royal_attacked(rules, fns, state, board, &royals, side);
-        board.put(m.to, cell.kind(), cell.side(), entity.unwrap_or(Entity::PLACEHOLDER));
+        board.put(victim, cell.kind(), cell.side(), entity.unwrap_or(Entity::PLACEHOLDER));
         !checked
     });
     q.royals = royals;

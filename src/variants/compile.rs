@@ -292,6 +292,9 @@ fn check_piece(file: &VariantFile, cx: &Context, i: usize, p: &PieceSpec, ck: &m
         def.zones.confinement = Some(cx.region(region, ck));
     }
     if let Some(rm) = &p.region_moves {
+        if !def.legs.is_empty() {
+            ck.add(ProblemCode::Betza, format!("{path}.region_moves"), "a piece with multi-leg moves cannot move otherwise in a region");
+        }
         match parse_betza(&rm.betza) {
             Ok(atoms) => def.zones.region_atoms = Some((cx.region(&rm.region, ck), atoms)),
             Err(e) => {
@@ -802,15 +805,29 @@ fn check_diagonal_lines(file: &VariantFile, cx: &Context, ck: &mut Checker) -> O
     file.diagonal_lines.as_ref().map(|r| cx.region(r, ck)[0])
 }
 
-/// Per type and side, the squares from which it could never move (on an empty board).
+/// Per type and side, the squares from which it could never move (on an empty board): along
+/// its rays or its multi-leg paths. A type that never moves at all (`betza: ""`) is exempt, as
+/// Fairy-Stockfish's immobile piece is (a Mandala pawn still promotes into one).
 fn immobile_squares(registry: &PieceTypeRegistry, geometry: Geometry) -> Vec<[SquareSet; 2]> {
     registry
         .ids()
         .map(|t| {
             let mut sets = [[0u64; 4]; 2];
+            let def = registry.def(t);
+            if def.betza.is_empty() && def.atoms.is_empty() && def.legs.is_empty() {
+                return sets;
+            }
             for side in Side::BOTH {
                 for sq in geometry.squares() {
-                    if registry.tables[t.0 as usize].rays(geometry.len(), side, sq).is_empty() {
+                    let legs = def.legs.iter().any(|path| {
+                        let (mut f, mut r) = (geometry.file(sq) as i32, geometry.rank(sq) as i32);
+                        path.iter().all(|step| {
+                            let (dx, dy) = step.oriented(side);
+                            (f, r) = (f + dx, r + dy);
+                            geometry.square(f, r).is_some()
+                        })
+                    });
+                    if registry.tables[t.0 as usize].rays(geometry.len(), side, sq).is_empty() && !legs {
                         sets[side.index()][sq.index() >> 6] |= 1u64 << (sq.0 & 63);
                     }
                 }

@@ -903,10 +903,6 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         } else if betza.contains('i') && !double_step {
             rd.refuse(&p.key, p.line, "initial moves ('i') with doubleStep = false are not supported");
         }
-        if betza.is_empty() {
-            rd.refuse(&p.key, p.line, "a piece that never moves is not supported");
-            continue;
-        }
         if betza.contains('a') {
             // Fairy-Stockfish's Betza reader skips letters it does not know: `mafsW` moves
             // there as `mfsW` (pyffish 0.0.90), not as the multi-leg move Chimera reads.
@@ -947,6 +943,10 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
             spec.initial_ranks = Some(r.clone());
         }
         spec.confined = confined.get(&letter).cloned();
+        // Two pieces that move alike (Chak's two FvW pieces) are told apart by their letters.
+        if specs.iter().any(|s: &PieceSpec| s.name == spec.name) {
+            spec.name = format!("{} {letter}", spec.name);
+        }
         specs.push(spec);
     }
     for (from, to) in &promoted {
