@@ -173,18 +173,6 @@ const JANGGI_PASS: KnownGap = KnownGap {
     moves: "",
 };
 
-/// A promoted piece's `~` where captures never go to a hand.
-const PROMOTED_MARK: KnownGap = KnownGap {
-    variant: "pocketknight",
-    kind: "fen-promoted-mark",
-    contains: "",
-    class: "notation",
-    why: "Chimera marks a promoted piece with ~ also where captures never go to a hand (Pocket Knight, Dragon chess); Fairy-Stockfish marks them only \
-          where they do",
-    fen: "k7/4P3/8/8/8/8/8/K7[] w - - 0 1",
-    moves: "e7e8q",
-};
-
 /// Gating (Seirawan, S-House) with a back-rank piece pinned along the back rank.
 const PINNED_GATE: KnownGap = KnownGap {
     variant: "seirawan",
@@ -679,17 +667,6 @@ const LISTED_GAPS: &[KnownGap] = &[
         why: "the pieces in hand in another order (Chimera [Cec], Fairy-Stockfish [Cce])",
         fen: "g1e/3/1l1/1LG[Cec] w - - 0 4",
         moves: "",
-    },
-    KnownGap { variant: "dragon", ..PROMOTED_MARK },
-    PROMOTED_MARK,
-    KnownGap {
-        variant: "placement",
-        kind: "fen-promoted-mark",
-        contains: "",
-        class: "notation",
-        why: "Chimera marks a promoted piece with ~ in Placement too, where captures never go to a hand; Fairy-Stockfish marks them only where they do",
-        fen: "k7/4P3/8/8/8/8/8/K7[] w - - 0 1",
-        moves: "e7e8q",
     },
     // SAN.
     KnownGap {

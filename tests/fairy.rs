@@ -479,3 +479,25 @@ fn an_immobile_piece_stands_and_may_be_taken() {
         assert_eq!(moves.join(" "), pyffish, "{fen}");
     }
 }
+
+/// Regions that differ by side: pawns promoting on ranks of their own side's choosing, and the
+/// drop region of the only side that ever holds pieces (pyffish 0.0.90, these sections).
+#[test]
+fn regions_that_differ_by_side() {
+    let text = "[ptest:chess]\npromotionRegionWhite = *6 *7 *8\npromotionRegionBlack = *1 *2 *3 *4 *5\ncastling = false\n\
+                [dtest:chess]\npieceDrops = true\ncapturesToHand = false\ncastling = false\ndropRegionBlack = *5\n\
+                startFen = 4k3/8/8/8/8/8/8/4K3[n] b - - 0 1\n";
+    let all = import(text).expect("reads");
+    let moves = |file: &VariantFile, fen: &str| {
+        let mut e = Engine::from_fen(compile(file).expect("compiles"), fen).unwrap_or_else(|err| panic!("{fen}: {err}"));
+        let mut v: Vec<String> = e.legal_moves().iter().map(|m| e.to_uci(m)).collect();
+        v.sort();
+        v.join(" ")
+    };
+    let p = converted(&all, "ptest");
+    // White promotes from its sixth rank on, black from its fourth (the fifth rank).
+    assert_eq!(moves(&p, "4k3/8/3p4/8/4P3/8/8/4K3 w - - 0 1"), "e1d1 e1d2 e1e2 e1f1 e1f2 e4e5");
+    assert_eq!(moves(&p, "4k3/8/3p4/8/4P3/8/8/4K3 b - - 0 1"), "d6d5b d6d5n d6d5q d6d5r e8d7 e8d8 e8e7 e8f7 e8f8");
+    let d = converted(&all, "dtest");
+    assert_eq!(moves(&d, "4k3/8/8/8/8/8/8/4K3[n] b - - 0 1"), "N@a5 N@b5 N@c5 N@d5 N@e5 N@f5 N@g5 N@h5 e8d7 e8d8 e8e7 e8f7 e8f8");
+}

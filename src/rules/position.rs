@@ -407,8 +407,9 @@ pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: 
                 }
                 if let Some(p) = m.promotion {
                     w.change_type(piece, Location::Board(m.to), p);
-                    // Where a promoted piece taken keeps its rank (Loop), it is not marked.
-                    if rules.drops.as_ref().is_some_and(|d| !d.keep_promoted) || def.promotes_to == Some(p) {
+                    // Where a promoted piece taken keeps its rank (Loop), or captures do not go to
+                    // hand at all (Synochess, Pocket knight), it is not marked.
+                    if rules.drops.as_ref().is_some_and(|d| d.captures_to_hand && !d.keep_promoted) || def.promotes_to == Some(p) {
                         w.mark_promoted(piece, Some(kind));
                     }
                 }

@@ -320,6 +320,24 @@ impl Reader {
         }
     }
 
+    /// The ranks (1 = the side's own back rank) one side's region covers, when it is whole
+    /// ranks (`default` absolute ranks where the key is left out).
+    fn one_side_ranks(&mut self, key: &str, default: &[u8], black: bool) -> Option<Vec<u8>> {
+        let (files, ranks) = (self.files, self.ranks);
+        let set = self.squares(key).unwrap_or_else(|| {
+            default.iter().filter(|&&r| r >= 1 && r <= ranks).flat_map(|&r| (0..files).map(move |f| (f, r - 1))).collect()
+        });
+        if !whole_ranks(&set, files) {
+            let line = self.line(key);
+            self.refuse(key, line, "a region that is not whole ranks; Chimera takes ranks here");
+            return None;
+        }
+        let mut out: Vec<u8> =
+            set.iter().map(|&(_, r)| if black { ranks - r } else { r + 1 }).collect::<BTreeSet<u8>>().into_iter().collect();
+        out.sort_unstable();
+        Some(out)
+    }
+
     /// The ranks (1 = the side's own back rank) a pair of per-side regions covers, when both
     /// are whole ranks and mirror each other. A region left out is Fairy-Stockfish's default,
     /// given in absolute ranks (`*2` for white and `*7` for black whatever the board's size);
@@ -470,6 +488,11 @@ fn wall_squares(start: &str, files: u8, ranks: u8) -> Vec<String> {
     walls
 }
 
+/// Whether the keys turn drops on (pieces in hand may come from captures).
+fn drops_keyed(rd: &Reader) -> bool {
+    rd.keys.get("pieceDrops").is_some_and(|v| v.value == "true")
+}
+
 /// Builds a variant file from resolved keys.
 fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     let mut rd = Reader { keys, used: BTreeSet::new(), refusals: Vec::new(), files: 8, ranks: 8 };
@@ -486,6 +509,10 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         rd.files = 8;
     }
     let (files, ranks) = (rd.files, rd.ranks);
+    // The letters the start puts on the board or in a hand (upper case): a rule about a type
+    // that is never there (Alapo's pawns) has nothing to act on.
+    let present: BTreeSet<char> =
+        start.split_whitespace().next().unwrap_or("").chars().filter(char::is_ascii_alphabetic).map(|c| c.to_ascii_uppercase()).collect();
 
     // Pieces.
     let piece_keys: Vec<(String, Val)> =
@@ -576,7 +603,9 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     // Double steps: the Betza `i` moves, from the double-step region.
     let double_step = rd.bool("doubleStep", true);
     // The region matters only to pieces with initial moves.
-    let has_initial = pieces.iter().any(|p| p.betza.contains('i') || (p.key == "pawn" && double_step));
+    let has_initial = pieces
+        .iter()
+        .any(|p| (p.betza.contains('i') || (p.key == "pawn" && double_step)) && present.contains(&p.letter.to_ascii_uppercase()));
     let initial = if has_initial {
         rd.side_ranks("doubleStepRegionWhite", "doubleStepRegionBlack", (&[2], &[7]), None)
     } else {
@@ -669,14 +698,25 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
             !bad.is_empty() || whole_ranks(&set, rd.files)
         })
     };
-    let by_square =
-        !promoting.is_empty() && promoted.is_empty() && !(in_ranks(&rd, "promotionRegionWhite") && in_ranks(&rd, "promotionRegionBlack"));
+    // Each side's region in its own ranks (Fairy-Stockfish's default: the absolute last rank).
+    let own_ranks = |rd: &Reader, key: &str, default_rank0: u8, flip: bool| -> BTreeSet<u8> {
+        let set = rd.keys.get(key).map_or_else(|| (0..rd.files).map(|f| (f, default_rank0)).collect(), |v| rd.region(v).0);
+        set.iter().map(|&(_, r)| if flip { ranks - r } else { r + 1 }).collect()
+    };
+    let sides_differ = own_ranks(&rd, "promotionRegionWhite", ranks - 1, false) != own_ranks(&rd, "promotionRegionBlack", 0, true);
+    // Pawns that are never on the board (nor in a hand) promote nowhere.
+    let promoting_present = drops_keyed(&rd) || promoting.chars().any(|c| present.contains(&c.to_ascii_uppercase()));
+    let by_square = !promoting.is_empty()
+        && promoting_present
+        && promoted.is_empty()
+        && (sides_differ || !(in_ranks(&rd, "promotionRegionWhite") && in_ranks(&rd, "promotionRegionBlack")));
     let mut promo_squares = None;
-    let promo_ranks = if (promoting.is_empty() && promoted.is_empty()) || by_square {
+    let promo_ranks = if (promoting.is_empty() && promoted.is_empty()) || by_square || (!promoting_present && promoted.is_empty()) {
+        let row = |rank0: u8| (0..files).map(|f| (f, rank0)).collect::<BTreeSet<(u8, u8)>>();
         let w = rd.squares("promotionRegionWhite");
         let b = rd.squares("promotionRegionBlack");
         if by_square {
-            promo_squares = Some((w.unwrap_or_default(), b.unwrap_or_default()));
+            promo_squares = Some((w.unwrap_or_else(|| row(ranks - 1)), b.unwrap_or_else(|| row(0))));
         }
         None
     } else {
@@ -696,7 +736,21 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     let first_rank_pawns = rd.bool("firstRankPawnDrops", false);
     let zone_pawns = rd.bool("promotionZonePawnDrops", false);
     let all_ranks: Vec<u8> = (1..=ranks).collect();
-    let drop_ranks = rd.side_ranks("dropRegionWhite", "dropRegionBlack", (&all_ranks, &all_ranks), Some(Vec::new()));
+    // Only a side that can ever hold pieces (from the start's hand, or by capturing where
+    // captures go to hand) drops: the other side's region does not matter (Synochess).
+    let hand = start.split_whitespace().next().and_then(|p| p.split_once('[')).map_or("", |(_, h)| h);
+    let holds = [to_hand || hand.chars().any(|c| c.is_ascii_uppercase()), to_hand || hand.chars().any(|c| c.is_ascii_lowercase())];
+    let drop_ranks = match holds {
+        [true, false] => {
+            rd.squares("dropRegionBlack");
+            rd.one_side_ranks("dropRegionWhite", &all_ranks, false).map(|r| if r == all_ranks { Vec::new() } else { r })
+        }
+        [false, true] => {
+            rd.squares("dropRegionWhite");
+            rd.one_side_ranks("dropRegionBlack", &all_ranks, true).map(|r| if r == all_ranks { Vec::new() } else { r })
+        }
+        _ => rd.side_ranks("dropRegionWhite", "dropRegionBlack", (&all_ranks, &all_ranks), Some(Vec::new())),
+    };
     let no_doubled = rd.letters("dropNoDoubled", "", &all);
     let no_doubled_count = u8::try_from(rd.int_in("dropNoDoubledCount", 1, 0, 64)).unwrap_or(1);
     let drop_checks = rd.bool("dropChecks", true);
@@ -916,6 +970,11 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         let mut spec = PieceSpec::plain(letter, &piece_name(p, &betza), &betza);
         // The value the catalogue gives a piece that moves so, for the computer player.
         spec.value = super::catalogue_piece(&betza).map_or(0, |(_, value)| value);
+        // Fairy-Stockfish's Janggi cannon neither hops over nor takes another cannon: Chimera's
+        // code piece (Synochess).
+        if p.key == "janggiCannon" {
+            spec.code = Some("janggi_cannon".into());
+        }
         if p.key == "soldier" && soldier_rank > 1 && betza == "fsW" {
             // A Shogi pawn until the rank, then forward and sideways (Xiangqi's river).
             let n = u8::try_from(soldier_rank).unwrap_or(u8::MAX).min(ranks);
@@ -1130,6 +1189,16 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         if flag_count > 1 && (flag_safe || flag_move) {
             let line = rd.line("flagPieceCount");
             rd.refuse("flagPieceCount", line, "several flag pieces with flagPieceSafe or flagMove are not supported");
+        }
+        if flag_safe && flag_move {
+            // Played against pyffish, Alapo's goal is judged otherwise (Fairy-Stockfish ends
+            // games Chimera goes on with): refused until the two rules' order is followed.
+            let line = rd.line("flagPieceSafe");
+            rd.refuse(
+                "flagPieceSafe",
+                line,
+                "a flag piece that must be safe together with the opponent's reply (flagMove) is not supported",
+            );
         }
         end.push(EndSpec::RegionReached {
             pieces: flag_white_piece.clone(),
