@@ -179,7 +179,7 @@ pub fn play(world: &mut World, m: Move) -> bool {
 fn try_target(world: &mut World, to: Square) {
     let selection = world.resource::<Selection>();
     let mut candidates: Vec<Move> = selection.moves.iter().filter(|m| selection.target(m) == to).copied().collect();
-    if !selection.leg && candidates.iter().any(|m| matches!(m.kind, MoveKind::Locust(_))) {
+    if !selection.leg && !selection.duck && candidates.iter().any(|m| matches!(m.kind, MoveKind::Locust(_))) {
         // A capture on the way: now where the piece ends (this square again to stop there).
         let stop = candidates.iter().any(|m| m.to == to);
         let origin = selection.origin;
@@ -344,15 +344,21 @@ pub fn inputs_for(m: &Move, legal: &[Move]) -> Vec<BoardInput> {
     if m.kind == MoveKind::Pass {
         return vec![BoardInput::Pass];
     }
+    let bare = |c: &Move| Move { wall: None, ..*c };
+    // The duck's square is pressed; a trail's wall (the only one, where the piece left) is not.
+    let walls = legal.iter().filter(|c| bare(c) == bare(m)).count();
+    let wall = m.wall.filter(|&w| !(walls == 1 && w == m.from)).map(BoardInput::Press);
     // A capture on the way: the piece, the square it takes on, then where it ends.
     if let MoveKind::Locust(via) = m.kind {
         let mut out = vec![BoardInput::Press(m.from), BoardInput::Release(via), BoardInput::Press(m.to)];
-        let same: Vec<&Move> = legal.iter().filter(|c| c.from == m.from && c.kind == m.kind && c.to == m.to).collect();
+        let mut same: Vec<Move> = legal.iter().filter(|c| c.from == m.from && c.kind == m.kind && c.to == m.to).copied().collect();
+        same.dedup_by_key(|c| bare(c));
         if same.len() > 1
-            && let Some(i) = same.iter().position(|c| *c == m)
+            && let Some(i) = same.iter().position(|c| bare(c) == bare(m))
         {
             out.push(BoardInput::Choose(i));
         }
+        out.extend(wall);
         return out;
     }
     let mut out = match m.dropped() {
@@ -360,18 +366,18 @@ pub fn inputs_for(m: &Move, legal: &[Move]) -> Vec<BoardInput> {
         None => vec![BoardInput::Press(m.from), BoardInput::Release(m.to)],
     };
     // The choice offered is among the piece's moves (one per duck square would repeat it).
-    let mut same: Vec<Move> = legal.iter().filter(|c| c.from == m.from && c.to == m.to && c.dropped() == m.dropped()).copied().collect();
+    let mut same: Vec<Move> = legal
+        .iter()
+        .filter(|c| c.from == m.from && c.to == m.to && c.dropped() == m.dropped() && !matches!(c.kind, MoveKind::Locust(_)))
+        .copied()
+        .collect();
     same.dedup_by_key(|c| Move { wall: None, ..*c });
     if same.len() > 1
         && let Some(i) = same.iter().position(|c| Move { wall: None, ..*c } == Move { wall: None, ..*m })
     {
         out.push(BoardInput::Choose(i));
     }
-    // The duck's square is pressed; a trail's wall (the only one, where the piece left) is not.
-    let walls = legal.iter().filter(|c| Move { wall: None, ..**c } == Move { wall: None, ..*m }).count();
-    if let Some(wall) = m.wall.filter(|&w| !(walls == 1 && w == m.from)) {
-        out.push(BoardInput::Press(wall));
-    }
+    out.extend(wall);
     out
 }
 
@@ -464,6 +470,26 @@ mod tests {
         let legal = app.world_mut().legal_moves().to_vec();
         let m = *legal.iter().find(|m| m.kind == MoveKind::Locust(sq("d5")) && m.to == sq("e6")).unwrap();
         send(&mut app, &inputs_for(&m, &legal));
+        assert_eq!(app.world().resource::<crate::rules::MoveLog>().0.last().map(|r| r.mv), Some(m));
+    }
+
+    #[test]
+    fn a_capture_on_the_way_in_duck_chess_then_asks_for_the_duck() {
+        let duck = crate::variants::builtin("duck").unwrap();
+        let mut types = duck.registry.types.clone();
+        types.push(crate::rules::PieceTypeDef::from_betza("lion", 'L', 900, "KcaK").unwrap());
+        let variant = duck.with_types(types).unwrap();
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins);
+        install_rules(app.world_mut(), std::sync::Arc::new(variant.clone())).unwrap();
+        let setup = crate::rules::parse_fen(&variant, "4k3/8/8/3p4/3L4/8/8/4K3 w - - 0 1").unwrap();
+        crate::rules::setup_position(app.world_mut(), &setup).unwrap();
+        app.add_plugins(plugin);
+        let legal = app.world_mut().legal_moves().to_vec();
+        let m = *legal.iter().find(|m| m.kind == MoveKind::Locust(sq("d5")) && m.to == sq("e6") && m.wall == Some(sq("a1"))).unwrap();
+        let inputs = inputs_for(&m, &legal);
+        assert_eq!(inputs.last(), Some(&BoardInput::Press(sq("a1"))), "{inputs:?}");
+        send(&mut app, &inputs);
         assert_eq!(app.world().resource::<crate::rules::MoveLog>().0.last().map(|r| r.mv), Some(m));
     }
 
