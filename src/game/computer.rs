@@ -14,7 +14,7 @@ use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use super::board::{BoardView, square_centre};
 use super::play::{self, PendingChoice, PositionVersion};
 use crate::ai::{Computer, Limits, SearchResult};
-use crate::rules::{Engine, GameState, Move, Rules, RulesWorld, Side, Square};
+use crate::rules::{Engine, GameState, Move, MoveKind, Rules, RulesWorld, Side};
 
 /// Who plays, and how the computer is doing.
 #[derive(Resource)]
@@ -25,8 +25,8 @@ pub struct ComputerPlay {
     pub pace: f32,
     /// A hint is asked for (the computer's best move for the side to move, as an arrow).
     pub hint_requested: bool,
-    /// The hint: from, to, and the position it is for.
-    pub hint: Option<(Square, Square, u64)>,
+    /// The hint: the move, and the position it is for.
+    pub hint: Option<(Move, u64)>,
     /// What the computer is doing now, for the panel.
     pub status: Option<String>,
     running: Option<Running>,
@@ -160,7 +160,7 @@ pub(super) fn computer_turn(world: &mut World) {
     }
     if running.hint {
         if let (false, Some(m)) = (stale, result.best) {
-            cp.hint = Some((m.from, m.to, version));
+            cp.hint = Some((m, version));
         }
         // The hint's searcher is the side's own computer when it has one; otherwise dropped.
         if cp.computers[side.index()].is_none() && cp.plays(side) {
@@ -250,19 +250,26 @@ fn start_if_due(world: &mut World, version: u64) {
     });
 }
 
-/// The hint: an arrow from the piece to its destination, while the position is the one it is for.
+/// The hint: an arrow from the piece to its destination (through the square it takes on, for a
+/// capture on the way), while the position is the one it is for.
 fn draw_hint(mut gizmos: Gizmos, cp: Res<ComputerPlay>, version: Res<PositionVersion>, rules: Res<Rules>, view: Res<BoardView>) {
-    let Some((from, to, at)) = cp.hint else { return };
+    let Some((m, at)) = cp.hint else { return };
     if at != version.0 {
         return;
     }
     let g = rules.0.geometry;
-    let (a, b) = (square_centre(g, *view, from), square_centre(g, *view, to));
     let colour = Color::srgba(0.15, 0.55, 0.95, 0.8);
-    if a == b {
-        gizmos.circle_2d(a, 30.0, colour);
-    } else {
-        gizmos.arrow_2d(a, b, colour).with_tip_length(28.0);
+    let legs = match m.kind {
+        MoveKind::Locust(via) => vec![(m.from, via), (via, m.to)],
+        _ => vec![(m.from, m.to)],
+    };
+    for (from, to) in legs {
+        let (a, b) = (square_centre(g, *view, from), square_centre(g, *view, to));
+        if a == b {
+            gizmos.circle_2d(a, 30.0, colour);
+        } else {
+            gizmos.arrow_2d(a, b, colour).with_tip_length(28.0);
+        }
     }
 }
 
@@ -271,6 +278,7 @@ mod tests {
     use super::*;
     use crate::game::play::BoardInput;
     use crate::rules::MoveLog;
+    use crate::rules::Square;
 
     fn app(computer: [Option<u8>; 2]) -> App {
         let mut app = App::new();
@@ -365,10 +373,10 @@ mod tests {
         let mut app = app([None, Some(1)]);
         app.world_mut().resource_mut::<ComputerPlay>().hint_requested = true;
         run_until(&mut app, |w| w.resource::<ComputerPlay>().hint.is_some());
-        let (from, to, at) = app.world().resource::<ComputerPlay>().hint.unwrap();
+        let (hint, at) = app.world().resource::<ComputerPlay>().hint.unwrap();
         assert_eq!(at, app.world().resource::<PositionVersion>().0);
         let legal = app.world_mut().legal_moves().to_vec();
-        assert!(legal.iter().any(|m| m.from == from && m.to == to));
+        assert!(legal.contains(&hint));
         assert_eq!(plies(app.world()), 0, "a hint plays nothing");
     }
 }
