@@ -73,6 +73,15 @@ fn converted(all: &[Imported], name: &str) -> VariantFile {
     }
 }
 
+/// The legal moves of `variant` at `fen` in UCI, sorted and joined by spaces (as the pyffish
+/// lists they are compared with).
+fn legal_uci(variant: &chimera::rules::Variant, fen: &str) -> String {
+    let mut e = Engine::from_fen(variant.clone(), fen).unwrap_or_else(|err| panic!("{fen}: {err}"));
+    let mut moves: Vec<String> = e.legal_moves().iter().map(|m| e.to_uci(m)).collect();
+    moves.sort();
+    moves.join(" ")
+}
+
 fn perft(file: &VariantFile, depth: u32) -> u64 {
     let v = compile(file).unwrap_or_else(|e| panic!("{}: {e}", file.id));
     Engine::from_fen(v, "startpos").unwrap_or_else(|e| panic!("{}: {e}", file.id)).perft(depth)
@@ -303,12 +312,9 @@ fn castling_by_one_file_is_written_king_takes_rook() {
                 doubleStep = false\npromotionPieceTypes = rbq\ncastlingQueensideFile = c\ncastlingKingsideFile = e\npromotionRegionWhite = *6\n";
     let all = import(text).expect("reads");
     let file = converted(&all, "haynielike");
-    let mut engine = Engine::from_fen(compile(&file).unwrap(), "r2kbr/pp1ppp/2qb2/1P3R/PQP1P1/RB1KB1 b Qkq - 1 5").unwrap();
-    let legal = engine.legal_moves();
-    let mut moves: Vec<String> = legal.iter().map(|m| engine.to_uci(m)).collect();
-    moves.sort();
+    let moves = legal_uci(&compile(&file).unwrap(), "r2kbr/pp1ppp/2qb2/1P3R/PQP1P1/RB1KB1 b Qkq - 1 5");
     let pyffish = "a5a4 a6b6 a6c6 b5b4 c4a4 c4b3 c4b4 c4c2 c4c3 c4c5 c4c6 c4d3 c4e2 d4b2 d4b6 d4c3 d4c5 d4e3 d4f2 d6a6 d6c5 d6c6 e5e4 f5f4";
-    assert_eq!(moves.join(" "), pyffish);
+    assert_eq!(moves, pyffish);
 }
 
 fn refused_keys(text: &str) -> Vec<(String, Option<usize>)> {
@@ -455,10 +461,7 @@ fn the_flying_general_looks_along_the_rank_too() {
         // On the file as before: the king may not step to a1 or a2, facing the king on a8.
         ("k7/8/8/8/8/8/8/1K6 w - - 0 1", "b1b2 b1c1 b1c2"),
     ] {
-        let mut e = Engine::from_fen(variant.clone(), fen).unwrap_or_else(|err| panic!("{fen}: {err}"));
-        let mut moves: Vec<String> = e.legal_moves().iter().map(|m| e.to_uci(m)).collect();
-        moves.sort();
-        assert_eq!(moves.join(" "), pyffish, "{fen}");
+        assert_eq!(legal_uci(&variant, fen), pyffish, "{fen}");
     }
 }
 
@@ -473,10 +476,7 @@ fn an_immobile_piece_stands_and_may_be_taken() {
     for (fen, pyffish) in
         [("4k3/8/8/8/8/8/3o4/4K3 w - - 0 1", "e1d1 e1d2 e1e2 e1f1 e1f2"), ("4k3/3O4/8/8/8/8/3o4/4K3 b - - 0 1", "e8d7 e8d8 e8e7 e8f7 e8f8")]
     {
-        let mut e = Engine::from_fen(variant.clone(), fen).unwrap_or_else(|err| panic!("{fen}: {err}"));
-        let mut moves: Vec<String> = e.legal_moves().iter().map(|m| e.to_uci(m)).collect();
-        moves.sort();
-        assert_eq!(moves.join(" "), pyffish, "{fen}");
+        assert_eq!(legal_uci(&variant, fen), pyffish, "{fen}");
     }
 }
 
@@ -488,12 +488,7 @@ fn regions_that_differ_by_side() {
                 [dtest:chess]\npieceDrops = true\ncapturesToHand = false\ncastling = false\ndropRegionBlack = *5\n\
                 startFen = 4k3/8/8/8/8/8/8/4K3[n] b - - 0 1\n";
     let all = import(text).expect("reads");
-    let moves = |file: &VariantFile, fen: &str| {
-        let mut e = Engine::from_fen(compile(file).expect("compiles"), fen).unwrap_or_else(|err| panic!("{fen}: {err}"));
-        let mut v: Vec<String> = e.legal_moves().iter().map(|m| e.to_uci(m)).collect();
-        v.sort();
-        v.join(" ")
-    };
+    let moves = |file: &VariantFile, fen: &str| legal_uci(&compile(file).expect("compiles"), fen);
     let p = converted(&all, "ptest");
     // White promotes from its sixth rank on, black from its fourth (the fifth rank).
     assert_eq!(moves(&p, "4k3/8/3p4/8/4P3/8/8/4K3 w - - 0 1"), "e1d1 e1d2 e1e2 e1f1 e1f2 e4e5");

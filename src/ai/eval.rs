@@ -89,15 +89,7 @@ fn leg_mobility(variant: &Variant, legs: &[crate::rules::LegPath], sq: Square, r
     let mut ends: Vec<(Square, bool)> = Vec::new();
     let mut m = 0.0;
     for path in legs {
-        let (mut f, mut r) = (g.file(sq) as i32, g.rank(sq) as i32);
-        let mut end = None;
-        for step in path {
-            (f, r) = (f + step.dx as i32, r + step.dy as i32);
-            end = g.square(f, r);
-            if end.is_none() {
-                break;
-            }
-        }
+        let end = crate::rules::leg_end(g, path, Side::White, sq);
         let takes = path[..path.len() - 1].iter().any(|s| s.mode == Mode::Capture);
         let inside = |e: Square| region.is_none_or(|c| c[e.index() >> 6] & (1u64 << (e.0 & 63)) != 0);
         let Some(end) = end.filter(|&e| (e != sq || takes) && inside(e)) else { continue };
@@ -123,7 +115,8 @@ fn colour_bound(variant: &Variant, kind: PieceType) -> bool {
     }
     for path in &def.legs {
         any = true;
-        if path.iter().map(|s| s.dx + s.dy).sum::<i8>() % 2 != 0 {
+        let (dx, dy) = crate::rules::leg_displacement(path);
+        if (dx + dy) % 2 != 0 {
             return false;
         }
     }

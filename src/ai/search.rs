@@ -405,18 +405,13 @@ impl Searcher<'_> {
         // Where perpetual check loses, a repetition reached by checking with every move is lost
         // by the checker (short of a mate score, as for the other repetitions).
         let rules = &self.world.resource::<crate::rules::Rules>().0;
-        if rules.perpetual_check_loses {
+        let perpetual = rules.perpetual_check_loses.then(|| {
             let st = self.world.resource::<GameState>();
             let span = crate::rules::repetition_span(&self.world.resource::<History>().0, st.halfmove_clock, 2);
-            if let Some(verdict) = span.and_then(|s| crate::rules::perpetual_checker(st.check_streak, st.turn, s)) {
-                return match verdict {
-                    Some(side) if side == self.turn() => MATE_BOUND - 1,
-                    Some(_) => -(MATE_BOUND - 1),
-                    None => 0,
-                };
-            }
-        }
-        match self.world.resource::<crate::rules::Rules>().0.draw_odds {
+            span.and_then(|s| crate::rules::perpetual_checker(st.check_streak, st.turn, s))
+        });
+        // Otherwise draw odds (Armageddon) make it as good as won for the side that has them.
+        match perpetual.flatten().unwrap_or(rules.draw_odds) {
             Some(side) if side == self.turn() => MATE_BOUND - 1,
             Some(_) => -(MATE_BOUND - 1),
             None => 0,

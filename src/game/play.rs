@@ -387,16 +387,27 @@ mod tests {
     use crate::rules::{Engine, Variant, install_rules};
 
     fn app(fen: &str) -> App {
+        app_for(Variant::chess(), fen)
+    }
+
+    /// The play plugin on `variant` from `fen` (or its start).
+    fn app_for(variant: Variant, fen: &str) -> App {
         let mut app = App::new();
         app.add_plugins(MinimalPlugins);
-        let variant = Variant::chess();
-        install_rules(app.world_mut(), std::sync::Arc::new(variant)).unwrap();
+        install_rules(app.world_mut(), std::sync::Arc::new(variant.clone())).unwrap();
         if fen != "startpos" {
-            let setup = crate::rules::parse_fen(&Variant::chess(), fen).unwrap();
+            let setup = crate::rules::parse_fen(&variant, fen).unwrap();
             crate::rules::setup_position(app.world_mut(), &setup).unwrap();
         }
         app.add_plugins(plugin);
         app
+    }
+
+    /// `base` with a king that may also take a neighbour and step on (`KcaK`) as L.
+    fn with_lion(base: Variant) -> Variant {
+        let mut types = base.registry.types.clone();
+        types.push(crate::rules::PieceTypeDef::from_betza("lion", 'L', 900, "KcaK").unwrap());
+        base.with_types(types).unwrap()
     }
 
     fn sq(name: &str) -> Square {
@@ -412,11 +423,7 @@ mod tests {
 
     #[test]
     fn a_duck_move_asks_for_the_duck_square_after_the_piece_move() {
-        let mut app = App::new();
-        app.add_plugins(MinimalPlugins);
-        let duck = crate::variants::builtin("duck").unwrap();
-        install_rules(app.world_mut(), std::sync::Arc::new(duck)).unwrap();
-        app.add_plugins(plugin);
+        let mut app = app_for(crate::variants::builtin("duck").unwrap(), "startpos");
         send(&mut app, &[BoardInput::Press(sq("e2")), BoardInput::Release(sq("e4"))]);
         // Nothing is played yet: the selection now offers the duck's squares.
         assert!(app.world().resource::<crate::rules::MoveLog>().0.is_empty());
@@ -441,16 +448,8 @@ mod tests {
 
     #[test]
     fn a_capture_on_the_way_is_pressed_where_it_takes_then_where_it_ends() {
-        // A king that may also take a neighbour and step on (`KcaK`), on d4; a black pawn on d5.
-        let mut types = crate::rules::PieceTypeDef::fide();
-        types.push(crate::rules::PieceTypeDef::from_betza("lion", 'L', 900, "KcaK").unwrap());
-        let variant = Variant::chess().with_types(types).unwrap();
-        let mut app = App::new();
-        app.add_plugins(MinimalPlugins);
-        install_rules(app.world_mut(), std::sync::Arc::new(variant.clone())).unwrap();
-        let setup = crate::rules::parse_fen(&variant, "4k3/8/8/3p4/3L4/8/8/4K3 w - - 0 1").unwrap();
-        crate::rules::setup_position(app.world_mut(), &setup).unwrap();
-        app.add_plugins(plugin);
+        // The lion on d4; a black pawn on d5.
+        let mut app = app_for(with_lion(Variant::chess()), "4k3/8/8/3p4/3L4/8/8/4K3 w - - 0 1");
         send(&mut app, &[BoardInput::Press(sq("d4")), BoardInput::Release(sq("d5"))]);
         // Not played yet: the plain capture (d5 again) or one of the steps on from d5.
         assert!(app.world().resource::<crate::rules::MoveLog>().0.is_empty());
@@ -475,16 +474,7 @@ mod tests {
 
     #[test]
     fn a_capture_on_the_way_in_duck_chess_then_asks_for_the_duck() {
-        let duck = crate::variants::builtin("duck").unwrap();
-        let mut types = duck.registry.types.clone();
-        types.push(crate::rules::PieceTypeDef::from_betza("lion", 'L', 900, "KcaK").unwrap());
-        let variant = duck.with_types(types).unwrap();
-        let mut app = App::new();
-        app.add_plugins(MinimalPlugins);
-        install_rules(app.world_mut(), std::sync::Arc::new(variant.clone())).unwrap();
-        let setup = crate::rules::parse_fen(&variant, "4k3/8/8/3p4/3L4/8/8/4K3 w - - 0 1").unwrap();
-        crate::rules::setup_position(app.world_mut(), &setup).unwrap();
-        app.add_plugins(plugin);
+        let mut app = app_for(with_lion(crate::variants::builtin("duck").unwrap()), "4k3/8/8/3p4/3L4/8/8/4K3 w - - 0 1");
         let legal = app.world_mut().legal_moves().to_vec();
         let m = *legal.iter().find(|m| m.kind == MoveKind::Locust(sq("d5")) && m.to == sq("e6") && m.wall == Some(sq("a1"))).unwrap();
         let inputs = inputs_for(&m, &legal);
@@ -573,13 +563,7 @@ mod tests {
 
     #[test]
     fn a_pocket_piece_is_dropped_by_click_or_drag() {
-        let mut app = App::new();
-        app.add_plugins(MinimalPlugins);
-        let zh = crate::variants::builtin("crazyhouse").unwrap();
-        let setup = crate::rules::parse_fen(&zh, "4k3/8/8/8/8/8/8/4K3[Nn] w - - 0 1").unwrap();
-        install_rules(app.world_mut(), std::sync::Arc::new(zh)).unwrap();
-        crate::rules::setup_position(app.world_mut(), &setup).unwrap();
-        app.add_plugins(plugin);
+        let mut app = app_for(crate::variants::builtin("crazyhouse").unwrap(), "4k3/8/8/8/8/8/8/4K3[Nn] w - - 0 1");
         let knight = app.world().resource::<crate::rules::Rules>().0.registry.by_letter('N').unwrap();
         // Click the pocket, then the square.
         send(&mut app, &[BoardInput::PressPocket(knight)]);

@@ -295,8 +295,7 @@ fn unreachable_piece(variant: &Variant, setup: &Setup, plain: bool, start: Optio
             return Some(format!("{side} {} on {at} stands outside the region it is confined to", def.name));
         }
         // (A type that never moves stands where it is put: placed, promoted into, or dropped.)
-        let never_moves = def.atoms.is_empty() && def.legs.is_empty() && def.betza.is_empty();
-        if !plain || !matches!(def.generator, super::registry::MoveGenerator::Table) || !def.legs.is_empty() || never_moves {
+        if !plain || !matches!(def.generator, super::registry::MoveGenerator::Table) || !def.legs.is_empty() || def.never_moves() {
             continue;
         }
         let table = &reg.tables[kind.0 as usize];

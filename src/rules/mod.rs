@@ -119,7 +119,8 @@ pub use geometry::{Geometry, MAX_FILES, MAX_RANKS, Side, Square, kings_touch};
 pub use layers::{Attacks, LayerFn, LayerKind, MoveLayer, PromotionFn, RoyalFn, RoyalRule, RuleFns, piece_moves, profile_wrap, type_moves};
 pub use lifecycle::{LifecycleSystems, PieceEvent, RetractPipeline, SpawnError, SpawnPipeline, announce_retractions, spawn_piece};
 pub use movement::{
-    Atom, Hop, LegPath, LegStep, Mode, MoveTable, Ray, RayKind, SquareBits, Zones, lame_path, symmetric, walk_legs, walk_ray,
+    Atom, Hop, LegPath, LegStep, Mode, MoveTable, Ray, RayKind, SquareBits, Zones, lame_path, leg_displacement, leg_end, symmetric,
+    walk_legs, walk_ray,
 };
 pub use moves::{Gate, Move, MoveKind, Wing};
 pub use notation::{MoveError, parse_san, parse_uci, san_body, to_uci};

@@ -121,6 +121,24 @@ impl LegStep {
 /// A multi-leg move: its legs in order, each starting where the one before ended.
 pub type LegPath = Vec<LegStep>;
 
+/// The whole displacement of a multi-leg path, from white's point of view.
+pub fn leg_displacement(path: &[LegStep]) -> (i32, i32) {
+    path.iter().fold((0, 0), |(x, y), s| (x + i32::from(s.dx), y + i32::from(s.dy)))
+}
+
+/// Where the multi-leg `path` of a piece of `side` on `from` ends on an empty board, if every
+/// leg stays on the board.
+pub fn leg_end(g: Geometry, path: &[LegStep], side: Side, from: Square) -> Option<Square> {
+    let (mut f, mut r) = (g.file(from) as i32, g.rank(from) as i32);
+    let mut end = from;
+    for step in path {
+        let (dx, dy) = step.oriented(side);
+        (f, r) = (f + dx, r + dy);
+        end = g.square(f, r)?;
+    }
+    Some(end)
+}
+
 /// All eight (or four) symmetric images of the step `(x, y)`, each with `range` and `mode`.
 pub fn symmetric(x: i8, y: i8, range: u8, mode: Mode) -> Vec<Atom> {
     let mut out: Vec<Atom> = Vec::with_capacity(8);

@@ -237,7 +237,10 @@ pub fn has_insufficient_material(variant: &super::variant::Variant, board: &Boar
     let colour_bound = |k: super::piece::PieceType| {
         let def = reg.def(k);
         def.atoms.iter().all(|a| !a.any_square && (a.dx + a.dy) % 2 == 0)
-            && def.legs.iter().all(|path| path.iter().map(|s| i32::from(s.dx) + i32::from(s.dy)).sum::<i32>() % 2 == 0)
+            && def.legs.iter().all(|path| {
+                let (dx, dy) = super::movement::leg_displacement(path);
+                (dx + dy) % 2 == 0
+            })
     };
     let promotes_to_mater = reg.ids().any(|k| reg.def(k).promotes && board.find(side, 1u64 << k.0).next().is_some())
         && variant.promotion.offered(side).iter().any(|&p| mates_alone(p));

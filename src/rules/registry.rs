@@ -104,6 +104,12 @@ impl PieceTypeDef {
         Ok(def)
     }
 
+    /// Whether it never moves at all (`betza: ""`, Fairy-Stockfish's immobile piece): it stands
+    /// where it is put, is promoted into or dropped.
+    pub fn never_moves(&self) -> bool {
+        self.betza.is_empty() && self.atoms.is_empty() && self.legs.is_empty()
+    }
+
     fn builtin(name: &str, letter: char, value: i32, betza: &str) -> PieceTypeDef {
         PieceTypeDef::from_betza(name, letter, value, betza).unwrap_or_else(|e| panic!("built-in {name} '{betza}': {e}"))
     }

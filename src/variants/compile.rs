@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use crate::rules::{
     BlastRule, BoardLook, CODE_PIECES, CastlingRule, DropRule, EndCondition, Geometry, MAX_FILES, MAX_RANKS, MaterialCount, PiecePromotion,
     PieceType, PieceTypeDef, PieceTypeRegistry, PresetRequest, PromotionRule, RegistryError, Side, Square, Variant, Verdict, code_piece,
-    code_piece_betza, code_piece_confinable, parse_betza, parse_fen, parse_movement,
+    code_piece_betza, code_piece_confinable, leg_end, parse_betza, parse_fen, parse_movement,
 };
 
 use super::format::{BoardStyle, CastlingSpec, EndSpec, PieceSpec, RegionSpec, ShuffleSpec, VariantFile};
@@ -814,19 +814,12 @@ fn immobile_squares(registry: &PieceTypeRegistry, geometry: Geometry) -> Vec<[Sq
         .map(|t| {
             let mut sets = [[0u64; 4]; 2];
             let def = registry.def(t);
-            if def.betza.is_empty() && def.atoms.is_empty() && def.legs.is_empty() {
+            if def.never_moves() {
                 return sets;
             }
             for side in Side::BOTH {
                 for sq in geometry.squares() {
-                    let legs = def.legs.iter().any(|path| {
-                        let (mut f, mut r) = (geometry.file(sq) as i32, geometry.rank(sq) as i32);
-                        path.iter().all(|step| {
-                            let (dx, dy) = step.oriented(side);
-                            (f, r) = (f + dx, r + dy);
-                            geometry.square(f, r).is_some()
-                        })
-                    });
+                    let legs = def.legs.iter().any(|path| leg_end(geometry, path, side, sq).is_some());
                     if registry.tables[t.0 as usize].rays(geometry.len(), side, sq).is_empty() && !legs {
                         sets[side.index()][sq.index() >> 6] |= 1u64 << (sq.0 & 63);
                     }

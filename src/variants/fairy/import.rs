@@ -323,19 +323,20 @@ impl Reader {
     /// The ranks (1 = the side's own back rank) one side's region covers, when it is whole
     /// ranks (`default` absolute ranks where the key is left out).
     fn one_side_ranks(&mut self, key: &str, default: &[u8], black: bool) -> Option<Vec<u8>> {
-        let (files, ranks) = (self.files, self.ranks);
-        let set = self.squares(key).unwrap_or_else(|| {
-            default.iter().filter(|&&r| r >= 1 && r <= ranks).flat_map(|&r| (0..files).map(move |f| (f, r - 1))).collect()
-        });
-        if !whole_ranks(&set, files) {
+        let set = self.squares(key).unwrap_or_else(|| self.rank_rows(default));
+        if !whole_ranks(&set, self.files) {
             let line = self.line(key);
             self.refuse(key, line, "a region that is not whole ranks; Chimera takes ranks here");
             return None;
         }
-        let mut out: Vec<u8> =
-            set.iter().map(|&(_, r)| if black { ranks - r } else { r + 1 }).collect::<BTreeSet<u8>>().into_iter().collect();
-        out.sort_unstable();
-        Some(out)
+        Some(own_ranks(&set, self.ranks, black))
+    }
+
+    /// The squares of whole ranks given in absolute ranks (1 = white's back rank), those on
+    /// the board.
+    fn rank_rows(&self, absolute: &[u8]) -> BTreeSet<(u8, u8)> {
+        let (files, ranks) = (self.files, self.ranks);
+        absolute.iter().filter(|&&r| r >= 1 && r <= ranks).flat_map(|&r| (0..files).map(move |f| (f, r - 1))).collect()
     }
 
     /// The ranks (1 = the side's own back rank) a pair of per-side regions covers, when both
@@ -352,17 +353,9 @@ impl Reader {
             return Some(r);
         }
         let (files, ranks) = (self.files, self.ranks);
-        let full = |abs: &[u8]| -> BTreeSet<(u8, u8)> {
-            abs.iter().filter(|&&r| r >= 1 && r <= ranks).flat_map(|&r| (0..files).map(move |f| (f, r - 1))).collect()
-        };
-        let w = w.unwrap_or_else(|| full(defaults.0));
-        let b = b.unwrap_or_else(|| full(defaults.1));
-        let ranks_of = |set: &BTreeSet<(u8, u8)>, flip: bool| -> Option<Vec<u8>> {
-            let rs: BTreeSet<u8> = set.iter().map(|&(_, r)| r).collect();
-            let mut out: Vec<u8> = rs.iter().map(|&r| if flip { ranks - r } else { r + 1 }).collect();
-            out.sort_unstable();
-            whole_ranks(set, files).then_some(out)
-        };
+        let w = w.unwrap_or_else(|| self.rank_rows(defaults.0));
+        let b = b.unwrap_or_else(|| self.rank_rows(defaults.1));
+        let ranks_of = |set: &BTreeSet<(u8, u8)>, black: bool| whole_ranks(set, files).then(|| own_ranks(set, ranks, black));
         let line = self.line(white).or(self.line(black));
         match (ranks_of(&w, false), ranks_of(&b, true)) {
             (Some(wr), Some(br)) if wr == br => Some(wr),
@@ -486,6 +479,12 @@ fn wall_squares(start: &str, files: u8, ranks: u8) -> Vec<String> {
         .collect();
     walls.sort();
     walls
+}
+
+/// The ranks of `set` counted from a side's own back rank (1), sorted, each once.
+fn own_ranks(set: &BTreeSet<(u8, u8)>, ranks: u8, black: bool) -> Vec<u8> {
+    let own: BTreeSet<u8> = set.iter().map(|&(_, r)| if black { ranks - r } else { r + 1 }).collect();
+    own.into_iter().collect()
 }
 
 /// Whether the keys turn drops on (pieces in hand may come from captures).
@@ -699,11 +698,10 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         })
     };
     // Each side's region in its own ranks (Fairy-Stockfish's default: the absolute last rank).
-    let own_ranks = |rd: &Reader, key: &str, default_rank0: u8, flip: bool| -> BTreeSet<u8> {
-        let set = rd.keys.get(key).map_or_else(|| (0..rd.files).map(|f| (f, default_rank0)).collect(), |v| rd.region(v).0);
-        set.iter().map(|&(_, r)| if flip { ranks - r } else { r + 1 }).collect()
+    let side_region = |rd: &Reader, key: &str, default: u8, black: bool| {
+        own_ranks(&rd.keys.get(key).map_or_else(|| rd.rank_rows(&[default]), |v| rd.region(v).0), ranks, black)
     };
-    let sides_differ = own_ranks(&rd, "promotionRegionWhite", ranks - 1, false) != own_ranks(&rd, "promotionRegionBlack", 0, true);
+    let sides_differ = side_region(&rd, "promotionRegionWhite", ranks, false) != side_region(&rd, "promotionRegionBlack", 1, true);
     // Pawns that are never on the board (nor in a hand) promote nowhere.
     let promoting_present = drops_keyed(&rd) || promoting.chars().any(|c| present.contains(&c.to_ascii_uppercase()));
     let by_square = !promoting.is_empty()
@@ -712,11 +710,10 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         && (sides_differ || !(in_ranks(&rd, "promotionRegionWhite") && in_ranks(&rd, "promotionRegionBlack")));
     let mut promo_squares = None;
     let promo_ranks = if (promoting.is_empty() && promoted.is_empty()) || by_square || (!promoting_present && promoted.is_empty()) {
-        let row = |rank0: u8| (0..files).map(|f| (f, rank0)).collect::<BTreeSet<(u8, u8)>>();
         let w = rd.squares("promotionRegionWhite");
         let b = rd.squares("promotionRegionBlack");
         if by_square {
-            promo_squares = Some((w.unwrap_or_else(|| row(ranks - 1)), b.unwrap_or_else(|| row(0))));
+            promo_squares = Some((w.unwrap_or_else(|| rd.rank_rows(&[ranks])), b.unwrap_or_else(|| rd.rank_rows(&[1]))));
         }
         None
     } else {
