@@ -1,4 +1,6 @@
 //! The command line: `chimera perft …` and the options that start the game.
+//!
+//! Layer: uses `rules` to `save` (not `uci`, which stands beside it).
 
 use std::io::Write;
 

@@ -25,6 +25,8 @@
 //! timed for it (nor given its increment), so a game never begins with a clock already running
 //! while the players sit down. A flag fall ([`flag_outcome`]) loses, unless the other side has
 //! too little material to win by the variant's own rule: then it is a draw.
+//!
+//! Layer: uses `rules` to `ai`.
 
 use std::fmt;
 use std::time::Duration;

@@ -3,6 +3,8 @@
 //! the game did not start from the variant's usual position; preset
 //! annotations become comments. Read back by playing every SAN token through the rules, so a
 //! file that does not replay is refused with the move and the reason, and nothing is changed.
+//!
+//! Layer: uses `rules` to `ai` (not `clock`, which stands beside it).
 
 use crate::presets::{Activation, by_id, new_game, set_active_presets};
 use crate::rules::{Engine, MoveLog, Outcome, RulesWorld, Side};
@@ -81,11 +83,11 @@ pub fn write_pgn_with(
     if !presets.is_empty() {
         tag("Presets", &presets.iter().map(|a| a.id).collect::<Vec<_>>().join(","));
     }
-    if let Some(profile) = world.get_resource::<crate::modifiers::StartProfile>().and_then(|s| s.0.clone()) {
+    if let Some(profile) = world.get_resource::<crate::presets::StartProfile>().and_then(|s| s.0.clone()) {
         tag("Profile", &profile.to_ron_line());
     }
     // Each swap: the move at whose end it applied, and the profile (or `none`).
-    for (ply, profile) in world.get_resource::<crate::modifiers::SwapHistory>().map(|h| h.0.clone()).unwrap_or_default() {
+    for (ply, profile) in world.get_resource::<crate::presets::SwapHistory>().map(|h| h.0.clone()).unwrap_or_default() {
         tag("ProfileSwap", &format!("{ply} {}", profile.map_or("none".into(), |p| p.to_ron_line())));
     }
     if start_fen != usual {
@@ -254,7 +256,7 @@ pub fn queue_swap(
     ply: usize,
 ) -> Result<(), String> {
     for (_, profile) in swaps.iter().filter(|(p, _)| *p == ply) {
-        crate::modifiers::request_swap(world, profile.clone())
+        crate::presets::request_swap(world, profile.clone())
             .map_err(|p| format!("profile swap at move {ply}: {}", p.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")))?;
     }
     Ok(())

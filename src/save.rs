@@ -35,6 +35,8 @@
 //!
 //! Files are written by [`write_atomically`]: a temporary file beside the target, flushed to
 //! disk, renamed over it, so a process killed at any moment leaves the old file or the new one.
+//!
+//! Layer: uses `rules` to `ai`, `clock` and `pgn`.
 
 use std::collections::BTreeMap;
 use std::fmt;

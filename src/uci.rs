@@ -12,6 +12,8 @@
 //! castling in Chess960 mode. The search runs on its own thread; `stop`, `isready` and `quit`
 //! are answered while it thinks. Bad input gets an `info string` naming the problem and never
 //! ends the engine.
+//!
+//! Layer: uses `rules` to `save`.
 
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};

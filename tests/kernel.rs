@@ -3,7 +3,7 @@
 //! and damage for every removal. One regression test per failure the kernel issue names.
 
 use chimera::presets::{Activation, Hp, new_game, set_active_presets};
-use chimera::rules::{Board, Engine, PresetRequest, Side, Variant, split_trailing};
+use chimera::rules::{Board, Engine, PresetRequest, RulesWorld, Side, Square, Variant, mix, split_trailing};
 use chimera::variants::builtin;
 
 fn with_presets(variant: Variant, fen: &str, presets: &[(&str, &[(&str, f64)])]) -> Engine {
@@ -363,4 +363,35 @@ fn a_promotion_resets_the_half_move_clock() {
     assert_eq!(clock_after("pawnback", "4k3/8/8/8/8/P7/8/4K3 w - - 5 10", "a3a4"), "6", "a pawn step is no progress there");
     assert_eq!(clock_after("shogi", "4k4/9/9/4S4/9/9/9/9/4K4[-] w - - 5 10", "e6e7+"), "0");
     assert_eq!(clock_after("shogi", "4k4/9/9/4S4/9/9/9/9/4K4[-] w - - 5 10", "e6e7"), "6");
+}
+
+/// The side bit sets list exactly the pieces a scan of the cells finds, through moves,
+/// captures, promotions and takebacks on a large board (squares beyond the first 64).
+#[test]
+fn occupancy_follows_the_cells() {
+    let scan = |b: &Board, side: Side| -> Vec<Square> {
+        b.cells.iter().enumerate().filter(|(_, c)| c.is_piece() && c.side() == side).map(|(i, _)| Square(i as u8)).collect()
+    };
+    let check = |e: &Engine| {
+        let b = e.world().resource::<Board>();
+        for side in Side::BOTH {
+            assert_eq!(b.squares_of(side).collect::<Vec<_>>(), scan(b, side));
+        }
+    };
+    for id in ["chess", "grand"] {
+        let mut e = Engine::new(builtin(id).expect("a built-in variant"));
+        let mut seed = 7u64;
+        for _ in 0..60 {
+            check(&e);
+            let moves = e.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            seed = mix(seed);
+            e.world_mut().apply_unchecked(moves[(seed % moves.len() as u64) as usize]).expect("a legal move applies");
+        }
+        while e.world_mut().undo_move().is_some() {
+            check(&e);
+        }
+    }
 }

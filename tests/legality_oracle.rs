@@ -123,15 +123,15 @@ fn snapshot(world: &mut World) -> String {
             Option<&chimera::presets::Shield>,
             Option<&chimera::presets::Stamina>,
             Option<&chimera::presets::Crowned>,
-            Option<&chimera::modifiers::Carry>,
+            Option<&chimera::presets::Carry>,
         )>()
         .iter(world)
         .map(|x| format!("{x:?}"))
         .collect();
     pieces.sort();
     let hash = position_hash(world);
-    let profile = world.get_resource::<chimera::modifiers::ActiveProfile>().map(|a| a.compiled.profile.to_ron());
-    let swap = world.get_resource::<chimera::modifiers::PendingSwap>().map(|p| format!("{:?}", p.0));
+    let profile = world.get_resource::<chimera::presets::ActiveProfile>().map(|a| a.compiled.profile.to_ron());
+    let swap = world.get_resource::<chimera::presets::PendingSwap>().map(|p| format!("{:?}", p.0));
     format!(
         "{pieces:?}\n{profile:?} {swap:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{hash}",
         world.resource::<Board>(),
@@ -329,7 +329,7 @@ fn run_with(variant_id: &str, presets: &[&str], profile: Option<&str>, positions
         set_active_presets(e.world_mut(), set.clone()).unwrap();
         if let Some(text) = profile {
             let p = chimera::modifiers::Profile::from_ron(text).expect("profile reads");
-            chimera::modifiers::apply_profile(e.world_mut(), Some(&p)).expect("profile applies");
+            chimera::presets::apply_profile(e.world_mut(), Some(&p)).expect("profile applies");
         }
         e.world_mut().init_resource::<Generated>();
         e.add_hooks([record_generated()]);

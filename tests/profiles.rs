@@ -3,10 +3,10 @@
 //! hit-point reconciliation, each validator code with atomic rejection, and the round trips.
 
 use chimera::modifiers::{
-    ActiveProfile, E_PROFILE_ATTR_LIMIT, E_PROFILE_DEADLOCK, E_PROFILE_INVULN_KING, E_PROFILE_NO_KING, E_PROFILE_ORPHAN_INSTANCE,
-    ModifierRegistry, PendingSwap, Profile, ProfileProblem, apply_profile, request_swap, resolved_of,
+    E_PROFILE_ATTR_LIMIT, E_PROFILE_DEADLOCK, E_PROFILE_INVULN_KING, E_PROFILE_NO_KING, E_PROFILE_ORPHAN_INSTANCE, ModifierRegistry,
+    Profile, ProfileProblem,
 };
-use chimera::presets::{Activation, Hp, set_active_presets};
+use chimera::presets::{Activation, ActiveProfile, Hp, PendingSwap, apply_profile, request_swap, resolved_of, set_active_presets};
 use chimera::rules::{Board, Engine, position_hash};
 use chimera::variants::builtin;
 
@@ -290,7 +290,7 @@ fn hit_point_bonus_without_piece_hp_and_resistance_with_carry() {
     let h = position_hash(r.world_mut());
     r.play_uci("a2a1").unwrap();
     assert!(r.fen().starts_with("4k3/8/8/8/8/8/r7/R3K3 w"), "resisted: {}", r.fen());
-    assert_eq!(r.world().get::<chimera::modifiers::Carry>(piece_on(&r, "a1")), Some(&chimera::modifiers::Carry(500)));
+    assert_eq!(r.world().get::<chimera::presets::Carry>(piece_on(&r, "a1")), Some(&chimera::presets::Carry(500)));
     r.play_uci("e1d1").unwrap();
     let h_again = position_hash(r.world_mut());
     r.play_uci("a2a1").unwrap();

@@ -57,7 +57,7 @@ fn square_mobility(variant: &Variant, kind: PieceType) -> Vec<Option<f64>> {
     let confined = def.zones.confinement.as_ref().map(|c| c[0]);
     g.squares()
         .map(|sq| {
-            if confined.is_some_and(|c| c[sq.index() >> 6] & (1u64 << (sq.0 & 63)) == 0) {
+            if confined.is_some_and(|c| !c.contains(sq)) {
                 return None;
             }
             let mut m = 0.0;
@@ -84,14 +84,14 @@ fn square_mobility(variant: &Variant, kind: PieceType) -> Vec<Option<f64>> {
 /// ends on once (inside the region a confined piece keeps to), as a lame leap where nothing is
 /// taken on the way, at a capture's weight where something must be (the enemy is not always
 /// there).
-fn leg_mobility(variant: &Variant, legs: &[crate::rules::LegPath], sq: Square, region: Option<&crate::rules::SquareBits>) -> f64 {
+fn leg_mobility(variant: &Variant, legs: &[crate::rules::LegPath], sq: Square, region: Option<&crate::rules::SquareSet>) -> f64 {
     let g = variant.geometry;
     let mut ends: Vec<(Square, bool)> = Vec::new();
     let mut m = 0.0;
     for path in legs {
         let end = crate::rules::leg_end(g, path, Side::White, sq);
         let takes = path[..path.len() - 1].iter().any(|s| s.mode == Mode::Capture);
-        let inside = |e: Square| region.is_none_or(|c| c[e.index() >> 6] & (1u64 << (e.0 & 63)) != 0);
+        let inside = |e: Square| region.is_none_or(|c| c.contains(e));
         let Some(end) = end.filter(|&e| (e != sq || takes) && inside(e)) else { continue };
         if !ends.contains(&(end, takes)) {
             ends.push((end, takes));
@@ -210,11 +210,11 @@ impl Evaluator {
         let inverted = variant.end.iter().any(|e| {
             matches!(e, EndCondition::Extinction { types: 0, verdict: Verdict::Win, .. } | EndCondition::Checkmated(Verdict::Win))
         });
-        let distance_table = |region: &[u64; 4]| -> Vec<u8> {
+        let distance_table = |region: &crate::rules::SquareSet| -> Vec<u8> {
             g.squares()
                 .map(|sq| {
                     g.squares()
-                        .filter(|t| region[t.index() >> 6] & (1u64 << (t.0 & 63)) != 0)
+                        .filter(|&t| region.contains(t))
                         .map(|t| g.file(sq).abs_diff(g.file(t)).max(g.rank(sq).abs_diff(g.rank(t))))
                         .min()
                         .unwrap_or(u8::MAX)

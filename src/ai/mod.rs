@@ -11,6 +11,8 @@
 //! scoring within a margin of the best (seeded, never outside the margin) — the way lichess's
 //! levels use Fairy-Stockfish's skill setting. Level 1 looks one ply ahead (plus captures) and
 //! may give away up to two pawns' worth; level 8 searches fully with no margin.
+//!
+//! Layer: uses `rules`, `modifiers`, `presets` and `variants`.
 
 pub mod eval;
 pub mod search;

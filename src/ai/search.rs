@@ -234,7 +234,7 @@ pub fn search(
         .filter_map(|e| match e {
             EndCondition::RegionReached { types, regions, .. } | EndCondition::RegionHeld { types, regions } => {
                 let g = rules.geometry;
-                let at = |r: &[u64; 4]| g.squares().map(|s| u8::from(r[s.index() >> 6] & (1u64 << (s.0 & 63)) == 0)).collect();
+                let at = |r: &crate::rules::SquareSet| g.squares().map(|s| u8::from(!r.contains(s))).collect();
                 Some((*types, [at(&regions[0]), at(&regions[1])]))
             }
             _ => None,

@@ -15,6 +15,8 @@
 //! ([`start`]), the rules' forms and regions painted square by square, the piece library and
 //! the catalogue's starts ([`rules`]), saving (to the user's variants, or as any file) and the
 //! file browser's model ([`browse`]).
+//!
+//! Layer: uses `rules` to `cli`.
 
 pub mod browse;
 pub mod painter;

@@ -55,69 +55,8 @@ impl StartGrid {
             let white = rows.pop().unwrap_or_default().to_string();
             (rows.remove(0).to_string(), white)
         });
-        if rows.len() != ranks as usize {
-            return Err(format!("{} ranks; the board has {ranks}", rows.len()));
-        }
-        let cells = vec![None; files as usize * ranks as usize];
-        let mut grid = StartGrid { files, ranks, cells, pockets, rest: rest.trim().to_string(), gate_rows };
-        for (i, row) in rows.iter().enumerate() {
-            let rank = ranks as usize - 1 - i;
-            let mut file = 0usize;
-            let chars: Vec<char> = row.chars().collect();
-            let mut at = 0;
-            while at < chars.len() {
-                let c = chars[at];
-                if c.is_ascii_digit() {
-                    let start = at;
-                    while at < chars.len() && chars[at].is_ascii_digit() {
-                        at += 1;
-                    }
-                    let n: usize =
-                        chars[start..at].iter().collect::<String>().parse().map_err(|_| format!("rank {}: a bad count", rank + 1))?;
-                    if n == 0 {
-                        return Err(format!("rank {}: an empty run of 0 squares", rank + 1));
-                    }
-                    file = file.saturating_add(n);
-                } else if c == '*' {
-                    // A wall (the board's, or the duck): kept as its own token.
-                    if file >= files as usize {
-                        return Err(format!("rank {} has more than {files} squares", rank + 1));
-                    }
-                    grid.cells[rank * files as usize + file] = Some("*".into());
-                    file += 1;
-                    at += 1;
-                } else {
-                    let mut token = String::new();
-                    if c == '+' {
-                        token.push('+');
-                        at += 1;
-                    }
-                    let letter = chars
-                        .get(at)
-                        .copied()
-                        .filter(char::is_ascii_alphabetic)
-                        .ok_or_else(|| format!("rank {}: '{c}' is not a piece", rank + 1))?;
-                    token.push(letter);
-                    at += 1;
-                    if chars.get(at) == Some(&'~') {
-                        token.push('~');
-                        at += 1;
-                    }
-                    if file >= files as usize {
-                        return Err(format!("rank {} has more than {files} squares", rank + 1));
-                    }
-                    grid.cells[rank * files as usize + file] = Some(token);
-                    file += 1;
-                }
-                if file > files as usize {
-                    return Err(format!("rank {} has more than {files} squares", rank + 1));
-                }
-            }
-            if file != files as usize {
-                return Err(format!("rank {} has {file} squares; the board has {files}", rank + 1));
-            }
-        }
-        Ok(grid)
+        let cells = crate::variants::placement::read_rows(&rows, files, ranks)?;
+        Ok(StartGrid { files, ranks, cells, pockets, rest: rest.trim().to_string(), gate_rows })
     }
 
     /// The position as FEN.

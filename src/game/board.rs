@@ -385,12 +385,11 @@ fn layout_intersections(commands: &mut Commands, v: &crate::rules::Variant, view
         ));
     }
     // Palaces: the diagonals of every 3×3 region a piece is confined to.
-    let bit = |set: &[u64; 4], sq: Square| set[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0;
     let mut drawn: Vec<(u8, u8)> = Vec::new();
     for kind in v.registry.ids() {
         let Some(sets) = &v.registry.def(kind).zones.confinement else { continue };
         for set in sets {
-            let squares: Vec<Square> = g.squares().filter(|&sq| bit(set, sq)).collect();
+            let squares: Vec<Square> = g.squares().filter(|&sq| set.contains(sq)).collect();
             if squares.len() != 9 {
                 continue;
             }
@@ -432,11 +431,10 @@ fn layout_intersections(commands: &mut Commands, v: &crate::rules::Variant, view
 /// Squares worth tinting: where pieces are confined (palaces) and the regions that win.
 fn region_squares(v: &crate::rules::Variant) -> Vec<Square> {
     let g = v.geometry;
-    let bit = |set: &[u64; 4], sq: Square| set[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0;
-    let mut sets: Vec<[u64; 4]> = Vec::new();
+    let mut sets: Vec<crate::rules::SquareSet> = Vec::new();
     for kind in v.registry.ids() {
         if let Some(c) = &v.registry.def(kind).zones.confinement {
-            let whole = g.squares().all(|sq| bit(&c[0], sq) || bit(&c[1], sq));
+            let whole = g.squares().all(|sq| c[0].contains(sq) || c[1].contains(sq));
             if !whole {
                 sets.extend_from_slice(c);
             }
@@ -449,8 +447,8 @@ fn region_squares(v: &crate::rules::Variant) -> Vec<Square> {
     }
     // A confinement to a whole half (Xiangqi's elephants) would tint half the board: leave those.
     let half = (g.files as u32 * g.ranks as u32) / 2;
-    sets.retain(|s| s.iter().map(|w| w.count_ones()).sum::<u32>() < half);
-    g.squares().filter(|&sq| sets.iter().any(|s| bit(s, sq))).collect()
+    sets.retain(|s| (s.len() as u32) < half);
+    g.squares().filter(|&sq| sets.iter().any(|s| s.contains(sq))).collect()
 }
 
 /// Gives a piece the sprite of its type and side, and redraws it when either changes.
@@ -951,7 +949,7 @@ fn draw_facts(
     pieces: Query<(Entity, &Location, EntityRef), With<Piece>>,
     marks: Res<MarkImages>,
     board: Res<Board>,
-    profile: Option<Res<crate::modifiers::ActiveProfile>>,
+    profile: Option<Res<crate::presets::ActiveProfile>>,
     mut drawn: Local<Option<(u64, u64)>>,
 ) {
     if *drawn == Some((version.0, layout.0)) {

@@ -145,7 +145,7 @@ pub fn load_game(world: &mut World, game: &PgnGame) -> Result<(), String> {
     // The profile the game started with (the replay above checked that it reads and applies).
     if let Some(text) = game.tag("Profile") {
         let profile = crate::modifiers::Profile::from_ron(text)?;
-        crate::modifiers::apply_profile(world, Some(&profile))
+        crate::presets::apply_profile(world, Some(&profile))
             .map_err(|p| p.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))?;
     }
     if let Some(fen) = game.tag("FEN") {

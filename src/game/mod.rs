@@ -8,6 +8,8 @@
 //! presets declare ([`crate::presets::FactLook`]). *Departure*: the start screen and the editor
 //! are egui layers, not entities, so `DespawnOnExit` scopes what the game spawns that belongs to
 //! its screen (particles); the board itself stays, under the start screen as under the editor.
+//!
+//! Layer: the highest; uses every other module.
 
 mod bench;
 mod board;
@@ -205,7 +207,7 @@ pub fn start_variant(
         Some(text) => Some(crate::modifiers::Profile::from_ron(text)?),
         None => None,
     };
-    crate::modifiers::apply_profile(world, profile.as_ref()).map_err(|p| profile_problems(&p))?;
+    crate::presets::apply_profile(world, profile.as_ref()).map_err(|p| profile_problems(&p))?;
     let start_fen = world.fen();
     world.insert_resource(GameSetup { variant_id: variant_id.to_string(), presets: set, start_fen, definition });
     clocks::fresh(world);
@@ -244,7 +246,7 @@ pub fn run(options: GameOptions) -> ExitCode {
     }
     if let Some(name) = &options.profile {
         let applied = crate::modifiers::load_profile(name)
-            .and_then(|p| crate::modifiers::apply_profile(app.world_mut(), Some(&p)).map_err(|p| profile_problems(&p)));
+            .and_then(|p| crate::presets::apply_profile(app.world_mut(), Some(&p)).map_err(|p| profile_problems(&p)));
         if let Err(e) = applied {
             eprintln!("chimera: --profile: {e}");
             return ExitCode::FAILURE;

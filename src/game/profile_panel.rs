@@ -7,7 +7,8 @@ use bevy::prelude::*;
 use bevy_egui::egui;
 
 use super::play::{Notice, Origin, Selection};
-use crate::modifiers::{Entry, ModifierRegistry, Mods, PendingSwap, Profile, Value, Widget};
+use crate::modifiers::{Entry, ModifierRegistry, Mods, Profile, Value, Widget};
+use crate::presets::PendingSwap;
 use crate::rules::{Board, Homes, Variant};
 
 /// A swap asked for in the panel: a built-in profile's id or a `.ron` file, none, or an edited
@@ -61,7 +62,7 @@ fn swap_profiles(world: &mut World) {
                 continue;
             }
         };
-        if let Err(problems) = crate::modifiers::request_swap(world, profile) {
+        if let Err(problems) = crate::presets::request_swap(world, profile) {
             let text = problems.iter().filter(|p| !p.warning).map(ToString::to_string).collect::<Vec<_>>().join("\n");
             world.resource_mut::<Notice>().0 = Some((format!("Profile refused: {text}"), 8.0));
         }
@@ -84,7 +85,7 @@ pub struct ProfileLocal {
 /// What the section reads and sends.
 pub struct ProfileView<'a> {
     /// The active profile.
-    pub active: Option<&'a crate::modifiers::ActiveProfile>,
+    pub active: Option<&'a crate::presets::ActiveProfile>,
     /// A queued swap.
     pub swap: Option<&'a PendingSwap>,
     /// The variant.

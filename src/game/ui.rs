@@ -150,8 +150,8 @@ struct PanelOut<'w> {
 /// The modifier profile's section reads these.
 #[derive(bevy::ecs::system::SystemParam)]
 struct ProfileParts<'w> {
-    profile: Option<Res<'w, crate::modifiers::ActiveProfile>>,
-    swap: Option<Res<'w, crate::modifiers::PendingSwap>>,
+    profile: Option<Res<'w, crate::presets::ActiveProfile>>,
+    swap: Option<Res<'w, crate::presets::PendingSwap>>,
     requests: MessageWriter<'w, ProfileRequest>,
     board: Res<'w, crate::rules::Board>,
     homes: Option<Res<'w, crate::rules::Homes>>,

@@ -26,11 +26,11 @@
 //! - **Stacking** (ADR-4): [`Stacking`] per kind, applied in precedence order, per-type entries
 //!   before per-instance ones. The range bonus is clamped to `0..=n-1` where n is the longer
 //!   side of the board (7 on 8×8), the board's diagonal reach.
-//! - **Hot swap** (ADR-3): [`request_swap`] validates at once and queues; the swap is applied at
+//! - **Hot swap** (ADR-3): [`request_swap`](crate::presets::request_swap) validates at once and queues; the swap is applied at
 //!   the next turn boundary (after-move of a move that flips the turn, never between the halves
 //!   of a double move), reconciled kind by kind, noted on that move's record, and taken back with
 //!   it. Hit points: the maximum is recomputed, the current value never grows.
-//! - **Validator** (ADR-6, [`validate`]): `E_PROFILE_NO_KING`, `E_PROFILE_INVULN_KING`,
+//! - **Validator** (ADR-6, [`validate_profile`](crate::presets::validate_profile)): `E_PROFILE_NO_KING`, `E_PROFILE_INVULN_KING`,
 //!   `E_PROFILE_ORPHAN_INSTANCE` (a warning; the entry is dropped), `E_PROFILE_DEADLOCK`,
 //!   `E_PROFILE_ATTR_LIMIT` (16 resolved attributes per piece). *Departure*: a profile cannot
 //!   change which pieces are royal, so check 1 judges the sides the variant gives a royal piece
@@ -40,12 +40,17 @@
 //!   reject the whole apply; nothing changes.
 //!   *Departure*: in a desktop game the engine in the same process is the authority; a rejection
 //!   is returned to the caller (the "NACK") with its codes.
+//!
+//! This module is the profiles' model: their data, kinds, stacking and compilation against a
+//! variant. Putting a profile in a game (binding pieces, its layer and hooks, hit points next
+//! to piece-hp's, swaps) is `presets/profile.rs`, where it meets the presets.
+//!
+//! Layer: uses `rules` only.
 
 mod capture_flags;
 mod damage_resistance;
 mod direction_additions;
 mod hp_bonus;
-mod install;
 mod promotion_override;
 mod range_bonus;
 
@@ -58,11 +63,6 @@ pub use capture_flags::{CANNOT_BE_CAPTURED, CANNOT_CAPTURE, CAPTURE_FLAGS};
 pub use damage_resistance::DAMAGE_RESISTANCE;
 pub use direction_additions::DIRECTION_ADDITIONS;
 pub use hp_bonus::HP_BONUS;
-pub use install::{
-    ActiveProfile, Carry, PendingSwap, StartProfile, SwapHistory, Table, apply_profile, profile_hp, request_swap, resolved_of, validate,
-};
-pub(crate) use install::{contribute, hooks};
-pub use install::{read_fen_section, restart};
 pub use promotion_override::PROMOTION_OVERRIDE;
 pub use range_bonus::RANGE_BONUS;
 
@@ -530,8 +530,10 @@ pub fn compile(profile: &Profile, variant: &Variant) -> Result<Compiled, Vec<Pro
 fn same_layout(layout: &str, variant: &Variant) -> bool {
     let board = |fen: &str| fen.split_whitespace().next().unwrap_or_default().to_string();
     layout == variant.id
-        || crate::variants::builtin(layout)
-            .is_ok_and(|v| v.geometry == variant.geometry && board(&v.start_fen) == board(&variant.start_fen))
+        || variant
+            .layouts
+            .and_then(|find| find(layout))
+            .is_some_and(|(g, placement)| g == variant.geometry && placement == board(&variant.start_fen))
 }
 
 /// A piece's resolved modifiers: its type's entries (per side), then its own instance entry.

@@ -11,6 +11,11 @@
 //! application); at zero its on-deactivate runs, its state is cleared, and its hooks stop
 //! running at once (they are gated on the preset still being active) and leave the schedules
 //! when they are rebuilt after the move.
+//!
+//! A modifier profile is put in a game here too (`profile.rs`): it is built from
+//! [`modifiers`](crate::modifiers)' model and rebuilds the rules together with the presets.
+//!
+//! Layer: uses `rules` and `modifiers`.
 
 mod berolina_pawns;
 mod berserker;
@@ -25,6 +30,7 @@ mod last_piece_standing;
 mod piece_hp;
 mod piece_shield;
 mod poisoned_squares;
+mod profile;
 mod queen_splits;
 mod royalty;
 mod stamina;
@@ -56,6 +62,10 @@ pub use last_piece_standing::LAST_PIECE_STANDING;
 pub use piece_hp::{Hp, PIECE_HP, take_hit};
 pub use piece_shield::{PIECE_SHIELD, Shield};
 pub use poisoned_squares::{POISONED_SQUARES, centre_squares, is_poisoned};
+pub use profile::{
+    ActiveProfile, Carry, PendingSwap, StartProfile, SwapHistory, Table, apply_profile, profile_hp, request_swap, resolved_of,
+    validate_profile,
+};
 pub use queen_splits::QUEEN_SPLITS;
 pub use royalty::{CAPTURE_ALL, COREGAL, KNIGHTMATE_RULES};
 pub use stamina::{STAMINA, Stamina};
@@ -296,7 +306,7 @@ pub fn take_from_every_piece<C: IntFact>(world: &mut World) {
 pub fn effective_piece_attributes(world: &World) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
     // A modifier profile's extra hit points are hit points too.
-    if world.get_resource::<crate::modifiers::ActiveProfile>().is_some_and(|p| p.table.hp) {
+    if world.get_resource::<profile::ActiveProfile>().is_some_and(|p| p.table.hp) {
         out.push("Hp");
     }
     for a in world.get_resource::<ActivePresets>().map(|a| a.0.as_slice()).unwrap_or_default() {
@@ -546,7 +556,7 @@ pub fn set_active_presets(world: &mut World, set: Vec<Activation>) -> Result<(),
     world.insert_resource(ActivePresets(set.clone()));
     world.insert_resource(ConfiguredPresets(set.clone()));
     let mut hooks = hooks_of(&set);
-    hooks.extend(crate::modifiers::hooks(world));
+    hooks.extend(profile::hooks(world));
     world.insert_resource(Hooks(hooks));
     install_rule_fns(world, &set);
     rebuild_pipelines(world);
@@ -579,7 +589,7 @@ fn install_rule_fns(world: &mut World, set: &[Activation]) {
     let timed = world.get_resource::<ConfiguredPresets>().is_some_and(|c| c.0.iter().any(|a| a.turns_left.is_some()));
     world.insert_resource(FenExtras(if set.is_empty() && !timed { Vec::new() } else { vec![write_fen_sections] }));
     // The modifier profile's layer, hashers and copier come after the presets' (outermost).
-    crate::modifiers::contribute(world);
+    profile::contribute(world);
 }
 
 /// Installs the rules again from the active presets and the modifier profile (after a profile
@@ -589,7 +599,7 @@ fn install_rule_fns(world: &mut World, set: &[Activation]) {
 pub fn reinstall_rules(world: &mut World) {
     let set = world.get_resource::<ActivePresets>().map(|a| a.0.clone()).unwrap_or_default();
     let mut hooks = hooks_of(&set);
-    hooks.extend(crate::modifiers::hooks(world));
+    hooks.extend(profile::hooks(world));
     world.insert_resource(Hooks(hooks));
     install_rule_fns(world, &set);
     rebuild_pipelines(world);
@@ -681,7 +691,7 @@ pub fn read_fen_sections(world: &mut World, sections: &[String]) -> Result<(), S
     for section in sections {
         let (name, body) = section.split_once('=').ok_or_else(|| format!("trailing field: '{section}' is not name=values"))?;
         // The modifier profile's sections (bindings, carried damage).
-        if crate::modifiers::read_fen_section(world, name, body)? {
+        if profile::read_fen_section(world, name, body)? {
             continue;
         }
         let values = body
@@ -763,7 +773,7 @@ fn active_set_from(configured: &[Activation], sections: &[String]) -> Result<Vec
 /// (no on-activate or on-deactivate runs).
 fn install_set(world: &mut World, set: Vec<Activation>) {
     let mut hooks = hooks_of(&set);
-    hooks.extend(crate::modifiers::hooks(world));
+    hooks.extend(profile::hooks(world));
     world.insert_resource(Hooks(hooks));
     install_rule_fns(world, &set);
     rebuild_pipelines(world);
@@ -972,10 +982,10 @@ pub fn new_game(variant: crate::rules::Variant, fen: &str) -> Result<crate::rule
     let mut engine = crate::rules::Engine::bare(variant);
     set_active_presets(engine.world_mut(), requests).map_err(|e| e.to_string())?;
     set_position(engine.world_mut(), &start)?;
-    crate::modifiers::apply_profile(engine.world_mut(), Some(&profile)).map_err(|p| problems(&profile.id, p))?;
+    profile::apply_profile(engine.world_mut(), Some(&profile)).map_err(|p| problems(&profile.id, p))?;
     if fen != start {
         set_position(engine.world_mut(), &fen)?;
-        crate::modifiers::validate(engine.world(), &profile).map_err(|p| problems(&profile.id, p))?;
+        profile::validate_profile(engine.world(), &profile).map_err(|p| problems(&profile.id, p))?;
     }
     Ok(engine)
 }
@@ -1022,7 +1032,7 @@ pub fn set_position(world: &mut World, fen: &str) -> Result<(), String> {
         return Err(e.to_string());
     }
     restart_presets(world);
-    crate::modifiers::restart(world);
+    profile::restart(world);
     read_fen_sections(world, &setup.extra)?;
     if !ran_out {
         crate::rules::rejudge_decided(world);

@@ -7,16 +7,16 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 use super::board::Board;
+use super::end::{self, EndView, Moment};
 use super::geometry::{Side, Square};
 use super::layers::RuleFns;
 use super::moves::Move;
-use super::outcome::{Outcome, Reason};
 use super::piece::{Location, Owner, Piece, PieceType, Promoted};
 use super::position::{Making, PositionWriter, Victim, blast, mutate, remove_victim};
 use super::query::{MoveQuery, QueryParts};
 use super::state::{DecidedOutcome, GameState, decide};
 use super::undo::{Change, PieceEvent, UndoEntry, UndoLog, piece_facts, place, revert_changes, set_component, unplace};
-use super::variant::{EndCondition, Rules};
+use super::variant::Rules;
 
 /// The move-application schedule. The caller fills [`PendingMove`] and runs it.
 #[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
@@ -520,7 +520,7 @@ pub fn track_shak_series(parts: &mut ApplyParts) {
     let mover = pending.mover;
     let (check, royals) = gave_check(rules, fns, state, board, mover);
     let series = &mut state.shak_series[mover.index()];
-    *series = check && (*series || checker_types(rules, &board.cells, &royals, mover) & shak != 0);
+    *series = check && (*series || end::checker_types(rules, &board.cells, &royals, mover) & shak != 0);
 }
 
 /// Step 4 (default, after the hooks), where perpetual check loses: the mover's checking moves
@@ -531,18 +531,6 @@ pub fn track_check_streak(parts: &mut ApplyParts) {
     let check = gave_check(rules, fns, state, writer.board(), mover).0;
     let streak = &mut state.check_streak[mover.index()];
     *streak = if check { streak.saturating_add(1) } else { 0 };
-}
-
-/// The types of `by`'s pieces that attack one of `royals` on `cells`.
-pub fn checker_types(rules: &super::variant::Variant, cells: &[super::piece::Cell], royals: &[Square], by: Side) -> u64 {
-    let reg = &rules.registry;
-    let mut types = 0;
-    for (i, c) in cells.iter().enumerate() {
-        if c.is_piece() && c.side() == by && royals.iter().any(|&r| reg.piece_attacks(cells, c.kind(), by, Square(i as u8), r)) {
-            types |= 1u64 << c.kind().0;
-        }
-    }
-    types
 }
 
 /// Step 5: one more half-move in this turn.
@@ -583,85 +571,15 @@ pub fn record_move(parts: &mut ApplyParts) {
 }
 
 /// Step 10 (default, after the hooks): the variant's immediate end conditions — a piece
-/// reaching its region, a bared king.
+/// reaching its region, a bared king, the n-th check… (see `end.rs`).
 pub fn decide_variant_results(parts: &mut ApplyParts) {
     let ApplyView { pending, state, rules, fns, decided, writer, .. } = parts.view();
-    let (board, state) = (writer.board(), &*state);
     if decided.0.is_some() {
         return;
     }
-    let mover = pending.mover;
-    let reg = &rules.registry;
-    for condition in &rules.end {
-        match condition {
-            EndCondition::RegionReached { types, regions, safe: true, .. } => {
-                // A piece on its goal wins once the opponent cannot take it there: the mover's
-                // at once, the other side's when the mover leaves it alone.
-                if let Some(result) = safe_goal_result(rules, fns, state, board, *types, regions, mover) {
-                    decide(decided, result);
-                    return;
-                }
-            }
-            EndCondition::RegionReached { types, regions, reply, count, .. } => {
-                let inside = |side: Side| {
-                    let region = &regions[side.index()];
-                    let there = board.find(side, *types).filter(|sq| region[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0);
-                    there.take(usize::from(*count)).count() >= usize::from(*count)
-                };
-                let reason = || Reason::Rule("reached the goal".into());
-                let (white_in, black_in) = (inside(Side::White), inside(Side::Black));
-                let result = match (white_in, black_in) {
-                    (true, true) => Some(Outcome::draw(reason())),
-                    (false, false) => None,
-                    // White got there first: with the reply rule black gets one more move,
-                    // which `decide_flag_reply` judges once black's moves are known.
-                    (true, false) if *reply && mover == Side::White => None,
-                    (true, false) => Some(Outcome::win(Side::White, reason())),
-                    (false, true) => Some(Outcome::win(Side::Black, reason())),
-                };
-                if let Some(result) = result {
-                    decide(decided, result);
-                    return;
-                }
-            }
-            EndCondition::BareKing(verdict) => {
-                // The opponent is bare after this move; the mover is not (or a draw would
-                // need the reply, which the bared side gets when it can bare back at once).
-                let bare = |side: Side| board.find(side, !reg.royal_mask).next().is_none();
-                let victim = mover.opponent();
-                if bare(victim) && !bare(mover) {
-                    decide(decided, super::outcome::scored(*verdict, victim, Reason::Rule("bare king".into())));
-                    return;
-                }
-            }
-            EndCondition::RegionHeld { types, regions } => {
-                let side = mover.opponent();
-                let region = &regions[side.index()];
-                if board.find(side, *types).any(|sq| region[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0) {
-                    decide(decided, Outcome::win(side, Reason::Rule("held the goal".into())));
-                    return;
-                }
-            }
-            EndCondition::NCheck(n) if state.checks[mover.index()] >= *n => {
-                decide(decided, Outcome::win(mover, Reason::Rule(format!("{n} checks"))));
-                return;
-            }
-            EndCondition::Extinction { .. } => {
-                if let Some(result) = extinction_result(rules, board, &rules.end, [mover.opponent(), mover]) {
-                    decide(decided, result);
-                    return;
-                }
-            }
-            EndCondition::Bikjang if state.facing_streak >= 2 => {
-                decide(decided, counted_result(rules, board, "bikjang"));
-                return;
-            }
-            EndCondition::DoublePass if state.pass_streak >= 2 => {
-                decide(decided, counted_result(rules, board, "both sides passed"));
-                return;
-            }
-            _ => {}
-        }
+    let at = EndView { variant: rules, fns, board: writer.board(), state };
+    if let Some(result) = end::decided(&at, Moment::Moved(pending.mover)) {
+        decide(decided, result);
     }
 }
 
@@ -683,127 +601,23 @@ pub fn decide_royal_loss(parts: &mut ApplyParts) {
         return;
     }
     let lost = Side::BOTH.map(|s| pending.royals_before[s.index()] && fns.royals(rules, &board.cells, s).is_empty());
-    let reason = || Reason::Rule(super::outcome::royal_loss_words(rules));
-    let result = match lost {
-        [true, true] => Some(Outcome::draw(reason())),
-        [true, false] => Some(Outcome::win(Side::Black, reason())),
-        [false, true] => Some(Outcome::win(Side::White, reason())),
-        [false, false] => None,
-    };
-    if let Some(result) = result {
+    if let Some(result) = end::royal_loss(rules, lost) {
         decide(decided, result);
     }
-}
-
-/// The result of a game ended by `why` (bikjang, two passes): the side with more points by
-/// the variant's material count wins; without a count, or on equal points, a draw.
-pub fn counted_result(variant: &super::variant::Variant, board: &Board, why: &str) -> Outcome {
-    let Some(count) = &variant.material_count else { return Outcome::draw(Reason::Rule(why.into())) };
-    let total = |side: Side| -> f64 { count.points.iter().map(|&(t, p)| p * board.find(side, 1u64 << t.0).count() as f64).sum() };
-    let (white, black) = (total(Side::White), total(Side::Black) + count.black_bonus);
-    let reason = Reason::Rule(format!("{why}, {white} to {black} points"));
-    match white.partial_cmp(&black) {
-        Some(std::cmp::Ordering::Greater) => Outcome::win(Side::White, reason),
-        Some(std::cmp::Ordering::Less) => Outcome::win(Side::Black, reason),
-        _ => Outcome::draw(reason),
-    }
-}
-
-/// The win of the first of `first` and its opponent with a piece of `types` on its goal that
-/// the other side does not attack (Dobutsu's try).
-pub fn safe_goal_result(
-    variant: &super::variant::Variant,
-    fns: &RuleFns,
-    state: &GameState,
-    board: &Board,
-    types: u64,
-    regions: &[[u64; 4]; 2],
-    first: Side,
-) -> Option<Outcome> {
-    let attacks = super::layers::Attacks { variant, fns, state };
-    [first, first.opponent()].into_iter().find_map(|side| {
-        let region = &regions[side.index()];
-        board
-            .find(side, types)
-            .any(|sq| region[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0 && !attacks.attacked(board, sq, side.opponent()))
-            .then(|| Outcome::win(side, Reason::Rule("reached the goal safely".into())))
-    })
 }
 
 /// Step 10 (default, last), for Racing Kings' reply rule: when white has just reached the
 /// goal and black cannot reach it with any legal move, white wins now.
 pub fn decide_flag_reply(world: &mut World) {
-    if world.resource::<DecidedOutcome>().0.is_some() || world.resource::<PendingMove>().mover != Side::White {
-        return;
-    }
     let rules = world.resource::<Rules>().0.clone();
-    let Some((types, regions)) = rules.end.iter().find_map(|e| match e {
-        EndCondition::RegionReached { types, regions, reply: true, .. } => Some((*types, *regions)),
-        _ => None,
-    }) else {
-        return;
-    };
-    let in_region = |sq: Square, side: Side| regions[side.index()][sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0;
-    let board = world.resource::<Board>();
-    if !board.find(Side::White, types).any(|sq| in_region(sq, Side::White)) {
+    let mover = world.resource::<PendingMove>().mover;
+    if world.resource::<DecidedOutcome>().0.is_some() || !end::reply_pending(&rules, world.resource::<Board>(), mover) {
         return;
     }
-    let cells = board.cells.clone();
+    let cells = world.resource::<Board>().cells.clone();
     super::schedules::run_pipeline(world, super::schedules::Pipeline::Query);
-    let black_can_reach = world.resource::<super::query::MoveQuery>().moves.iter().any(|m| {
-        let c = cells[m.from.index()];
-        types & (1u64 << c.kind().0) != 0 && in_region(m.to, Side::Black)
-    });
-    if !black_can_reach {
-        decide(&mut world.resource_mut::<DecidedOutcome>(), Outcome::win(Side::White, Reason::Rule("reached the goal".into())));
-    }
-}
-
-/// The first extinction condition met by one of `sides` (in that order), as an outcome.
-pub fn extinction_result(variant: &super::variant::Variant, board: &Board, end: &[EndCondition], sides: [Side; 2]) -> Option<Outcome> {
-    for condition in end {
-        if let EndCondition::Extinction { types, per_type, fewer_than, verdict, pseudo_royal } = condition {
-            // Pseudo-royal pieces are not taken (the last ones are royal): their side loses by
-            // checkmate, and a type that is gone (promoted away, or never there) ends nothing,
-            // as Fairy-Stockfish judges it, unless a blast can take them.
-            if *pseudo_royal && variant.blast.is_none() {
-                continue;
-            }
-            let all = if *types == 0 { u64::MAX } else { *types };
-            let n = *fewer_than as usize;
-            for side in sides {
-                // Pieces in hand count too, as Fairy-Stockfish counts them.
-                let in_hand = |mask: u64| {
-                    (0..64).filter(|t| mask & (1u64 << t) != 0).map(|t| usize::from(board.hand_counts[side.index()][t])).sum::<usize>()
-                };
-                let short = |mask: &u64| board.find(side, *mask).take(n).count() + in_hand(*mask) < n;
-                let gone =
-                    if *per_type { (0..64).map(|t| 1u64 << t).filter(|m| all & m != 0).find(short) } else { Some(all).filter(short) };
-                if let Some(mask) = gone {
-                    let reason = Reason::Rule(extinction_reason(variant, mask, *types == 0));
-                    return Some(super::outcome::scored(*verdict, side, reason));
-                }
-            }
-        }
-    }
-    None
-}
-
-/// Words for a side losing its last pieces of `mask`: "no pieces left", "king exploded",
-/// "king captured", "no knights left".
-fn extinction_reason(variant: &super::variant::Variant, mask: u64, any: bool) -> String {
-    if any {
-        return "no pieces left".into();
-    }
-    let reg = &variant.registry;
-    let kinds: Vec<PieceType> = reg.ids().filter(|k| mask & (1u64 << k.0) != 0).collect();
-    match kinds.as_slice() {
-        [one] if reg.def(*one).royal => {
-            let name = &reg.def(*one).name;
-            if variant.blast.is_some() { format!("{name} exploded") } else { format!("{name} captured") }
-        }
-        [one] => format!("no {}s left", reg.def(*one).name),
-        _ => format!("no {} left", kinds.iter().map(|k| reg.def(*k).name.as_str()).collect::<Vec<_>>().join(" or ")),
+    if let Some(result) = end::reply_denied(&rules, &cells, &world.resource::<super::query::MoveQuery>().moves) {
+        decide(&mut world.resource_mut::<DecidedOutcome>(), result);
     }
 }
 

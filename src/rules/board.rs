@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 
-use super::geometry::{Geometry, Side, Square};
+use super::geometry::{Geometry, Side, Square, SquareSet};
 use super::piece::{Cell, PieceType};
 
 /// The occupancy of every square, as cell codes and entities, with an incremental
@@ -26,7 +26,7 @@ pub struct Board {
     pub hand_counts: [[u8; 64]; 2],
     /// The squares of each side's pieces as a bit set (bit `i` of word `i / 64`), so that a
     /// side's pieces are listed without a scan of every cell.
-    occupancy: [[u64; 4]; 2],
+    occupancy: [SquareSet; 2],
     /// Per square, the mark of the piece standing there (0: none): the modifier profile's
     /// per-instance entry bound to it, so that a piece's own movement is known on any position
     /// the kernel makes, trials included.
@@ -97,7 +97,7 @@ impl Board {
             hash: 0,
             hand: [Vec::new(), Vec::new()],
             hand_counts: [[0; 64]; 2],
-            occupancy: [[0; 4]; 2],
+            occupancy: [SquareSet::EMPTY; 2],
             marks: vec![0; geometry.len()],
             bound: Vec::new(),
         }
@@ -137,7 +137,7 @@ impl Board {
         self.cells[sq.index()] = cell;
         self.entities[sq.index()] = Some(entity);
         self.hash ^= piece_key(sq, cell);
-        self.occupancy[side.index()][sq.index() >> 6] |= 1 << (sq.0 & 63);
+        self.occupancy[side.index()].insert(sq);
         if !self.bound.is_empty()
             && let Some(&(_, mark)) = self.bound.iter().find(|(e, _)| *e == entity)
         {
@@ -152,7 +152,7 @@ impl Board {
         let cell = self.cells[sq.index()];
         if cell.is_piece() {
             self.hash ^= piece_key(sq, cell);
-            self.occupancy[cell.side().index()][sq.index() >> 6] &= !(1 << (sq.0 & 63));
+            self.occupancy[cell.side().index()].remove(sq);
             // Without bound pieces no square is marked.
             if !self.bound.is_empty() {
                 let mark = std::mem::take(&mut self.marks[sq.index()]);
@@ -198,16 +198,7 @@ impl Board {
     /// The squares of `side`'s pieces, in square order.
     #[inline]
     pub fn squares_of(&self, side: Side) -> impl Iterator<Item = Square> + '_ {
-        self.occupancy[side.index()].iter().enumerate().flat_map(|(w, &word)| {
-            let mut bits = word;
-            std::iter::from_fn(move || {
-                (bits != 0).then(|| {
-                    let i = bits.trailing_zeros();
-                    bits &= bits - 1;
-                    Square((w as u32 * 64 + i) as u8)
-                })
-            })
-        })
+        self.occupancy[side.index()].iter()
     }
 
     /// The squares of `side`'s pieces of types in `mask`.
@@ -237,41 +228,4 @@ pub fn generals_face(g: Geometry, cells: &[Cell], mine: &[Square], theirs: &[Squ
             false
         })
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::rules::{Engine, RulesWorld};
-
-    /// The side bit sets list exactly the pieces a scan of the cells finds, through moves,
-    /// captures, promotions and takebacks on a large board (squares beyond the first 64).
-    #[test]
-    fn occupancy_follows_the_cells() {
-        let scan = |b: &Board, side: Side| -> Vec<Square> {
-            b.cells.iter().enumerate().filter(|(_, c)| c.is_piece() && c.side() == side).map(|(i, _)| Square(i as u8)).collect()
-        };
-        let check = |e: &Engine| {
-            let b = e.world().resource::<Board>();
-            for side in Side::BOTH {
-                assert_eq!(b.squares_of(side).collect::<Vec<_>>(), scan(b, side));
-            }
-        };
-        for id in ["chess", "grand"] {
-            let mut e = Engine::new(crate::variants::builtin(id).expect("a built-in variant"));
-            let mut seed = 7u64;
-            for _ in 0..60 {
-                check(&e);
-                let moves = e.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                seed = mix(seed);
-                e.world_mut().apply_unchecked(moves[(seed % moves.len() as u64) as usize]).expect("a legal move applies");
-            }
-            while e.world_mut().undo_move().is_some() {
-                check(&e);
-            }
-        }
-    }
 }

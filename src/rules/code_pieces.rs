@@ -16,7 +16,7 @@ const DIAGONAL: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
 
 /// Whether `sq` is a point of the palace diagonals.
 fn on_lines(reg: &PieceTypeRegistry, sq: Square) -> bool {
-    reg.lines[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0
+    reg.lines.contains(sq)
 }
 
 /// The points along the palace diagonal from `from` in direction `(dx, dy)`, while they are
@@ -31,7 +31,7 @@ fn line_points(reg: &PieceTypeRegistry, from: Square, (dx, dy): (i32, i32)) -> i
 /// Whether `side` may stand on `to` (the type's confinement, e.g. the palace).
 fn allowed(ctx: &GenContext, slot: &PieceSlot, to: Square) -> bool {
     let zones = &ctx.registry.def(slot.kind).zones;
-    zones.confinement.as_ref().is_none_or(|c| c[slot.side.index()][to.index() >> 6] & (1u64 << (to.0 & 63)) != 0)
+    zones.confinement.as_ref().is_none_or(|c| c[slot.side.index()].contains(to))
 }
 
 /// One step along the palace diagonals, in the directions `dirs` (Janggi's general, guards

@@ -5,14 +5,15 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 
-use super::apply::{History, MoveLog, PendingMove, Trial, extinction_result, safe_goal_result, take_back_cancelled, undo_last};
+use super::apply::{History, MoveLog, PendingMove, Trial, take_back_cancelled, undo_last};
 use super::board::Board;
+use super::end::{self, EndView, Moment, Replies};
 use super::fen::{FenCode, FenError, FenField, Setup, parse_fen, write_castling, write_en_passant, write_placement, write_pocket};
 use super::geometry::{Side, Square};
 use super::layers::RuleFns;
 use super::moves::{Move, MoveKind};
 use super::notation::{MoveError, parse_san, parse_uci, san_body, to_uci};
-use super::outcome::{Outcome, Reason, has_insufficient_material, repetition_span};
+use super::outcome::Outcome;
 use super::piece::{Location, Owner, Piece, PieceType, Promoted, piece_bundle};
 use super::pipeline::{Hook, Hooks, Step, rebuild_pipelines};
 use super::query::{MoveQuery, QuerySystems};
@@ -219,7 +220,7 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     if let Some(shak) = variant.shak_types() {
         let checked = fns.royals(&variant, &probe.cells, setup.turn);
         let giver = setup.turn.opponent();
-        shak_series[giver.index()] = super::apply::checker_types(&variant, &probe.cells, &checked, giver) & shak != 0;
+        shak_series[giver.index()] = end::checker_types(&variant, &probe.cells, &checked, giver) & shak != 0;
     }
     // Where perpetual check loses, a check already on the board is its giver's first.
     let mut check_streak = [0; 2];
@@ -247,14 +248,12 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     };
     // A position may already be decided by a rule that is judged after moves (a third check
     // given, a side without pieces, a piece on its goal).
-    let decided = setup
-        .counters
-        .decided
-        .clone()
-        .or_else(|| already_decided(&variant, &fns, &board, &state))
+    let decided = setup.counters.decided.clone().or_else(|| {
+        let at = EndView { variant: &variant, fns: &fns, board: &board, state: &state };
         // (Not once a timed preset has run out: a king lost while suicide chess was on lost
         // nothing, and a loss decided in play is written in the FEN.)
-        .or_else(|| if ran_out { None } else { royal_loss(&variant, &fns, &board, plain, start.as_ref()) });
+        end::decided(&at, Moment::SetUp).or_else(|| if ran_out { None } else { royal_loss_from_start(&at, plain, start.as_ref()) })
+    });
     world.insert_resource(board);
     world.insert_resource(state);
     world.insert_resource(DecidedOutcome(decided));
@@ -286,12 +285,11 @@ pub struct RulesRanOut(pub bool);
 fn unreachable_piece(variant: &Variant, setup: &Setup, plain: bool, start: Option<&Setup>) -> Option<String> {
     let g = variant.geometry;
     let reg = &variant.registry;
-    let inside = super::query::in_set;
     let start = start.filter(|_| plain);
     for &(sq, kind, side) in &setup.pieces {
         let def = reg.def(kind);
         let at = g.name(sq);
-        if def.zones.confinement.as_ref().is_some_and(|c| !inside(&c[side.index()], sq)) {
+        if def.zones.confinement.as_ref().is_some_and(|c| !c[side.index()].contains(sq)) {
             return Some(format!("{side} {} on {at} stands outside the region it is confined to", def.name));
         }
         // (A type that never moves stands where it is put: placed, promoted into, or dropped.)
@@ -361,7 +359,8 @@ pub fn rejudge_decided(world: &mut World) {
     }
     let variant = world.resource::<Rules>().0.clone();
     let fns = world.get_resource::<RuleFns>().cloned().unwrap_or_default();
-    let decided = already_decided(&variant, &fns, world.resource::<Board>(), world.resource::<GameState>());
+    let at = EndView { variant: &variant, fns: &fns, board: world.resource::<Board>(), state: world.resource::<GameState>() };
+    let decided = end::decided(&at, Moment::SetUp);
     world.resource_mut::<DecidedOutcome>().0 = decided;
 }
 
@@ -379,46 +378,12 @@ fn check_mark(world: &mut World) -> char {
     if mated { '#' } else { '+' }
 }
 
-fn already_decided(variant: &Variant, fns: &RuleFns, board: &Board, state: &GameState) -> Option<Outcome> {
-    for condition in &variant.end {
-        match condition {
-            EndCondition::NCheck(n) => {
-                if let Some(s) = Side::BOTH.into_iter().find(|s| state.checks[s.index()] >= *n) {
-                    return Some(Outcome::win(s, Reason::Rule(format!("{n} checks"))));
-                }
-            }
-            EndCondition::Extinction { .. } => {
-                if let Some(o) = extinction_result(variant, board, std::slice::from_ref(condition), [state.turn, state.turn.opponent()]) {
-                    return Some(o);
-                }
-            }
-            EndCondition::RegionReached { types, regions, safe: true, .. } => {
-                if let Some(o) = safe_goal_result(variant, fns, state, board, *types, regions, state.turn.opponent()) {
-                    return Some(o);
-                }
-            }
-            // As judged after the last move, made by the side not to move (mid-turn the game
-            // went on, so nothing was decided). (A goal reached and a bare king are left to
-            // play: a position loaded with a king already there is a question, not a result.)
-            _ if state.half_moves_this_turn > 0 => {}
-            EndCondition::RegionHeld { types, regions } => {
-                // The side to move kept a piece on its goal through the other side's move.
-                let side = state.turn;
-                if board.find(side, *types).any(|sq| super::query::in_set(&regions[side.index()], sq)) {
-                    return Some(Outcome::win(side, Reason::Rule("held the goal".into())));
-                }
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
 /// Where presets let a royal piece leave the board in play (hit points, a side that moves
-/// again), a position in which a side that starts with royal pieces has no royal piece and
-/// none of their types left is the end of a game that side lost (both: a draw), as play
+/// again), whether a position in which a side that starts with royal pieces has no royal piece
+/// and none of their types left is the end of a game that side lost (both: a draw), as play
 /// decides it the moment the last one goes.
-fn royal_loss(variant: &Variant, fns: &RuleFns, board: &Board, plain: bool, start: Option<&Setup>) -> Option<Outcome> {
+fn royal_loss_from_start(at: &EndView, plain: bool, start: Option<&Setup>) -> Option<Outcome> {
+    let (variant, fns, board) = (at.variant, at.fns, at.board);
     if plain || variant.registry.royal_mask == 0 && fns.royalty.is_empty() {
         return None;
     }
@@ -431,13 +396,7 @@ fn royal_loss(variant: &Variant, fns: &RuleFns, board: &Board, plain: bool, star
         let types = fns.royals(variant, &cells.cells, side).iter().fold(0u64, |m, &r| m | (1u64 << cells.cell(r).kind().0));
         types != 0 && fns.royals(variant, &board.cells, side).is_empty() && board.find(side, types).next().is_none()
     });
-    let reason = || Reason::Rule(super::outcome::royal_loss_words(variant));
-    match lost {
-        [true, true] => Some(Outcome::draw(reason())),
-        [true, false] => Some(Outcome::win(Side::Black, reason())),
-        [false, true] => Some(Outcome::win(Side::White, reason())),
-        [false, false] => None,
-    }
+    end::royal_loss(variant, lost)
 }
 
 /// Rules operations on a world that has them installed ([`install_rules`]).
@@ -556,7 +515,7 @@ impl RulesWorld for World {
         // capture wins), Racing Kings' reply, a bare king leave no such trace.
         let decided = self.resource::<DecidedOutcome>().0.clone().filter(|o| {
             let fns = self.get_resource::<RuleFns>().cloned().unwrap_or_default();
-            already_decided(rules, &fns, board, state).as_ref() != Some(o)
+            end::decided(&EndView { variant: rules, fns: &fns, board, state }, Moment::SetUp).as_ref() != Some(o)
         });
         // Chimera's trailing field: the counters the rules read, then what presets write.
         let mut sections = super::fen::write_counters(&super::fen::Counters {
@@ -927,105 +886,21 @@ impl Engine {
     }
 }
 
-/// How the game stands by the variant's end rules, before draw odds.
+/// How the game stands by the variant's end rules, before draw odds: a result decided in play
+/// or at set-up, or what the end rules say of the position with the side to move's replies.
 fn judge(world: &mut World) -> Option<Outcome> {
     if let Some(o) = &world.resource::<DecidedOutcome>().0 {
         return Some(o.clone());
     }
-    let no_moves = world.legal_moves().is_empty();
+    let none = world.legal_moves().is_empty();
+    let fns = world.get_resource::<RuleFns>().cloned().unwrap_or_default();
     let query = world.resource::<MoveQuery>();
-    let (turn, in_check) = (query.side, query.in_check);
-    let rules = world.resource::<Rules>().0.clone();
-    let state = *world.resource::<GameState>();
-    let score = super::outcome::scored;
-    // A repetition a side reached by checking with every move is lost by that side, where the
-    // variant says so.
-    let perpetual = |span: usize| -> Option<Outcome> {
-        if !rules.perpetual_check_loses {
-            return None;
-        }
-        let reason = || Reason::Rule("perpetual check".into());
-        super::outcome::perpetual_checker(state.check_streak, turn, span).map(|winner| match winner {
-            Some(side) => Outcome::win(side, reason()),
-            None => Outcome::draw(reason()),
-        })
+    let replies = Replies { none, in_check: query.in_check, royals: &query.royals, history: &world.resource::<History>().0 };
+    let at = EndView {
+        variant: &world.resource::<Rules>().0,
+        fns: &fns,
+        board: world.resource::<Board>(),
+        state: world.resource::<GameState>(),
     };
-    for condition in &rules.end {
-        let decided = match condition {
-            // A game-result hook may have switched the default end rules off for this position.
-            EndCondition::Checkmate
-            | EndCondition::Checkmated(_)
-            | EndCondition::ShatarMate { .. }
-            | EndCondition::Stalemate(_)
-            | EndCondition::StalemateByCount
-                if state.default_end_suppressed =>
-            {
-                None
-            }
-            EndCondition::Checkmate => (no_moves && in_check).then(|| Outcome::win(turn.opponent(), Reason::Checkmate)),
-            EndCondition::Checkmated(v) => (no_moves && in_check).then(|| score(*v, turn, Reason::Checkmate)),
-            EndCondition::ShatarMate { knights, .. } => (no_moves && in_check).then(|| {
-                let mater = turn.opponent();
-                let royals = world.resource::<MoveQuery>().royals.clone();
-                let checkers = super::apply::checker_types(&rules, &world.resource::<Board>().cells, &royals, mater);
-                if checkers != 0 && checkers & !knights == 0 {
-                    Outcome::win(turn, Reason::Rule("mate by knights alone".into()))
-                } else if state.shak_series[mater.index()] {
-                    Outcome::win(mater, Reason::Checkmate)
-                } else {
-                    Outcome::draw(Reason::Rule("mate without a shak (niol)".into()))
-                }
-            }),
-            EndCondition::Stalemate(v) => (no_moves && !in_check).then(|| score(*v, turn, Reason::Stalemate)),
-            EndCondition::StalemateByCount => (no_moves && !in_check).then(|| {
-                let board = world.resource::<Board>();
-                let count = |s: Side| board.cells.iter().filter(|c| c.is_piece() && c.side() == s).count();
-                match count(turn).cmp(&count(turn.opponent())) {
-                    std::cmp::Ordering::Less => Outcome::win(turn, Reason::Stalemate),
-                    std::cmp::Ordering::Greater => Outcome::win(turn.opponent(), Reason::Stalemate),
-                    std::cmp::Ordering::Equal => Outcome::draw(Reason::Stalemate),
-                }
-            }),
-            EndCondition::MoveRule(n) => (state.halfmove_clock >= *n).then(|| Outcome::draw(Reason::FiftyMoves)),
-            EndCondition::Repetition(n) => repetition_span(&world.resource::<History>().0, state.halfmove_clock, *n as usize)
-                .map(|span| perpetual(span).unwrap_or_else(|| Outcome::draw(Reason::Repetition))),
-            EndCondition::RepetitionScored { count, verdict, for_white } => {
-                repetition_span(&world.resource::<History>().0, state.halfmove_clock, *count as usize).map(|span| {
-                    perpetual(span).unwrap_or_else(|| score(*verdict, if *for_white { Side::White } else { turn }, Reason::Repetition))
-                })
-            }
-            EndCondition::InsufficientMaterial => {
-                let board = world.resource::<Board>();
-                // With drops (lichess' rule), bare kings with empty hands are dead; otherwise
-                // neither side may have the material to win (Fairy-Stockfish's rule, which
-                // knows about hills, hands and other ways to win).
-                let dead = if rules.drops.is_some() {
-                    board.hand.iter().all(Vec::is_empty)
-                        && board.cells.iter().all(|c| !c.is_piece() || rules.registry.royal_mask & (1u64 << c.kind().0) != 0)
-                } else {
-                    Side::BOTH.iter().all(|&s| has_insufficient_material(&rules, board, s))
-                };
-                dead.then(|| Outcome::draw(Reason::InsufficientMaterial))
-            }
-            EndCondition::NCheck(n) => {
-                Side::BOTH.into_iter().find(|s| state.checks[s.index()] >= *n).map(|s| Outcome::win(s, Reason::Rule(format!("{n} checks"))))
-            }
-            EndCondition::Extinction { .. } => {
-                extinction_result(&rules, world.resource::<Board>(), std::slice::from_ref(condition), [turn, turn.opponent()])
-            }
-            EndCondition::RegionReached { .. }
-            | EndCondition::RegionHeld { .. }
-            | EndCondition::BareKing(_)
-            | EndCondition::Bikjang
-            | EndCondition::DoublePass => None,
-        };
-        if decided.is_some() {
-            return decided;
-        }
-    }
-    if no_moves {
-        // A variant without a rule for this case: no move means the game cannot go on.
-        return Some(Outcome::draw(Reason::Rule("no legal moves".into())));
-    }
-    None
+    end::outcome(&at, replies)
 }

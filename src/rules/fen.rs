@@ -68,12 +68,12 @@ impl std::error::Error for FenError {}
 impl FenError {
     /// Every FEN problem is an error: the position is refused. (Warnings are for variant
     /// files, which may load and still not say what their author meant.)
-    pub const fn severity(&self) -> crate::variants::Severity {
-        crate::variants::Severity::Error
+    pub const fn severity(&self) -> super::codes::Severity {
+        super::codes::Severity::Error
     }
 }
 
-crate::variants::stable_codes! {
+super::codes::stable_codes! {
     /// The kind of a [`FenError`], one per kind of mistake and stable across versions, so
     /// that tools and the editor can key on it (the field and message say where and what).
     FenCode, "E_FEN_RANK_WIDTH" {

@@ -63,7 +63,7 @@ fn generate_legs(ctx: &GenContext, slot: &PieceSlot, legs: &[LegPath], start: us
     for path in legs {
         walk_legs(ctx.geometry, path, ctx.cells, slot.side, slot.square, None, |to, taken, capture| {
             // A confined piece ends its move inside its region (its legs may pass outside).
-            if region.is_some_and(|r| !super::query::in_set(r, to)) {
+            if region.is_some_and(|r| !r.contains(to)) {
                 return;
             }
             let m = match taken {

@@ -19,6 +19,85 @@ impl Square {
     }
 }
 
+/// A set of squares, one bit per square, for boards of up to 256 squares: regions, zones,
+/// occupancy, pins.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct SquareSet(pub [u64; 4]);
+
+impl SquareSet {
+    /// No square.
+    pub const EMPTY: SquareSet = SquareSet([0; 4]);
+
+    /// Whether `sq` is in the set.
+    #[inline]
+    pub fn contains(&self, sq: Square) -> bool {
+        self.0[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0
+    }
+
+    /// Puts `sq` in the set.
+    #[inline]
+    pub fn insert(&mut self, sq: Square) {
+        self.0[sq.index() >> 6] |= 1u64 << (sq.0 & 63);
+    }
+
+    /// Takes `sq` out of the set.
+    #[inline]
+    pub fn remove(&mut self, sq: Square) {
+        self.0[sq.index() >> 6] &= !(1u64 << (sq.0 & 63));
+    }
+
+    /// Adds every square of `other`.
+    #[inline]
+    pub fn union_with(&mut self, other: &SquareSet) {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a |= b;
+        }
+    }
+
+    /// Keeps only the squares also in `other`.
+    #[inline]
+    pub fn intersect_with(&mut self, other: &SquareSet) {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a &= b;
+        }
+    }
+
+    /// How many squares are in the set.
+    pub fn len(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// Whether no square is in the set.
+    pub fn is_empty(&self) -> bool {
+        self.0 == [0; 4]
+    }
+
+    /// The squares in the set, lowest first.
+    #[inline]
+    pub fn iter(&self) -> impl Iterator<Item = Square> + '_ {
+        self.0.iter().enumerate().flat_map(|(word, &bits)| {
+            let mut rest = bits;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let bit = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    Square((word as u32 * 64 + bit) as u8)
+                })
+            })
+        })
+    }
+}
+
+impl FromIterator<Square> for SquareSet {
+    fn from_iter<I: IntoIterator<Item = Square>>(squares: I) -> SquareSet {
+        let mut set = SquareSet::EMPTY;
+        for sq in squares {
+            set.insert(sq);
+        }
+        set
+    }
+}
+
 /// The two sides. White moves first and starts on the low ranks.
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub enum Side {

@@ -28,10 +28,12 @@
 //!   0.19 a resource fetch is an entity lookup). The built schedules live in [`Pipelines`],
 //!   not in Bevy's `Schedules`, and [`run_pipeline`] runs them without interning a label or
 //!   moving the schedule out of a map at every node.
-//! - **Results.** A game-result hook decides by writing [`DecidedOutcome`] during
-//!   application; the default rules that need the opponent's legal moves (checkmate,
-//!   stalemate) are judged lazily by [`RulesWorld::outcome`], so search and perft never pay for
-//!   them. Once an outcome is decided, the legal-move query yields no moves.
+//! - **Results.** Every end condition is judged by one function in `end.rs`, at the moment it
+//!   applies: after a move (move application's game-result step writes [`DecidedOutcome`]; a
+//!   game-result hook may decide first), at set-up (a position that is already decided), and when
+//!   asked ([`RulesWorld::outcome`], the one `outcome()`), where the conditions that need the
+//!   opponent's legal moves (checkmate, stalemate) are judged lazily, so search and perft never
+//!   pay for them. Once an outcome is decided, the legal-move query yields no moves.
 //! - **One position kernel** (`position.rs`). How a move changes the square index — captures
 //!   (off the board or into the captor's hand), en passant, castling, drops, promotion, gating,
 //!   blasts — is written once, generic over a [`PositionWriter`]: move application runs it
@@ -72,13 +74,17 @@
 //!   and facts) into a new world, for a search thread; the fork's undo log starts empty.
 //! - **SAN** is computed by the checked path ([`Engine::apply`], [`RulesWorld::apply_move`]),
 //!   not inside the pipeline, because it needs the legal moves before and after the move.
+//!
+//! Layer: the lowest; uses no other module of the crate.
 
 mod apply;
 mod betza;
 mod board;
 mod code_pieces;
+mod codes;
 mod damage;
 mod effects;
+mod end;
 mod engine;
 mod fen;
 mod generate;
@@ -107,6 +113,8 @@ pub use apply::{
 pub use betza::{BetzaError, Diagram, DiagramCell, Movement, atom_set, diagram, parse_betza, parse_movement, write_betza};
 pub use board::{Board, generals_face, mix};
 pub use code_pieces::{CODE_PIECES, code_piece, code_piece_betza, code_piece_confinable};
+pub use codes::Severity;
+pub(crate) use codes::stable_codes;
 pub use damage::{DamageAdjusters, DamageKind, DamagePipeline, DamageRequest, DamageSystems, deal_damage};
 pub use effects::{Effect, EffectKind, Effects, emit_effect, subscribe_effects, take_effects};
 pub use engine::{
@@ -115,12 +123,11 @@ pub use engine::{
 };
 pub use fen::{Counters, FenCode, FenError, FenField, Setup, parse_fen, split_trailing};
 pub use generate::{GenContext, GeneratorFn, PieceSlot, generate_from_tables};
-pub use geometry::{Geometry, MAX_FILES, MAX_RANKS, Side, Square, kings_touch};
+pub use geometry::{Geometry, MAX_FILES, MAX_RANKS, Side, Square, SquareSet, kings_touch};
 pub use layers::{Attacks, LayerFn, LayerKind, MoveLayer, PromotionFn, RoyalFn, RoyalRule, RuleFns, piece_moves, profile_wrap, type_moves};
 pub use lifecycle::{LifecycleSystems, PieceEvent, RetractPipeline, SpawnError, SpawnPipeline, announce_retractions, spawn_piece};
 pub use movement::{
-    Atom, Hop, LegPath, LegStep, Mode, MoveTable, Ray, RayKind, SquareBits, Zones, lame_path, leg_displacement, leg_end, symmetric,
-    walk_legs, walk_ray,
+    Atom, Hop, LegPath, LegStep, Mode, MoveTable, Ray, RayKind, Zones, lame_path, leg_displacement, leg_end, symmetric, walk_legs, walk_ray,
 };
 pub use moves::{Gate, Move, MoveKind, Wing};
 pub use notation::{MoveError, parse_san, parse_uci, san_body, to_uci};
@@ -128,13 +135,13 @@ pub use outcome::{Outcome, Reason, cannot_mate, has_insufficient_material, perpe
 pub use piece::{Cell, Homes, Location, Owner, Piece, PieceType, Promoted, piece_bundle};
 pub use pipeline::{Hook, Hooks, Step, SystemFactory, rebuild_pipelines};
 pub use position::{Making, PositionWriter, TrialOp, TrialWriter, Victim, blast_squares, en_passant_takers, make};
-pub use query::{LegalMoveQuery, MoveQuery, QueryPart, QueryParts, QuerySystems, QueryView, in_set, royal_attacked, safe_after};
+pub use query::{LegalMoveQuery, MoveQuery, QueryPart, QueryParts, QuerySystems, QueryView, royal_attacked, safe_after};
 pub use registry::{AttackProbe, MoveGenerator, PieceTypeDef, PieceTypeRegistry, RegistryError};
 pub use schedules::{Pipeline, Pipelines, run_pipeline};
 pub use shuffle::{chess960_back_rank, chess960_fen, shuffle_start};
 pub use state::{CastlingRights, DecidedOutcome, GameState, decide};
 pub use undo::{Change, IntFact, Restore, UndoEntry, UndoLog, restore_fact, revert_changes};
 pub use variant::{
-    BlastRule, BoardLook, CastlingRule, DropRule, EndCondition, MaterialCount, PiecePromotion, PresetRequest, PromotionRule, Rules,
-    Shuffle, Variant, Verdict, fide_end_conditions,
+    BlastRule, BoardLook, CastlingRule, DropRule, EndCondition, LayoutLookup, MaterialCount, PiecePromotion, PresetRequest, PromotionRule,
+    Rules, Shuffle, Variant, Verdict, fide_end_conditions,
 };

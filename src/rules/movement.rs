@@ -5,7 +5,7 @@
 //! atoms; Betza notation compiles to the same atoms. A type with stranger moves (hoppers,
 //! lame leapers) adds its own generator and attack probe in the registry.
 
-use super::geometry::{Geometry, Side, Square};
+use super::geometry::{Geometry, Side, Square, SquareSet};
 use super::piece::{Cell, PieceType};
 
 /// What a move along an atom may do on arrival.
@@ -182,16 +182,13 @@ pub fn lame_path(dx: i32, dy: i32) -> Vec<(i32, i32)> {
     }
 }
 
-/// One bit per square of a board of up to 256 squares.
-pub type SquareBits = [u64; 4];
-
 /// Where a type may go and where it moves differently, per side (`[white, black]`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Zones {
     /// The squares it may stand on (Xiangqi's palace for the general and advisors).
-    pub confinement: Option<[SquareBits; 2]>,
+    pub confinement: Option<[SquareSet; 2]>,
     /// Inside this region it moves by these atoms instead (the Xiangqi soldier across the river).
-    pub region_atoms: Option<([SquareBits; 2], Vec<Atom>)>,
+    pub region_atoms: Option<([SquareSet; 2], Vec<Atom>)>,
 }
 
 /// The way a compiled ray is walked.
@@ -253,12 +250,11 @@ impl MoveTable {
     /// As [`MoveTable::compile`], with the confinement and region-dependent movement of `zones`.
     pub fn compile_with(geometry: Geometry, atoms: &[Atom], initial_ranks: &[u8], double_steps: bool, zones: &Zones) -> MoveTable {
         let mut table = MoveTable::default();
-        let inside = |set: &SquareBits, sq: Square| set[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0;
         for side in Side::BOTH {
-            let allowed = |to: Square| zones.confinement.as_ref().is_none_or(|c| inside(&c[side.index()], to));
+            let allowed = |to: Square| zones.confinement.as_ref().is_none_or(|c| c[side.index()].contains(to));
             for sq in geometry.squares() {
                 let atoms: &[Atom] = match &zones.region_atoms {
-                    Some((region, alt)) if inside(&region[side.index()], sq) => alt,
+                    Some((region, alt)) if region[side.index()].contains(sq) => alt,
                     _ => atoms,
                 };
                 let first = table.rays.len() as u32;

@@ -63,15 +63,6 @@ pub fn scored(verdict: super::variant::Verdict, side: Side, reason: Reason) -> O
     }
 }
 
-/// Words for a side losing its last royal piece in play: "king killed" and the like.
-pub fn royal_loss_words(variant: &super::variant::Variant) -> String {
-    let reg = &variant.registry;
-    match reg.ids().find(|&k| reg.def(k).royal) {
-        Some(k) => format!("{} killed", reg.def(k).name),
-        None => "last royal piece lost".into(),
-    }
-}
-
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let why = match &self.reason {
@@ -211,14 +202,13 @@ pub fn has_insufficient_material(variant: &super::variant::Variant, board: &Boar
     let loose_stalemate =
         variant.end.iter().any(|e| matches!(e, EndCondition::Stalemate(v) if *v != Verdict::Draw) || *e == EndCondition::StalemateByCount);
     let lenient = loose_stalemate || variant.check_limit().is_some();
-    let bit = |set: &[u64; 4], sq: Square| set[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0;
     // Where the enemy royal piece can be: its confinement, or anywhere.
     let enemy_area: Vec<Square> = {
         let confined = reg.ids().filter(|&k| royal(k)).find_map(|k| reg.def(k).zones.confinement.map(|c| c[side.opponent().index()]));
-        g.squares().filter(|&sq| confined.as_ref().is_none_or(|c| bit(c, sq))).collect()
+        g.squares().filter(|&sq| confined.as_ref().is_none_or(|c| c.contains(sq))).collect()
     };
     let confined_away = |k: super::piece::PieceType, s: Side| {
-        s == side && reg.def(k).zones.confinement.is_some_and(|c| !enemy_area.iter().any(|&sq| bit(&c[s.index()], sq)))
+        s == side && reg.def(k).zones.confinement.is_some_and(|c| !enemy_area.iter().any(|&sq| c[s.index()].contains(sq)))
     };
     let mates_alone = |k: super::piece::PieceType| {
         // (A piece with multi-leg moves is not judged: it may mate alone.)

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 
 use super::board::{Board, generals_face};
 use super::generate::{GenContext, PieceSlot};
-use super::geometry::{Side, Square, kings_touch};
+use super::geometry::{Side, Square, SquareSet, kings_touch};
 use super::layers::{Attacks, RuleFns, extra_moves, override_moves, piece_moves, profile_wrap, transformed_moves, type_moves};
 use super::movement::RayKind;
 use super::moves::{Move, MoveKind, Wing};
@@ -414,17 +414,11 @@ pub fn generate_drops(p: &mut QueryParts) {
     }
 }
 
-/// Whether a square is in a `[u64; 4]` square set.
-#[inline]
-pub fn in_set(set: &super::movement::SquareBits, sq: Square) -> bool {
-    set[sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0
-}
-
 /// Whether a piece of `kind` and `side` would be stuck for good on `sq` (variants that forbid
 /// immobile pieces).
 #[inline]
 pub fn immobile_on(rules: &Variant, kind: PieceType, side: Side, sq: Square) -> bool {
-    rules.immobile.get(kind.0 as usize).is_some_and(|sets| in_set(&sets[side.index()], sq))
+    rules.immobile.get(kind.0 as usize).is_some_and(|sets| sets[side.index()].contains(sq))
 }
 
 /// Whether `side` may drop `kind` on the empty square `sq` by the variant's square rules:
@@ -434,7 +428,7 @@ pub fn drop_allowed(rules: &Variant, drops: &DropRule, cells: &[Cell], side: Sid
     let g = rules.geometry;
     drops.allowed(kind, g.relative_rank(sq, side))
         && !immobile_on(rules, kind, side, sq)
-        && rules.registry.def(kind).zones.confinement.as_ref().is_none_or(|c| in_set(&c[side.index()], sq))
+        && rules.registry.def(kind).zones.confinement.as_ref().is_none_or(|c| c[side.index()].contains(sq))
         && (drops.no_doubled & (1u64 << kind.0) == 0
             || (0..g.ranks)
                 .filter(|r| {
@@ -898,27 +892,6 @@ pub fn synthesize_cambodian_moves(p: &mut QueryParts) {
     }
 }
 
-/// A 256-bit set of squares.
-#[derive(Copy, Clone, Default)]
-struct SquareSet([u64; 4]);
-
-impl SquareSet {
-    #[inline]
-    fn insert(&mut self, sq: Square) {
-        self.0[sq.index() >> 6] |= 1 << (sq.0 & 63);
-    }
-    #[inline]
-    fn contains(&self, sq: Square) -> bool {
-        self.0[sq.index() >> 6] & (1 << (sq.0 & 63)) != 0
-    }
-    #[inline]
-    fn union(&mut self, other: &SquareSet) {
-        for (a, b) in self.0.iter_mut().zip(other.0) {
-            *a |= b;
-        }
-    }
-}
-
 /// Step 3: drops moves that leave a royal piece of the mover in check, judged on the position
 /// the kernel's make produces (captures, blasts, drops, castling, promotion to a royal type).
 /// Without custom attack probes, movement layers or royalty rules, and while not in check, a
@@ -1052,7 +1025,7 @@ fn shields(rules: &Variant, fns: &RuleFns, cells: &[Cell], royals: &[Square], si
         for &r in royals {
             reg.reverse.live_paths(cells, r, by, |s| enter.insert(s));
         }
-        leave.union(&enter);
+        leave.union_with(&enter);
     }
     if rules.flying_general {
         let g = rules.geometry;

@@ -191,7 +191,7 @@ pub struct PieceTypeRegistry {
     pub en_passant_mask: u64,
     /// Points joined by diagonal lines (Janggi's palaces), along which the palace pieces
     /// (code pieces `janggi_*`) also move.
-    pub lines: super::movement::SquareBits,
+    pub lines: super::geometry::SquareSet,
 }
 
 /// Why a set of piece types cannot be compiled.
@@ -288,7 +288,7 @@ impl PieceTypeRegistry {
             simple_attacks,
             royal_mask,
             en_passant_mask,
-            lines: [0; 4],
+            lines: super::geometry::SquareSet::EMPTY,
         })
     }
 
@@ -382,7 +382,7 @@ fn legs_probe(reg: &PieceTypeRegistry, cells: &[Cell], kind: PieceType, by: Side
         let region = def.zones.confinement.as_ref().map(|c| &c[by.index()]);
         for path in &def.legs {
             super::movement::walk_legs(reg.geometry, path, cells, by, from, Some(target), |to, taken, capture| {
-                if region.is_none_or(|r| super::query::in_set(r, to)) {
+                if region.is_none_or(|r| r.contains(to)) {
                     hit |= taken == Some(target) || (capture && to == target);
                 }
             });

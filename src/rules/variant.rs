@@ -49,7 +49,7 @@ pub struct PromotionRule {
     /// only to a piece that has been captured).
     pub limits: Vec<(PieceType, u8)>,
     /// Where pieces promote, per side, when a region says it instead of `rank` (Troitzky).
-    pub squares: Option<[super::movement::SquareBits; 2]>,
+    pub squares: Option<[super::geometry::SquareSet; 2]>,
 }
 
 impl PromotionRule {
@@ -72,7 +72,7 @@ impl PromotionRule {
     /// move is allowed too.
     pub fn zone_at(&self, g: Geometry, sq: super::geometry::Square, side: super::geometry::Side) -> Option<bool> {
         match &self.squares {
-            Some(sets) => super::query::in_set(&sets[side.index()], sq).then_some(false),
+            Some(sets) => sets[side.index()].contains(sq).then_some(false),
             None => self.zone(g.relative_rank(sq, side)),
         }
     }
@@ -146,7 +146,7 @@ pub enum EndCondition {
         /// Types that count.
         types: u64,
         /// `[white's region, black's region]`, one bit per square.
-        regions: [[u64; 4]; 2],
+        regions: [super::geometry::SquareSet; 2],
         /// Racing Kings' reply rule: when white gets there first, black may still draw by
         /// getting there with its next move.
         reply: bool,
@@ -196,7 +196,7 @@ pub enum EndCondition {
         /// Types that count.
         types: u64,
         /// `[white's region, black's region]`.
-        regions: [[u64; 4]; 2],
+        regions: [super::geometry::SquareSet; 2],
     },
     /// The side that gives this many checks wins (Three-check).
     NCheck(u8),
@@ -309,6 +309,20 @@ pub enum Shuffle {
     Chess960,
 }
 
+/// Finds a catalogue variant's board and start placement (the FEN's first field) by its id: what
+/// a modifier profile's `layout` names. The variants layer, which holds the catalogue, gives it
+/// to every variant it builds, so that the layers below it never look the catalogue up.
+pub type LayoutLookup = fn(&str) -> Option<(Geometry, String)>;
+
+/// The layouts the rules know without the catalogue: chess's, for the variants built in code
+/// ([`Variant::chess`], [`Variant::chess960`]).
+fn fide_layout(id: &str) -> Option<(Geometry, String)> {
+    (id == "chess").then(|| (Geometry::CHESS, FIDE_START.split_whitespace().next().unwrap_or_default().to_string()))
+}
+
+/// Chess's start position.
+const FIDE_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
 /// A variant's complete rules, compiled.
 #[derive(Clone, Debug)]
 pub struct Variant {
@@ -363,7 +377,7 @@ pub struct Variant {
     pub piece_promotion: Option<PiecePromotion>,
     /// Per type, `[white, black]` squares from which it could never move: moves and drops
     /// there are illegal (empty when the variant allows immobile pieces).
-    pub immobile: Vec<[super::movement::SquareBits; 2]>,
+    pub immobile: Vec<[super::geometry::SquareSet; 2]>,
     /// Whether castling is written and read as king-takes-rook (UCI `e1h1`), as Chess960 needs.
     pub chess960: bool,
     /// How new games shuffle the start, if they do.
@@ -396,6 +410,9 @@ pub struct Variant {
     /// The modifier profile a game of this variant starts with, as RON text (the modifiers
     /// module reads it; the rules only carry it).
     pub profile: Option<String>,
+    /// Finds a catalogue variant's start by its id, for a modifier profile written for that
+    /// variant's layout (see [`LayoutLookup`]); `None` knows only this variant's own layout.
+    pub layouts: Option<LayoutLookup>,
     /// How the board is drawn (rules do not depend on it).
     pub look: BoardLook,
 }
@@ -473,7 +490,7 @@ impl Variant {
             draw_odds: None,
             mutually_immune: 0,
             registry,
-            start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
+            start_fen: FIDE_START.into(),
             castling: Some(CastlingRule { king_files: [6, 2], rook_files: [5, 3], rank: 0, rook_start: None }),
             promotion: PromotionRule { rank: 7, choices, black_choices: None, optional_from: None, limits: Vec::new(), squares: None },
             piece_promotion: None,
@@ -493,6 +510,7 @@ impl Variant {
             look: BoardLook::default(),
             presets: Vec::new(),
             profile: None,
+            layouts: Some(fide_layout),
         }
     }
 

@@ -6,13 +6,12 @@ use std::collections::BTreeMap;
 
 use crate::rules::{
     BlastRule, BoardLook, CODE_PIECES, CastlingRule, DropRule, EndCondition, Geometry, MAX_FILES, MAX_RANKS, MaterialCount, PiecePromotion,
-    PieceType, PieceTypeDef, PieceTypeRegistry, PresetRequest, PromotionRule, RegistryError, Side, Square, Variant, Verdict, code_piece,
-    code_piece_betza, code_piece_confinable, leg_end, parse_betza, parse_fen, parse_movement,
+    PieceType, PieceTypeDef, PieceTypeRegistry, PresetRequest, PromotionRule, RegistryError, Side, Square, SquareSet, Variant, Verdict,
+    code_piece, code_piece_betza, code_piece_confinable, leg_end, parse_betza, parse_fen, parse_movement,
 };
 
 use super::format::{BoardStyle, CastlingSpec, EndSpec, PieceSpec, RegionSpec, ShuffleSpec, VariantFile};
-use super::load::LoadError;
-use super::problem::{Problem, ProblemCode};
+use super::problem::{LoadError, Problem, ProblemCode};
 
 /// Validates a resolved file and compiles it.
 ///
@@ -83,6 +82,7 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
         look,
         presets,
         profile: None,
+        layouts: Some(super::catalogue_layout),
     };
     let variant = Variant { profile: check_profile(file, &variant, &mut ck), ..variant };
     check_start(file, &variant, &mut ck);
@@ -100,9 +100,6 @@ impl Checker {
         self.problems.push(Problem::new(code, path, message));
     }
 }
-
-/// A set of squares, one bit per square.
-type SquareSet = [u64; 4];
 
 /// What the sections after `board` look things up in.
 struct Context<'f> {
@@ -466,13 +463,13 @@ impl RegionWalk<'_> {
             let mut cycle: Vec<&str> = self.path.iter().skip_while(|n| *n != name).map(String::as_str).collect();
             cycle.push(name);
             ck.add(ProblemCode::RegionLoop, path, format!("regions refer to each other in a loop: {}", cycle.join(" → ")));
-            self.done.insert(name.to_string(), [[0; 4]; 2]);
-            return [[0; 4]; 2];
+            self.done.insert(name.to_string(), [SquareSet::EMPTY; 2]);
+            return [SquareSet::EMPTY; 2];
         }
         let Some(spec) = self.specs.get(name) else {
             ck.add(ProblemCode::UnknownRegion, path, format!("no region named '{name}'"));
-            self.done.insert(name.to_string(), [[0; 4]; 2]);
-            return [[0; 4]; 2];
+            self.done.insert(name.to_string(), [SquareSet::EMPTY; 2]);
+            return [SquareSet::EMPTY; 2];
         };
         self.path.push(name.to_string());
         let squares = self.compute(spec, &path, ck);
@@ -483,8 +480,8 @@ impl RegionWalk<'_> {
 
     fn compute(&mut self, spec: &RegionSpec, path: &str, ck: &mut Checker) -> [SquareSet; 2] {
         let g = self.geometry;
-        let mut set: SquareSet = [0; 4];
-        let mut put = |sq: Square| set[sq.index() >> 6] |= 1u64 << (sq.0 & 63);
+        let mut set = SquareSet::EMPTY;
+        let mut put = |sq: Square| set.insert(sq);
         match spec {
             RegionSpec::Rect(a, b) => match (g.parse_square(a), g.parse_square(b)) {
                 (Some(a), Some(b)) => {
@@ -515,15 +512,13 @@ impl RegionWalk<'_> {
             RegionSpec::Union(names) | RegionSpec::Intersection(names) => {
                 let union = matches!(spec, RegionSpec::Union(_));
                 if names.is_empty() {
-                    return [[0; 4]; 2];
+                    return [SquareSet::EMPTY; 2];
                 }
-                let mut out = if union { [[0u64; 4]; 2] } else { [[u64::MAX; 4]; 2] };
+                let mut out = if union { [SquareSet::EMPTY; 2] } else { [SquareSet([u64::MAX; 4]); 2] };
                 for n in names {
                     let p = self.squares(n, ck);
-                    for s in 0..2 {
-                        for w in 0..4 {
-                            out[s][w] = if union { out[s][w] | p[s][w] } else { out[s][w] & p[s][w] };
-                        }
+                    for (out, p) in out.iter_mut().zip(&p) {
+                        if union { out.union_with(p) } else { out.intersect_with(p) }
                     }
                 }
                 return out;
@@ -560,10 +555,7 @@ pub fn region_squares(file: &VariantFile, name: &str) -> [Vec<(u8, u8)>; 2] {
     cx.region(name, &mut ck).map(|set| {
         (0..geometry.ranks)
             .flat_map(|r| (0..geometry.files).map(move |f| (f, r)))
-            .filter(|&(f, r)| {
-                let i = (r as usize) * (geometry.files as usize) + f as usize;
-                set[i >> 6] & (1u64 << (i & 63)) != 0
-            })
+            .filter(|&(f, r)| set.contains(Square(r * geometry.files + f)))
             .collect()
     })
 }
@@ -812,7 +804,7 @@ fn immobile_squares(registry: &PieceTypeRegistry, geometry: Geometry) -> Vec<[Sq
     registry
         .ids()
         .map(|t| {
-            let mut sets = [[0u64; 4]; 2];
+            let mut sets = [SquareSet::EMPTY; 2];
             let def = registry.def(t);
             if def.never_moves() {
                 return sets;
@@ -821,7 +813,7 @@ fn immobile_squares(registry: &PieceTypeRegistry, geometry: Geometry) -> Vec<[Sq
                 for sq in geometry.squares() {
                     let legs = def.legs.iter().any(|path| leg_end(geometry, path, side, sq).is_some());
                     if registry.tables[t.0 as usize].rays(geometry.len(), side, sq).is_empty() && !legs {
-                        sets[side.index()][sq.index() >> 6] |= 1u64 << (sq.0 & 63);
+                        sets[side.index()].insert(sq);
                     }
                 }
             }

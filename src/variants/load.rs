@@ -1,52 +1,13 @@
 //! Loading a variant: RON text → [`VariantFile`] → resolved (`extends` merged) → validated
 //! and compiled into the engine's [`Variant`]. Every problem in a file is reported at once.
 
-use std::fmt;
 use std::path::Path;
 
 use crate::rules::Variant;
 
 use super::compile::compile;
 use super::format::VariantFile;
-use super::problem::{Problem, ProblemCode};
-
-/// Why a variant file was not loaded.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum LoadError {
-    /// The file could not be read.
-    Io(String),
-    /// The RON does not parse.
-    Syntax {
-        /// 1-based line.
-        line: usize,
-        /// 1-based column.
-        column: usize,
-        /// What the parser expected.
-        message: String,
-    },
-    /// The file parses but describes an invalid variant; every problem found.
-    Invalid(Vec<Problem>),
-}
-
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LoadError::Io(e) => write!(f, "cannot read the file: {e}"),
-            LoadError::Syntax { line, column, message } => write!(f, "line {line}, column {column}: {message}"),
-            LoadError::Invalid(problems) => {
-                for (i, p) in problems.iter().enumerate() {
-                    if i > 0 {
-                        writeln!(f)?;
-                    }
-                    write!(f, "{p}")?;
-                }
-                Ok(())
-            }
-        }
-    }
-}
-
-impl std::error::Error for LoadError {}
+use super::problem::{LoadError, Problem, ProblemCode};
 
 /// Parses the RON text of a variant file.
 ///

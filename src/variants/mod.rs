@@ -1,10 +1,13 @@
 //! Variants as data: the RON format of `presets/`, loading with validation, and the
 //! built-in catalogue (compiled into the binary, so a user's clone needs no data path).
+//!
+//! Layer: uses `rules`, `modifiers` and `presets`.
 
 mod compile;
 pub mod fairy;
 mod format;
 mod load;
+pub mod placement;
 mod problem;
 
 pub use compile::{compile, default_end, region_squares};
@@ -12,9 +15,8 @@ pub use format::{
     BlastSpec, BoardSpec, BoardStyle, CastlingSpec, DropsSpec, EndSpec, MaterialCountSpec, PiecePromotionSpec, PieceSpec, PresetUse,
     ProfileUse, PromotionSpec, RegionMoves, RegionSpec, Scope, ShuffleSpec, VariantFile,
 };
-pub use load::{LoadError, compile_playable, load_path, parse_variant_file, resolve, resolve_path, sibling_lookup, write_variant_file};
-pub(crate) use problem::stable_codes;
-pub use problem::{Problem, ProblemCode, Severity};
+pub use load::{compile_playable, load_path, parse_variant_file, resolve, resolve_path, sibling_lookup, write_variant_file};
+pub use problem::{LoadError, Problem, ProblemCode, Severity};
 
 use crate::rules::Variant;
 
@@ -156,6 +158,12 @@ pub fn builtin(id: &str) -> Result<Variant, LoadError> {
     };
     let file = parse_variant_file(text)?;
     compile(&resolve(file, &builtin_file)?)
+}
+
+/// A catalogue variant's board and start placement, by id ([`LayoutLookup`](crate::rules::LayoutLookup)).
+pub fn catalogue_layout(id: &str) -> Option<(crate::rules::Geometry, String)> {
+    let v = builtin(id).ok()?;
+    Some((v.geometry, v.start_fen.split_whitespace().next().unwrap_or_default().to_string()))
 }
 
 /// Loads a variant by built-in id or, when the argument names a `.ron` file, from disk, or a

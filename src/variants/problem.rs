@@ -1,58 +1,11 @@
 //! Problems found in a variant file: where (a key path), what kind (a stable [`ProblemCode`]
-//! with its [`Severity`]) and what to do about it (a message).
+//! with its [`Severity`]) and what to do about it (a message); and [`LoadError`], why a file
+//! was not loaded.
 
 use std::fmt;
 
-/// How bad a problem is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Severity {
-    /// The file is not loaded.
-    Error,
-    /// The file loads, but probably does not say what its author meant.
-    Warning,
-}
-
-impl Severity {
-    /// `"error"` or `"warning"`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        }
-    }
-}
-
-impl fmt::Display for Severity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// Declares an enum of stable problem codes with the list of every code and their strings in
-/// one place, so that neither can miss a variant: [`ProblemCode`] here, the FEN reader's
-/// [`FenCode`](crate::rules::FenCode).
-macro_rules! stable_codes {
-    ($(#[$enum_doc:meta])* $name:ident, $example:literal { $($(#[$doc:meta])* $variant:ident = $code:literal,)* }) => {
-        $(#[$enum_doc])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum $name {
-            $($(#[$doc])* $variant,)*
-        }
-
-        impl $name {
-            /// Every code, in declaration order.
-            pub const ALL: &'static [$name] = &[$($name::$variant,)*];
-
-            #[doc = concat!("The stable string, e.g. `", $example, "`.")]
-            pub const fn as_str(self) -> &'static str {
-                match self {
-                    $($name::$variant => $code,)*
-                }
-            }
-        }
-    };
-}
-pub(crate) use stable_codes;
+pub use crate::rules::Severity;
+use crate::rules::stable_codes;
 
 stable_codes! {
     /// The kind of a [`Problem`], one per kind of mistake, stable across versions so that
@@ -235,3 +188,41 @@ impl fmt::Display for Problem {
         write!(f, "{}: {}", self.path, self.message)
     }
 }
+
+/// Why a variant file was not loaded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadError {
+    /// The file could not be read.
+    Io(String),
+    /// The RON does not parse.
+    Syntax {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What the parser expected.
+        message: String,
+    },
+    /// The file parses but describes an invalid variant; every problem found.
+    Invalid(Vec<Problem>),
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Io(e) => write!(f, "cannot read the file: {e}"),
+            LoadError::Syntax { line, column, message } => write!(f, "line {line}, column {column}: {message}"),
+            LoadError::Invalid(problems) => {
+                for (i, p) in problems.iter().enumerate() {
+                    if i > 0 {
+                        writeln!(f)?;
+                    }
+                    write!(f, "{p}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}

@@ -471,10 +471,10 @@ fn wall_squares(start: &str, files: u8, ranks: u8) -> Vec<String> {
     let placement = start.split_whitespace().next().unwrap_or("");
     let rows: Vec<&str> = placement.split('[').next().unwrap_or(placement).split('/').take(ranks as usize).collect();
     // A placement that does not read has no walls here; loading the variant names its fault.
-    let Ok(grid) = crate::editor::start::StartGrid::parse(&rows.join("/"), files, ranks) else { return Vec::new() };
+    let Ok(cells) = crate::variants::placement::read_rows(&rows, files, ranks) else { return Vec::new() };
     let mut walls: Vec<String> = (0..ranks)
         .flat_map(|r| (0..files).map(move |f| (f, r)))
-        .filter(|&(f, r)| grid.at(f, r) == Some("*"))
+        .filter(|&(f, r)| cells[r as usize * files as usize + f as usize].as_deref() == Some("*"))
         .map(|(f, r)| square_name(f, r))
         .collect();
     walls.sort();

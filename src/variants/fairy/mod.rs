@@ -537,7 +537,7 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
             match crate::variants::compile(file).ok().and_then(|v| v.promotion.squares.map(|sets| (v.geometry, sets))) {
                 Some((g, sets)) => {
                     for (key, set) in [("promotionRegionWhite", &sets[0]), ("promotionRegionBlack", &sets[1])] {
-                        let names: Vec<String> = g.squares().filter(|&sq| crate::rules::in_set(set, sq)).map(|sq| g.name(sq)).collect();
+                        let names: Vec<String> = g.squares().filter(|&sq| set.contains(sq)).map(|sq| g.name(sq)).collect();
                         keys.insert(key.into(), names.join(" "));
                     }
                 }

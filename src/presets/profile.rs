@@ -1,4 +1,5 @@
-//! A profile in a game: binding per-instance entries to pieces, the table of resolved
+//! A modifier profile in a game (it meets the presets here: hit points, the rules rebuilt
+//! from both): binding per-instance entries to pieces, the table of resolved
 //! modifiers, the layer, hooks and hashers the profile adds to the rules, the validator, and
 //! swaps at the turn boundary.
 
@@ -6,11 +7,11 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 
-use super::{
+use super::Hp;
+use crate::modifiers::{
     CANNOT_BE_CAPTURED, CANNOT_CAPTURE, Compiled, E_PROFILE_ATTR_LIMIT, E_PROFILE_DEADLOCK, E_PROFILE_INVULN_KING, E_PROFILE_NO_KING,
     E_PROFILE_ORPHAN_INSTANCE, MAX_ATTRIBUTES, Mods, Profile, ProfileProblem, compile, resolve,
 };
-use crate::presets::Hp;
 use crate::rules::{
     ApplySystems, Atom, Board, DamageAdjusters, DamageRequest, Engine, ExtraHasher, GameState, GenContext, Homes, Hook, IntFact, LayerKind,
     Location, Move, MoveKind, MoveLayer, MoveQuery, MoveTable, Owner, PendingMove, Piece, PieceEvent, PieceSlot, PieceType, QuerySystems,
@@ -56,7 +57,7 @@ impl Table {
     fn build(compiled: &Compiled, variant: &Variant, layers: &[MoveLayer]) -> Table {
         let kinds = variant.registry.types.len();
         let marks = compiled.instances.len() + 1;
-        let registry = super::ModifierRegistry::builtin();
+        let registry = crate::modifiers::ModifierRegistry::builtin();
         let mut mods = Vec::with_capacity(marks * 2 * kinds);
         let mut added = Vec::with_capacity(marks * 2 * kinds);
         let mut moving_types = 0u64;
@@ -178,13 +179,13 @@ pub fn profile_hp(world: &World, entity: Entity) -> i32 {
 
 fn base_hp(world: &World) -> i32 {
     world
-        .get_resource::<crate::presets::ActivePresets>()
+        .get_resource::<super::ActivePresets>()
         .and_then(|a| a.0.iter().find(|a| a.id == "piece-hp").map(|a| a.param("hp", 2.0) as i32))
         .unwrap_or(1)
 }
 
 fn piece_hp_active(world: &World) -> bool {
-    world.get_resource::<crate::presets::ActivePresets>().is_some_and(|a| a.0.iter().any(|a| a.id == "piece-hp"))
+    world.get_resource::<super::ActivePresets>().is_some_and(|a| a.0.iter().any(|a| a.id == "piece-hp"))
 }
 
 /// The per-instance bindings: each kept entry's piece (the one set up on its square, still in
@@ -218,7 +219,7 @@ fn bindings(world: &mut World, compiled: &Compiled) -> (Vec<(Entity, u8)>, Vec<P
 ///
 /// # Errors
 /// Every problem found (warnings included), when one is an error.
-pub fn validate(world: &World, profile: &Profile) -> Result<Vec<ProfileProblem>, Vec<ProfileProblem>> {
+pub fn validate_profile(world: &World, profile: &Profile) -> Result<Vec<ProfileProblem>, Vec<ProfileProblem>> {
     let variant = world.resource::<Rules>().0.clone();
     let compiled = compile(profile, &variant)?;
     let mut fork = Engine::fork_of(world);
@@ -297,17 +298,17 @@ pub fn validate(world: &World, profile: &Profile) -> Result<Vec<ProfileProblem>,
 pub fn apply_profile(world: &mut World, profile: Option<&Profile>) -> Result<Vec<ProfileProblem>, Vec<ProfileProblem>> {
     let Some(profile) = profile else {
         install(world, None);
-        crate::presets::refresh_position_hash(world);
+        super::refresh_position_hash(world);
         world.insert_resource(StartProfile(None));
         world.insert_resource(SwapHistory::default());
         return Ok(Vec::new());
     };
-    let warnings = validate(world, profile)?;
+    let warnings = validate_profile(world, profile)?;
     let variant = world.resource::<Rules>().0.clone();
     let compiled = compile(profile, &variant)?;
     install(world, Some(compiled));
     fill_hp(world, true);
-    crate::presets::refresh_position_hash(world);
+    super::refresh_position_hash(world);
     world.insert_resource(StartProfile(Some(profile.clone())));
     world.insert_resource(SwapHistory::default());
     Ok(warnings)
@@ -321,12 +322,12 @@ pub fn apply_profile(world: &mut World, profile: Option<&Profile>) -> Result<Vec
 /// The problems, when one is an error.
 pub fn request_swap(world: &mut World, profile: Option<Profile>) -> Result<Vec<ProfileProblem>, Vec<ProfileProblem>> {
     let warnings = match &profile {
-        Some(p) => validate(world, p)?,
+        Some(p) => validate_profile(world, p)?,
         None => Vec::new(),
     };
     world.insert_resource(PendingSwap(Some(profile)));
-    crate::presets::reinstall_rules(world);
-    crate::presets::refresh_position_hash(world);
+    super::reinstall_rules(world);
+    super::refresh_position_hash(world);
     Ok(warnings)
 }
 
@@ -344,7 +345,7 @@ fn install(world: &mut World, compiled: Option<Compiled>) -> Vec<ProfileProblem>
         None => {
             world.resource_mut::<Board>().bind(Vec::new());
             world.remove_resource::<ActiveProfile>();
-            crate::presets::reinstall_rules(world);
+            super::reinstall_rules(world);
             Vec::new()
         }
     }
@@ -356,14 +357,14 @@ fn install(world: &mut World, compiled: Option<Compiled>) -> Vec<ProfileProblem>
 fn install_bound(world: &mut World, compiled: Compiled, bound: Vec<(Entity, u8)>) {
     {
         let variant = world.resource::<Rules>().0.clone();
-        let presets = world.get_resource::<crate::presets::ActivePresets>().map(|a| a.0.clone()).unwrap_or_default();
-        let layers = crate::presets::rule_fns_of(&presets, &variant).layers;
+        let presets = world.get_resource::<super::ActivePresets>().map(|a| a.0.clone()).unwrap_or_default();
+        let layers = super::rule_fns_of(&presets, &variant).layers;
         let table = Table::build(&compiled, &variant, &layers);
         world.resource_mut::<Board>().bind(bound);
-        let hash = crate::rules::mix(crate::presets::hash_bytes(compiled.profile.to_ron().as_bytes()));
+        let hash = crate::rules::mix(super::hash_bytes(compiled.profile.to_ron().as_bytes()));
         world.insert_resource(ActiveProfile { compiled: Arc::new(compiled), table: Arc::new(table), geometry: variant.geometry, hash });
     }
-    crate::presets::reinstall_rules(world);
+    super::reinstall_rules(world);
 }
 
 /// Chimera's FEN sections for a profile game: which piece carries which per-instance entry
@@ -450,7 +451,7 @@ pub fn restart(world: &mut World) {
     if let Ok(compiled) = compile(&active.compiled.profile, &variant) {
         install(world, Some(compiled));
         fill_hp(world, true);
-        crate::presets::refresh_position_hash(world);
+        super::refresh_position_hash(world);
     }
 }
 
@@ -531,10 +532,10 @@ pub(crate) fn contribute(world: &mut World) {
         world.insert_resource(fns);
         if table.resistance {
             adjusters.push(resist as fn(&mut World, &mut DamageRequest));
-            extras.push(crate::presets::hash_fact::<Carry>);
+            extras.push(super::hash_fact::<Carry>);
         }
         if table.hp && !piece_hp_active(world) {
-            extras.push(crate::presets::hash_fact::<Hp>);
+            extras.push(super::hash_fact::<Hp>);
         }
     }
     world.resource_mut::<crate::rules::HashExtras>().0.extend(extras);
@@ -611,8 +612,7 @@ fn extend_slides(ctx: &GenContext, slot: &PieceSlot, atoms: &[Atom], bonus: i32,
     let g = ctx.geometry;
     let def = ctx.registry.def(slot.kind);
     let rel = g.relative_rank(slot.square, slot.side);
-    let inside =
-        |sq: Square| def.zones.confinement.as_ref().is_none_or(|c| c[slot.side.index()][sq.index() >> 6] & (1u64 << (sq.0 & 63)) != 0);
+    let inside = |sq: Square| def.zones.confinement.as_ref().is_none_or(|c| c[slot.side.index()].contains(sq));
     let (f, r) = (g.file(slot.square) as i32, g.rank(slot.square) as i32);
     for a in atoms {
         if a.any_square || a.hop != crate::rules::Hop::None || (a.initial && !def.initial_ranks.contains(&rel)) {
@@ -689,7 +689,7 @@ fn capture_filter(mut q: ResMut<MoveQuery>, board: Res<Board>, active: Res<Activ
 /// Damage: a piece with hit points (a bonus, without piece-hp) absorbs the hit as piece-hp does.
 fn absorb(mut req: ResMut<DamageRequest>, mut hp: Query<&mut Hp>, mut undo: ResMut<UndoLog>) {
     if req.consumed_by.is_none() {
-        crate::presets::take_hit("profile", &mut req, &mut hp, &mut undo);
+        super::take_hit("profile", &mut req, &mut hp, &mut undo);
     }
 }
 
@@ -749,7 +749,7 @@ fn swap_at_boundary(world: &mut World) {
     }
     let Some(next) = world.get_resource::<PendingSwap>().and_then(|p| p.0.clone()) else { return };
     let verdict = match &next {
-        Some(p) => validate(world, p).map(|_| ()),
+        Some(p) => validate_profile(world, p).map(|_| ()),
         None => Ok(()),
     };
     let old_active = world.get_resource::<ActiveProfile>().cloned();
@@ -765,12 +765,12 @@ fn swap_at_boundary(world: &mut World) {
             }
         }
         w.resource_mut::<Board>().bind(old_bound.clone());
-        crate::presets::reinstall_rules(w);
+        super::reinstall_rules(w);
     });
     let next = world.resource_mut::<PendingSwap>().0.take().flatten();
     let note = match verdict {
         Err(problems) => {
-            crate::presets::reinstall_rules(world);
+            super::reinstall_rules(world);
             format!("profile swap rejected: {}", problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))
         }
         Ok(()) => {
@@ -806,7 +806,7 @@ fn hash_profile(world: &mut World) -> u64 {
     }
     // A queued swap is rare and short-lived: its text is hashed when asked.
     if let Some(Some(next)) = world.get_resource::<PendingSwap>().map(|p| &p.0) {
-        h ^= crate::rules::mix(crate::presets::hash_bytes(next.as_ref().map_or(String::new(), Profile::to_ron).as_bytes()) ^ 0x5A5A);
+        h ^= crate::rules::mix(super::hash_bytes(next.as_ref().map_or(String::new(), Profile::to_ron).as_bytes()) ^ 0x5A5A);
     }
     h
 }
