@@ -344,3 +344,41 @@ fn describe_hooks_annotate_the_move_record() {
     assert_eq!(record.san.as_deref(), Some("Nf3"));
     assert_eq!(record.effects, ["white moved"]);
 }
+
+#[derive(Resource, Default)]
+struct QueryRuns(u32);
+
+fn count_query_run(mut runs: ResMut<QueryRuns>) {
+    runs.0 += 1;
+}
+
+/// A move made as a player makes it — the position judged, the move checked and played, its
+/// SAN with the check mark written — runs the legal-move query once per position: once for the
+/// position before it, once for the one after. Whatever else is asked about a position (its
+/// moves, check, result, FEN, reading a move) answers from that run; a position left and come
+/// back to is asked again.
+#[test]
+fn a_move_runs_the_query_once_per_position() {
+    let mut e = engine(START);
+    e.world_mut().init_resource::<QueryRuns>();
+    e.add_hooks([Hook::new("count", QuerySystems::Royalty, count_query_run)]);
+    let runs = |e: &Engine| e.world().resource::<QueryRuns>().0;
+    e.play_san("e4").expect("e4 is legal");
+    assert_eq!(runs(&e), 2, "the start and the position after e4");
+    let _ = (e.legal_moves(), e.is_check(), e.outcome(), e.fen());
+    let _ = e.parse_san("e5").expect("e5 is legal");
+    assert_eq!(runs(&e), 2, "all asked of the position after e4");
+    e.play_san("Qh4").expect_err("no queen move yet");
+    e.play_san("f5").expect("f5 is legal");
+    e.play_san("Qh5+").expect("Qh5+ is legal");
+    assert_eq!(runs(&e), 4, "one run for each of the two new positions");
+    e.undo();
+    let _ = e.legal_moves();
+    assert_eq!(runs(&e), 5, "the position after f5, come back to");
+    // SAN with its check mark looks at the position after the move, then comes back.
+    let m = e.parse_san("Qh5+").expect("Qh5+ is legal");
+    assert_eq!(e.to_san(&m), "Qh5+");
+    assert_eq!(runs(&e), 6);
+    let _ = e.legal_moves();
+    assert_eq!(runs(&e), 7);
+}

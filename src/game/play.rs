@@ -421,6 +421,33 @@ mod tests {
         app.update();
     }
 
+    #[derive(Resource, Default)]
+    struct QueryRuns(u32);
+
+    /// A move made on the board — the piece pressed, dragged to its square, played, and the
+    /// frames after it — runs the legal-move query once for the position before it and once
+    /// for the one after: the selection, the move's checks, its SAN and whatever the frames
+    /// ask share each run.
+    #[test]
+    fn a_move_on_the_board_runs_the_query_once_per_position() {
+        let mut app = app_for(Variant::chess(), "startpos");
+        let world = app.world_mut();
+        world.init_resource::<QueryRuns>();
+        world.resource_mut::<crate::rules::Hooks>().0.push(crate::rules::Hook::new(
+            "count",
+            crate::rules::QuerySystems::Royalty,
+            |mut runs: ResMut<QueryRuns>| runs.0 += 1,
+        ));
+        crate::rules::rebuild_pipelines(world);
+        send(&mut app, &[BoardInput::Press(sq("e2"))]);
+        send(&mut app, &[BoardInput::Release(sq("e4"))]);
+        for _ in 0..3 {
+            app.update();
+        }
+        assert_eq!(app.world().resource::<crate::rules::MoveLog>().0.len(), 1);
+        assert_eq!(app.world().resource::<QueryRuns>().0, 2);
+    }
+
     #[test]
     fn a_duck_move_asks_for_the_duck_square_after_the_piece_move() {
         let mut app = app_for(crate::variants::builtin("duck").unwrap(), "startpos");

@@ -399,9 +399,18 @@ fn royal_loss_from_start(at: &EndView, plain: bool, start: Option<&Setup>) -> Op
     end::royal_loss(variant, lost)
 }
 
+/// What a position's legal moves depend on, as one key: the position's hash (pieces, game
+/// facts, what presets register), the rules' schedules, and whether a rule has decided the game.
+fn query_key(world: &mut World) -> u64 {
+    let generation = world.get_resource::<super::schedules::Pipelines>().map_or(0, |p| p.generation());
+    let decided = world.get_resource::<DecidedOutcome>().is_some_and(|d| d.0.is_some());
+    super::apply::position_hash(world) ^ super::board::mix(generation ^ (u64::from(decided) << 63))
+}
+
 /// Rules operations on a world that has them installed ([`install_rules`]).
 pub trait RulesWorld {
-    /// Runs the legal-move query and returns the legal moves of the side to move.
+    /// The legal moves of the side to move: the legal-move query's, run once per position (asked
+    /// again about the same position, by any caller, it answers from the last run).
     fn legal_moves(&mut self) -> &[Move];
     /// Runs move application for `m` without checking that it is legal (for search and
     /// perft, which only play moves the query produced).
@@ -426,7 +435,10 @@ pub trait RulesWorld {
 
 impl RulesWorld for World {
     fn legal_moves(&mut self) -> &[Move] {
-        run_pipeline(self, Pipeline::Query);
+        let key = query_key(self);
+        if self.resource::<MoveQuery>().fresh_for != Some(key) && run_pipeline(self, Pipeline::Query) {
+            self.resource_mut::<MoveQuery>().fresh_for = Some(key);
+        }
         &self.resource::<MoveQuery>().moves
     }
 
@@ -490,7 +502,7 @@ impl RulesWorld for World {
     }
 
     fn is_check(&mut self) -> bool {
-        run_pipeline(self, Pipeline::Query);
+        self.legal_moves();
         self.resource::<MoveQuery>().in_check
     }
 
@@ -564,7 +576,9 @@ pub fn perft(world: &mut World, depth: u32) -> u64 {
 fn perft_inner(world: &mut World, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
     let Some((moves, rest)) = buffers.split_first_mut() else { return 1 };
     moves.clear();
-    moves.extend_from_slice(world.legal_moves());
+    // (The query itself, without the key that saves a second run: perft never asks twice.)
+    run_pipeline(world, Pipeline::Query);
+    moves.extend_from_slice(&world.resource::<MoveQuery>().moves);
     if depth == 1 {
         return moves.len() as u64;
     }

@@ -93,6 +93,10 @@ pub struct MoveQuery {
     /// Why a filter took a piece's moves away, by its square (a tired piece under stamina): what
     /// the board tells a player who picks that piece up.
     pub held: Vec<(Square, String)>,
+    /// The position (its key, see [`RulesWorld::legal_moves`](super::RulesWorld::legal_moves))
+    /// whose legal moves these are, so that asking again does not run the query again; any
+    /// other run of the query clears it.
+    pub fresh_for: Option<u64>,
     scratch_moves: Vec<Move>,
     scratch_ops: Vec<TrialOp>,
     scratch_squares: Vec<Square>,
@@ -203,6 +207,7 @@ pub fn begin_query(p: &mut QueryParts) {
     q.moves.clear();
     q.filter_self_check = true;
     q.held.clear();
+    q.fresh_for = None;
     if decided.0.is_some() {
         return;
     }

@@ -19,6 +19,7 @@ pub enum Pipeline {
 pub struct Pipelines {
     query: Option<Box<Schedule>>,
     apply: Option<Box<Schedule>>,
+    generation: u64,
 }
 
 impl Pipelines {
@@ -26,6 +27,13 @@ impl Pipelines {
     pub fn install(&mut self, query: Schedule, apply: Schedule) {
         self.query = Some(Box::new(query));
         self.apply = Some(Box::new(apply));
+        self.generation += 1;
+    }
+
+    /// How many times schedules were put in place: it changes whenever the rules' hooks or
+    /// layers may have.
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     fn slot(&mut self, which: Pipeline) -> &mut Option<Box<Schedule>> {
