@@ -28,7 +28,7 @@ fn hooks(_a: &Activation) -> Vec<Hook> {
               mut undo: ResMut<UndoLog>,
               mut effects: Effects| {
             let side = state.turn;
-            let max = active.0.iter().find(|a| a.id == "piece-hp").map(|a| a.param("hp", 2.0) as i32).unwrap_or(2);
+            let max = super::starting_hp(&active).unwrap_or(2);
             for (e, kind, owner, loc, mut hp) in &mut kings {
                 let Some(sq) = loc.square() else { continue };
                 if owner.0 != side || !rules.registry.def(*kind).royal || hp.0 >= max {

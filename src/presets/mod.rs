@@ -59,7 +59,7 @@ pub use king_heals::KING_HEALS;
 pub use knight_immunity::KNIGHT_IMMUNITY;
 pub use knights_leap_twice::KNIGHTS_LEAP_TWICE;
 pub use last_piece_standing::LAST_PIECE_STANDING;
-pub use piece_hp::{Hp, PIECE_HP, take_hit};
+pub use piece_hp::{Hp, PIECE_HP, starting_hp, take_hit};
 pub use piece_shield::{PIECE_SHIELD, Shield};
 pub use poisoned_squares::{POISONED_SQUARES, centre_squares, is_poisoned};
 pub use profile::{

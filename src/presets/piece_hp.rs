@@ -34,6 +34,11 @@ pub const PIECE_HP: PresetDef = PresetDef {
     ..PresetDef::BASE
 };
 
+/// The hit points every piece starts with while piece-hp is active (`None`: it is not).
+pub fn starting_hp(active: &super::ActivePresets) -> Option<i32> {
+    active.0.iter().find(|a| a.id == PIECE_HP.id).map(|a| a.param("hp", 2.0) as i32)
+}
+
 fn hooks(a: &Activation) -> Vec<Hook> {
     let start = a.param("hp", 2.0) as i32;
     vec![

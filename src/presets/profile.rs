@@ -178,14 +178,11 @@ pub fn profile_hp(world: &World, entity: Entity) -> i32 {
 }
 
 fn base_hp(world: &World) -> i32 {
-    world
-        .get_resource::<super::ActivePresets>()
-        .and_then(|a| a.0.iter().find(|a| a.id == "piece-hp").map(|a| a.param("hp", 2.0) as i32))
-        .unwrap_or(1)
+    world.get_resource::<super::ActivePresets>().and_then(super::starting_hp).unwrap_or(1)
 }
 
 fn piece_hp_active(world: &World) -> bool {
-    world.get_resource::<super::ActivePresets>().is_some_and(|a| a.0.iter().any(|a| a.id == "piece-hp"))
+    world.get_resource::<super::ActivePresets>().and_then(super::starting_hp).is_some()
 }
 
 /// The per-instance bindings: each kept entry's piece (the one set up on its square, still in
