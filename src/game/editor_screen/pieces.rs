@@ -99,13 +99,21 @@ pub(super) fn library(ui: &mut egui::Ui, editor: &mut Editor, filter: &mut Strin
         });
         let needle = filter.to_lowercase();
         let library = library_pieces();
+        // Pieces whose name matches come first, then those whose Betza does, then the pieces of
+        // the variants that match ("chancellor": the chancellor before Chancellor Chess's bishop).
+        let rank = |l: &&crate::editor::LibraryPiece| {
+            if needle.is_empty() || l.spec.name.contains(&needle) {
+                Some(0)
+            } else if l.spec.betza.to_lowercase().contains(&needle) {
+                Some(1)
+            } else {
+                l.variants.iter().any(|v| v.to_lowercase().contains(&needle)).then_some(2)
+            }
+        };
+        let mut shown: Vec<(u8, &crate::editor::LibraryPiece)> = library.iter().filter_map(|l| Some((rank(&l)?, l))).collect();
+        shown.sort_by_key(|&(r, _)| r);
         egui::Grid::new("piece-library").num_columns(4).striped(true).show(ui, |ui| {
-            for l in library.iter().filter(|l| {
-                needle.is_empty()
-                    || l.spec.name.contains(&needle)
-                    || l.spec.betza.to_lowercase().contains(&needle)
-                    || l.variants.iter().any(|v| v.to_lowercase().contains(&needle))
-            }) {
+            for (_, l) in shown {
                 if ui.button("Add").on_hover_text("under its own letter, or the first free one").clicked()
                     && let Some(letter) = editor.free_letter(l.spec.letter)
                     && editor.apply(&Edit::Piece(PieceSpec { letter, ..l.spec.clone() })).is_ok()
