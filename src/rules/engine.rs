@@ -526,8 +526,9 @@ impl RulesWorld for World {
         // it (a third check, a side without pieces, a goal held): a preset's rule (the first
         // capture wins), Racing Kings' reply, a bare king leave no such trace.
         let decided = self.resource::<DecidedOutcome>().0.clone().filter(|o| {
-            let fns = self.get_resource::<RuleFns>().cloned().unwrap_or_default();
-            end::decided(&EndView { variant: rules, fns: &fns, board, state }, Moment::SetUp).as_ref() != Some(o)
+            let none = RuleFns::default();
+            let fns = self.get_resource::<RuleFns>().unwrap_or(&none);
+            end::decided(&EndView { variant: rules, fns, board, state }, Moment::SetUp).as_ref() != Some(o)
         });
         // Chimera's trailing field: the counters the rules read, then what presets write.
         let mut sections = super::fen::write_counters(&super::fen::Counters {
@@ -907,14 +908,10 @@ fn judge(world: &mut World) -> Option<Outcome> {
         return Some(o.clone());
     }
     let none = world.legal_moves().is_empty();
-    let fns = world.get_resource::<RuleFns>().cloned().unwrap_or_default();
+    let no_fns = RuleFns::default();
+    let fns = world.get_resource::<RuleFns>().unwrap_or(&no_fns);
     let query = world.resource::<MoveQuery>();
     let replies = Replies { none, in_check: query.in_check, royals: &query.royals, history: &world.resource::<History>().0 };
-    let at = EndView {
-        variant: &world.resource::<Rules>().0,
-        fns: &fns,
-        board: world.resource::<Board>(),
-        state: world.resource::<GameState>(),
-    };
+    let at = EndView { variant: &world.resource::<Rules>().0, fns, board: world.resource::<Board>(), state: world.resource::<GameState>() };
     end::outcome(&at, replies)
 }
