@@ -289,11 +289,12 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
 /// # Errors
 /// An unknown variant or a bad FEN, as a message.
 pub fn run_perft(variant: &str, fen: &str, depth: u32, divide: bool, profile: Option<&str>, out: &mut impl Write) -> Result<u64, String> {
-    let mut variant = variants::find(variant).map_err(|e| format!("variant '{variant}': {e}"))?;
+    let variant = variants::find(variant).map_err(|e| format!("variant '{variant}': {e}"))?;
+    let mut definition = crate::presets::GameDefinition::new(variant)?;
     if let Some(p) = profile {
-        variant.profile = Some(crate::modifiers::load_profile(p)?.to_ron());
+        definition.profile = Some(crate::modifiers::load_profile(p)?);
     }
-    let mut engine = crate::presets::new_game(variant, fen)?;
+    let mut engine = definition.start(crate::presets::Start::Given(fen))?;
     let nodes = if divide && depth > 0 {
         let split = engine.divide(depth);
         for (uci, n) in &split {
@@ -314,7 +315,8 @@ pub fn run_perft(variant: &str, fen: &str, depth: u32, divide: bool, profile: Op
 pub fn run_check(files: &[String], out: &mut impl Write) -> bool {
     let mut all_ok = true;
     for f in files {
-        let result = variants::load_path(std::path::Path::new(f));
+        // The start is judged as a game sets it up.
+        let result = variants::load_path(std::path::Path::new(f)).and_then(|v| variants::playable(&v).map(|_| v));
         let written = match result {
             Ok(v) => {
                 writeln!(out, "ok {f} ({}, {}×{}, {} piece types)", v.name, v.geometry.files, v.geometry.ranks, v.registry.types.len())

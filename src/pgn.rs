@@ -6,7 +6,7 @@
 //!
 //! Layer: uses `rules` to `ai` (not `clock`, which stands beside it).
 
-use crate::presets::{Activation, by_id, new_game, set_active_presets};
+use crate::presets::{Activation, GameDefinition, Start};
 use crate::rules::{Engine, MoveLog, Outcome, RulesWorld, Side};
 
 /// A game read from PGN.
@@ -200,27 +200,33 @@ pub fn parse_pgn(text: &str) -> Result<PgnGame, String> {
     Ok(game)
 }
 
-/// Replays a PGN game in a fresh engine: its variant (the `Variant` tag, `chess` without one),
-/// presets, start position and moves.
+/// The game a PGN's tags define: its variant (the `Variant` tag, `chess` without one) with
+/// the presets of its `Presets` tag on too and the profile of its `Profile` tag; and the
+/// variant's id.
+///
+/// # Errors
+/// An unknown variant or preset, or a profile that does not read.
+pub fn definition_of(game: &PgnGame) -> Result<(GameDefinition, String), String> {
+    let id = game.tag("Variant").map(normalise_variant).unwrap_or_else(|| "chess".into());
+    let variant = crate::variants::find(&id).map_err(|e| format!("variant '{id}': {e}"))?;
+    let tagged: Vec<String> =
+        game.tag("Presets").unwrap_or("").split(',').map(str::trim).filter(|p| !p.is_empty()).map(String::from).collect();
+    let mut definition = GameDefinition::new(variant)?.with_preset_ids(&tagged)?;
+    if let Some(text) = game.tag("Profile") {
+        definition.profile = Some(crate::modifiers::Profile::from_ron(text)?);
+    }
+    Ok((definition, id))
+}
+
+/// Replays a PGN game in a fresh engine: its [definition](definition_of), start position
+/// (the `FEN` tag) and moves.
 ///
 /// # Errors
 /// An unknown variant or preset, a bad FEN, or the first move that is not legal, with why.
 pub fn replay(game: &PgnGame) -> Result<(Engine, String, Vec<Activation>), String> {
-    let id = game.tag("Variant").map(normalise_variant).unwrap_or_else(|| "chess".into());
-    let mut variant = crate::variants::find(&id).map_err(|e| format!("variant '{id}': {e}"))?;
-    if let Some(text) = game.tag("Profile") {
-        variant.profile = Some(crate::modifiers::Profile::from_ron(text)?.to_ron());
-    }
-    let fen = game.tag("FEN").unwrap_or("startpos");
-    let mut engine = new_game(variant, fen)?;
-    let mut set = crate::presets::requested_by(engine.variant());
-    for p in game.tag("Presets").unwrap_or("").split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let def = by_id(p).ok_or_else(|| format!("no preset '{p}'"))?;
-        if !set.iter().any(|a| a.id == def.id) {
-            set.push(Activation::of(def.id));
-        }
-    }
-    set_active_presets(engine.world_mut(), set.clone()).map_err(|e| e.to_string())?;
+    let (definition, id) = definition_of(game)?;
+    let mut engine = definition.start(Start::Given(game.tag("FEN").unwrap_or("startpos")))?;
+    let set = definition.presets;
     let swaps = profile_swaps(game)?;
     for (i, san) in game.moves.iter().enumerate() {
         queue_swap(engine.world_mut(), &swaps, i + 1)?;
@@ -277,6 +283,7 @@ fn normalise_variant(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::presets::{new_game, set_active_presets};
     use crate::rules::Variant;
 
     #[test]

@@ -45,7 +45,7 @@ use std::path::Path;
 use bevy::prelude::World;
 
 use crate::pgn::{PgnGame, parse_pgn, profile_swaps, queue_swap, write_pgn_with};
-use crate::presets::{Activation, Scope, by_id, new_game};
+use crate::presets::{Activation, GameDefinition, Scope, Start, by_id};
 use crate::rules::{Board, Engine, MoveLog, PresetRequest, Rules, RulesWorld, Side, Variant, parse_uci, to_uci};
 use crate::variants::VariantFile;
 
@@ -312,7 +312,7 @@ pub fn read_save(text: &str) -> Result<Save, SaveError> {
 pub fn variant_of(save: &Save) -> Result<Variant, SaveError> {
     let mut variant = match &save.definition {
         Some(def) => crate::variants::resolve(def.clone(), &crate::variants::builtin_file)
-            .and_then(|resolved| crate::variants::compile_playable(&resolved))
+            .and_then(|resolved| crate::variants::compile(&resolved))
             .map_err(|e| SaveError::Field("ChimeraVariant".into(), e.to_string()))?,
         None => crate::variants::builtin(&save.variant_id).map_err(|e| SaveError::Field("Variant".into(), e.to_string()))?,
     };
@@ -329,6 +329,14 @@ pub fn variant_of(save: &Save) -> Result<Variant, SaveError> {
         None => None,
     };
     Ok(variant)
+}
+
+/// The game a save is played by: [`variant_of`], resolved once.
+///
+/// # Errors
+/// See [`variant_of`]; presets or a profile that do not go together.
+pub fn definition_of(save: &Save) -> Result<GameDefinition, SaveError> {
+    GameDefinition::new(variant_of(save)?).map_err(|e| SaveError::Replay(format!("the start: {e}")))
 }
 
 /// Plays a save's moves (and its profile swaps) in `world`, set up at the save's start, and
@@ -391,10 +399,10 @@ pub fn redo_stack(world: &mut World, save: &Save) -> Result<Vec<crate::rules::Mo
 /// Sets a save's game up in a fresh engine and replays it.
 ///
 /// # Errors
-/// See [`variant_of`] and [`replay_moves`]; a start position that does not load.
+/// See [`definition_of`] and [`replay_moves`]; a start position that does not load.
 pub fn resume(save: &Save) -> Result<Engine, SaveError> {
-    let variant = variant_of(save)?;
-    let mut engine = new_game(variant, save.start_fen()).map_err(|e| SaveError::Replay(format!("the start: {e}")))?;
+    let mut engine =
+        definition_of(save)?.start(Start::Given(save.start_fen())).map_err(|e| SaveError::Replay(format!("the start: {e}")))?;
     replay_moves(engine.world_mut(), save)?;
     Ok(engine)
 }
@@ -458,6 +466,7 @@ pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::presets::new_game;
 
     fn sample() -> (Engine, String) {
         let mut e = new_game(crate::variants::builtin("crazyhouse").unwrap(), "startpos").unwrap();

@@ -22,6 +22,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::ai::{Clock, Computer, Info, Limits, SearchResult};
+use crate::presets::{GameDefinition, Start};
 use crate::rules::{Engine, PresetRequest, Side, Variant, to_uci};
 
 /// Where the engine writes: shared between the command loop and the search thread.
@@ -52,6 +53,8 @@ struct Session {
     level_time_percent: u32,
     hash_mb: usize,
     game: Option<Engine>,
+    /// The game the settings define, resolved at the first `position` after they change.
+    definition: Option<GameDefinition>,
     /// The settings the current computer was made for.
     computer_key: String,
     computer: Option<Computer>,
@@ -72,6 +75,7 @@ impl Session {
             level_time_percent: 100,
             hash_mb: 16,
             game: None,
+            definition: None,
             computer_key: String::new(),
             computer: None,
             search: None,
@@ -137,6 +141,7 @@ impl Session {
             Some((n, v)) => (n.trim(), v.trim()),
             None => (rest.trim(), ""),
         };
+        self.definition = None;
         match name.to_ascii_lowercase().as_str() {
             "uci_variant" => {
                 let known = Self::variant_names().iter().any(|n| n == value);
@@ -217,11 +222,14 @@ impl Session {
         } else {
             return self.info("position needs 'startpos' or 'fen <FEN>', then optionally 'moves ...'");
         };
-        let variant = match self.variant() {
-            Ok(v) => v,
-            Err(e) => return self.info(&e),
-        };
-        let mut game = match crate::presets::new_game(variant, &fen) {
+        if self.definition.is_none() {
+            match self.variant().and_then(GameDefinition::new) {
+                Ok(d) => self.definition = Some(d),
+                Err(e) => return self.info(&e),
+            }
+        }
+        let Some(definition) = &self.definition else { return };
+        let mut game = match definition.start(Start::Given(&fen)) {
             Ok(g) => g,
             Err(e) => return self.info(&format!("bad position '{fen}': {e}; the position is unchanged")),
         };

@@ -154,8 +154,9 @@ fn folder(name: &str) -> std::path::PathBuf {
     dir
 }
 
+/// The problems `chimera check` finds: the file's, then its start's.
 fn load_problems(path: &std::path::Path) -> Vec<chimera::variants::Problem> {
-    match variants::load_path(path) {
+    match variants::load_path(path).and_then(|v| variants::playable(&v)) {
         Ok(_) => Vec::new(),
         Err(LoadError::Invalid(ps)) => ps,
         Err(e) => panic!("{e}"),

@@ -70,7 +70,7 @@ fn royal_capturable(world: &mut World, side: Side) -> bool {
     let replies = generated(world, side.opponent());
     let taken = |r: Square| replies.iter().any(|m| m.capture && (m.to == r || m.kind == MoveKind::EnPassant(r)));
     // Generals facing each other on an open file (Xiangqi's flying general).
-    let facing = variant.flying_general
+    let facing = variant.switches.flying_general
         && royals.iter().any(|&r| {
             [1i32, -1].into_iter().any(|dir| {
                 let mut k = 1;

@@ -177,7 +177,7 @@ fn lame_leapers_written_as_legs_count_as_fairy_stockfish_counts() {
         }
         assert_ne!(legs.pieces, file.pieces.take());
         let plain = variants::builtin(id).unwrap();
-        let legged = variants::compile_playable(&legs).unwrap();
+        let legged = variants::compile(&legs).unwrap();
         let mut a = Engine::new(plain);
         let mut b = Engine::new(legged);
         assert_eq!(a.perft(depth), b.perft(depth), "{id}");
@@ -225,7 +225,7 @@ fn fairy_stockfish_files_neither_take_nor_get_legs() {
 fn legs_count_where_captures_and_material_are_judged() {
     // Andernach: a piece that takes on the way and comes home changes side where it stands.
     let mut v = with_piece("cabW");
-    v.captures_change_side = true;
+    v.switches.captures_change_side = true;
     let mut e = Engine::from_fen(v, "4k3/8/8/3p4/3S4/8/8/4K3 w - - 0 1").unwrap();
     e.play_uci("d4d5,d5d4").unwrap();
     assert_eq!(e.fen(), "4k3/8/8/8/3s4/8/8/4K3 b - - 0 1");

@@ -61,7 +61,7 @@ fn threefold_repetition() {
 fn perpetual_chess(fen: &str) -> Engine {
     let mut file = chimera::variants::builtin_resolved("chess").unwrap();
     file.perpetual_check_loses = Some(true);
-    Engine::from_fen(chimera::variants::compile_playable(&file).unwrap(), fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    Engine::from_fen(chimera::variants::compile(&file).unwrap(), fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
 #[test]

@@ -215,8 +215,8 @@ pub fn search(
         (None, None)
     };
     let presets_active = world.get_resource::<crate::presets::ActivePresets>().is_some_and(|a| !a.0.is_empty());
-    let null_allowed = !rules.mandatory_capture
-        && !rules.pass
+    let null_allowed = !rules.switches.mandatory_capture
+        && !rules.switches.pass
         && !presets_active
         && !rules.end.iter().any(|e| {
             matches!(
@@ -405,7 +405,7 @@ impl Searcher<'_> {
         // Where perpetual check loses, a repetition reached by checking with every move is lost
         // by the checker (short of a mate score, as for the other repetitions).
         let rules = &self.world.resource::<crate::rules::Rules>().0;
-        let perpetual = rules.perpetual_check_loses.then(|| {
+        let perpetual = rules.switches.perpetual_check_loses.then(|| {
             let st = self.world.resource::<GameState>();
             let span = crate::rules::repetition_span(&self.world.resource::<History>().0, st.halfmove_clock, 2);
             span.and_then(|s| crate::rules::perpetual_checker(st.check_streak, st.turn, s))

@@ -588,7 +588,7 @@ impl Editor {
                     }
                 }))
             }
-            Edit::Switch { switch, on } => Ok(self.edit(|f| switch.set(f, *on))),
+            Edit::Switch { switch, on } => Ok(self.edit(|f| switch.turn(f, *on))),
             Edit::Castling(spec) => Ok(self.edit(|f| f.castling.clone_from(spec))),
             Edit::Promotion(spec) => Ok(self.edit(|f| f.promotion.clone_from(spec))),
             Edit::PiecePromotion(spec) => Ok(self.edit(|f| f.piece_promotion.clone_from(spec))),
@@ -862,8 +862,9 @@ impl Editor {
     /// it compiles: one compilation for both (a view wants the variant too, for the pieces'
     /// values and the profile's forms).
     pub fn check(&self) -> (Vec<Problem>, Option<crate::rules::Variant>) {
-        let variant = match crate::variants::compile_playable(&self.file) {
-            Ok(v) => v,
+        let compiled = crate::variants::compile(&self.file).and_then(|v| Ok((crate::variants::playable(&v)?, v)));
+        let (mut game, variant) = match compiled {
+            Ok(both) => both,
             Err(LoadError::Invalid(problems)) => return (problems, None),
             Err(other) => return (vec![Problem::new(ProblemCode::StartFen, "", other.to_string())], None),
         };
@@ -900,9 +901,7 @@ impl Editor {
                 "no promoting piece moves forward, so none can reach the zone",
             ));
         }
-        if let Ok(mut game) = crate::presets::new_game(variant.clone(), &variant.start_fen)
-            && game.legal_moves().is_empty()
-        {
+        if game.legal_moves().is_empty() {
             out.push(Problem::new(
                 ProblemCode::NoLegalMove,
                 "start",
@@ -1052,7 +1051,7 @@ mod tests {
         by_hand.start = Some("rnabqkbcnr/pppppppppp/1g6g1/10/10/1G6G1/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1".into());
         by_hand.presets = Some(vec![PresetUse { id: "explosive-rook".into(), params: Default::default(), scope: None, duration: None }]);
         let perft = |file: &VariantFile| {
-            let v = crate::variants::compile_playable(file).unwrap();
+            let v = crate::variants::compile(file).unwrap();
             crate::presets::new_game(v.clone(), &v.start_fen).unwrap().perft(3)
         };
         assert_eq!(perft(e.file()), perft(&by_hand));
@@ -1121,7 +1120,7 @@ mod tests {
         .unwrap();
         let by_hand = crate::variants::resolve(by_hand, &crate::variants::builtin_file).unwrap();
         let perft = |file: &VariantFile| {
-            let v = crate::variants::compile_playable(file).unwrap();
+            let v = crate::variants::compile(file).unwrap();
             crate::presets::new_game(v.clone(), &v.start_fen).unwrap().perft(3)
         };
         assert_eq!(perft(e.file()), perft(&by_hand));
@@ -1255,7 +1254,7 @@ mod tests {
         assert!(e.apply(&Edit::PaintRegion { name: "hill".into(), squares: vec![(8, 0)], on: true }).is_err(), "off the board");
         assert!(e.problems().is_empty(), "{:?}", e.problems());
         let perft = |file: &VariantFile| {
-            let v = crate::variants::compile_playable(file).unwrap();
+            let v = crate::variants::compile(file).unwrap();
             crate::presets::new_game(v.clone(), "rnbqkbnr/pppppppp/8/8/8/2K5/PPPPPPPP/RNBQ1BNR w kq - 0 1").unwrap().perft(2)
         };
         let koth =
@@ -1272,9 +1271,10 @@ mod tests {
     #[test]
     fn rule_forms_write_the_keys_the_loader_reads() {
         let mut e = Editor::copy_of("chess").unwrap();
-        e.apply(&Edit::Switch { switch: Switch::MandatoryCapture, on: true }).unwrap();
+        let mandatory = crate::variants::switch("mandatory_capture").unwrap();
+        e.apply(&Edit::Switch { switch: mandatory, on: true }).unwrap();
         assert_eq!(e.file().mandatory_capture, Some(true));
-        assert!(Switch::MandatoryCapture.get(e.file()));
+        assert!(mandatory.is_on(e.file()));
         e.apply(&Edit::Castling(None)).unwrap();
         e.apply(&Edit::Promotion(Some(PromotionSpec {
             rank: 8,
@@ -1290,8 +1290,8 @@ mod tests {
         assert!(e.problems().is_empty(), "{:?}", e.problems());
         // What the forms wrote is what the loader plays: mandatory capture, no castling, two
         // promotion choices, blasts.
-        let v = crate::variants::compile_playable(e.file()).unwrap();
-        assert!(v.mandatory_capture && v.castling.is_none() && v.blast.is_some());
+        let v = crate::variants::compile(e.file()).unwrap();
+        assert!(v.switches.mandatory_capture && v.castling.is_none() && v.blast.is_some());
         assert_eq!(v.promotion.choices.len(), 2);
         // And the text says the same.
         assert_eq!(&crate::variants::parse_variant_file(&e.ron()).unwrap(), e.file());
@@ -1331,7 +1331,7 @@ mod tests {
             .insert("N".into(), [("direction-additions".to_string(), crate::modifiers::Value::Text("F".into()))].into_iter().collect());
         e.apply(&Edit::Profile(Some(ProfileUse::Inline(own.clone())))).unwrap();
         assert!(e.problems().is_empty(), "{:?}", e.problems());
-        let v = crate::variants::compile_playable(e.file()).unwrap();
+        let v = crate::variants::compile(e.file()).unwrap();
         let mut game = crate::presets::new_game(v.clone(), "4k3/8/8/8/3N4/8/8/4K3 w - - 0 1").unwrap();
         assert_eq!(game.legal_moves().len(), 8 + 4 + 5, "the knight's 8, the ferz's 4, the king's 5");
         // A letter the variant lacks is a problem at the profile, in the rules section.
@@ -1478,7 +1478,7 @@ mod tests {
     #[test]
     fn a_letter_is_renamed_and_removed_everywhere_it_is_named() {
         let perft = |e: &Editor, depth: u32| {
-            let v = crate::variants::compile_playable(e.file()).unwrap();
+            let v = crate::variants::compile(e.file()).unwrap();
             crate::presets::new_game(v.clone(), &v.start_fen).unwrap().perft(depth)
         };
         // Atomic: the king in the extinction rule, the pawn among the pieces a blast spares.
@@ -1568,7 +1568,7 @@ mod tests {
             Edit::Start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Qq] w KQkq - 0 1".into()),
             Edit::Preset { id: "piece-hp".into(), on: true },
             Edit::PresetUse(PresetUse { id: "piece-hp".into(), params: Default::default(), scope: Some(Scope::Black), duration: Some(4) }),
-            Edit::Switch { switch: Switch::MandatoryCapture, on: true },
+            Edit::Switch { switch: crate::variants::switch("mandatory_capture").unwrap(), on: true },
             Edit::Castling(None),
             Edit::Promotion(Some(PromotionSpec {
                 rank: 8,

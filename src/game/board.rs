@@ -249,7 +249,7 @@ fn fit_camera(
     let Ok(window) = windows.single() else { return };
     let Ok((mut projection, mut transform)) = cameras.single_mut() else { return };
     let g = board.geometry;
-    let pockets = if rules.0.drops.is_some() || rules.0.gating || rules.0.fixed_gating { 2.1 } else { 0.0 };
+    let pockets = if rules.0.drops.is_some() || rules.0.switches.gating || rules.0.switches.fixed_gating { 2.1 } else { 0.0 };
     let (need_w, need_h) = ((g.files as f32 + 0.6) * SQUARE, (g.ranks as f32 + 0.6 + pockets) * SQUARE);
     let (avail_w, avail_h) = ((window.width() - side).max(50.0), window.height().max(50.0));
     let scale = (need_w / avail_w).max(need_h / avail_h);
@@ -663,7 +663,7 @@ fn draw_pockets(
     mut drawn: Local<Option<(u64, u64, Side, Option<usize>)>>,
 ) {
     let key = (version.0, layout.0, view.bottom, browse.ply);
-    if *drawn == Some(key) || (rules.0.drops.is_none() && !rules.0.gating && !rules.0.fixed_gating) {
+    if *drawn == Some(key) || (rules.0.drops.is_none() && !rules.0.switches.gating && !rules.0.switches.fixed_gating) {
         return;
     }
     *drawn = Some(key);
@@ -671,7 +671,7 @@ fn draw_pockets(
         commands.entity(e).despawn();
     }
     let g = board.geometry;
-    if rules.0.fixed_gating {
+    if rules.0.switches.fixed_gating {
         // (While browsing, the waiting pieces are the present ones that the shown hand holds.)
         let hands = browse.shown().map_or(&board.hand_counts, |p| &p.hands);
         for side in Side::BOTH {
@@ -783,7 +783,7 @@ fn draw_marks(
     // board's are.
     for sq in board.walls().filter(|w| !rules.0.walls.contains(w)) {
         let at = square_centre(g, view, sq);
-        if rules.0.trail_walls {
+        if rules.0.switches.trail_walls {
             let hole = Sprite::from_color(Color::srgb(0.11, 0.09, 0.07), Vec2::splat(SQUARE));
             commands.spawn((Mark, hole, Transform::from_xyz(at.x, at.y, 0.3)));
             continue;

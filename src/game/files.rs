@@ -9,8 +9,9 @@ use std::path::PathBuf;
 use bevy::prelude::*;
 
 use super::play::{Notice, PositionVersion, RedoStack, Selection};
-use super::{GameSetup, start_game, start_variant};
+use super::{GameSetup, start_definition};
 use crate::pgn::{PgnGame, parse_pgn, replay, write_pgn};
+use crate::presets::Start;
 use crate::rules::{Board, MoveLog, Rules, RulesWorld, parse_san};
 use crate::save::{Save, SaveInput, Seats, read_save, write_save};
 
@@ -138,20 +139,11 @@ pub fn game_save(world: &mut World) -> String {
 /// # Errors
 /// Why the game does not replay; the board is untouched then.
 pub fn load_game(world: &mut World, game: &PgnGame) -> Result<(), String> {
-    let (_, id, presets) = replay(game)?;
-    let ids: Vec<String> = presets.iter().map(|a| a.id.to_string()).collect();
-    start_game(world, &id, &ids)?;
+    // Replayed in a scratch engine first, so that the board is untouched when it fails.
+    replay(game)?;
+    let (definition, id) = crate::pgn::definition_of(game)?;
+    start_definition(world, &id, None, &definition, Start::Given(game.tag("FEN").unwrap_or("startpos")))?;
     world.resource_mut::<RedoStack>().0.clear();
-    // The profile the game started with (the replay above checked that it reads and applies).
-    if let Some(text) = game.tag("Profile") {
-        let profile = crate::modifiers::Profile::from_ron(text)?;
-        crate::presets::apply_profile(world, Some(&profile))
-            .map_err(|p| p.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))?;
-    }
-    if let Some(fen) = game.tag("FEN") {
-        crate::presets::set_position(world, fen)?;
-        world.resource_mut::<GameSetup>().start_fen = world.fen();
-    }
     let swaps = crate::pgn::profile_swaps(game)?;
     for (i, san) in game.moves.iter().enumerate() {
         crate::pgn::queue_swap(world, &swaps, i + 1)?;
@@ -174,13 +166,8 @@ pub fn load_game(world: &mut World, game: &PgnGame) -> Result<(), String> {
 pub fn resume_save(world: &mut World, save: &Save) -> Result<(), String> {
     let mut scratch = crate::save::resume(save).map_err(|e| e.to_string())?;
     crate::save::redo_stack(scratch.world_mut(), save).map_err(|e| e.to_string())?;
-    let variant = crate::save::variant_of(save).map_err(|e| e.to_string())?;
-    let set = crate::presets::requested_by(&variant);
-    start_variant(world, &save.variant_id, save.definition.clone(), variant, set)?;
-    if let Some(fen) = save.game.tag("FEN") {
-        crate::presets::set_position(world, fen)?;
-        world.resource_mut::<GameSetup>().start_fen = world.fen();
-    }
+    let definition = crate::save::definition_of(save).map_err(|e| e.to_string())?;
+    start_definition(world, &save.variant_id, save.definition.clone(), &definition, Start::Given(save.start_fen()))?;
     crate::save::replay_moves(world, save).map_err(|e| e.to_string())?;
     let redo = crate::save::redo_stack(world, save).map_err(|e| e.to_string())?;
     world.resource_mut::<RedoStack>().0 = redo;
@@ -340,7 +327,7 @@ mod tests {
     fn app() -> App {
         let mut app = App::new();
         app.add_plugins(MinimalPlugins);
-        start_game(app.world_mut(), "chess", &[]).unwrap();
+        super::super::start_game(app.world_mut(), "chess", &[]).unwrap();
         app.add_plugins((super::super::play::plugin, plugin));
         app.init_resource::<super::super::board::LayoutVersion>();
         app

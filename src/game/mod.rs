@@ -36,13 +36,12 @@ mod ui;
 
 use std::collections::VecDeque;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
 
-use crate::presets::{Activation, by_id, requested_by, set_active_presets};
-use crate::rules::{Board, Rules, RulesWorld, Square, install_rules_bare, parse_uci};
+use crate::presets::{Activation, GameDefinition, Start, by_id};
+use crate::rules::{Board, Rules, RulesWorld, Square, parse_uci};
 use crate::variants;
 
 /// Options of the game window: the command line's.
@@ -135,88 +134,70 @@ pub struct CheckSquares(pub Vec<Square>);
 #[derive(Resource, Clone, Debug, Default)]
 pub struct Script(pub VecDeque<String>);
 
-fn activations(variant: &crate::rules::Variant, extra: &[String]) -> Result<Vec<Activation>, String> {
-    let mut set = requested_by(variant);
-    for id in extra {
-        let def = by_id(id).ok_or_else(|| format!("no preset '{id}' (see `chimera list presets`)"))?;
-        if !set.iter().any(|a| a.id == def.id) {
-            set.push(Activation::of(def.id));
-        }
-    }
-    Ok(set)
-}
-
-/// Sets up a game of `variant_id` with `presets` in `world`: the old presets are switched off
-/// on the old pieces, the rules and start position installed, the new presets switched on.
+/// The game `variant_id` names (a built-in, a `.ron` file, or `file.ini:section`) with the
+/// presets `presets` on too, and its file when it is a user's.
 ///
 /// # Errors
 /// An unknown variant, a bad variant file, or a preset set that cannot be active.
-pub fn start_game(world: &mut World, variant_id: &str, presets: &[String]) -> Result<(), String> {
-    let (variant, definition) = if variant_id.ends_with(".ron") || variants::fairy::ini_spec(variant_id).is_some() {
+fn definition_for(world: &World, variant_id: &str, presets: &[String]) -> Result<(GameDefinition, Option<variants::VariantFile>), String> {
+    let (variant, file) = if variant_id.ends_with(".ron") || variants::fairy::ini_spec(variant_id).is_some() {
         let loaded = match variants::fairy::ini_spec(variant_id) {
             // A section of a Fairy-Stockfish ini file, converted.
             Some((path, section)) => variants::fairy::import_section(std::path::Path::new(path), section)
-                .and_then(|definition| Ok((variants::compile_playable(&definition).map_err(|e| e.to_string())?, definition))),
+                .and_then(|file| Ok((variants::compile(&file).map_err(|e| e.to_string())?, file))),
             None => {
                 let path = std::path::Path::new(variant_id);
                 variants::load_path(path).and_then(|v| Ok((v, variants::resolve_path(path)?))).map_err(|e| e.to_string())
             }
         };
         match loaded {
-            Ok((variant, definition)) => (variant, Some(definition)),
+            Ok((variant, file)) => (variant, Some(file)),
             Err(e) => {
                 // A resumed game's variant whose file has gone since: its saved definition.
                 let kept = world.get_resource::<GameSetup>().filter(|s| s.variant_id == variant_id).and_then(|s| s.definition.clone());
-                let Some(definition) = kept else { return Err(format!("variant: {e}")) };
-                (variants::compile_playable(&definition).map_err(|e| format!("variant: {e}"))?, Some(definition))
+                let Some(file) = kept else { return Err(format!("variant: {e}")) };
+                (variants::compile(&file).map_err(|e| format!("variant: {e}"))?, Some(file))
             }
         }
     } else {
         (variants::builtin(variant_id).map_err(|e| format!("variant: {e}"))?, None)
     };
-    let set = activations(&variant, presets)?;
-    start_variant(world, variant_id, definition, variant, set)
+    Ok((GameDefinition::new(variant)?.with_preset_ids(presets)?, file))
 }
 
-/// Sets up a game of a compiled `variant` (labelled `variant_id`, with its `definition` when
-/// it is a user's) with the preset set `set`; see [`start_game`].
+/// Sets up a new game of `variant_id` with `presets` in `world`: the old presets are switched
+/// off on the old pieces, the rules installed, the new presets switched on, and the start (a
+/// new one for a variant that shuffles it) set up.
 ///
 /// # Errors
-/// A preset set that cannot be active, a start the presets refuse, or a bad profile.
-pub fn start_variant(
-    world: &mut World,
-    variant_id: &str,
-    definition: Option<variants::VariantFile>,
-    variant: crate::rules::Variant,
-    set: Vec<Activation>,
-) -> Result<(), String> {
-    crate::presets::validate(&set).map_err(|e| e.to_string())?;
-    if world.contains_resource::<Rules>() {
-        set_active_presets(world, vec![]).map_err(|e| e.to_string())?;
-    }
-    // The rules first, then the presets, then the start judged under them (under hit points a
-    // start may have a king attacked). A variant that shuffles its start (Chess960) gets a new
-    // one every game.
-    let start = variant.new_game_fen(|n| rand::random_range(0..n));
-    let variant_profile = variant.profile.clone();
-    install_rules_bare(world, Arc::new(variant));
-    set_active_presets(world, set.clone()).map_err(|e| e.to_string())?;
-    crate::presets::set_position(world, &start).map_err(|e| format!("the start position: {e}"))?;
-    // The variant's own modifier profile (a profile from the command line replaces it later).
-    let profile = match &variant_profile {
-        Some(text) => Some(crate::modifiers::Profile::from_ron(text)?),
-        None => None,
-    };
-    crate::presets::apply_profile(world, profile.as_ref()).map_err(|p| profile_problems(&p))?;
-    let start_fen = world.fen();
-    world.insert_resource(GameSetup { variant_id: variant_id.to_string(), presets: set, start_fen, definition });
-    clocks::fresh(world);
-    Ok(())
+/// An unknown variant, a bad variant file, or a preset set that cannot be active.
+pub fn start_game(world: &mut World, variant_id: &str, presets: &[String]) -> Result<(), String> {
+    let (definition, file) = definition_for(world, variant_id, presets)?;
+    start_definition(world, variant_id, file, &definition, Start::New(&mut |n| rand::random_range(0..n)))
 }
 
-/// Profile problems in one line.
-fn profile_problems(problems: &[crate::modifiers::ProfileProblem]) -> String {
-    problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+/// Sets up a game of `definition` (labelled `variant_id`, with its `file` when it is a
+/// user's) from `from`, with fresh clocks.
+///
+/// # Errors
+/// A start the presets refuse, or a profile that does not fit it.
+pub fn start_definition(
+    world: &mut World,
+    variant_id: &str,
+    file: Option<variants::VariantFile>,
+    definition: &GameDefinition,
+    from: Start,
+) -> Result<(), String> {
+    definition.start_in(world, from)?;
+    let start_fen = world.fen();
+    world.insert_resource(GameSetup {
+        variant_id: variant_id.to_string(),
+        presets: definition.presets.clone(),
+        start_fen,
+        definition: file,
+    });
+    clocks::fresh(world);
+    Ok(())
 }
 
 /// Opens the game window and runs until it closes.
@@ -240,25 +221,32 @@ pub fn run(options: GameOptions) -> ExitCode {
         return ExitCode::FAILURE;
     }
     app.add_plugins(bevy_egui::EguiPlugin::default());
-    if let Err(e) = start_game(app.world_mut(), options.variant.as_deref().unwrap_or("chess"), &options.presets) {
+    // The game from the command line: its variant and presets, a profile in place of the
+    // variant's own, and the position given or a new start.
+    let variant_id = options.variant.as_deref().unwrap_or("chess");
+    let (mut definition, file) = match definition_for(app.world(), variant_id, &options.presets) {
+        Ok(found) => found,
+        Err(e) => {
+            eprintln!("chimera: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if let Some(name) = &options.profile {
+        match crate::modifiers::load_profile(name) {
+            Ok(p) => definition.profile = Some(p),
+            Err(e) => {
+                eprintln!("chimera: --profile: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    let started = match &options.fen {
+        Some(fen) => start_definition(app.world_mut(), variant_id, file, &definition, Start::Given(fen)).map_err(|e| format!("--fen: {e}")),
+        None => start_definition(app.world_mut(), variant_id, file, &definition, Start::New(&mut |n| rand::random_range(0..n))),
+    };
+    if let Err(e) = started {
         eprintln!("chimera: {e}");
         return ExitCode::FAILURE;
-    }
-    if let Some(name) = &options.profile {
-        let applied = crate::modifiers::load_profile(name)
-            .and_then(|p| crate::presets::apply_profile(app.world_mut(), Some(&p)).map_err(|p| profile_problems(&p)));
-        if let Err(e) = applied {
-            eprintln!("chimera: --profile: {e}");
-            return ExitCode::FAILURE;
-        }
-    }
-    if let Some(fen) = &options.fen {
-        if let Err(e) = crate::presets::set_position(app.world_mut(), fen) {
-            eprintln!("chimera: --fen: {e}");
-            return ExitCode::FAILURE;
-        }
-        let start_fen = app.world_mut().fen();
-        app.world_mut().resource_mut::<GameSetup>().start_fen = start_fen;
     }
     app.insert_resource(Script(options.moves.iter().cloned().collect()));
     app.insert_resource(options);

@@ -189,7 +189,7 @@ fn try_target(world: &mut World, to: Square) {
         world.resource_mut::<Notice>().0 = Some((text.into(), 4.0));
         return;
     }
-    let duck = world.resource::<Rules>().0.duck;
+    let duck = world.resource::<Rules>().0.switches.duck;
     let selection = world.resource::<Selection>();
     if duck && !selection.duck && candidates.iter().any(|m| m.wall.is_some()) {
         // Duck chess: first the piece's move (a promotion still asks its choice), then the duck.
@@ -227,7 +227,7 @@ pub fn handle(world: &mut World, input: BoardInput) {
         BoardInput::Choose(i) => {
             let m = world.resource::<PendingChoice>().0.get(i).copied();
             match m {
-                Some(m) if m.wall.is_some() && world.resource::<Rules>().0.duck && !world.resource::<Selection>().duck => {
+                Some(m) if m.wall.is_some() && world.resource::<Rules>().0.switches.duck && !world.resource::<Selection>().duck => {
                     place_duck(world, m)
                 }
                 Some(m) => {

@@ -325,7 +325,7 @@ fn start_screen(
         if let Some(dir) = crate::editor::variants_dir() {
             screen.unplayable.clear();
             for (path, name) in crate::editor::my_variants(&dir) {
-                match crate::variants::load_path(&path) {
+                match crate::variants::load_path(&path).and_then(|v| crate::variants::playable(&v).map(|_| v)) {
                     Ok(mut v) => {
                         v.name = format!("{} (mine)", v.name);
                         screen.catalogue.push((path.display().to_string(), v));

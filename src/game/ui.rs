@@ -269,7 +269,7 @@ fn controls(ui: &mut egui::Ui, game: &GameView, out: &mut PanelOut) {
         if ui.button("Flip").clicked() {
             out.view.bottom = out.view.bottom.opponent();
         }
-        if game.rules.0.pass
+        if game.rules.0.switches.pass
             && game.data.outcome.is_none()
             && ui.button("Pass").on_hover_text("Pass the turn (not while in check)").clicked()
         {

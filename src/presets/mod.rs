@@ -20,6 +20,7 @@
 mod berolina_pawns;
 mod berserker;
 mod capture_to_win;
+mod definition;
 mod double_move;
 mod dual_king;
 mod explosive_rook;
@@ -52,6 +53,7 @@ use crate::rules::{
 pub use berolina_pawns::BEROLINA_PAWNS;
 pub use berserker::BERSERKER;
 pub use capture_to_win::CAPTURE_TO_WIN;
+pub use definition::{GameDefinition, Start, new_game};
 pub use double_move::{DOUBLE_MOVE, MONSTER_RULES};
 pub use dual_king::{Crowned, DUAL_KING, WEAK_DUAL_KING};
 pub use explosive_rook::EXPLOSIVE_ROOK;
@@ -949,45 +951,6 @@ pub fn requested_by(variant: &crate::rules::Variant) -> Vec<Activation> {
             Some(Activation { id: def.id, params: r.params.clone(), scope, turns_left: r.turns })
         })
         .collect()
-}
-
-/// A game of `variant` from `fen` (or `startpos`) with the variant's presets switched on.
-///
-/// # Errors
-/// A bad FEN, or (for a variant built in code) an invalid preset set.
-pub fn new_game(variant: crate::rules::Variant, fen: &str) -> Result<crate::rules::Engine, String> {
-    let requests = requested_by(&variant);
-    let profile = match &variant.profile {
-        Some(text) => Some(crate::modifiers::Profile::from_ron(text)?),
-        None => None,
-    };
-    let problems = |id: &str, p: Vec<crate::modifiers::ProfileProblem>| {
-        format!("profile '{id}': {}", p.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))
-    };
-    let Some(profile) = profile else {
-        if requests.is_empty() {
-            return crate::rules::Engine::from_fen(variant, fen).map_err(|e| e.to_string());
-        }
-        let fen = if fen.trim() == "startpos" { variant.start_fen.clone() } else { fen.to_string() };
-        let mut engine = crate::rules::Engine::bare(variant);
-        set_active_presets(engine.world_mut(), requests).map_err(|e| e.to_string())?;
-        set_position(engine.world_mut(), &fen)?;
-        return Ok(engine);
-    };
-    // With a profile: the profile goes on at the variant's start (where its per-instance keys
-    // bind), then the position is set up (bound again by its squares, or by the FEN's `bound`
-    // section) and checked.
-    let start = variant.start_fen.clone();
-    let fen = if fen.trim() == "startpos" { start.clone() } else { fen.to_string() };
-    let mut engine = crate::rules::Engine::bare(variant);
-    set_active_presets(engine.world_mut(), requests).map_err(|e| e.to_string())?;
-    set_position(engine.world_mut(), &start)?;
-    profile::apply_profile(engine.world_mut(), Some(&profile)).map_err(|p| problems(&profile.id, p))?;
-    if fen != start {
-        set_position(engine.world_mut(), &fen)?;
-        profile::validate_profile(engine.world(), &profile).map_err(|p| problems(&profile.id, p))?;
-    }
-    Ok(engine)
 }
 
 /// Sets up the position of `fen` in a game whose presets are active: the position is judged by

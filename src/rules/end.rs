@@ -185,7 +185,7 @@ fn repetition(condition: &EndCondition, at: &EndView, moment: Moment) -> Option<
         _ => return None,
     };
     let span = repetition_span(r.history, state.halfmove_clock, count)?;
-    let perpetual = at.variant.perpetual_check_loses.then(|| perpetual_checker(state.check_streak, state.turn, span)).flatten();
+    let perpetual = at.variant.switches.perpetual_check_loses.then(|| perpetual_checker(state.check_streak, state.turn, span)).flatten();
     if let Some(winner) = perpetual {
         let reason = Reason::Rule("perpetual check".into());
         return Some(match winner {

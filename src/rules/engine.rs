@@ -154,7 +154,7 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     // Generals facing each other: the side that made the last move would have exposed its own
     // (or let them face), which the flying-general rule forbids. Fairy-Stockfish loads such a
     // position; we refuse it as unreachable (the departure is listed in `presets/README.md`).
-    if variant.flying_general && enforced && fns.generals_facing(&variant, &probe.cells, waiting) {
+    if variant.switches.flying_general && enforced && fns.generals_facing(&variant, &probe.cells, waiting) {
         return Err(bad(FenCode::GeneralsFace, "the generals face each other on an open file or rank".to_string()));
     }
     let attacks = super::layers::Attacks { variant: &variant, fns: &fns, state: &probe_state };
@@ -224,7 +224,7 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     }
     // Where perpetual check loses, a check already on the board is its giver's first.
     let mut check_streak = [0; 2];
-    if variant.perpetual_check_loses
+    if variant.switches.perpetual_check_loses
         && fns.royals(&variant, &probe.cells, setup.turn).iter().any(|&r| attacks.attacked(&probe, r, setup.turn.opponent()))
     {
         check_streak[setup.turn.opponent().index()] = 1;
@@ -538,9 +538,10 @@ impl RulesWorld for World {
             default_end_suppressed: state.default_end_suppressed,
             decided,
         });
-        let pocket = if rules.drops.is_some() || rules.gating { write_pocket(&rules.registry, &board.hand_counts) } else { String::new() };
+        let pocket =
+            if rules.drops.is_some() || rules.switches.gating { write_pocket(&rules.registry, &board.hand_counts) } else { String::new() };
         let mut placement = write_placement(g, &rules.registry, &board.cells, &promoted);
-        if rules.fixed_gating {
+        if rules.switches.fixed_gating {
             let row = |side: Side| super::fen::write_gate_row(rules, side, &state.fixed_gates[side.index()]);
             placement = format!("{}/{placement}/{}", row(Side::Black), row(Side::White));
         }
@@ -550,7 +551,7 @@ impl RulesWorld for World {
             pocket,
             if state.turn == Side::White { "w" } else { "b" },
             // (Fixed gating's gates are its gate rows.)
-            write_castling(rules, &board.cells, &state.castling, if rules.fixed_gating { [0, 0] } else { state.gates }),
+            write_castling(rules, &board.cells, &state.castling, if rules.switches.fixed_gating { [0, 0] } else { state.gates }),
             ep_legal.map(|(ep, victim)| write_en_passant(g, ep, victim)).unwrap_or_else(|| "-".into()),
             counters,
             state.halfmove_clock,
@@ -651,9 +652,16 @@ impl Engine {
     /// # Errors
     /// The FEN does not read or describes an impossible position.
     pub fn from_fen(variant: Variant, fen: &str) -> Result<Engine, FenError> {
+        Engine::from_fen_shared(Arc::new(variant), fen)
+    }
+
+    /// [`Engine::from_fen`] for a variant already shared.
+    ///
+    /// # Errors
+    /// As [`Engine::from_fen`].
+    pub fn from_fen_shared(variant: Arc<Variant>, fen: &str) -> Result<Engine, FenError> {
         let mut world = World::new();
         let fen = if fen.trim() == "startpos" { variant.start_fen.clone() } else { fen.to_string() };
-        let variant = Arc::new(variant);
         install_rules(&mut world, variant.clone())?;
         let setup = parse_fen(&variant, &fen)?;
         if !setup.extra.is_empty() {
@@ -666,6 +674,11 @@ impl Engine {
         }
         setup_position(&mut world, &setup)?;
         Ok(Engine { world })
+    }
+
+    /// A game in `world`, whose rules and position are set up already.
+    pub fn from_world(world: World) -> Engine {
+        Engine { world }
     }
 
     /// The world, for reading components and resources.

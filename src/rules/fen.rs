@@ -325,7 +325,7 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
     let placement = fields.next().ok_or_else(|| err(FenCode::Empty, FenField::Board, "the FEN is empty"))?;
     let (placement, pocket) = split_pocket(g, placement);
     // Fixed gating: a gate row beyond each back rank (black's first, white's last).
-    let (placement, gate_rows) = match variant.fixed_gating {
+    let (placement, gate_rows) = match variant.switches.fixed_gating {
         true => split_gate_rows(g, placement)?,
         false => (placement.to_string(), None),
     };
@@ -333,7 +333,7 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
     check_walls(variant, &walls)?;
     let mut hand = Vec::new();
     if let Some(pocket) = pocket {
-        if variant.drops.is_none() && !variant.gating {
+        if variant.drops.is_none() && !variant.switches.gating {
             return Err(err(FenCode::Pocket, FenField::Board, "this variant has no hands, but the FEN has a pocket"));
         }
         if pocket.starts_with('[') {
@@ -408,7 +408,15 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
                 let elsewhere = castlers().any(|(sq, _, _)| g.rank(*sq) != back);
                 castling_king(variant, side, &files, elsewhere)
             });
-            parse_castling(g, reg, variant.castling.as_ref(), variant.gating || variant.cambodian_moves, homes, &pieces, text)?
+            parse_castling(
+                g,
+                reg,
+                variant.castling.as_ref(),
+                variant.switches.gating || variant.switches.cambodian_moves,
+                homes,
+                &pieces,
+                text,
+            )?
         }
     };
     for side in Side::BOTH {
@@ -421,7 +429,7 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
     // A side with nothing in hand has nothing to gate: its gating rights are void (unless
     // captures may fill the hand again, as in S-House).
     // (Cambodian rights are no gates for the hand.)
-    let refilled = variant.drops.as_ref().is_some_and(|d| d.captures_to_hand) || variant.cambodian_moves;
+    let refilled = variant.drops.as_ref().is_some_and(|d| d.captures_to_hand) || variant.switches.cambodian_moves;
     for side in Side::BOTH {
         if !refilled && !hand.iter().any(|&(_, s)| s == side) {
             gates[side.index()] = 0;
@@ -568,10 +576,10 @@ fn check_walls(variant: &Variant, walls: &[Square]) -> Result<(), FenError> {
     }
     let extra: Vec<Square> = walls.iter().copied().filter(|w| !variant.walls.contains(w)).collect();
     // (A trail of walls may have any length.)
-    let allowed = if variant.trail_walls { usize::MAX } else { usize::from(variant.duck) };
+    let allowed = if variant.switches.trail_walls { usize::MAX } else { usize::from(variant.switches.duck) };
     if extra.len() > allowed {
         let names: Vec<String> = extra.iter().map(|&s| g.name(s)).collect();
-        let message = if variant.duck {
+        let message = if variant.switches.duck {
             format!("one duck ('*') at most; the FEN has walls on {}", names.join(", "))
         } else {
             format!("{} is not a wall of this board ('*' marks walls)", names.join(", "))

@@ -143,5 +143,5 @@ pub use state::{CastlingRights, DecidedOutcome, GameState, decide};
 pub use undo::{Change, IntFact, Restore, UndoEntry, UndoLog, restore_fact, revert_changes};
 pub use variant::{
     BlastRule, BoardLook, CastlingRule, DropRule, EndCondition, LayoutLookup, MaterialCount, PiecePromotion, PresetRequest, PromotionRule,
-    Rules, Shuffle, Variant, Verdict, fide_end_conditions,
+    RuleSwitches, Rules, Shuffle, Variant, Verdict, fide_end_conditions,
 };

@@ -170,7 +170,7 @@ pub fn parse_uci(variant: &Variant, cells: &[Cell], legal: &[Move], text: &str) 
         return Ok(*m);
     }
     // A trail's wall goes where the piece left, whether or not the text says so.
-    if variant.trail_walls
+    if variant.switches.trail_walls
         && let Some(m) = legal.iter().find(|m| to_uci(variant, &Move { wall: None, ..**m }) == text)
     {
         return Ok(*m);
@@ -221,7 +221,7 @@ fn parse_with_duck(
 ) -> Result<Move, MoveError> {
     let g = variant.geometry;
     let bad = |why: String| MoveError::Unparsable { text: text.into(), why };
-    if !variant.duck && !variant.trail_walls {
+    if !variant.switches.duck && !variant.switches.trail_walls {
         return Err(bad("this variant has no duck to move after the piece (the part after ',')".into()));
     }
     // UCI names the square the piece landed on before the duck's square; SAN the duck's only.
@@ -311,7 +311,7 @@ pub fn san_body(variant: &Variant, cells: &[Cell], legal: &[Move], m: &Move) -> 
     // A rival makes the same kind of move: a drop, or a move that promotes where this one
     // does not (or the other way round), needs no telling apart (Fairy-Stockfish's rule);
     // nor does a Cambodian met's jump, which is no move of the met's own kind.
-    let jump = |o: &Move| variant.cambodian_moves && g.file(o.from) == g.file(o.to) && g.rank(o.from).abs_diff(g.rank(o.to)) == 2;
+    let jump = |o: &Move| variant.switches.cambodian_moves && g.file(o.from) == g.file(o.to) && g.rank(o.from).abs_diff(g.rank(o.to)) == 2;
     let rivals: Vec<&Move> = legal
         .iter()
         .filter(|o| {

@@ -13,7 +13,7 @@ use super::damage::{DamagePipeline, DamageRequest, DamageSystems};
 use super::lifecycle::{LifecycleSystems, RetractPipeline, SpawnPipeline};
 use super::query::{self, LegalMoveQuery, QueryPart, QueryParts, QuerySystems};
 use super::schedules::Pipelines;
-use super::variant::{EndCondition, Rules, Variant};
+use super::variant::{EndCondition, RuleSwitches, Rules, Variant};
 
 /// A step of either pipeline.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -125,8 +125,8 @@ struct Committed;
 /// schedules, so a variant pays per node only for the rules it has.
 #[derive(Copy, Clone, Debug, Default)]
 struct Needs {
-    checks_forbidden: bool,
-    mandatory_capture: bool,
+    /// The variant's rule switches (those of [`query::SWITCHED_FILTERS`] add their filter).
+    switches: RuleSwitches,
     count_checks: bool,
     shak_series: bool,
     check_streak: bool,
@@ -177,26 +177,25 @@ impl Needs {
         let base = Needs { damage_hooks, retract_hooks, applied_captures, applied_moves, royal_loss, ..Needs::default() };
         let Some(v) = variant else { return base };
         Needs {
-            checks_forbidden: v.checks_forbidden,
-            mandatory_capture: v.mandatory_capture,
+            switches: v.switches,
             count_checks: v.check_limit().is_some(),
             shak_series: v.shak_types().is_some(),
-            check_streak: v.perpetual_check_loses,
+            check_streak: v.switches.perpetual_check_loses,
             immediate_results: v.end.iter().any(EndCondition::is_immediate),
             flag_reply: v.end.iter().any(|e| matches!(e, EndCondition::RegionReached { reply: true, .. })),
             drops: v.drops.is_some(),
             must_drop: v.drops.as_ref().is_some_and(|d| d.must_drop),
             blast: v.blast.is_some(),
-            gating: v.gating || v.fixed_gating,
-            duck: v.duck,
-            trail_walls: v.trail_walls,
-            makpong: v.makpong,
-            cambodian_moves: v.cambodian_moves,
+            gating: v.switches.gating || v.switches.fixed_gating,
+            duck: v.switches.duck,
+            trail_walls: v.switches.trail_walls,
+            makpong: v.switches.makpong,
+            cambodian_moves: v.switches.cambodian_moves,
             mutually_immune: v.mutually_immune != 0,
             piece_promotion: v.piece_promotion.is_some() || !v.immobile.is_empty(),
             drop_mates: v.drops.as_ref().is_some_and(|d| d.no_drop_mate != 0),
             drop_checks: v.drops.as_ref().is_some_and(|d| d.no_checks),
-            pass: v.pass,
+            pass: v.switches.pass,
             bikjang: v.end.contains(&EndCondition::Bikjang),
             ..base
         }
@@ -277,11 +276,10 @@ fn query_defaults(step: QuerySystems, needs: Needs) -> Defaults<QueryPart> {
             if needs.bikjang {
                 before.push(Part(query::answer_bikjang));
             }
-            if needs.checks_forbidden {
-                before.push(Part(query::forbid_checks));
-            }
-            if needs.mandatory_capture {
-                before.push(Part(query::enforce_mandatory_capture));
+            for (on, part) in query::SWITCHED_FILTERS {
+                if on(&needs.switches) {
+                    before.push(Part(*part));
+                }
             }
             if needs.must_drop {
                 before.push(Part(query::enforce_must_drop));

@@ -414,7 +414,7 @@ pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: 
                     }
                 }
                 // Andernach: the capturer (promoted first) changes side where it took.
-                if rules.captures_change_side && mk.victim.is_some() && !def.royal {
+                if rules.switches.captures_change_side && mk.victim.is_some() && !def.royal {
                     w.change_owner(piece, Location::Board(m.to), side.opponent());
                 }
             }
@@ -458,7 +458,7 @@ pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: 
         && let Some(e) = w.board().in_hand(side, gate.kind)
     {
         w.move_to(e, Location::Hand, Location::Board(gate.square));
-        if rules.fixed_gating {
+        if rules.switches.fixed_gating {
             st.fixed_gates[side.index()][g.file(gate.square) as usize] = 0;
         }
         // With nothing left to gate, the side's gating rights are gone (as Fairy-Stockfish
@@ -483,7 +483,7 @@ pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: 
         }
         // Fixed gating: a piece whose file lost its gate without it entering (the piece below
         // was taken, or castling could not let it in) is out of the game.
-        if rules.fixed_gating {
+        if rules.switches.fixed_gating {
             for s in Side::BOTH {
                 for f in 0..(g.files as usize).min(16) {
                     let kind = st.fixed_gates[s.index()][f];
@@ -499,7 +499,7 @@ pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: 
         // Cambodian: a rook landing on the rank or file of an enemy king still on its square
         // takes the king's leap away, whatever stands between (as Fairy-Stockfish judges it).
         let them = side.opponent();
-        if rules.cambodian_moves && def.betza == "R" && m.dropped().is_none() {
+        if rules.switches.cambodian_moves && def.betza == "R" && m.dropped().is_none() {
             let back = if them == Side::White { 0 } else { g.ranks - 1 };
             let gates = st.gates[them.index()];
             for f in (0..g.files).filter(|f| gates & (1u16 << f) != 0) {
@@ -517,7 +517,7 @@ pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: 
     if let Some(to) = m.wall
         && w.board().cell(to).is_empty()
     {
-        let from = if rules.duck { w.board().walls().find(|s| !rules.walls.contains(s)) } else { None };
+        let from = if rules.switches.duck { w.board().walls().find(|s| !rules.walls.contains(s)) } else { None };
         w.move_wall(from, to);
     }
     // Janggi's streaks: passes, and positions with the royal pieces facing each other.

@@ -15,7 +15,7 @@ use super::piece::{Cell, PieceType, Promoted};
 use super::position::{PositionWriter, TrialOp, TrialWriter, make};
 use super::registry::PieceTypeRegistry;
 use super::state::{DecidedOutcome, GameState};
-use super::variant::{DropRule, Rules, Variant};
+use super::variant::{DropRule, RuleSwitches, Rules, Variant};
 
 /// The legal-move query schedule. Running it leaves the legal moves of the side to move in
 /// [`MoveQuery::moves`].
@@ -248,11 +248,11 @@ pub fn royal_attacked(rules: &Variant, fns: &RuleFns, state: &GameState, board: 
     let by = side.opponent();
     let attacks = Attacks { variant: rules, fns, state };
     let cells = &board.cells;
-    if rules.blast.is_none() && !rules.flying_general {
+    if rules.blast.is_none() && !rules.switches.flying_general {
         return royals.iter().any(|&r| attacks.attacked(board, r, by));
     }
     royals.iter().any(|&r| attacks.attacked(board, r, by) && !(rules.blast.is_some() && fns.touches_enemy_royal(rules, cells, r, side)))
-        || (rules.flying_general && flying_generals(rules, fns, cells, royals, side))
+        || (rules.switches.flying_general && flying_generals(rules, fns, cells, royals, side))
 }
 
 /// Whether one of `royals` (of `side`) faces an enemy royal piece along an open file or rank.
@@ -769,11 +769,11 @@ pub fn synthesize_special_moves(p: &mut QueryParts) {
 /// square (for castling: on the king's or the rook's square).
 pub fn synthesize_gating(p: &mut QueryParts) {
     let QueryView { query, board, rules, state, .. } = p.view();
-    if rules.fixed_gating {
+    if rules.switches.fixed_gating {
         synthesize_fixed_gating(query, board, rules, state);
         return;
     }
-    if !rules.gating {
+    if !rules.switches.gating {
         return;
     }
     let q = &mut *query;
@@ -867,7 +867,7 @@ pub fn synthesize_cambodian_moves(p: &mut QueryParts) {
     let q = &mut *query;
     let side = q.side;
     let gates = state.gates[side.index()];
-    if !rules.cambodian_moves || gates == 0 {
+    if !rules.switches.cambodian_moves || gates == 0 {
         return;
     }
     let g = board.geometry;
@@ -929,8 +929,12 @@ fn self_check_filter(
     let by = side.opponent();
     // Royalty rules may make a moved or dropped piece royal, or none, and the duck may shield a
     // king or stop shielding it: every move is tried.
-    let fast =
-        reg.custom_probes.is_empty() && reg.scanned_mask == 0 && !fns.layered(by) && fns.royalty.is_empty() && !q.in_check && !rules.duck;
+    let fast = reg.custom_probes.is_empty()
+        && reg.scanned_mask == 0
+        && !fns.layered(by)
+        && fns.royalty.is_empty()
+        && !q.in_check
+        && !rules.switches.duck;
     let (leave, enter) = if fast { shields(rules, fns, &board.cells, &q.royals, side) } else { Default::default() };
     let royals = std::mem::take(&mut q.royals);
     // A pawn promoting to a royal type (Coregal's queen) or a royal piece dropped makes a new
@@ -956,7 +960,7 @@ fn self_check_filter(
         let mover = board.cells[m.from.index()];
         let crowned = crowns(m, m.dropped().is_none() && mover.is_piece() && reg.def(mover.kind()).promotes);
         let may_expose = matches!(m.kind, MoveKind::EnPassant(_) | MoveKind::Locust(_))
-            || (m.capture && (rules.blast.is_some() || rules.captures_change_side))
+            || (m.capture && (rules.blast.is_some() || rules.switches.captures_change_side))
             || leave.contains(m.from)
             || enter.contains(m.to)
             || royals.contains(&m.from)
@@ -1032,7 +1036,7 @@ fn shields(rules: &Variant, fns: &RuleFns, cells: &[Cell], royals: &[Square], si
         }
         leave.union_with(&enter);
     }
-    if rules.flying_general {
+    if rules.switches.flying_general {
         let g = rules.geometry;
         let theirs = fns.royals(rules, cells, by);
         for &r in royals {
@@ -1094,11 +1098,17 @@ fn pinned_pieces(reg: &PieceTypeRegistry, cells: &[Cell], royals: &[Square], sid
     pinned
 }
 
+/// Step 4's default parts that a rule switch turns on ([`RuleSwitches`]), in the order they
+/// run: after the drop filters and Janggi's bikjang, before must-drop. The pipeline adds each
+/// whose switch is on; a new switched filter is one row here.
+pub const SWITCHED_FILTERS: &[(fn(&RuleSwitches) -> bool, QueryPart)] =
+    &[(|s| s.checks_forbidden, forbid_checks), (|s| s.mandatory_capture, enforce_mandatory_capture)];
+
 /// Step 4 (default, before the hooks): in variants with mandatory capture, a side that can
 /// capture must.
 pub fn enforce_mandatory_capture(p: &mut QueryParts) {
     let QueryView { query, rules, .. } = p.view();
-    if rules.mandatory_capture && query.moves.iter().any(|m| m.capture) {
+    if rules.switches.mandatory_capture && query.moves.iter().any(|m| m.capture) {
         query.moves.retain(|m| m.capture);
     }
 }
@@ -1122,7 +1132,7 @@ pub fn forbid_mutual_captures(p: &mut QueryParts) {
 /// walls up the square its piece leaves.
 pub fn leave_trail(p: &mut QueryParts) {
     let QueryView { query, rules, .. } = p.view();
-    if !rules.trail_walls {
+    if !rules.switches.trail_walls {
         return;
     }
     for m in query.moves.iter_mut().filter(|m| m.dropped().is_none() && m.kind != MoveKind::Pass) {
@@ -1135,7 +1145,7 @@ pub fn leave_trail(p: &mut QueryParts) {
 /// is gone once it is off the board). Other pieces answer a check as usual.
 pub fn makpong_king_takes_checker(p: &mut QueryParts) {
     let QueryView { query, board, rules, fns, state, .. } = p.view();
-    if !rules.makpong || !query.in_check {
+    if !rules.switches.makpong || !query.in_check {
         return;
     }
     let q = &mut *query;
@@ -1163,7 +1173,7 @@ pub fn makpong_king_takes_checker(p: &mut QueryParts) {
 /// the self-check filter, which judges each move with its duck).
 pub fn place_duck(p: &mut QueryParts) {
     let QueryView { query, board, rules, fns, state, promoted, .. } = p.view();
-    if !rules.duck {
+    if !rules.switches.duck {
         return;
     }
     let q = &mut *query;
@@ -1190,7 +1200,7 @@ pub fn place_duck(p: &mut QueryParts) {
 /// every move after which an enemy royal piece is in check.
 pub fn forbid_checks(p: &mut QueryParts) {
     let QueryView { query, board, rules, fns, state, promoted, .. } = p.view();
-    if !rules.checks_forbidden {
+    if !rules.switches.checks_forbidden {
         return;
     }
     let enemy = query.side.opponent();

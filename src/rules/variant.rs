@@ -323,22 +323,29 @@ fn fide_layout(id: &str) -> Option<(Geometry, String)> {
 /// Chess's start position.
 const FIDE_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-/// A variant's complete rules, compiled.
-#[derive(Clone, Debug)]
-pub struct Variant {
-    /// Stable id, e.g. `chess`.
-    pub id: String,
-    /// Display name.
-    pub name: String,
-    /// One paragraph for the variant picker.
-    pub description: String,
-    /// The rules in plain words, for the rules panel.
-    pub rules_summary: String,
-    /// Board size.
-    pub geometry: Geometry,
-    /// Squares that are not part of the board (walls, `*` in the FEN): no piece stands on,
-    /// passes through, or is dropped onto them, and none is a hopper's screen.
-    pub walls: Vec<super::geometry::Square>,
+/// The rules that are on or off, each a field (all off by default). The variant file declares
+/// each one's key, editor label and Fairy-Stockfish key in one row of its switch table
+/// (`variants::SWITCHES`); a rule's code reads its field here.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RuleSwitches {
+    /// Whether a side that can capture must (Antichess, Losers).
+    pub mandatory_capture: bool,
+    /// Whether moves that give check are illegal (Racing Kings).
+    pub checks_forbidden: bool,
+    /// Pieces in hand enter by gating: onto the square a back-rank piece leaves on its first
+    /// move (Seirawan).
+    pub gating: bool,
+    /// A side not in check may pass instead of moving (Janggi).
+    pub pass: bool,
+    /// Royal pieces may not face each other on an open file or rank (Xiangqi's flying general,
+    /// Fairy-Stockfish's `flyingGeneral`).
+    pub flying_general: bool,
+    /// No move or drop may leave a piece where it could never move again (Shogi's pawn and
+    /// lance on the last rank, knight on the last two): the squares are [`Variant::immobile`].
+    pub no_immobile_pieces: bool,
+    /// A piece that captures (a royal piece never) changes side on the square where it took
+    /// (Andernach chess).
+    pub captures_change_side: bool,
     /// Every move also moves the duck, a wall that belongs to no side, to an empty square
     /// other than the one it stood on (it enters the board with the first move).
     pub duck: bool,
@@ -361,8 +368,28 @@ pub struct Variant {
     /// A repetition in which one side checked with every move is lost by that side (drawn if
     /// both did), as Fairy-Stockfish's `perpetualCheckIllegal` scores it (Xiangqi, Shogi).
     pub perpetual_check_loses: bool,
+}
+
+/// A variant's complete rules, compiled.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    /// Stable id, e.g. `chess`.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// One paragraph for the variant picker.
+    pub description: String,
+    /// The rules in plain words, for the rules panel.
+    pub rules_summary: String,
+    /// Board size.
+    pub geometry: Geometry,
+    /// Squares that are not part of the board (walls, `*` in the FEN): no piece stands on,
+    /// passes through, or is dropped onto them, and none is a hopper's screen.
+    pub walls: Vec<super::geometry::Square>,
     /// A game that would be drawn is won by this side instead (Armageddon).
     pub draw_odds: Option<super::geometry::Side>,
+    /// The rules that are on or off (see [`RuleSwitches`]).
+    pub switches: RuleSwitches,
     /// Bit set of types that cannot capture one another (Atomar's kings).
     pub mutually_immune: u64,
     /// Compiled piece types.
@@ -384,25 +411,10 @@ pub struct Variant {
     pub shuffle: Option<Shuffle>,
     /// How games end, checked in this order.
     pub end: Vec<EndCondition>,
-    /// Whether a side that can capture must (Antichess, Losers).
-    pub mandatory_capture: bool,
-    /// Whether moves that give check are illegal (Racing Kings).
-    pub checks_forbidden: bool,
     /// Hands and drops, when the variant has them.
     pub drops: Option<DropRule>,
     /// Exploding captures, when the variant has them.
     pub blast: Option<BlastRule>,
-    /// Royal pieces may not face each other on an open file or rank (Xiangqi's flying general,
-    /// Fairy-Stockfish's `flyingGeneral`).
-    pub flying_general: bool,
-    /// A piece that captures (a royal piece never) changes side on the square where it took
-    /// (Andernach chess).
-    pub captures_change_side: bool,
-    /// Pieces in hand enter by gating: onto the square a back-rank piece leaves on its first
-    /// move (Seirawan).
-    pub gating: bool,
-    /// A side not in check may pass instead of moving (Janggi).
-    pub pass: bool,
     /// Points per type and the second player's bonus, for games that end on a count (Janggi).
     pub material_count: Option<MaterialCount>,
     /// Presets a game of this variant starts with, in activation order.
@@ -481,12 +493,7 @@ impl Variant {
             rules_summary: "FIDE chess.".into(),
             geometry,
             walls: Vec::new(),
-            duck: false,
-            makpong: false,
-            cambodian_moves: false,
-            fixed_gating: false,
-            trail_walls: false,
-            perpetual_check_loses: false,
+            switches: RuleSwitches::default(),
             draw_odds: None,
             mutually_immune: 0,
             registry,
@@ -498,14 +505,8 @@ impl Variant {
             chess960: false,
             shuffle: None,
             end: fide_end_conditions(),
-            mandatory_capture: false,
-            checks_forbidden: false,
             drops: None,
             blast: None,
-            flying_general: false,
-            captures_change_side: false,
-            gating: false,
-            pass: false,
             material_count: None,
             look: BoardLook::default(),
             presets: Vec::new(),

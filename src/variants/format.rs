@@ -1,143 +1,353 @@
 //! The variant file format: what a RON file in `presets/` says, field by field, before it is
 //! validated. Every field but `id` may be left out when the file `extends` another variant;
 //! unknown fields are rejected. `presets/README.md` documents each key with an example.
+//!
+//! # Rule switches
+//!
+//! The rules a variant has on or off, each declared once, as one row of the
+//! `switches` table below. A row gives the switch's key in the variant file (which is
+//! also its field there and in [`RuleSwitches`]), its words and section in the editor, and its
+//! Fairy-Stockfish key. From the rows come the file's field, the merge of `extends`, the
+//! compiled [`RuleSwitches`], the ini import and export, and the editor's checkbox. A switch is
+//! off unless the file turns it on; off is written as the key left out.
+//!
+//! # How to add a rule
+//!
+//! A rule that is on or off:
+//! 1. a row in the `switches` table here: its doc, `label` (what it does, in the editor's
+//!    words), `section` (where the editor lists it) and `ini` (`Key` when a Fairy-Stockfish key
+//!    of its own says it, `Missing` with the reason when Fairy-Stockfish has no such rule);
+//! 2. a field of the same name in [`RuleSwitches`] (`rules/variant.rs`);
+//! 3. the rule itself, where the engine's sequence needs it (`rules/query.rs` for the
+//!    legal-move query, `rules/apply.rs` for moving, `rules/end.rs` for how a game ends),
+//!    reading `variant.switches.<name>`; the pipeline's needs (`rules/pipeline.rs`) when it
+//!    adds a step.
+//!
+//! Nothing else changes: `extends` merges it, the importer reads its key, the exporter writes
+//! it, and the editor lists it. A rule with values (a region, letters, a number) is a field
+//! of its own in the file, read by `compile.rs` and the ini code of its concern.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 pub use crate::presets::Scope;
-use crate::rules::{Shuffle, Verdict};
+use crate::rules::{RuleSwitches, Shuffle, Verdict};
 
-/// A variant file as written.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct VariantFile {
-    /// Stable id; must equal the file stem.
-    pub id: String,
-    /// The variant this one starts from; only what differs needs stating.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub extends: Option<String>,
-    /// Display name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// One paragraph for the variant picker.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-    /// The rules in plain words, for the rules panel.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rules_summary: Option<String>,
-    /// Board size and holes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub board: Option<BoardSpec>,
-    /// Piece types. With `extends`, these replace the parent's types of the same letter and
-    /// add new ones.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pieces: Option<Vec<PieceSpec>>,
-    /// Letters of inherited piece types to drop.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub remove_pieces: Option<String>,
-    /// The start position as FEN.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub start: Option<String>,
-    /// How new games shuffle the start.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shuffle: Option<ShuffleSpec>,
-    /// Castling.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub castling: Option<CastlingSpec>,
-    /// Promotion.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub promotion: Option<PromotionSpec>,
-    /// Shogi-style promotion: pieces with `promotes_to` may promote on any move that starts or
-    /// ends in the zone.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub piece_promotion: Option<PiecePromotionSpec>,
-    /// A piece may not move or be dropped where it could never move again (Shogi's pawn and
-    /// lance on the last rank, knight on the last two); such moves must promote.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub no_immobile_pieces: Option<bool>,
-    /// Named regions of the board.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub regions: Option<BTreeMap<String, RegionSpec>>,
-    /// Whether a side that can capture must.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mandatory_capture: Option<bool>,
-    /// Hands and drops.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub drops: Option<DropsSpec>,
-    /// Exploding captures.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub blast: Option<BlastSpec>,
-    /// Pieces in hand enter by gating (Seirawan): onto the square a back-rank piece leaves on
-    /// its first move.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub gating: Option<bool>,
-    /// A side not in check may pass instead of moving (Janggi).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pass: Option<bool>,
-    /// Letters of the types that cannot capture one another (Atomar: `"K"`, no king takes a king).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mutually_immune: Option<String>,
-    /// A game that would be drawn is won by this side instead (Armageddon: `Black`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub draw_odds: Option<crate::rules::Side>,
-    /// Every move also moves the duck (Duck chess): a wall of no side, placed on any empty
-    /// square other than the one it left; it enters the board with the first move.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub duck: Option<bool>,
-    /// A royal piece in check may not step away: its only move is to take the one piece
-    /// checking it (Makpong).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub makpong: Option<bool>,
-    /// Ouk Chatrang's first-move leaps (Cambodian): a king still on a square whose right the
-    /// castling field keeps (`DEde`) may leap as a knight to the next rank forward, out of
-    /// check and without capturing; a ferz (Betza `F`) on such a square may jump two squares
-    /// straight forward onto an empty square.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cambodian_moves: Option<bool>,
-    /// Fixed gating (Musketeer): each piece in hand waits above one back-rank file, written
-    /// in a gate row beyond each side's back rank in the start's placement
-    /// (`lc******/rnbqkbnr/…/RNBQKBNR/LC******`), and must enter on the square that file's
-    /// piece leaves on its first move; it is lost if that piece is taken first.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fixed_gating: Option<bool>,
-    /// Every move leaves a wall on the square the piece left (Joust, Snail trail;
-    /// Fairy-Stockfish's `wallingRule = past`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub trail_walls: Option<bool>,
-    /// A repetition in which one side checked with every move is lost by that side, drawn if
-    /// both did (Xiangqi, Shogi; Fairy-Stockfish's `perpetualCheckIllegal`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub perpetual_check_loses: Option<bool>,
-    /// The region (by name) whose points are joined by diagonal lines that the `janggi_*` code
-    /// pieces also move along (Janggi's palaces).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub diagonal_lines: Option<String>,
-    /// Points per piece letter and black's bonus, for games decided by a count (`Bikjang`,
-    /// `DoublePass`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub material_count: Option<MaterialCountSpec>,
-    /// Royal pieces may not face each other on an open file or rank (Xiangqi).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub flying_general: Option<bool>,
-    /// Whether moves that give check are illegal.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub checks_forbidden: Option<bool>,
-    /// A piece that captures (never a royal one) changes side on the square where it took
-    /// (Andernach chess).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub captures_change_side: Option<bool>,
-    /// How the game ends, checked in order.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub end: Option<Vec<EndSpec>>,
-    /// Presets the variant activates.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub presets: Option<Vec<PresetUse>>,
-    /// The modifier profile a game of the variant starts with: a built-in profile's id, or
-    /// one written out here.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub profile: Option<ProfileUse>,
+/// Where the editor lists a switch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SwitchSection {
+    /// With promotion.
+    Promotion,
+    /// With hands and drops.
+    Drops,
+    /// Among the other rules.
+    Rules,
+}
+
+/// How Fairy-Stockfish's variant configuration says a switch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IniSwitch {
+    /// A key of its own: `key = on` turns the switch on; the key left out, or the other
+    /// value, leaves it off.
+    Key {
+        /// The key.
+        key: &'static str,
+        /// The value that means on.
+        on: bool,
+    },
+    /// Said together with other keys, which the importer and exporter read and write with
+    /// their concern (gating, walls).
+    Composite,
+    /// Fairy-Stockfish has no such rule: a variant with it on is not exported, for this reason.
+    Missing(&'static str),
+}
+
+/// One rule switch (see the module docs).
+pub struct RuleSwitch {
+    /// Its key in the variant file, and the path of its problems.
+    pub key: &'static str,
+    /// What it does, in the editor's words.
+    pub label: &'static str,
+    /// Where the editor lists it.
+    pub section: SwitchSection,
+    /// How Fairy-Stockfish says it.
+    pub ini: IniSwitch,
+    /// Its value in a file.
+    pub get: fn(&VariantFile) -> Option<bool>,
+    /// Sets its value in a file.
+    pub set: fn(&mut VariantFile, Option<bool>),
+    /// Sets it in the compiled rules.
+    pub compile: fn(&mut RuleSwitches, bool),
+}
+
+impl RuleSwitch {
+    /// Whether it is on in `f`.
+    pub fn is_on(&self, f: &VariantFile) -> bool {
+        (self.get)(f) == Some(true)
+    }
+
+    /// Turns it on or off in `f` (off is written as the key left out).
+    pub fn turn(&self, f: &mut VariantFile, on: bool) {
+        (self.set)(f, on.then_some(true));
+    }
+}
+
+impl std::fmt::Debug for RuleSwitch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.key)
+    }
+}
+
+impl PartialEq for RuleSwitch {
+    fn eq(&self, other: &RuleSwitch) -> bool {
+        self.key == other.key
+    }
+}
+
+/// The switch of key `key`.
+pub fn switch(key: &str) -> Option<&'static RuleSwitch> {
+    SWITCHES.iter().find(|s| s.key == key)
+}
+
+/// The switches `file` turns on, compiled.
+pub fn compile_switches(file: &VariantFile) -> RuleSwitches {
+    let mut on = RuleSwitches::default();
+    for s in SWITCHES {
+        (s.compile)(&mut on, s.is_on(file));
+    }
+    on
+}
+
+/// Fairy-Stockfish's rules that Chimera has neither as a switch nor as a field of the file:
+/// the importer refuses a section that sets one of these keys to anything but its default
+/// (key, default, why). A rule added as a switch leaves this list for the table.
+pub const INI_LACKING: &[(&str, &str, &str)] = &[
+    ("petrifyOnCaptureTypes", "-", "petrification is not supported"),
+    ("petrifyBlastPieces", "false", "petrification is not supported"),
+    ("passOnStalemate", "false", "passing on stalemate is not supported"),
+    ("passOnStalemateWhite", "false", "passing on stalemate is not supported"),
+    ("passOnStalemateBlack", "false", "passing on stalemate is not supported"),
+    ("wallOrMove", "false", "walls are not supported yet"),
+    ("moveRepetitionIllegal", "false", "forbidden repetitions are not supported"),
+    ("chasingRule", "none", "chasing rules are not supported"),
+    ("bikjangRule", "false", "bikjang needs Janggi's code pieces; import from the janggi catalogue variant is not supported"),
+    ("countingRule", "none", "counting rules (Makruk, ASEAN) are not supported"),
+    ("extinctionClaim", "false", "extinction by claim is not supported"),
+    ("dupleCheck", "false", "duple check is not supported"),
+    ("extinctionOpponentPieceCount", "0", "an opponent piece count for extinction is not supported"),
+    ("flagPieceBlockedWin", "false", "blocked flag wins are not supported"),
+    ("adjudicateFullBoard", "false", "full-board adjudication is not supported"),
+    ("diagonalLines", "", "diagonal lines need Janggi's code pieces"),
+    ("connectN", "0", "connection games are out of scope"),
+    ("connectNxN", "0", "connection games are out of scope"),
+    ("collinearN", "0", "connection games are out of scope"),
+    ("flipEnclosedPieces", "none", "flipping pieces (Reversi) is out of scope"),
+];
+
+/// Declares [`VariantFile`] from its fields and its rule switches, and with them the merge of
+/// `extends` ([`VariantFile::inherit`]) and the switch table ([`SWITCHES`]). A switch's row
+/// is all there is to say about it as data (see the module docs).
+macro_rules! variant_file {
+    (
+        fields { $( $(#[doc = $doc:literal])* $field:ident: $ty:ty, )* }
+        switches {
+            $( $(#[doc = $sdoc:literal])* $switch:ident { label: $label:literal, section: $section:ident, ini: $ini:expr, } )*
+        }
+    ) => {
+        /// A variant file as written.
+        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct VariantFile {
+            /// Stable id; must equal the file stem.
+            pub id: String,
+            $(
+                $(#[doc = $doc])*
+                #[serde(default, skip_serializing_if = "Option::is_none")]
+                pub $field: Option<$ty>,
+            )*
+            $(
+                $(#[doc = $sdoc])*
+                #[serde(default, skip_serializing_if = "Option::is_none")]
+                pub $switch: Option<bool>,
+            )*
+        }
+
+        impl VariantFile {
+            /// Takes from `parent` every field this file leaves out: the merge of `extends`,
+            /// field by field alike (the pieces, which merge by letter, are the caller's).
+            pub fn inherit(&mut self, parent: VariantFile) {
+                $( if self.$field.is_none() { self.$field = parent.$field; } )*
+                $( if self.$switch.is_none() { self.$switch = parent.$switch; } )*
+            }
+        }
+
+        /// The rule switches, in the order the editor lists them.
+        pub const SWITCHES: &[RuleSwitch] = &[
+            $(
+                RuleSwitch {
+                    key: stringify!($switch),
+                    label: $label,
+                    section: SwitchSection::$section,
+                    ini: {
+                        #[allow(unused_imports)]
+                        use IniSwitch::{Composite, Key, Missing};
+                        $ini
+                    },
+                    get: |f| f.$switch,
+                    set: |f, on| f.$switch = on,
+                    compile: |r, on| r.$switch = on,
+                },
+            )*
+        ];
+    };
+}
+
+variant_file! {
+    fields {
+        /// The variant this one starts from; only what differs needs stating.
+        extends: String,
+        /// Display name.
+        name: String,
+        /// One paragraph for the variant picker.
+        description: String,
+        /// The rules in plain words, for the rules panel.
+        rules_summary: String,
+        /// Board size and holes.
+        board: BoardSpec,
+        /// Piece types. With `extends`, these replace the parent's types of the same letter and
+        /// add new ones.
+        pieces: Vec<PieceSpec>,
+        /// Letters of inherited piece types to drop.
+        remove_pieces: String,
+        /// The start position as FEN.
+        start: String,
+        /// How new games shuffle the start.
+        shuffle: ShuffleSpec,
+        /// Castling.
+        castling: CastlingSpec,
+        /// Promotion.
+        promotion: PromotionSpec,
+        /// Shogi-style promotion: pieces with `promotes_to` may promote on any move that starts or
+        /// ends in the zone.
+        piece_promotion: PiecePromotionSpec,
+        /// Named regions of the board.
+        regions: BTreeMap<String, RegionSpec>,
+        /// Hands and drops.
+        drops: DropsSpec,
+        /// Exploding captures.
+        blast: BlastSpec,
+        /// Letters of the types that cannot capture one another (Atomar: `"K"`, no king takes a king).
+        mutually_immune: String,
+        /// A game that would be drawn is won by this side instead (Armageddon: `Black`).
+        draw_odds: crate::rules::Side,
+        /// The region (by name) whose points are joined by diagonal lines that the `janggi_*` code
+        /// pieces also move along (Janggi's palaces).
+        diagonal_lines: String,
+        /// Points per piece letter and black's bonus, for games decided by a count (`Bikjang`,
+        /// `DoublePass`).
+        material_count: MaterialCountSpec,
+        /// How the game ends, checked in order.
+        end: Vec<EndSpec>,
+        /// Presets the variant activates.
+        presets: Vec<PresetUse>,
+        /// The modifier profile a game of the variant starts with: a built-in profile's id, or
+        /// one written out here.
+        profile: ProfileUse,
+    }
+    switches {
+        /// Whether a side that can capture must.
+        mandatory_capture {
+            label: "a side that can capture must",
+            section: Rules,
+            ini: Key { key: "mustCapture", on: true },
+        }
+        /// Whether moves that give check are illegal.
+        checks_forbidden {
+            label: "moves that give check are illegal",
+            section: Rules,
+            ini: Key { key: "checking", on: false },
+        }
+        /// Pieces in hand enter by gating (Seirawan): onto the square a back-rank piece leaves on
+        /// its first move.
+        gating {
+            label: "pieces in hand enter by gating (Seirawan)",
+            section: Drops,
+            ini: Composite,
+        }
+        /// A side not in check may pass instead of moving (Janggi).
+        pass {
+            label: "a side not in check may pass (Janggi)",
+            section: Rules,
+            ini: Key { key: "pass", on: true },
+        }
+        /// Royal pieces may not face each other on an open file or rank (Xiangqi).
+        flying_general {
+            label: "kings may not face each other on an open file or rank (Xiangqi)",
+            section: Rules,
+            ini: Key { key: "flyingGeneral", on: true },
+        }
+        /// A piece may not move or be dropped where it could never move again (Shogi's pawn and
+        /// lance on the last rank, knight on the last two); such moves must promote.
+        no_immobile_pieces {
+            label: "no move or drop where a piece could never move again (Shogi)",
+            section: Promotion,
+            ini: Key { key: "immobilityIllegal", on: true },
+        }
+        /// A piece that captures (never a royal one) changes side on the square where it took
+        /// (Andernach chess).
+        captures_change_side {
+            label: "a piece that captures changes side, kings excepted (Andernach)",
+            section: Rules,
+            ini: Missing("Fairy-Stockfish has no pieces that change side when they capture"),
+        }
+        /// Every move also moves the duck (Duck chess): a wall of no side, placed on any empty
+        /// square other than the one it left; it enters the board with the first move.
+        duck {
+            label: "every move also moves the duck, a wall of no side (Duck chess)",
+            section: Rules,
+            ini: Composite,
+        }
+        /// A royal piece in check may not step away: its only move is to take the one piece
+        /// checking it (Makpong).
+        makpong {
+            label: "a king in check may not step away, only take the piece checking it (Makpong)",
+            section: Rules,
+            ini: Key { key: "makpongRule", on: true },
+        }
+        /// Ouk Chatrang's first-move leaps (Cambodian): a king still on a square whose right the
+        /// castling field keeps (`DEde`) may leap as a knight to the next rank forward, out of
+        /// check and without capturing; a ferz (Betza `F`) on such a square may jump two squares
+        /// straight forward onto an empty square.
+        cambodian_moves {
+            label: "first-move leaps: the king as a knight one rank forward, the ferz two squares forward, from squares the castling field keeps (Cambodian)",
+            section: Rules,
+            ini: Composite,
+        }
+        /// Fixed gating (Musketeer): each piece in hand waits above one back-rank file, written
+        /// in a gate row beyond each side's back rank in the start's placement
+        /// (`lc******/rnbqkbnr/…/RNBQKBNR/LC******`), and must enter on the square that file's
+        /// piece leaves on its first move; it is lost if that piece is taken first.
+        fixed_gating {
+            label: "pieces wait above back-rank files (the start's gate rows) and must enter when the piece below first moves (Musketeer)",
+            section: Rules,
+            ini: Missing("Fairy-Stockfish has no fixed gating (pieces waiting above given files)"),
+        }
+        /// Every move leaves a wall on the square the piece left (Joust, Snail trail;
+        /// Fairy-Stockfish's `wallingRule = past`).
+        trail_walls {
+            label: "every move leaves a wall on the square the piece left (Joust, Snail trail)",
+            section: Rules,
+            ini: Composite,
+        }
+        /// A repetition in which one side checked with every move is lost by that side, drawn if
+        /// both did (Xiangqi, Shogi; Fairy-Stockfish's `perpetualCheckIllegal`).
+        perpetual_check_loses {
+            label: "a repetition in which one side gave check with every move is lost by that side, drawn if both did (Xiangqi, Shogi)",
+            section: Rules,
+            ini: Key { key: "perpetualCheckIllegal", on: true },
+        }
+    }
 }
 
 /// A variant file's `profile`: `"sturdy-rooks"` or `(id: "mine", types: {...})`.
@@ -539,4 +749,46 @@ pub struct PresetUse {
     /// How many turns it lasts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration: Option<u32>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_switch_reaches_its_own_field_and_no_other() {
+        for s in SWITCHES {
+            let mut file = VariantFile::default();
+            s.turn(&mut file, true);
+            for other in SWITCHES {
+                assert_eq!(other.is_on(&file), other.key == s.key, "{} turned {}", s.key, other.key);
+            }
+            let compiled = compile_switches(&file);
+            assert_ne!(compiled, RuleSwitches::default(), "{} compiles to nothing", s.key);
+            // Exactly one compiled switch is on: turning it off again gives none.
+            let mut off = compiled;
+            (s.compile)(&mut off, false);
+            assert_eq!(off, RuleSwitches::default(), "{} compiles into another field", s.key);
+            s.turn(&mut file, false);
+            assert_eq!((s.get)(&file), None, "off is the key left out");
+        }
+    }
+
+    #[test]
+    fn keys_and_ini_keys_are_unique() {
+        let mut keys: Vec<&str> = SWITCHES.iter().map(|s| s.key).collect();
+        let mut ini: Vec<&str> = SWITCHES
+            .iter()
+            .filter_map(|s| match s.ini {
+                IniSwitch::Key { key, .. } => Some(key),
+                _ => None,
+            })
+            .collect();
+        let (n, m) = (keys.len(), ini.len());
+        keys.sort_unstable();
+        keys.dedup();
+        ini.sort_unstable();
+        ini.dedup();
+        assert_eq!((keys.len(), ini.len()), (n, m));
+    }
 }

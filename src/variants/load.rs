@@ -32,55 +32,22 @@ pub fn write_variant_file(file: &VariantFile) -> Result<String, ron::Error> {
 }
 
 /// Merges `child` over its resolved `parent`: the child's fields win; pieces merge by letter.
-fn merge(parent: VariantFile, child: VariantFile) -> VariantFile {
-    let mut pieces = parent.pieces.unwrap_or_default();
+fn merge(mut parent: VariantFile, mut child: VariantFile) -> VariantFile {
+    let mut pieces = parent.pieces.take().unwrap_or_default();
     if let Some(remove) = &child.remove_pieces {
         pieces.retain(|p| !remove.contains(p.letter));
     }
-    for p in child.pieces.unwrap_or_default() {
+    for p in child.pieces.take().unwrap_or_default() {
         match pieces.iter_mut().find(|q| q.letter == p.letter) {
             Some(q) => *q = p,
             None => pieces.push(p),
         }
     }
-    VariantFile {
-        id: child.id,
-        extends: None,
-        name: child.name.or(parent.name),
-        description: child.description.or(parent.description),
-        rules_summary: child.rules_summary.or(parent.rules_summary),
-        board: child.board.or(parent.board),
-        pieces: Some(pieces),
-        remove_pieces: None,
-        start: child.start.or(parent.start),
-        shuffle: child.shuffle.or(parent.shuffle),
-        castling: child.castling.or(parent.castling),
-        promotion: child.promotion.or(parent.promotion),
-        piece_promotion: child.piece_promotion.or(parent.piece_promotion),
-        no_immobile_pieces: child.no_immobile_pieces.or(parent.no_immobile_pieces),
-        regions: child.regions.or(parent.regions),
-        mandatory_capture: child.mandatory_capture.or(parent.mandatory_capture),
-        drops: child.drops.or(parent.drops),
-        blast: child.blast.or(parent.blast),
-        flying_general: child.flying_general.or(parent.flying_general),
-        pass: child.pass.or(parent.pass),
-        diagonal_lines: child.diagonal_lines.or(parent.diagonal_lines),
-        material_count: child.material_count.or(parent.material_count),
-        gating: child.gating.or(parent.gating),
-        duck: child.duck.or(parent.duck),
-        makpong: child.makpong.or(parent.makpong),
-        cambodian_moves: child.cambodian_moves.or(parent.cambodian_moves),
-        fixed_gating: child.fixed_gating.or(parent.fixed_gating),
-        trail_walls: child.trail_walls.or(parent.trail_walls),
-        perpetual_check_loses: child.perpetual_check_loses.or(parent.perpetual_check_loses),
-        draw_odds: child.draw_odds.or(parent.draw_odds),
-        mutually_immune: child.mutually_immune.or(parent.mutually_immune),
-        checks_forbidden: child.checks_forbidden.or(parent.checks_forbidden),
-        captures_change_side: child.captures_change_side.or(parent.captures_change_side),
-        end: child.end.or(parent.end),
-        presets: child.presets.or(parent.presets),
-        profile: child.profile.or(parent.profile),
-    }
+    child.pieces = Some(pieces);
+    child.inherit(parent);
+    child.extends = None;
+    child.remove_pieces = None;
+    child
 }
 
 /// The most variants an `extends` chain may hold above a file.
@@ -154,20 +121,22 @@ pub fn resolve_path(path: &Path) -> Result<VariantFile, LoadError> {
     resolve(read_path(path)?, &sibling_lookup(path))
 }
 
-/// Compiles a resolved file and sets its start up as a game does (with the variant's presets
-/// on), so that a file `check` passes is one that `perft` and the window accept.
+/// Starts `variant` as a game does, from its start with its presets and profile on, so that
+/// a file `check` passes is one that `perft` and the window accept. For the checks that need
+/// the verdict (`chimera check`, the editor's problems, the ini import, the list of the user's
+/// variants); a game is started by [`GameDefinition`](crate::presets::GameDefinition), which
+/// reports a bad start itself.
 ///
 /// # Errors
-/// An invalid variant, or a start position the game refuses.
-pub fn compile_playable(resolved: &VariantFile) -> Result<Variant, LoadError> {
-    compile(resolved).and_then(|v| match crate::presets::new_game(v.clone(), &v.start_fen) {
-        Ok(_) => Ok(v),
-        Err(e) => Err(LoadError::Invalid(vec![Problem::new(ProblemCode::StartFen, "start", format!("bad position: {e}"))])),
-    })
+/// A start position the game refuses.
+pub fn playable(variant: &Variant) -> Result<crate::rules::Engine, LoadError> {
+    crate::presets::new_game(variant.clone(), "startpos")
+        .map_err(|e| LoadError::Invalid(vec![Problem::new(ProblemCode::StartFen, "start", format!("bad position: {e}"))]))
 }
 
 /// Loads a variant file from disk: its parents are looked up beside it first, then among
-/// the built-in variants. The id must equal the file stem.
+/// the built-in variants. The id must equal the file stem. Its start is judged when a game
+/// starts, or by [`playable`].
 ///
 /// # Errors
 /// Unreadable file, bad RON, or an invalid variant.
@@ -180,7 +149,7 @@ pub fn load_path(path: &Path) -> Result<Variant, LoadError> {
         id_problem = Some(Problem::new(ProblemCode::IdFileName, "id", message));
     }
     let resolved = resolve(file, &sibling_lookup(path))?;
-    match (compile_playable(&resolved), id_problem) {
+    match (compile(&resolved), id_problem) {
         (Ok(v), None) => Ok(v),
         (Ok(_), Some(p)) => Err(LoadError::Invalid(vec![p])),
         (Err(LoadError::Invalid(mut ps)), Some(p)) => {

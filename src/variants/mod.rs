@@ -12,10 +12,11 @@ mod problem;
 
 pub use compile::{compile, default_end, region_squares};
 pub use format::{
-    BlastSpec, BoardSpec, BoardStyle, CastlingSpec, DropsSpec, EndSpec, MaterialCountSpec, PiecePromotionSpec, PieceSpec, PresetUse,
-    ProfileUse, PromotionSpec, RegionMoves, RegionSpec, Scope, ShuffleSpec, VariantFile,
+    BlastSpec, BoardSpec, BoardStyle, CastlingSpec, DropsSpec, EndSpec, INI_LACKING, IniSwitch, MaterialCountSpec, PiecePromotionSpec,
+    PieceSpec, PresetUse, ProfileUse, PromotionSpec, RegionMoves, RegionSpec, RuleSwitch, SWITCHES, Scope, ShuffleSpec, SwitchSection,
+    VariantFile, switch,
 };
-pub use load::{compile_playable, load_path, parse_variant_file, resolve, resolve_path, sibling_lookup, write_variant_file};
+pub use load::{load_path, parse_variant_file, playable, resolve, resolve_path, sibling_lookup, write_variant_file};
 pub use problem::{LoadError, Problem, ProblemCode, Severity};
 
 use crate::rules::Variant;
@@ -174,7 +175,7 @@ pub fn catalogue_layout(id: &str) -> Option<(crate::rules::Geometry, String)> {
 pub fn find(id_or_path: &str) -> Result<Variant, LoadError> {
     if let Some((path, section)) = fairy::ini_spec(id_or_path) {
         let file = fairy::import_section(std::path::Path::new(path), section).map_err(LoadError::Io)?;
-        return compile_playable(&file);
+        return compile(&file);
     }
     if id_or_path.ends_with(".ron") { load_path(std::path::Path::new(id_or_path)) } else { builtin(id_or_path) }
 }

@@ -233,12 +233,14 @@ fn test_play(world: &mut World) {
     let Some(file) = world.resource::<EditorScreen>().editor.as_ref().map(|e| e.file().clone()) else { return };
     // A test game has no clocks.
     world.resource_mut::<super::clocks::Clocks>().control = None;
-    let result = crate::variants::compile_playable(&file).map_err(|e| e.to_string()).and_then(|variant| {
-        let set = crate::presets::requested_by(&variant);
-        // A label no file answers to, so a rematch plays this definition, not a file of that
-        // name that happens to be in the working directory.
-        super::start_variant(world, &format!("(editor)/{}.ron", file.id), Some(file.clone()), variant, set)
-    });
+    let result =
+        crate::variants::compile(&file).map_err(|e| e.to_string()).and_then(crate::presets::GameDefinition::new).and_then(|definition| {
+            // A label no file answers to, so a rematch plays this definition, not a file of that
+            // name that happens to be in the working directory.
+            let label = format!("(editor)/{}.ron", file.id);
+            let from = crate::presets::Start::New(&mut |n| rand::random_range(0..n));
+            super::start_definition(world, &label, Some(file.clone()), &definition, from)
+        });
     match result {
         Ok(()) => {
             super::after_new_game(world);

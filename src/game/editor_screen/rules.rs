@@ -11,10 +11,11 @@
 use bevy_egui::egui;
 
 use super::field_problems;
-use crate::editor::{Edit, Editor, Switch};
+use crate::editor::{Edit, Editor};
 use crate::rules::Verdict;
 use crate::variants::{
-    BlastSpec, CastlingSpec, DropsSpec, EndSpec, PiecePromotionSpec, PieceSpec, Problem, ProfileUse, PromotionSpec, Scope,
+    BlastSpec, CastlingSpec, DropsSpec, EndSpec, PiecePromotionSpec, PieceSpec, Problem, ProfileUse, PromotionSpec, SWITCHES, Scope,
+    SwitchSection,
 };
 
 /// The section's own state.
@@ -247,11 +248,7 @@ fn promotion(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], ranks
         }
     }
     field_problems(ui, problems, "piece_promotion");
-    let mut on = Switch::NoImmobilePieces.get(editor.file());
-    if ui.checkbox(&mut on, Switch::NoImmobilePieces.label()).changed() {
-        let _ = editor.apply(&Edit::Switch { switch: Switch::NoImmobilePieces, on });
-    }
-    field_problems(ui, problems, Switch::NoImmobilePieces.key());
+    switches(ui, editor, problems, SwitchSection::Promotion);
 }
 
 fn drops(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], ranks: u8, problems: &[Problem]) {
@@ -335,11 +332,18 @@ fn drops(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], ranks: u8
         }
     }
     field_problems(ui, problems, "drops");
-    let mut gating = Switch::Gating.get(editor.file());
-    if ui.checkbox(&mut gating, Switch::Gating.label()).changed() {
-        let _ = editor.apply(&Edit::Switch { switch: Switch::Gating, on: gating });
+    switches(ui, editor, problems, SwitchSection::Drops);
+}
+
+/// The checkboxes of the rule switches listed in `section`, each with its problems.
+fn switches(ui: &mut egui::Ui, editor: &mut Editor, problems: &[Problem], section: SwitchSection) {
+    for s in SWITCHES.iter().filter(|s| s.section == section) {
+        let mut on = s.is_on(editor.file());
+        if ui.checkbox(&mut on, s.label).on_hover_text(s.key).changed() {
+            let _ = editor.apply(&Edit::Switch { switch: s, on });
+        }
+        field_problems(ui, problems, s.key);
     }
-    field_problems(ui, problems, "gating");
 }
 
 fn blast_and_switches(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], problems: &[Problem]) {
@@ -358,14 +362,7 @@ fn blast_and_switches(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpe
     }
     field_problems(ui, problems, "blast");
     ui.label(egui::RichText::new("Other rules").strong());
-    // (Gating and immobile pieces are drawn with hands and promotion.)
-    for s in Switch::ALL.into_iter().filter(|s| !matches!(s, Switch::Gating | Switch::NoImmobilePieces)) {
-        let mut on = s.get(editor.file());
-        if ui.checkbox(&mut on, s.label()).on_hover_text(s.key()).changed() {
-            let _ = editor.apply(&Edit::Switch { switch: s, on });
-        }
-        field_problems(ui, problems, s.key());
-    }
+    switches(ui, editor, problems, SwitchSection::Rules);
 }
 
 /// Janggi's diagonal lines and the material count that scores a game ended by bikjang or

@@ -17,8 +17,8 @@ use super::ini::{self, Section};
 use super::{Keys, PIECE_NAMES, Val};
 use crate::rules::Verdict;
 use crate::variants::{
-    BlastSpec, BoardSpec, CastlingSpec, DropsSpec, EndSpec, PiecePromotionSpec, PieceSpec, PromotionSpec, RegionSpec, ShuffleSpec,
-    VariantFile,
+    BlastSpec, BoardSpec, CastlingSpec, DropsSpec, EndSpec, INI_LACKING, IniSwitch, PiecePromotionSpec, PieceSpec, PromotionSpec,
+    RegionSpec, RuleSwitch, SWITCHES, ShuffleSpec, VariantFile,
 };
 
 /// Why a section was not converted: which key, on which line, and what Chimera lacks.
@@ -93,14 +93,16 @@ pub fn import(text: &str) -> Result<Vec<Imported>, Vec<ini::IniError>> {
         roots.insert(section.name.clone(), root.clone());
         let keys = resolve(section, &resolved);
         resolved.insert(section.name.clone(), keys.clone());
-        let result = keys.and_then(|k| build(&section.name, k)).and_then(|file| match crate::variants::compile_playable(&file) {
-            Ok(_) => Ok(file),
-            // A file that does not load is not converted: what the loader says is the reason.
-            Err(e) => Err(vec![Refusal {
-                key: format!("[{}]", section.name),
-                line: Some(section.line),
-                message: format!("the converted variant does not load: {e}"),
-            }]),
+        let result = keys.and_then(|k| build(&section.name, k)).and_then(|file| {
+            match crate::variants::compile(&file).and_then(|v| crate::variants::playable(&v)) {
+                Ok(_) => Ok(file),
+                // A file that does not load is not converted: what the loader says is the reason.
+                Err(e) => Err(vec![Refusal {
+                    key: format!("[{}]", section.name),
+                    line: Some(section.line),
+                    message: format!("the converted variant does not load: {e}"),
+                }]),
+            }
         });
         out.push(Imported { name: section.name.clone(), line: section.line, result, builtin_parent: root });
     }
@@ -781,8 +783,11 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         let line = rd.line("gating").or(rd.line("seirawanGating"));
         rd.refuse("gating", line, "gating is supported as Seirawan's (gating and seirawanGating both true)");
     }
-    let must_capture = rd.bool("mustCapture", false);
-    let checking = rd.bool("checking", true);
+    // The rule switches with a key of their own (see `variants::SWITCHES`).
+    let switched: Vec<&'static RuleSwitch> =
+        SWITCHES.iter().filter(|s| matches!(s.ini, IniSwitch::Key { key, on } if rd.bool(key, !on) == on)).collect();
+    let is_on = |key: &str| switched.iter().any(|s| s.key == key);
+    let checking = !is_on("checks_forbidden");
     let blast = rd.bool("blastOnCapture", false);
     // Atomar's kings: unharmed by any blast, and unable to take one another.
     let unharmed = rd.letters("blastImmuneTypes", "", &all);
@@ -791,9 +796,8 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         let line = rd.line("blastImmuneTypes");
         rd.refuse("blastImmuneTypes", line, "blast-immune pieces without blasts");
     }
-    let immobility = rd.bool("immobilityIllegal", false);
-    let flying = rd.bool("flyingGeneral", false);
-    let pass = rd.bool("pass", false);
+    let immobility = is_on("no_immobile_pieces");
+    let pass = is_on("pass");
     for key in ["passWhite", "passBlack"] {
         if let Some(v) = rd.get(key)
             && v.value != pass.to_string()
@@ -801,28 +805,7 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
             rd.refuse(key, v.line, "passing for one side only is not supported");
         }
     }
-    for (key, default, why) in [
-        ("petrifyOnCaptureTypes", "-", "petrification is not supported"),
-        ("petrifyBlastPieces", "false", "petrification is not supported"),
-        ("passOnStalemate", "false", "passing on stalemate is not supported"),
-        ("passOnStalemateWhite", "false", "passing on stalemate is not supported"),
-        ("passOnStalemateBlack", "false", "passing on stalemate is not supported"),
-        ("wallOrMove", "false", "walls are not supported yet"),
-        ("moveRepetitionIllegal", "false", "forbidden repetitions are not supported"),
-        ("chasingRule", "none", "chasing rules are not supported"),
-        ("bikjangRule", "false", "bikjang needs Janggi's code pieces; import from the janggi catalogue variant is not supported"),
-        ("countingRule", "none", "counting rules (Makruk, ASEAN) are not supported"),
-        ("extinctionClaim", "false", "extinction by claim is not supported"),
-        ("dupleCheck", "false", "duple check is not supported"),
-        ("extinctionOpponentPieceCount", "0", "an opponent piece count for extinction is not supported"),
-        ("flagPieceBlockedWin", "false", "blocked flag wins are not supported"),
-        ("adjudicateFullBoard", "false", "full-board adjudication is not supported"),
-        ("diagonalLines", "", "diagonal lines need Janggi's code pieces"),
-        ("connectN", "0", "connection games are out of scope"),
-        ("connectNxN", "0", "connection games are out of scope"),
-        ("collinearN", "0", "connection games are out of scope"),
-        ("flipEnclosedPieces", "none", "flipping pieces (Reversi) is out of scope"),
-    ] {
+    for (key, default, why) in INI_LACKING {
         rd.only_default(key, default, why);
     }
     // Draw odds (Armageddon) are the one material counting rule read.
@@ -840,8 +823,6 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     };
     // Walls: the board's own are the start's `*` squares; the duck is the one walling rule.
     let walls = wall_squares(&start, files, ranks);
-    let makpong = rd.bool("makpongRule", false);
-    let perpetual = rd.bool("perpetualCheckIllegal", false);
     let mut trail = false;
     let duck = match rd.get("wallingRule") {
         None => false,
@@ -1020,8 +1001,9 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     file.description = Some(format!("Imported from a Fairy-Stockfish variant configuration, section [{name}]."));
     file.board = Some(BoardSpec { files, ranks, walls, style: Default::default(), river: None });
     file.duck = duck.then_some(true);
-    file.makpong = makpong.then_some(true);
-    file.perpetual_check_loses = perpetual.then_some(true);
+    for s in &switched {
+        s.turn(&mut file, true);
+    }
     file.trail_walls = trail.then_some(true);
     file.draw_odds = draw_odds;
     file.mutually_immune = (!mutually_immune.is_empty()).then_some(mutually_immune);
@@ -1095,9 +1077,6 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     if !promoted.is_empty() {
         file.piece_promotion = Some(PiecePromotionSpec { zone: first, mandatory: mandatory_piece });
     }
-    if immobility {
-        file.no_immobile_pieces = Some(true);
-    }
     if drops_on {
         let mut forbidden = BTreeMap::new();
         for p in pawn_types.chars() {
@@ -1140,18 +1119,6 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     }
     if cambodian {
         file.cambodian_moves = Some(true);
-    }
-    if pass {
-        file.pass = Some(true);
-    }
-    if must_capture {
-        file.mandatory_capture = Some(true);
-    }
-    if !checking {
-        file.checks_forbidden = Some(true);
-    }
-    if flying {
-        file.flying_general = Some(true);
     }
 
     let mut end = Vec::new();

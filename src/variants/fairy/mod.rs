@@ -25,7 +25,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::LazyLock;
 
 use crate::rules::Verdict;
-use crate::variants::{CastlingSpec, EndSpec, PieceSpec, ShuffleSpec, VariantFile};
+use crate::variants::{CastlingSpec, EndSpec, IniSwitch, PieceSpec, SWITCHES, ShuffleSpec, VariantFile};
 
 /// A key's value and where it was written (`None`: from a built-in parent).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -331,12 +331,6 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
         }
         keys.insert("wallingRule".into(), "past".into());
     }
-    if file.makpong == Some(true) {
-        keys.insert("makpongRule".into(), "true".into());
-    }
-    if file.perpetual_check_loses == Some(true) {
-        keys.insert("perpetualCheckIllegal".into(), "true".into());
-    }
     if file.duck == Some(true) {
         if board.walls.is_empty() {
             keys.insert("wallingRule".into(), "duck".into());
@@ -577,21 +571,6 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
             keys.insert("mandatoryPiecePromotion".into(), "true".into());
         }
     }
-    if file.no_immobile_pieces == Some(true) {
-        keys.insert("immobilityIllegal".into(), "true".into());
-    }
-    if file.mandatory_capture == Some(true) {
-        keys.insert("mustCapture".into(), "true".into());
-    }
-    if file.checks_forbidden == Some(true) {
-        keys.insert("checking".into(), "false".into());
-    }
-    if file.flying_general == Some(true) {
-        keys.insert("flyingGeneral".into(), "true".into());
-    }
-    if file.pass == Some(true) {
-        keys.insert("pass".into(), "true".into());
-    }
     if file.gating == Some(true) {
         keys.insert("gating".into(), "true".into());
         keys.insert("seirawanGating".into(), "true".into());
@@ -615,11 +594,15 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
         }
         None => {}
     }
-    if file.fixed_gating == Some(true) {
-        refuse("fixed_gating", "Fairy-Stockfish has no fixed gating (pieces waiting above given files)");
-    }
-    if file.captures_change_side == Some(true) {
-        refuse("captures_change_side", "Fairy-Stockfish has no pieces that change side when they capture");
+    // The switches with a key of their own, and those Fairy-Stockfish does not have.
+    for s in SWITCHES.iter().filter(|s| s.is_on(file)) {
+        match s.ini {
+            IniSwitch::Key { key, on } => {
+                keys.insert(key.into(), on.to_string());
+            }
+            IniSwitch::Missing(why) => refuse(s.key, why),
+            IniSwitch::Composite => {}
+        }
     }
     if file.diagonal_lines.is_some() {
         refuse("diagonal_lines", "diagonal lines go with Janggi's code pieces");
