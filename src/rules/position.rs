@@ -520,8 +520,11 @@ pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: 
         let from = if rules.switches.duck { w.board().walls().find(|s| !rules.walls.contains(s)) } else { None };
         w.move_wall(from, to);
     }
-    // Janggi's streaks: passes, and positions with the royal pieces facing each other.
-    st.pass_streak = if m.kind == MoveKind::Pass { st.pass_streak.saturating_add(1) } else { 0 };
+    // Janggi's streaks, kept only where an end condition counts them (so that other positions
+    // hash and read alike): passes, and positions with the royal pieces facing each other.
+    if rules.end.contains(&EndCondition::DoublePass) {
+        st.pass_streak = if m.kind == MoveKind::Pass { st.pass_streak.saturating_add(1) } else { 0 };
+    }
     if rules.end.contains(&EndCondition::Bikjang) {
         let facing = fns.generals_facing(rules, &w.board().cells, side);
         st.facing_streak = if facing { st.facing_streak.saturating_add(1) } else { 0 };
