@@ -496,3 +496,32 @@ fn regions_that_differ_by_side() {
     let d = converted(&all, "dtest");
     assert_eq!(moves(&d, "4k3/8/8/8/8/8/8/4K3[n] b - - 0 1"), "N@a5 N@b5 N@c5 N@d5 N@e5 N@f5 N@g5 N@h5 e8d7 e8d8 e8e7 e8f7 e8f8");
 }
+
+/// `passOnStalemate`: a stalemated side's one move is the pass, and a mated side has none
+/// (pyffish 0.0.90, `[passstale:chess]` with `passOnStalemate = true`: `h8h8`, then
+/// `7k/5Q2/6K1/8/8/8/8/8 w - - 1 2`).
+#[test]
+fn a_stalemated_side_passes_where_the_variant_says_so() {
+    let all = import("[passstale:chess]\npassOnStalemate = true\n").expect("reads");
+    let file = converted(&all, "passstale");
+    assert_eq!(file.pass_on_stalemate, Some(true));
+    let variant = compile(&file).expect("compiles");
+    for (fen, pyffish) in [("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "h8h8"), ("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "")] {
+        assert_eq!(legal_uci(&variant, fen), pyffish, "{fen}");
+    }
+    let mut e = Engine::from_fen(variant.clone(), "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+    assert!(e.outcome().is_none(), "not stalemate: the side passes");
+    e.play_uci("h8h8").unwrap();
+    assert_eq!(e.fen(), "7k/5Q2/6K1/8/8/8/8/8 w - - 1 2");
+    // Chess itself still stalemates there; the key goes back out on export.
+    assert_eq!(legal_uci(&variants::builtin("chess").unwrap(), "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), "");
+    assert_eq!(export_keys(&file).unwrap().get("passOnStalemate").map(String::as_str), Some("true"));
+    // Without a royal piece the pass is written with the side's first piece (pyffish's
+    // `[andersanti:antichess]` with `passOnStalemate = true`).
+    let all = import("[andersanti:antichess]\npassOnStalemate = true\n").expect("reads");
+    let anti = compile(&converted(&all, "andersanti")).expect("compiles");
+    assert_eq!(legal_uci(&anti, "8/8/8/8/8/p6p/P6P/8 w - - 0 1"), "a2a2");
+    // One side's passing alone is still refused.
+    let refused = refused_keys("[onlywhite:chess]\npassOnStalemateWhite = true\n");
+    assert!(refused.iter().any(|(k, _)| k == "passOnStalemateWhite"), "{refused:?}");
+}

@@ -352,8 +352,14 @@ pub fn generate_pass(p: &mut QueryParts) {
     if decided.0.is_some() {
         return;
     }
-    let side = query.side;
-    if let Some(k) = board.find(side, rules.registry.royal_mask).next() {
+    push_pass(query, board, rules);
+}
+
+/// Adds the pass, written as a piece standing still: the side's royal piece, or without one
+/// its first piece (a side with no piece cannot pass), as Fairy-Stockfish writes it.
+fn push_pass(query: &mut MoveQuery, board: &Board, rules: &Variant) {
+    let mut royal = board.find(query.side, rules.registry.royal_mask);
+    if let Some(k) = royal.next().or_else(|| board.find(query.side, u64::MAX).next()) {
         query.moves.push(Move { from: k, to: k, kind: MoveKind::Pass, capture: false, promotion: None, gate: None, wall: None });
     }
 }
@@ -1101,8 +1107,20 @@ fn pinned_pieces(reg: &PieceTypeRegistry, cells: &[Cell], royals: &[Square], sid
 /// Step 4's default parts that a rule switch turns on ([`RuleSwitches`]), in the order they
 /// run: after the drop filters and Janggi's bikjang, before must-drop. The pipeline adds each
 /// whose switch is on; a new switched filter is one row here.
-pub const SWITCHED_FILTERS: &[(fn(&RuleSwitches) -> bool, QueryPart)] =
-    &[(|s| s.checks_forbidden, forbid_checks), (|s| s.mandatory_capture, enforce_mandatory_capture)];
+pub const SWITCHED_FILTERS: &[(fn(&RuleSwitches) -> bool, QueryPart)] = &[
+    (|s| s.checks_forbidden, forbid_checks),
+    (|s| s.mandatory_capture, enforce_mandatory_capture),
+    (|s| s.pass_on_stalemate, pass_when_stalemated),
+];
+
+/// Step 4 (default, the last switched filter), where a stalemated side passes: a side that is
+/// not in check and has no legal move is given the pass.
+pub fn pass_when_stalemated(p: &mut QueryParts) {
+    let QueryView { query, board, rules, decided, .. } = p.view();
+    if query.moves.is_empty() && !query.in_check && decided.0.is_none() {
+        push_pass(query, board, rules);
+    }
+}
 
 /// Step 4 (default, before the hooks): in variants with mandatory capture, a side that can
 /// capture must.

@@ -368,6 +368,9 @@ pub struct RuleSwitches {
     /// A repetition in which one side checked with every move is lost by that side (drawn if
     /// both did), as Fairy-Stockfish's `perpetualCheckIllegal` scores it (Xiangqi, Shogi).
     pub perpetual_check_loses: bool,
+    /// A side with no legal move that is not in check has one: the pass (Fairy-Stockfish's
+    /// `passOnStalemate`).
+    pub pass_on_stalemate: bool,
 }
 
 /// A variant's complete rules, compiled.

@@ -125,7 +125,6 @@ pub fn compile_switches(file: &VariantFile) -> RuleSwitches {
 pub const INI_LACKING: &[(&str, &str, &str)] = &[
     ("petrifyOnCaptureTypes", "-", "petrification is not supported"),
     ("petrifyBlastPieces", "false", "petrification is not supported"),
-    ("passOnStalemate", "false", "passing on stalemate is not supported"),
     ("passOnStalemateWhite", "false", "passing on stalemate is not supported"),
     ("passOnStalemateBlack", "false", "passing on stalemate is not supported"),
     ("wallOrMove", "false", "walls are not supported yet"),
@@ -346,6 +345,13 @@ variant_file! {
             label: "a repetition in which one side gave check with every move is lost by that side, drawn if both did (Xiangqi, Shogi)",
             section: Rules,
             ini: Key { key: "perpetualCheckIllegal", on: true },
+        }
+        /// A side that cannot move and is not in check passes instead of being stalemated
+        /// (Fairy-Stockfish's `passOnStalemate`).
+        pass_on_stalemate {
+            label: "a side that cannot move, and is not in check, passes instead of being stalemated",
+            section: Rules,
+            ini: Key { key: "passOnStalemate", on: true },
         }
     }
 }
