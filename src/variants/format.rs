@@ -347,7 +347,8 @@ variant_file! {
             ini: Key { key: "perpetualCheckIllegal", on: true },
         }
         /// A side that cannot move and is not in check passes instead of being stalemated
-        /// (Fairy-Stockfish's `passOnStalemate`).
+        /// (Fairy-Stockfish's `passOnStalemate`). The pass's SAN is `pass`, where
+        /// Fairy-Stockfish writes the move of the piece standing still (`Kh8`, `c5`).
         pass_on_stalemate {
             label: "a side that cannot move, and is not in check, passes instead of being stalemated",
             section: Rules,
