@@ -310,9 +310,6 @@ fn lower(letters: &str) -> String {
 /// # Errors
 /// Everything of the variant that Fairy-Stockfish cannot express.
 pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<Unexpressible>> {
-    let mut keys: BTreeMap<String, String> = BTreeMap::new();
-    let mut no: Vec<Unexpressible> = Vec::new();
-    let mut refuse = |key: &str, message: &str| no.push(Unexpressible { key: key.into(), message: message.into() });
     let board = file.board.clone().unwrap_or(crate::variants::BoardSpec {
         files: 8,
         ranks: 8,
@@ -320,37 +317,112 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
         style: Default::default(),
         river: None,
     });
+    let mut x = Export {
+        file,
+        pieces: file.pieces.as_deref().unwrap_or(&[]),
+        ranks: board.ranks,
+        keys: BTreeMap::new(),
+        no: Vec::new(),
+        piece_key: BTreeMap::new(),
+        zone: None,
+    };
+    export_board(&mut x, &board);
+    export_pieces(&mut x);
+    export_castling(&mut x);
+    export_promotion(&mut x);
+    export_rules(&mut x);
+    export_drops(&mut x);
+    export_ends(&mut x);
+    if x.no.is_empty() { Ok(x.keys) } else { Err(x.no) }
+}
+
+/// The keys written so far, what cannot be written, and what the concerns share.
+struct Export<'a> {
+    file: &'a VariantFile,
+    pieces: &'a [PieceSpec],
+    ranks: u8,
+    keys: BTreeMap<String, String>,
+    no: Vec<Unexpressible>,
+    /// Each piece letter's Fairy-Stockfish key (`pawn`, `king`, `customPiece1`…).
+    piece_key: BTreeMap<char, String>,
+    /// The promotion ranks (first, last), once promotion is written.
+    zone: Option<(u8, u8)>,
+}
+
+impl Export<'_> {
+    fn refuse(&mut self, key: &str, message: &str) {
+        self.no.push(Unexpressible { key: key.into(), message: message.into() });
+    }
+
+    /// The letters of the pieces `f` picks, in the file's order.
+    fn letters(&self, f: &dyn Fn(&PieceSpec) -> bool) -> String {
+        self.pieces.iter().filter(|p| f(p)).map(|p| p.letter).collect()
+    }
+
+    /// Fairy-Stockfish's own pawns.
+    fn pawns(&self) -> String {
+        self.letters(&|p| p.pawn && matches!(p.betza.as_str(), "fmWfceF" | "fmWfcF" | "fmWfceFifmnD"))
+    }
+
+    /// The pieces that promote.
+    fn promoting(&self) -> String {
+        self.letters(&|p| p.promotes)
+    }
+
+    /// The letters written under the key `name`.
+    fn key_letters(&self, name: &str) -> String {
+        self.piece_key.iter().filter(|(_, k)| *k == name).map(|(l, _)| *l).collect()
+    }
+
+    /// The promotion region of ranks `first..=last`: Fairy-Stockfish's regions are absolute
+    /// ranks, *8 and *1 by default.
+    fn promo_region(&mut self, first: u8, last: u8) {
+        if (first, last) != (8, 8) {
+            self.keys.insert("promotionRegionWhite".into(), ranks_text(first..=last));
+        }
+        let black: Vec<u8> = (first..=last).map(|r| self.ranks + 1 - r).collect();
+        if black.as_slice() != [1] {
+            self.keys.insert("promotionRegionBlack".into(), ranks_text(black));
+        }
+    }
+}
+
+/// The board's size and walling rules.
+fn export_board(x: &mut Export, board: &crate::variants::BoardSpec) {
+    let file = x.file;
     let (files, ranks) = (board.files, board.ranks);
     if files > 12 || ranks > 10 {
-        refuse("board", "Fairy-Stockfish's boards are at most 12 files by 10 ranks");
+        x.refuse("board", "Fairy-Stockfish's boards are at most 12 files by 10 ranks");
     }
     // The board's walls need no key: the start writes them as `*`, as Fairy-Stockfish reads.
     if file.trail_walls == Some(true) {
         if file.duck == Some(true) {
-            refuse("trail_walls", "Fairy-Stockfish has one walling rule: not the duck and a trail together");
+            x.refuse("trail_walls", "Fairy-Stockfish has one walling rule: not the duck and a trail together");
         }
-        keys.insert("wallingRule".into(), "past".into());
+        x.keys.insert("wallingRule".into(), "past".into());
     }
     if file.duck == Some(true) {
         if board.walls.is_empty() {
-            keys.insert("wallingRule".into(), "duck".into());
+            x.keys.insert("wallingRule".into(), "duck".into());
         } else {
-            refuse("duck", "Fairy-Stockfish's duck cannot share a board with walls of its own");
+            x.refuse("duck", "Fairy-Stockfish's duck cannot share a board with walls of its own");
         }
     }
     if files != 8 {
-        keys.insert("maxFile".into(), files.to_string());
+        x.keys.insert("maxFile".into(), files.to_string());
     }
     if ranks != 8 {
-        keys.insert("maxRank".into(), ranks.to_string());
+        x.keys.insert("maxRank".into(), ranks.to_string());
     }
-    let pieces: Vec<PieceSpec> = file.pieces.clone().unwrap_or_default();
-    let letters = |f: &dyn Fn(&PieceSpec) -> bool| -> String { pieces.iter().filter(|p| f(p)).map(|p| p.letter).collect() };
-    let pawns = letters(&|p| p.pawn && matches!(p.betza.as_str(), "fmWfceF" | "fmWfcF" | "fmWfceFifmnD"));
-    let promoting = letters(&|p| p.promotes);
+}
+
+/// The pieces: each under a Fairy-Stockfish piece key or as a custom piece, with the pawns'
+/// double steps and the regions they are confined to.
+fn export_pieces(x: &mut Export) {
+    let (file, pieces, ranks) = (x.file, x.pieces, x.ranks);
+    let promoting = x.promoting();
     let mut used_names: BTreeSet<&str> = BTreeSet::new();
     let mut custom = 0;
-    let mut piece_key: BTreeMap<char, String> = BTreeMap::new();
     let mut any_initial: Option<Vec<u8>> = None;
     let mut double_step = false;
     for (i, p) in pieces.iter().enumerate() {
@@ -359,15 +431,15 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
         if let Some(code) = &p.code {
             if code == "cannon" && !used_names.contains("cannon") {
                 used_names.insert("cannon");
-                keys.insert("cannon".into(), l.to_string());
-                piece_key.insert(p.letter, "cannon".into());
+                x.keys.insert("cannon".into(), l.to_string());
+                x.piece_key.insert(p.letter, "cannon".into());
             } else {
-                refuse(&format!("{path}.code"), &format!("the code piece '{code}' has no Fairy-Stockfish counterpart in the ini format"));
+                x.refuse(&format!("{path}.code"), &format!("the code piece '{code}' has no Fairy-Stockfish counterpart in the ini format"));
             }
             continue;
         }
         if crate::rules::parse_movement(&p.betza).is_ok_and(|m| !m.legs.is_empty()) {
-            refuse(&format!("{path}.betza"), "Fairy-Stockfish does not read multi-leg moves ('a'); it skips the letter");
+            x.refuse(&format!("{path}.betza"), "Fairy-Stockfish does not read multi-leg moves ('a'); it skips the letter");
             continue;
         }
         // Fairy-Stockfish's soldier: a Shogi pawn until it reaches soldierPromotionRank, then
@@ -376,19 +448,19 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
             match soldier_rank(file, p) {
                 Some(n) if !used_names.contains("soldier") => {
                     used_names.insert("soldier");
-                    keys.insert("soldier".into(), l.to_string());
-                    keys.insert("soldierPromotionRank".into(), n.to_string());
-                    piece_key.insert(p.letter, "soldier".into());
+                    x.keys.insert("soldier".into(), l.to_string());
+                    x.keys.insert("soldierPromotionRank".into(), n.to_string());
+                    x.piece_key.insert(p.letter, "soldier".into());
                     if p.pawn && ends_have_move_rule(file) {
-                        refuse(&format!("{path}.pawn"), "Fairy-Stockfish's soldier does not reset the move count");
+                        x.refuse(&format!("{path}.pawn"), "Fairy-Stockfish's soldier does not reset the move count");
                     }
                 }
-                _ => refuse(&format!("{path}.region_moves"), &format!("moves of its own in '{}' are not expressible", rm.region)),
+                _ => x.refuse(&format!("{path}.region_moves"), &format!("moves of its own in '{}' are not expressible", rm.region)),
             }
             continue;
         }
         if p.pawn && !matches!(p.betza.as_str(), "fmWfceF" | "fmWfcF" | "fmWfceFifmnD") && ends_have_move_rule(file) {
-            refuse(
+            x.refuse(
                 &format!("{path}.pawn"),
                 "a pawn that moves unlike Fairy-Stockfish's pawn: its custom pieces do not reset the move count",
             );
@@ -396,135 +468,135 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
         if p.betza.contains('i') {
             let r = p.initial_ranks.clone().unwrap_or_else(|| vec![2]);
             if any_initial.as_ref().is_some_and(|a| *a != r) {
-                refuse(&format!("{path}.initial_ranks"), "initial ranks that differ between pieces");
+                x.refuse(&format!("{path}.initial_ranks"), "initial ranks that differ between pieces");
             }
             any_initial = Some(r);
         }
         let key = if p.royal {
             if used_names.contains("king") {
-                refuse(&format!("{path}.royal"), "more than one royal piece type");
+                x.refuse(&format!("{path}.royal"), "more than one royal piece type");
             }
             used_names.insert("king");
-            keys.insert("king".into(), if p.betza == "K" { l.to_string() } else { format!("{l}:{}", p.betza) });
+            x.keys.insert("king".into(), if p.betza == "K" { l.to_string() } else { format!("{l}:{}", p.betza) });
             "king".to_string()
         } else if p.pawn && matches!(p.betza.as_str(), "fmWfceF" | "fmWfcF" | "fmWfceFifmnD") && !used_names.contains("pawn") {
             used_names.insert("pawn");
             double_step = p.betza.ends_with("ifmnD");
-            keys.insert("pawn".into(), l.to_string());
+            x.keys.insert("pawn".into(), l.to_string());
             "pawn".to_string()
         } else if let Some(&(name, _)) =
             PIECE_NAMES.iter().find(|(n, b)| *b == p.betza && *n != "king" && *n != "pawn" && !used_names.contains(n))
         {
             used_names.insert(name);
-            keys.insert(name.into(), l.to_string());
+            x.keys.insert(name.into(), l.to_string());
             name.to_string()
         } else {
             custom += 1;
             if custom > 25 {
-                refuse(&format!("{path}.betza"), "more than 25 custom pieces");
+                x.refuse(&format!("{path}.betza"), "more than 25 custom pieces");
             }
             let key = format!("customPiece{custom}");
-            keys.insert(key.clone(), format!("{l}:{}", p.betza));
+            x.keys.insert(key.clone(), format!("{l}:{}", p.betza));
             key
         };
-        piece_key.insert(p.letter, key);
+        x.piece_key.insert(p.letter, key);
     }
-    if keys.contains_key("pawn") && !double_step {
-        keys.insert("doubleStep".into(), "false".into());
+    if x.keys.contains_key("pawn") && !double_step {
+        x.keys.insert("doubleStep".into(), "false".into());
     }
     // Fairy-Stockfish's double-step regions are absolute ranks, *2 and *7 by default.
     if let Some(r) = &any_initial {
         let black: Vec<u8> = r.iter().map(|&x| ranks + 1 - x).collect();
         if r.as_slice() != [2] {
-            keys.insert("doubleStepRegionWhite".into(), ranks_text(r.iter().copied()));
+            x.keys.insert("doubleStepRegionWhite".into(), ranks_text(r.iter().copied()));
         }
         if black.as_slice() != [7] {
-            keys.insert("doubleStepRegionBlack".into(), ranks_text(black));
+            x.keys.insert("doubleStepRegionBlack".into(), ranks_text(black));
         }
     }
-    let key_letters = |name: &str| -> String { piece_key.iter().filter(|(_, k)| *k == name).map(|(l, _)| *l).collect() };
     // Chimera's other pawns (a soldier) matter only where moves are counted (refused above).
-    if promoting != key_letters("pawn") {
-        keys.insert("promotionPawnTypes".into(), if promoting.is_empty() { "-".into() } else { lower(&promoting) });
+    if promoting != x.key_letters("pawn") {
+        x.keys.insert("promotionPawnTypes".into(), if promoting.is_empty() { "-".into() } else { lower(&promoting) });
     }
-    for p in &pieces {
+    for p in pieces {
         if let Some(region) = &p.confined {
             let [w, b] = crate::variants::region_squares(file, region);
-            let Some(key) = piece_key.get(&p.letter) else { continue };
+            let Some(key) = x.piece_key.get(&p.letter) else { continue };
             let mut camel = key.clone();
             camel[..1].make_ascii_uppercase();
-            keys.insert(format!("mobilityRegionWhite{camel}"), squares_text(&w));
-            keys.insert(format!("mobilityRegionBlack{camel}"), squares_text(&b));
+            x.keys.insert(format!("mobilityRegionWhite{camel}"), squares_text(&w));
+            x.keys.insert(format!("mobilityRegionBlack{camel}"), squares_text(&b));
         }
     }
+}
+
+/// The start position and castling.
+fn export_castling(x: &mut Export) {
+    let file = x.file;
     let start = file.start.clone().unwrap_or_default();
-    keys.insert("startFen".into(), start.clone());
+    x.keys.insert("startFen".into(), start.clone());
     if matches!(file.shuffle, Some(ShuffleSpec::Shuffled(_))) {
-        refuse("shuffle", "a start shuffled for every game is not part of Fairy-Stockfish's variant format");
+        x.refuse("shuffle", "a start shuffled for every game is not part of Fairy-Stockfish's variant format");
     }
     // Castling.
-    let castles = letters(&|p| p.castles);
-    let partners = letters(&|p| p.castling_partner);
+    let castles = x.letters(&|p| p.castles);
+    let partners = x.letters(&|p| p.castling_partner);
     match &file.castling {
         Some(CastlingSpec::On { king, rook, king_takes_rook, rank, rook_start }) if !castles.is_empty() => {
             if *king_takes_rook {
-                refuse("castling.king_takes_rook", "Chess960 castling notation is not exported");
+                x.refuse("castling.king_takes_rook", "Chess960 castling notation is not exported");
             }
             let file_no = |c: char| c as u8 - b'a' + 1;
             if file_no(rook.0) + 1 != file_no(king.0) || file_no(rook.1) != file_no(king.1) + 1 {
-                refuse("castling.rook", "the rook must land beside the king, on its inner side");
+                x.refuse("castling.rook", "the rook must land beside the king, on its inner side");
             }
             if king.0 != 'g' {
-                keys.insert("castlingKingsideFile".into(), king.0.to_string());
+                x.keys.insert("castlingKingsideFile".into(), king.0.to_string());
             }
             if king.1 != 'c' {
-                keys.insert("castlingQueensideFile".into(), king.1.to_string());
+                x.keys.insert("castlingQueensideFile".into(), king.1.to_string());
             }
             if *rank != 1 {
-                keys.insert("castlingRank".into(), rank.to_string());
+                x.keys.insert("castlingRank".into(), rank.to_string());
             }
             if let Some((k, q)) = rook_start {
-                keys.insert("castlingRookKingsideFile".into(), k.to_string());
-                keys.insert("castlingRookQueensideFile".into(), q.to_string());
+                x.keys.insert("castlingRookKingsideFile".into(), k.to_string());
+                x.keys.insert("castlingRookQueensideFile".into(), q.to_string());
             }
-            if castles != key_letters("king") {
-                keys.insert("castlingKingPiece".into(), lower(&castles));
+            if castles != x.key_letters("king") {
+                x.keys.insert("castlingKingPiece".into(), lower(&castles));
             }
-            if partners != key_letters("rook") {
-                keys.insert("castlingRookPieces".into(), lower(&partners));
+            if partners != x.key_letters("rook") {
+                x.keys.insert("castlingRookPieces".into(), lower(&partners));
             }
         }
         _ => {
-            keys.insert("castling".into(), "false".into());
+            x.keys.insert("castling".into(), "false".into());
         }
     }
+}
+
+/// Promotion on ranks or in a region, and Shogi-style piece promotion.
+fn export_promotion(x: &mut Export) {
+    let (file, pieces, ranks) = (x.file, x.pieces, x.ranks);
+    let promoting = x.promoting();
     // Promotion.
     // Fairy-Stockfish's promotion regions are absolute ranks, *8 and *1 by default.
-    let promo_region = |keys: &mut BTreeMap<String, String>, first: u8, last: u8| {
-        if (first, last) != (8, 8) {
-            keys.insert("promotionRegionWhite".into(), ranks_text(first..=last));
-        }
-        let black: Vec<u8> = (first..=last).map(|r| ranks + 1 - r).collect();
-        if black.as_slice() != [1] {
-            keys.insert("promotionRegionBlack".into(), ranks_text(black));
-        }
-    };
-    let mut zone: Option<(u8, u8)> = None;
     if let Some(pr) = &file.promotion
         && !promoting.is_empty()
     {
         let first = pr.optional_from.unwrap_or(pr.rank);
         if pr.optional_from.is_some() {
-            keys.insert("mandatoryPawnPromotion".into(), "false".into());
+            x.keys.insert("mandatoryPawnPromotion".into(), "false".into());
             // Without it Fairy-Stockfish would let a pawn stay a pawn on the last rank.
-            keys.insert("immobilityIllegal".into(), "true".into());
+            x.keys.insert("immobilityIllegal".into(), "true".into());
             if pr.rank != ranks {
-                refuse("promotion.rank", "optional promotion must run to the far rank");
+                x.refuse("promotion.rank", "optional promotion must run to the far rank");
             }
         }
-        zone = Some((first, pr.rank));
+        x.zone = Some((first, pr.rank));
         if pr.optional_from.is_none() && pr.rank != ranks {
-            zone = Some((pr.rank, ranks));
+            x.zone = Some((pr.rank, ranks));
         }
         if pr.region.is_some() {
             // A region of squares (Troitzky): listed square by square, for each side.
@@ -532,65 +604,70 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
                 Some((g, sets)) => {
                     for (key, set) in [("promotionRegionWhite", &sets[0]), ("promotionRegionBlack", &sets[1])] {
                         let names: Vec<String> = g.squares().filter(|&sq| set.contains(sq)).map(|sq| g.name(sq)).collect();
-                        keys.insert(key.into(), names.join(" "));
+                        x.keys.insert(key.into(), names.join(" "));
                     }
                 }
-                None => refuse("promotion.region", "the promotion region does not compile"),
+                None => x.refuse("promotion.region", "the promotion region does not compile"),
             }
         } else {
-            let (a, b) = zone.expect("set");
-            promo_region(&mut keys, a, b);
+            let (a, b) = x.zone.expect("set");
+            x.promo_region(a, b);
         }
         // Fairy-Stockfish's template has no promotion choices: always say them.
         let set = |letters: &str| if letters.is_empty() { "-".to_string() } else { lower(letters) };
-        keys.insert("promotionPieceTypes".into(), set(&pr.choices));
+        x.keys.insert("promotionPieceTypes".into(), set(&pr.choices));
         if let Some(black) = &pr.black_choices {
-            keys.insert("promotionPieceTypesWhite".into(), set(&pr.choices));
-            keys.insert("promotionPieceTypesBlack".into(), set(black));
+            x.keys.insert("promotionPieceTypesWhite".into(), set(&pr.choices));
+            x.keys.insert("promotionPieceTypesBlack".into(), set(black));
         }
         if !pr.limits.is_empty() {
             let text: Vec<String> = pr.limits.iter().map(|(l, n)| format!("{}:{n}", l.to_ascii_lowercase())).collect();
-            keys.insert("promotionLimit".into(), text.join(" "));
+            x.keys.insert("promotionLimit".into(), text.join(" "));
         }
     } else if !promoting.is_empty() {
-        refuse("promotion", "pieces promote but the variant has no promotion rule");
+        x.refuse("promotion", "pieces promote but the variant has no promotion rule");
     }
     let promoted: Vec<String> = pieces
         .iter()
         .filter_map(|p| p.promotes_to.map(|t| format!("{}:{}", p.letter.to_ascii_lowercase(), t.to_ascii_lowercase())))
         .collect();
     if !promoted.is_empty() {
-        keys.insert("promotedPieceType".into(), promoted.join(" "));
+        x.keys.insert("promotedPieceType".into(), promoted.join(" "));
         let z = file.piece_promotion.as_ref().map_or(ranks, |pp| pp.zone);
-        if zone.is_some_and(|zz| zz != (z, ranks)) {
-            refuse("piece_promotion.zone", "a piece promotion zone that differs from the pawns' promotion ranks");
+        if x.zone.is_some_and(|zz| zz != (z, ranks)) {
+            x.refuse("piece_promotion.zone", "a piece promotion x.zone that differs from the pawns' promotion ranks");
         }
-        zone = Some((z, ranks));
-        promo_region(&mut keys, z, ranks);
+        x.zone = Some((z, ranks));
+        x.promo_region(z, ranks);
         if file.piece_promotion.as_ref().is_some_and(|pp| pp.mandatory) {
-            keys.insert("mandatoryPiecePromotion".into(), "true".into());
+            x.keys.insert("mandatoryPiecePromotion".into(), "true".into());
         }
     }
+}
+
+/// Gating, immunities, draw odds, the rule switches and blasts.
+fn export_rules(x: &mut Export) {
+    let file = x.file;
     if file.gating == Some(true) {
-        keys.insert("gating".into(), "true".into());
-        keys.insert("seirawanGating".into(), "true".into());
+        x.keys.insert("gating".into(), "true".into());
+        x.keys.insert("seirawanGating".into(), "true".into());
     }
     if file.cambodian_moves == Some(true) {
         if file.gating == Some(true) || file.drops.is_some() {
-            refuse("cambodian_moves", "Fairy-Stockfish keeps Cambodian rights as gates: not beside gating or drops");
+            x.refuse("cambodian_moves", "Fairy-Stockfish keeps Cambodian rights as gates: not beside gating or drops");
         }
-        keys.insert("gating".into(), "true".into());
-        keys.insert("cambodianMoves".into(), "true".into());
+        x.keys.insert("gating".into(), "true".into());
+        x.keys.insert("cambodianMoves".into(), "true".into());
     }
     if let Some(letters) = file.mutually_immune.as_ref().filter(|l| !l.is_empty()) {
-        keys.insert("mutuallyImmuneTypes".into(), lower(letters));
+        x.keys.insert("mutuallyImmuneTypes".into(), lower(letters));
     }
     match file.draw_odds {
         Some(crate::rules::Side::Black) => {
-            keys.insert("materialCounting".into(), "blackdrawodds".into());
+            x.keys.insert("materialCounting".into(), "blackdrawodds".into());
         }
         Some(crate::rules::Side::White) => {
-            keys.insert("materialCounting".into(), "whitedrawodds".into());
+            x.keys.insert("materialCounting".into(), "whitedrawodds".into());
         }
         None => {}
     }
@@ -598,35 +675,41 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
     for s in SWITCHES.iter().filter(|s| s.is_on(file)) {
         match s.ini {
             IniSwitch::Key { key, on } => {
-                keys.insert(key.into(), on.to_string());
+                x.keys.insert(key.into(), on.to_string());
             }
-            IniSwitch::Missing(why) => refuse(s.key, why),
+            IniSwitch::Missing(why) => x.refuse(s.key, why),
             IniSwitch::Composite => {}
         }
     }
     if file.diagonal_lines.is_some() {
-        refuse("diagonal_lines", "diagonal lines go with Janggi's code pieces");
+        x.refuse("diagonal_lines", "diagonal lines go with Janggi's code pieces");
     }
     if file.material_count.is_some() {
-        refuse("material_count", "a material count is not exported");
+        x.refuse("material_count", "a material count is not exported");
     }
     if let Some(b) = &file.blast {
-        keys.insert("blastOnCapture".into(), "true".into());
-        if b.immune != pawns {
-            refuse("blast.immune", "only the pawns may survive a neighbouring blast");
+        x.keys.insert("blastOnCapture".into(), "true".into());
+        if b.immune != x.pawns() {
+            x.refuse("blast.immune", "only the pawns may survive a neighbouring blast");
         }
         if !b.unharmed.is_empty() {
-            keys.insert("blastImmuneTypes".into(), lower(&b.unharmed));
+            x.keys.insert("blastImmuneTypes".into(), lower(&b.unharmed));
         }
     }
+}
+
+/// Hands and drops.
+fn export_drops(x: &mut Export) {
+    let (file, ranks) = (x.file, x.ranks);
+    let (pawns, promoting) = (x.pawns(), x.promoting());
     if let Some(d) = &file.drops {
-        keys.insert("pieceDrops".into(), "true".into());
+        x.keys.insert("pieceDrops".into(), "true".into());
         if d.captures_to_hand {
-            keys.insert("capturesToHand".into(), "true".into());
+            x.keys.insert("capturesToHand".into(), "true".into());
         }
         // Fairy-Stockfish's pawn drops: never on the first rank unless allowed, never in the
-        // promotion zone unless allowed.
-        let zone_ranks: Vec<u8> = zone.map_or(Vec::new(), |(a, b)| (a..=b).collect());
+        // promotion x.zone unless allowed.
+        let zone_ranks: Vec<u8> = x.zone.map_or(Vec::new(), |(a, b)| (a..=b).collect());
         let expect = |first: bool, in_zone: bool| -> BTreeMap<char, Vec<u8>> {
             pawns
                 .chars()
@@ -647,49 +730,54 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
         match found {
             Some((first, in_zone)) => {
                 if first {
-                    keys.insert("firstRankPawnDrops".into(), "true".into());
+                    x.keys.insert("firstRankPawnDrops".into(), "true".into());
                 }
                 if in_zone {
-                    keys.insert("promotionZonePawnDrops".into(), "true".into());
+                    x.keys.insert("promotionZonePawnDrops".into(), "true".into());
                 }
             }
-            None => refuse("drops.forbidden_ranks", "forbidden drop ranks other than the pawns' first rank and promotion zone"),
+            None => x.refuse("drops.forbidden_ranks", "forbidden drop ranks other than the pawns' first rank and promotion x.zone"),
         }
         if !d.ranks.is_empty() {
-            keys.insert("dropRegionWhite".into(), ranks_text(d.ranks.iter().copied()));
-            keys.insert("dropRegionBlack".into(), ranks_text(d.ranks.iter().map(|&r| ranks + 1 - r)));
+            x.keys.insert("dropRegionWhite".into(), ranks_text(d.ranks.iter().copied()));
+            x.keys.insert("dropRegionBlack".into(), ranks_text(d.ranks.iter().map(|&r| ranks + 1 - r)));
         }
         if d.must_drop {
-            keys.insert("mustDrop".into(), "true".into());
+            x.keys.insert("mustDrop".into(), "true".into());
         }
         if d.opposite_bishops {
-            keys.insert("dropOppositeColoredBishop".into(), "true".into());
+            x.keys.insert("dropOppositeColoredBishop".into(), "true".into());
         }
         if d.castling_on_drop {
-            keys.insert("castlingDroppedPiece".into(), "true".into());
+            x.keys.insert("castlingDroppedPiece".into(), "true".into());
         }
         if d.keep_promoted {
-            keys.insert("dropLoop".into(), "true".into());
+            x.keys.insert("dropLoop".into(), "true".into());
         }
         if d.no_checks {
-            keys.insert("dropChecks".into(), "false".into());
+            x.keys.insert("dropChecks".into(), "false".into());
         }
         if !d.no_doubled.is_empty() {
             if d.no_doubled.chars().count() > 1 {
-                refuse("drops.no_doubled", "only one letter");
+                x.refuse("drops.no_doubled", "only one letter");
             }
-            keys.insert("dropNoDoubled".into(), lower(&d.no_doubled));
+            x.keys.insert("dropNoDoubled".into(), lower(&d.no_doubled));
             if d.no_doubled_count != 1 {
-                keys.insert("dropNoDoubledCount".into(), d.no_doubled_count.to_string());
+                x.keys.insert("dropNoDoubledCount".into(), d.no_doubled_count.to_string());
             }
         }
         if !d.no_drop_mate.is_empty() {
-            if d.no_drop_mate != key_letters("shogiPawn") {
-                refuse("drops.no_drop_mate", "only the Shogi pawn's drop mate can be forbidden");
+            if d.no_drop_mate != x.key_letters("shogiPawn") {
+                x.refuse("drops.no_drop_mate", "only the Shogi pawn's drop mate can be forbidden");
             }
-            keys.insert("shogiPawnDropMateIllegal".into(), "true".into());
+            x.keys.insert("shogiPawnDropMateIllegal".into(), "true".into());
         }
     }
+}
+
+/// How the game ends, and what only Chimera has (presets, profiles).
+fn export_ends(x: &mut Export) {
+    let (file, pieces) = (x.file, x.pieces);
     // Ends.
     let ends = file.end.clone().unwrap_or_else(crate::variants::default_end);
     let verdict = |v: Verdict| match v {
@@ -703,7 +791,7 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
         match e {
             EndSpec::Checkmate => {}
             EndSpec::Checkmated(v) => {
-                keys.insert("checkmateValue".into(), verdict(*v).into());
+                x.keys.insert("checkmateValue".into(), verdict(*v).into());
             }
             EndSpec::ShatarMate { shak, knights } => {
                 // Fairy-Stockfish's rule names its rook, knight and bers.
@@ -712,93 +800,92 @@ pub fn export_keys(file: &VariantFile) -> Result<BTreeMap<String, String>, Vec<U
                 };
                 let set = |letters: &str| letters.chars().collect::<BTreeSet<char>>();
                 if set(shak) != by_moves(&["R", "N", "RF"]) || set(knights) != by_moves(&["N"]) {
-                    refuse(&path, "Fairy-Stockfish's Shatar mate counts the checks of its rook, knight and bers (R, N, RF) only");
+                    x.refuse(&path, "Fairy-Stockfish's Shatar mate counts the checks of its rook, knight and bers (R, N, RF) only");
                 }
-                keys.insert("shatarMateRule".into(), "true".into());
+                x.keys.insert("shatarMateRule".into(), "true".into());
             }
             EndSpec::Stalemate(v) => stalemate = Some(*v),
             EndSpec::StalemateByCount => {
                 // It replaces the stalemate value in Fairy-Stockfish, whatever that says.
-                keys.insert("stalematePieceCount".into(), "true".into());
+                x.keys.insert("stalematePieceCount".into(), "true".into());
                 stalemate = Some(Verdict::Draw);
             }
             EndSpec::RegionReached { pieces: which, region, reply, safe, count } => {
                 let [w, b] = crate::variants::region_squares(file, region);
-                keys.insert("flagRegionWhite".into(), squares_text(&w));
-                keys.insert("flagRegionBlack".into(), squares_text(&b));
+                x.keys.insert("flagRegionWhite".into(), squares_text(&w));
+                x.keys.insert("flagRegionBlack".into(), squares_text(&b));
                 let all: String = pieces.iter().map(|p| p.letter).collect();
                 if *which != all {
                     if which.chars().count() != 1 {
-                        refuse(&path, "a flag of more than one piece type");
+                        x.refuse(&path, "a flag of more than one piece type");
                     }
-                    keys.insert("flagPiece".into(), lower(which));
+                    x.keys.insert("flagPiece".into(), lower(which));
                 }
                 if *reply {
-                    keys.insert("flagMove".into(), "true".into());
+                    x.keys.insert("flagMove".into(), "true".into());
                 }
                 if *safe {
-                    keys.insert("flagPieceSafe".into(), "true".into());
+                    x.keys.insert("flagPieceSafe".into(), "true".into());
                 }
                 if *count != 1 {
-                    keys.insert("flagPieceCount".into(), count.to_string());
+                    x.keys.insert("flagPieceCount".into(), count.to_string());
                 }
             }
             EndSpec::Extinction { pieces: which, per_type, fewer_than, verdict: v, pseudo_royal } => {
                 if which.chars().count() > 1 && !per_type {
-                    refuse(&path, "extinction of several types together");
+                    x.refuse(&path, "extinction of several types together");
                 }
-                keys.insert("extinctionValue".into(), verdict(*v).into());
-                keys.insert("extinctionPieceTypes".into(), if which.is_empty() { "*".into() } else { lower(which) });
+                x.keys.insert("extinctionValue".into(), verdict(*v).into());
+                x.keys.insert("extinctionPieceTypes".into(), if which.is_empty() { "*".into() } else { lower(which) });
                 if *pseudo_royal {
-                    keys.insert("extinctionPseudoRoyal".into(), "true".into());
+                    x.keys.insert("extinctionPseudoRoyal".into(), "true".into());
                 }
                 if *fewer_than > 1 {
-                    keys.insert("extinctionPieceCount".into(), (fewer_than - 1).to_string());
+                    x.keys.insert("extinctionPieceCount".into(), (fewer_than - 1).to_string());
                 }
             }
             EndSpec::NCheck(_) => {
-                keys.insert("checkCounting".into(), "true".into());
+                x.keys.insert("checkCounting".into(), "true".into());
             }
             EndSpec::MoveRule(n) => {
                 if n % 2 == 1 {
-                    refuse(&path, "a move rule of an odd number of half-moves");
+                    x.refuse(&path, "a move rule of an odd number of half-moves");
                 }
                 move_rule = Some(n / 2);
             }
             EndSpec::Repetition(n) => repetition = Some(*n),
             EndSpec::RepetitionScored { count, verdict: v, for_white } => {
                 repetition = Some(*count);
-                keys.insert("nFoldValue".into(), verdict(*v).into());
+                x.keys.insert("nFoldValue".into(), verdict(*v).into());
                 if *for_white {
-                    keys.insert("nFoldValueAbsolute".into(), "true".into());
+                    x.keys.insert("nFoldValueAbsolute".into(), "true".into());
                 }
             }
             EndSpec::InsufficientMaterial => {}
             EndSpec::BareKing(_) | EndSpec::RegionHeld { .. } | EndSpec::Bikjang | EndSpec::DoublePass => {
-                refuse(&path, "this end condition has no Fairy-Stockfish key");
+                x.refuse(&path, "this end condition has no Fairy-Stockfish key");
             }
         }
     }
     match stalemate {
         Some(Verdict::Draw) => {}
         Some(v) => {
-            keys.insert("stalemateValue".into(), verdict(v).into());
+            x.keys.insert("stalemateValue".into(), verdict(v).into());
         }
-        None => refuse("end", "without a stalemate rule Fairy-Stockfish would draw"),
+        None => x.refuse("end", "without a stalemate rule Fairy-Stockfish would draw"),
     }
     if move_rule != Some(50) {
-        keys.insert("nMoveRule".into(), move_rule.unwrap_or(0).to_string());
+        x.keys.insert("nMoveRule".into(), move_rule.unwrap_or(0).to_string());
     }
     if repetition != Some(3) {
-        keys.insert("nFoldRule".into(), repetition.unwrap_or(0).to_string());
+        x.keys.insert("nFoldRule".into(), repetition.unwrap_or(0).to_string());
     }
     if !file.presets.as_ref().is_none_or(Vec::is_empty) {
-        refuse("presets", "presets are Chimera's own");
+        x.refuse("presets", "presets are Chimera's own");
     }
     if file.profile.is_some() {
-        refuse("profile", "modifier profiles are Chimera's own");
+        x.refuse("profile", "modifier profiles are Chimera's own");
     }
-    if no.is_empty() { Ok(keys) } else { Err(no) }
 }
 
 fn squares_text(squares: &[(u8, u8)]) -> String {
