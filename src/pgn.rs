@@ -225,14 +225,23 @@ pub fn definition_of(game: &PgnGame) -> Result<(GameDefinition, String), String>
 /// An unknown variant or preset, a bad FEN, or the first move that is not legal, with why.
 pub fn replay(game: &PgnGame) -> Result<(Engine, String, Vec<Activation>), String> {
     let (definition, id) = definition_of(game)?;
+    let engine = replay_with(&definition, game)?;
+    Ok((engine, id, definition.presets))
+}
+
+/// Replays a PGN game in a fresh engine of `definition` (see [`definition_of`]): its start
+/// position (the `FEN` tag) and moves.
+///
+/// # Errors
+/// A bad FEN, or the first move that is not legal, with why.
+pub fn replay_with(definition: &GameDefinition, game: &PgnGame) -> Result<Engine, String> {
     let mut engine = definition.start(Start::Given(game.tag("FEN").unwrap_or("startpos")))?;
-    let set = definition.presets;
     let swaps = profile_swaps(game)?;
     for (i, san) in game.moves.iter().enumerate() {
         queue_swap(engine.world_mut(), &swaps, i + 1)?;
         engine.play_san(san).map_err(|e| format!("move {} ({san}): {e}", i + 1))?;
     }
-    Ok((engine, id, set))
+    Ok(engine)
 }
 
 /// The game's `ProfileSwap` tags: the move at whose end each applied, and the profile.

@@ -401,8 +401,15 @@ pub fn redo_stack(world: &mut World, save: &Save) -> Result<Vec<crate::rules::Mo
 /// # Errors
 /// See [`definition_of`] and [`replay_moves`]; a start position that does not load.
 pub fn resume(save: &Save) -> Result<Engine, SaveError> {
-    let mut engine =
-        definition_of(save)?.start(Start::Given(save.start_fen())).map_err(|e| SaveError::Replay(format!("the start: {e}")))?;
+    resume_with(&definition_of(save)?, save)
+}
+
+/// [`resume`] with the save's definition already read.
+///
+/// # Errors
+/// See [`replay_moves`]; a start position that does not load.
+pub fn resume_with(definition: &GameDefinition, save: &Save) -> Result<Engine, SaveError> {
+    let mut engine = definition.start(Start::Given(save.start_fen())).map_err(|e| SaveError::Replay(format!("the start: {e}")))?;
     replay_moves(engine.world_mut(), save)?;
     Ok(engine)
 }

@@ -10,7 +10,7 @@ use bevy::prelude::*;
 
 use super::play::{Notice, PositionVersion, RedoStack, Selection};
 use super::{GameSetup, start_definition};
-use crate::pgn::{PgnGame, parse_pgn, replay, write_pgn};
+use crate::pgn::{PgnGame, parse_pgn, write_pgn};
 use crate::presets::Start;
 use crate::rules::{Board, MoveLog, Rules, RulesWorld, parse_san};
 use crate::save::{Save, SaveInput, Seats, read_save, write_save};
@@ -139,9 +139,9 @@ pub fn game_save(world: &mut World) -> String {
 /// # Errors
 /// Why the game does not replay; the board is untouched then.
 pub fn load_game(world: &mut World, game: &PgnGame) -> Result<(), String> {
-    // Replayed in a scratch engine first, so that the board is untouched when it fails.
-    replay(game)?;
     let (definition, id) = crate::pgn::definition_of(game)?;
+    // Replayed in a scratch engine first, so that the board is untouched when it fails.
+    crate::pgn::replay_with(&definition, game)?;
     start_definition(world, &id, None, &definition, Start::Given(game.tag("FEN").unwrap_or("startpos")))?;
     world.resource_mut::<RedoStack>().0.clear();
     let swaps = crate::pgn::profile_swaps(game)?;
@@ -164,9 +164,9 @@ pub fn load_game(world: &mut World, game: &PgnGame) -> Result<(), String> {
 /// # Errors
 /// Why the save does not resume.
 pub fn resume_save(world: &mut World, save: &Save) -> Result<(), String> {
-    let mut scratch = crate::save::resume(save).map_err(|e| e.to_string())?;
-    crate::save::redo_stack(scratch.world_mut(), save).map_err(|e| e.to_string())?;
     let definition = crate::save::definition_of(save).map_err(|e| e.to_string())?;
+    let mut scratch = crate::save::resume_with(&definition, save).map_err(|e| e.to_string())?;
+    crate::save::redo_stack(scratch.world_mut(), save).map_err(|e| e.to_string())?;
     start_definition(world, &save.variant_id, save.definition.clone(), &definition, Start::Given(save.start_fen()))?;
     crate::save::replay_moves(world, save).map_err(|e| e.to_string())?;
     let redo = crate::save::redo_stack(world, save).map_err(|e| e.to_string())?;
