@@ -494,13 +494,82 @@ fn drops_keyed(rd: &Reader) -> bool {
     rd.keys.get("pieceDrops").is_some_and(|v| v.value == "true")
 }
 
-/// Builds a variant file from resolved keys.
+/// Builds a variant file from resolved keys, one concern at a time. Each `read_` function takes
+/// its concern's keys (so that what is left over is refused as unknown), in the order its
+/// readings depend on; the `write_` functions then turn what was read into the file's parts.
 fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     let mut rd = Reader { keys, used: BTreeSet::new(), refusals: Vec::new(), files: 8, ranks: 8 };
     // Cosmetic keys and those only for other programs.
     for k in ["variantTemplate", "pieceToCharTable", "pocketSize", "pieceValueMg", "pieceValueEg"] {
         rd.get(k);
     }
+    let board = read_board(&mut rd);
+    let pieces = read_pieces(&mut rd);
+    let pawns = read_pawns(&mut rd, &board, &pieces);
+    let castling = read_castling(&mut rd, &board, &pieces);
+    let promotion = read_promotion(&mut rd, &board, &pieces, &pawns);
+    let drops = read_drops(&mut rd, &board, &pieces);
+    let rules = read_rules(&mut rd, &board, &pieces, &drops);
+    let ends = read_ends(&mut rd, &pieces);
+    let mut regions = BTreeMap::new();
+    let confined = read_mobility(&mut rd, &board, &pieces, &mut regions);
+    // Whatever is left is a key Chimera does not know.
+    let unknown: Vec<(String, Option<usize>)> =
+        rd.keys.iter().filter(|(k, _)| !rd.used.contains(*k)).map(|(k, v)| (k.clone(), v.line)).collect();
+    for (k, line) in unknown {
+        rd.refuse(&k, line, "a key Chimera does not know");
+    }
+    let read = Read { board, pieces, pawns, castling, promotion, drops, rules, ends };
+
+    let mut file = VariantFile { id: id_of(name), name: Some(display_name(name)), ..VariantFile::default() };
+    file.description = Some(format!("Imported from a Fairy-Stockfish variant configuration, section [{name}]."));
+    file.pieces = Some(piece_specs(&mut rd, &read, &confined, &mut regions));
+    file.shuffle = Some(ShuffleSpec::Fixed);
+    write_rules(&read, &mut file);
+    write_castling(&mut rd, &read, &mut file);
+    write_promotion(&mut rd, &read, &mut regions, &mut file);
+    write_drops(&mut rd, &read, &mut file);
+    write_ends(&mut rd, &read, &mut regions, &mut file);
+    // Without castling (or gating, which keeps its rights in the same field) Fairy-Stockfish
+    // keeps no castling rights, whatever the start FEN says.
+    let start = &read.board.start;
+    let gating = read.rules.gating;
+    file.start =
+        Some(if matches!(file.castling, Some(CastlingSpec::Off)) && !gating { without_castling_rights(start) } else { start.clone() });
+    if !regions.is_empty() {
+        file.regions = Some(regions);
+    }
+    file.rules_summary = Some(format!("As [{name}] in Fairy-Stockfish: {}.", summary(&file)));
+    if rd.refusals.is_empty() { Ok(file) } else { Err(rd.refusals) }
+}
+
+/// What [`build`] read, by concern.
+struct Read {
+    board: Board,
+    pieces: Pieces,
+    pawns: Pawns,
+    castling: Castling,
+    promotion: Promotion,
+    drops: Drops,
+    rules: Rules,
+    ends: Ends,
+}
+
+/// The regions an imported variant names, by name.
+type Regions = BTreeMap<String, RegionSpec>;
+
+/// The board's size and its start.
+struct Board {
+    /// The start FEN, its left-out fields written in.
+    start: String,
+    files: u8,
+    ranks: u8,
+    /// The letters the start puts on the board or in a hand (upper case): a rule about a type
+    /// that is never there (Alapo's pawns) has nothing to act on.
+    present: BTreeSet<char>,
+}
+
+fn read_board(rd: &mut Reader) -> Board {
     let start = rd.get("startFen").map_or("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".to_string(), |v| full_fen(&v.value));
     rd.files = rd.file("maxFile", 8);
     rd.ranks = rd.int_in("maxRank", 8, 3, 16) as u8;
@@ -509,16 +578,29 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         rd.refuse("maxFile", line, format!("{} files: Chimera's boards have 3 to 16", rd.files));
         rd.files = 8;
     }
-    let (files, ranks) = (rd.files, rd.ranks);
-    // The letters the start puts on the board or in a hand (upper case): a rule about a type
-    // that is never there (Alapo's pawns) has nothing to act on.
-    let present: BTreeSet<char> =
+    let present =
         start.split_whitespace().next().unwrap_or("").chars().filter(char::is_ascii_alphabetic).map(|c| c.to_ascii_uppercase()).collect();
+    Board { start, files: rd.files, ranks: rd.ranks, present }
+}
 
-    // Pieces.
+/// The piece keys, highest type first, and all their letters.
+struct Pieces {
+    list: Vec<PieceKey>,
+    /// Every piece's letter, upper case.
+    all: String,
+}
+
+impl Pieces {
+    /// The letters (upper case) of the pieces with these keys.
+    fn letters_of(&self, keys: &[&str]) -> String {
+        self.list.iter().filter(|p| keys.contains(&p.key.as_str())).map(|p| p.letter.to_ascii_uppercase()).collect()
+    }
+}
+
+fn read_pieces(rd: &mut Reader) -> Pieces {
     let piece_keys: Vec<(String, Val)> =
         rd.keys.iter().filter(|(k, _)| super::is_piece_key(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
-    let mut pieces: Vec<PieceKey> = Vec::new();
+    let mut list: Vec<PieceKey> = Vec::new();
     for (key, v) in piece_keys {
         rd.used.insert(key.clone());
         if v.value.trim() == "-" {
@@ -550,7 +632,7 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
             Some((n, _)) => words(n),
             None => String::new(),
         };
-        pieces.push(PieceKey { key, line: v.line, letter, betza, name });
+        list.push(PieceKey { key, line: v.line, letter, betza, name });
     }
     // Fairy-Stockfish's order of piece types (its list of predefined pieces, the custom pieces
     // after them, the king last), highest first: the order in which it writes pieces in hand.
@@ -562,19 +644,33 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
             _ => PIECE_NAMES.iter().position(|(n, _)| *n == key).unwrap_or(0),
         }
     };
-    pieces.sort_by_key(|p| std::cmp::Reverse(rank_of(&p.key)));
-    let all: String = pieces.iter().map(|p| p.letter.to_ascii_uppercase()).collect();
-    let letters_of = |keys: &[&str]| -> String {
-        pieces.iter().filter(|p| keys.contains(&p.key.as_str())).map(|p| p.letter.to_ascii_uppercase()).collect()
-    };
+    list.sort_by_key(|p| std::cmp::Reverse(rank_of(&p.key)));
+    let all = list.iter().map(|p| p.letter.to_ascii_uppercase()).collect();
+    Pieces { list, all }
+}
+
+/// The pawns: which types they are, which promote, and their initial moves.
+struct Pawns {
+    /// Chimera's pawns (letters, upper case).
+    types: String,
+    /// The types that promote.
+    promoting: String,
+    /// Whether the `pawn` type has its double step.
+    double_step: bool,
+    /// The ranks (each side's own) initial moves start from, where a piece present has them.
+    initial: Option<Vec<u8>>,
+}
+
+fn read_pawns(rd: &mut Reader, board: &Board, pieces: &Pieces) -> Pawns {
+    let all = &pieces.all;
     // Chimera's pawns reset the move count and their SAN has no letter: Fairy-Stockfish's
     // pawnTypes (by default its `pawn` type), the default of its nMoveRuleTypes and
     // promotionPawnTypes. (Fairy-Stockfish resets the count only on a move the piece cannot
     // take back, and writes a pawn type other than its `pawn` with its letter in SAN.)
-    let fs_pawn = letters_of(&["pawn"]);
-    let pawns = rd.letters("pawnTypes", &fs_pawn, &all);
-    let n_move = rd.letters("nMoveRuleTypes", &pawns, &all);
-    if n_move != pawns {
+    let fs_pawn = pieces.letters_of(&["pawn"]);
+    let types = rd.letters("pawnTypes", &fs_pawn, all);
+    let n_move = rd.letters("nMoveRuleTypes", &types, all);
+    if n_move != types {
         let line = rd.line("nMoveRuleTypes");
         rd.refuse(
             "nMoveRuleTypes",
@@ -582,13 +678,11 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
             "pieces other than the pawn type that reset the move count (Chimera's pawns also have no letter in SAN)",
         );
     }
-    let pawn_types = pawns.clone();
-    let promoting_default = pawn_types.clone();
-    let promoting = rd.letters("promotionPawnTypes", &promoting_default, &all);
+    let promoting = rd.letters("promotionPawnTypes", &types, all);
     for side in ["White", "Black"] {
         let key = format!("promotionPawnTypes{side}");
         if let Some(v) = rd.get(&key)
-            && rd.letter_set(&key, &v, &all) != promoting
+            && rd.letter_set(&key, &v, all) != promoting
         {
             rd.refuse(&key, v.line, "promoting pieces that differ by side");
         }
@@ -605,8 +699,9 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     let double_step = rd.bool("doubleStep", true);
     // The region matters only to pieces with initial moves.
     let has_initial = pieces
+        .list
         .iter()
-        .any(|p| (p.betza.contains('i') || (p.key == "pawn" && double_step)) && present.contains(&p.letter.to_ascii_uppercase()));
+        .any(|p| (p.betza.contains('i') || (p.key == "pawn" && double_step)) && board.present.contains(&p.letter.to_ascii_uppercase()));
     let initial = if has_initial {
         rd.side_ranks("doubleStepRegionWhite", "doubleStepRegionBlack", (&[2], &[7]), None)
     } else {
@@ -619,38 +714,76 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
             rd.refuse(key, v.line, "triple steps are not supported");
         }
     }
+    Pawns { types, promoting, double_step, initial }
+}
 
-    // Castling.
-    let king_letters = letters_of(&["king"]);
-    // Shatar's mate counts the checks of Fairy-Stockfish's rook, knight and bers.
-    let shatar = rd.bool("shatarMateRule", false).then(|| {
-        let shak = ["rook", "knight", "bers"].iter().map(|k| letters_of(&[k])).collect::<String>();
-        (shak, letters_of(&["knight"]))
-    });
-    let castling_king = rd.letters("castlingKingPiece", &king_letters, &all);
-    let castling_rooks = rd.letters("castlingRookPieces", &letters_of(&["rook"]), &all);
-    let castling = rd.bool("castling", true);
+/// Castling: who castles with whom, and the files (numbered from 1) the pieces go to.
+struct Castling {
+    on: bool,
+    /// The castling king types and their partners (letters).
+    kings: String,
+    rooks: String,
+    king_file: u8,
+    queen_file: u8,
+    rank: u8,
+    rook_kingside: u8,
+    rook_queenside: u8,
+    /// Whether a dropped king and rook may castle.
+    on_drop: bool,
+}
+
+fn read_castling(rd: &mut Reader, board: &Board, pieces: &Pieces) -> Castling {
+    let all = &pieces.all;
+    let kings = rd.letters("castlingKingPiece", &pieces.letters_of(&["king"]), all);
+    let rooks = rd.letters("castlingRookPieces", &pieces.letters_of(&["rook"]), all);
+    let on = rd.bool("castling", true);
     if rd.bool("chess960", false) {
         let line = rd.line("chess960");
         rd.refuse("chess960", line, "Chess960 castling in an imported variant is not supported yet");
     }
-    let king_side = rd.file("castlingKingsideFile", 7);
-    let queen_side = rd.file("castlingQueensideFile", 3);
-    let castling_rank = rd.int_in("castlingRank", 1, 1, u32::from(ranks)) as u8;
-    let rook_k = rd.file("castlingRookKingsideFile", 12).min(files);
-    let rook_q = rd.file("castlingRookQueensideFile", 1);
+    let king_file = rd.file("castlingKingsideFile", 7);
+    let queen_file = rd.file("castlingQueensideFile", 3);
+    let rank = rd.int_in("castlingRank", 1, 1, u32::from(board.ranks)) as u8;
+    let rook_kingside = rd.file("castlingRookKingsideFile", 12).min(board.files);
+    let rook_queenside = rd.file("castlingRookQueensideFile", 1);
     rd.only_default("castlingKingFile", "e", "a castling king on another file than e is not supported");
     rd.only_default("oppositeCastling", "false", "opposite castling is not supported");
     rd.only_default("castlingWins", "-", "castling as a win is not supported");
-    let castling_on_drop = rd.bool("castlingDroppedPiece", false);
-    let drop_loop = rd.bool("dropLoop", false);
+    let on_drop = rd.bool("castlingDroppedPiece", false);
+    Castling { on, kings, rooks, king_file, queen_file, rank, rook_kingside, rook_queenside, on_drop }
+}
 
-    // Promotion.
+/// Promotion: the choices, the pieces that promote to one type, and the zone.
+struct Promotion {
+    choices: String,
+    /// Black's choices where they differ from White's.
+    black_choices: Option<String>,
+    mandatory_pawn: bool,
+    limits: BTreeMap<char, u8>,
+    /// The pieces that promote to one type (Shogi's), by letter.
+    promoted: BTreeMap<char, char>,
+    mandatory_piece: bool,
+    soldier_rank: u32,
+    /// The zone in each side's own ranks, when it is whole ranks.
+    ranks: Option<Vec<u8>>,
+    /// The zone as squares (White's, Black's), when it is not.
+    squares: Option<(BTreeSet<(u8, u8)>, BTreeSet<(u8, u8)>)>,
+}
+
+impl Promotion {
+    /// The zone's ranks, the far rank where none are given.
+    fn zone(&self, ranks: u8) -> Vec<u8> {
+        self.ranks.clone().filter(|r| !r.is_empty()).unwrap_or_else(|| vec![ranks])
+    }
+}
+
+fn read_promotion(rd: &mut Reader, board: &Board, pieces: &Pieces, pawns: &Pawns) -> Promotion {
+    let (all, ranks, promoting) = (&pieces.all, board.ranks, &pawns.promoting);
     // Fairy-Stockfish's template offers no promotion unless promotionPieceTypes says.
     // The side's own key, where there is one, wins over the common one.
-    let common = rd.letters("promotionPieceTypes", "", &all);
-    let choices = rd.letters("promotionPieceTypesWhite", &common, &all);
-    let black = rd.letters("promotionPieceTypesBlack", &common, &all);
+    let common = rd.letters("promotionPieceTypes", "", all);
+    let choices = rd.letters("promotionPieceTypesWhite", &common, all);
+    let black = rd.letters("promotionPieceTypesBlack", &common, all);
     let sorted = |s: &str| s.chars().collect::<BTreeSet<char>>();
     let black_choices = (sorted(&black) != sorted(&choices)).then_some(black);
     let mandatory_pawn = rd.bool("mandatoryPawnPromotion", true);
@@ -703,19 +836,19 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     let side_region = |rd: &Reader, key: &str, default: u8, black: bool| {
         own_ranks(&rd.keys.get(key).map_or_else(|| rd.rank_rows(&[default]), |v| rd.region(v).0), ranks, black)
     };
-    let sides_differ = side_region(&rd, "promotionRegionWhite", ranks, false) != side_region(&rd, "promotionRegionBlack", 1, true);
+    let sides_differ = side_region(rd, "promotionRegionWhite", ranks, false) != side_region(rd, "promotionRegionBlack", 1, true);
     // Pawns that are never on the board (nor in a hand) promote nowhere.
-    let promoting_present = drops_keyed(&rd) || promoting.chars().any(|c| present.contains(&c.to_ascii_uppercase()));
+    let promoting_present = drops_keyed(rd) || promoting.chars().any(|c| board.present.contains(&c.to_ascii_uppercase()));
     let by_square = !promoting.is_empty()
         && promoting_present
         && promoted.is_empty()
-        && (sides_differ || !(in_ranks(&rd, "promotionRegionWhite") && in_ranks(&rd, "promotionRegionBlack")));
-    let mut promo_squares = None;
-    let promo_ranks = if (promoting.is_empty() && promoted.is_empty()) || by_square || (!promoting_present && promoted.is_empty()) {
+        && (sides_differ || !(in_ranks(rd, "promotionRegionWhite") && in_ranks(rd, "promotionRegionBlack")));
+    let mut squares = None;
+    let zone = if (promoting.is_empty() && promoted.is_empty()) || by_square || (!promoting_present && promoted.is_empty()) {
         let w = rd.squares("promotionRegionWhite");
         let b = rd.squares("promotionRegionBlack");
         if by_square {
-            promo_squares = Some((w.unwrap_or_else(|| rd.rank_rows(&[ranks])), b.unwrap_or_else(|| rd.rank_rows(&[1]))));
+            squares = Some((w.unwrap_or_else(|| rd.rank_rows(&[ranks])), b.unwrap_or_else(|| rd.rank_rows(&[1]))));
         }
         None
     } else {
@@ -728,18 +861,39 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     ] {
         rd.only_default(key, default, why);
     }
+    Promotion { choices, black_choices, mandatory_pawn, limits, promoted, mandatory_piece, soldier_rank, ranks: zone, squares }
+}
 
-    // Drops.
-    let drops_on = rd.bool("pieceDrops", false);
+/// Drops: whether pieces come from a hand, and where they may not go.
+struct Drops {
+    on: bool,
+    to_hand: bool,
+    first_rank_pawns: bool,
+    zone_pawns: bool,
+    /// The ranks drops may go to (empty: all).
+    ranks: Option<Vec<u8>>,
+    no_doubled: String,
+    no_doubled_count: u8,
+    checks: bool,
+    pawn_drop_mate: bool,
+    opposite_bishops: bool,
+    must_drop: bool,
+    /// Whether a promoted piece goes to the hand as it is (Fairy-Stockfish's dropLoop).
+    keep_promoted: bool,
+}
+
+fn read_drops(rd: &mut Reader, board: &Board, pieces: &Pieces) -> Drops {
+    let keep_promoted = rd.bool("dropLoop", false);
+    let on = rd.bool("pieceDrops", false);
     let to_hand = rd.bool("capturesToHand", false);
     let first_rank_pawns = rd.bool("firstRankPawnDrops", false);
     let zone_pawns = rd.bool("promotionZonePawnDrops", false);
-    let all_ranks: Vec<u8> = (1..=ranks).collect();
+    let all_ranks: Vec<u8> = (1..=board.ranks).collect();
     // Only a side that can ever hold pieces (from the start's hand, or by capturing where
     // captures go to hand) drops: the other side's region does not matter (Synochess).
-    let hand = start.split_whitespace().next().and_then(|p| p.split_once('[')).map_or("", |(_, h)| h);
+    let hand = board.start.split_whitespace().next().and_then(|p| p.split_once('[')).map_or("", |(_, h)| h);
     let holds = [to_hand || hand.chars().any(|c| c.is_ascii_uppercase()), to_hand || hand.chars().any(|c| c.is_ascii_lowercase())];
-    let drop_ranks = match holds {
+    let ranks = match holds {
         [true, false] => {
             rd.squares("dropRegionBlack");
             rd.one_side_ranks("dropRegionWhite", &all_ranks, false).map(|r| if r == all_ranks { Vec::new() } else { r })
@@ -750,9 +904,9 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         }
         _ => rd.side_ranks("dropRegionWhite", "dropRegionBlack", (&all_ranks, &all_ranks), Some(Vec::new())),
     };
-    let no_doubled = rd.letters("dropNoDoubled", "", &all);
+    let no_doubled = rd.letters("dropNoDoubled", "", &pieces.all);
     let no_doubled_count = u8::try_from(rd.int_in("dropNoDoubledCount", 1, 0, 64)).unwrap_or(1);
-    let drop_checks = rd.bool("dropChecks", true);
+    let checks = rd.bool("dropChecks", true);
     let pawn_drop_mate = rd.bool("shogiPawnDropMateIllegal", false);
     let opposite_bishops = rd.bool("dropOppositeColoredBishop", false);
     let must_drop = rd.bool("mustDrop", false);
@@ -765,17 +919,58 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     ] {
         rd.only_default(key, default, why);
     }
-    if to_hand && !drops_on {
+    if to_hand && !on {
         let line = rd.line("capturesToHand");
         rd.refuse("capturesToHand", line, "captures to hand without drops is not supported");
     }
+    Drops {
+        on,
+        to_hand,
+        first_rank_pawns,
+        zone_pawns,
+        ranks,
+        no_doubled,
+        no_doubled_count,
+        checks,
+        pawn_drop_mate,
+        opposite_bishops,
+        must_drop,
+        keep_promoted,
+    }
+}
 
-    // Other rules.
+/// The other rules: gating, the table's switches, blasts, walls and draw odds.
+struct Rules {
+    gating: bool,
+    seirawan: bool,
+    cambodian: bool,
+    /// The rule switches turned on (see `variants::SWITCHES`).
+    switched: Vec<&'static RuleSwitch>,
+    blast: bool,
+    /// The pieces a blast leaves standing, and those that cannot take one another (letters).
+    unharmed: String,
+    mutually_immune: String,
+    draw_odds: Option<crate::rules::Side>,
+    /// The board's own walls (the start's `*` squares), by name.
+    walls: Vec<String>,
+    duck: bool,
+    /// Whether a moving piece leaves a wall behind (wallingRule = past).
+    trail: bool,
+}
+
+impl Rules {
+    /// Whether the switch with this key is on.
+    fn is_on(&self, key: &str) -> bool {
+        self.switched.iter().any(|s| s.key == key)
+    }
+}
+
+fn read_rules(rd: &mut Reader, board: &Board, pieces: &Pieces, drops: &Drops) -> Rules {
     let gating = rd.bool("gating", false);
     let seirawan = rd.bool("seirawanGating", false);
     // Cambodian's leaps keep their rights as gates, with nothing in hand to gate.
     let cambodian = rd.bool("cambodianMoves", false);
-    if cambodian && (!gating || seirawan || drops_on) {
+    if cambodian && (!gating || seirawan || drops.on) {
         let line = rd.line("cambodianMoves");
         rd.refuse("cambodianMoves", line, "Cambodian moves are supported with gating, without Seirawan's gating or drops");
     }
@@ -783,21 +978,17 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         let line = rd.line("gating").or(rd.line("seirawanGating"));
         rd.refuse("gating", line, "gating is supported as Seirawan's (gating and seirawanGating both true)");
     }
-    // The rule switches with a key of their own (see `variants::SWITCHES`).
     let switched: Vec<&'static RuleSwitch> =
         SWITCHES.iter().filter(|s| matches!(s.ini, IniSwitch::Key { key, on } if rd.bool(key, !on) == on)).collect();
-    let is_on = |key: &str| switched.iter().any(|s| s.key == key);
-    let checking = !is_on("checks_forbidden");
     let blast = rd.bool("blastOnCapture", false);
     // Atomar's kings: unharmed by any blast, and unable to take one another.
-    let unharmed = rd.letters("blastImmuneTypes", "", &all);
-    let mutually_immune = rd.letters("mutuallyImmuneTypes", "", &all);
+    let unharmed = rd.letters("blastImmuneTypes", "", &pieces.all);
+    let mutually_immune = rd.letters("mutuallyImmuneTypes", "", &pieces.all);
     if !blast && !unharmed.is_empty() {
         let line = rd.line("blastImmuneTypes");
         rd.refuse("blastImmuneTypes", line, "blast-immune pieces without blasts");
     }
-    let immobility = is_on("no_immobile_pieces");
-    let pass = is_on("pass");
+    let pass = switched.iter().any(|s| s.key == "pass");
     for key in ["passWhite", "passBlack"] {
         if let Some(v) = rd.get(key)
             && v.value != pass.to_string()
@@ -822,41 +1013,78 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         },
     };
     // Walls: the board's own are the start's `*` squares; the duck is the one walling rule.
-    let walls = wall_squares(&start, files, ranks);
-    let mut trail = false;
-    let duck = match rd.get("wallingRule") {
-        None => false,
-        Some(v) if v.value == "none" => false,
-        Some(v) if v.value == "past" && rd.keys.get("blastOnCapture").is_some_and(|b| b.value == "true") => {
-            rd.refuse("wallingRule", v.line, "walls left behind with exploding captures are not supported");
-            false
-        }
-        Some(v) if v.value == "past" => {
-            trail = true;
-            false
-        }
-        Some(v) if v.value == "duck" && rd.keys.get("blastOnCapture").is_some_and(|b| b.value == "true") => {
-            rd.refuse("wallingRule", v.line, "the duck with exploding captures is not supported");
-            false
-        }
-        Some(v) if v.value == "duck" && walls.is_empty() => true,
-        Some(v) if v.value == "duck" => {
-            rd.refuse("wallingRule", v.line, "the duck on a board with walls of its own is not supported");
-            false
-        }
-        Some(v) => {
-            rd.refuse("wallingRule", v.line, format!("walls placed by the rule '{}' are not supported (duck and past are)", v.value));
-            false
-        }
-    };
+    let walls = wall_squares(&board.start, board.files, board.ranks);
+    let (duck, trail) = read_walling(rd, walls.is_empty());
+    Rules { gating, seirawan, cambodian, switched, blast, unharmed, mutually_immune, draw_odds, walls, duck, trail }
+}
 
-    // Ends.
+/// The walling rule: (the duck, walls left behind). `no_walls`: the board has none of its own.
+fn read_walling(rd: &mut Reader, no_walls: bool) -> (bool, bool) {
+    let Some(v) = rd.get("wallingRule") else { return (false, false) };
+    let blasts = rd.keys.get("blastOnCapture").is_some_and(|b| b.value == "true");
+    match v.value.as_str() {
+        "none" => (false, false),
+        "past" if blasts => {
+            rd.refuse("wallingRule", v.line, "walls left behind with exploding captures are not supported");
+            (false, false)
+        }
+        "past" => (false, true),
+        "duck" if blasts => {
+            rd.refuse("wallingRule", v.line, "the duck with exploding captures is not supported");
+            (false, false)
+        }
+        "duck" if no_walls => (true, false),
+        "duck" => {
+            rd.refuse("wallingRule", v.line, "the duck on a board with walls of its own is not supported");
+            (false, false)
+        }
+        other => {
+            rd.refuse("wallingRule", v.line, format!("walls placed by the rule '{other}' are not supported (duck and past are)"));
+            (false, false)
+        }
+    }
+}
+
+/// How games end.
+struct Ends {
+    checkmate: Option<Verdict>,
+    /// Shatar's mate: the pieces whose checks count, and the knights.
+    shatar: Option<(String, String)>,
+    stalemate: Option<Verdict>,
+    stalemate_by_count: bool,
+    extinction: Option<Verdict>,
+    extinct_all: bool,
+    extinct_types: String,
+    extinct_count: u32,
+    pseudo_royal: bool,
+    check_counting: bool,
+    /// The move rule in moves (0: none).
+    n_move: u32,
+    n_fold: u32,
+    n_fold_value: Option<Verdict>,
+    n_fold_absolute: bool,
+    flag_white_piece: String,
+    flag_black_piece: String,
+    flag_white: Option<BTreeSet<(u8, u8)>>,
+    flag_black: Option<BTreeSet<(u8, u8)>>,
+    flag_move: bool,
+    flag_safe: bool,
+    flag_count: u8,
+}
+
+fn read_ends(rd: &mut Reader, pieces: &Pieces) -> Ends {
+    let all = &pieces.all;
+    // Shatar's mate counts the checks of Fairy-Stockfish's rook, knight and bers.
+    let shatar = rd.bool("shatarMateRule", false).then(|| {
+        let shak = ["rook", "knight", "bers"].iter().map(|k| pieces.letters_of(&[k])).collect::<String>();
+        (shak, pieces.letters_of(&["knight"]))
+    });
     let checkmate = rd.verdict("checkmateValue", Some(Verdict::Loss));
     let stalemate = rd.verdict("stalemateValue", Some(Verdict::Draw));
     let stalemate_by_count = rd.bool("stalematePieceCount", false);
     let extinction = rd.verdict("extinctionValue", None);
     let extinct_all = rd.keys.get("extinctionPieceTypes").is_some_and(|v| v.value.trim() == "*");
-    let extinct_types = rd.letters("extinctionPieceTypes", "", &all);
+    let extinct_types = rd.letters("extinctionPieceTypes", "", all);
     let extinct_count = rd.int_in("extinctionPieceCount", 0, 0, 64);
     let pseudo_royal = rd.bool("extinctionPseudoRoyal", false);
     let check_counting = rd.bool("checkCounting", false);
@@ -864,9 +1092,9 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     let n_fold = rd.int_in("nFoldRule", 3, 0, 100);
     let n_fold_value = rd.verdict("nFoldValue", Some(Verdict::Draw));
     let n_fold_absolute = rd.bool("nFoldValueAbsolute", false);
-    let flag_piece = rd.letters("flagPiece", &all, &all);
-    let flag_white_piece = rd.letters("flagPieceWhite", &flag_piece, &all);
-    let flag_black_piece = rd.letters("flagPieceBlack", &flag_piece, &all);
+    let flag_piece = rd.letters("flagPiece", all, all);
+    let flag_white_piece = rd.letters("flagPieceWhite", &flag_piece, all);
+    let flag_black_piece = rd.letters("flagPieceBlack", &flag_piece, all);
     let flag_both = rd.squares("flagRegion");
     let flag_white = rd.squares("flagRegionWhite").or(flag_both.clone());
     let flag_black = rd.squares("flagRegionBlack").or(flag_both);
@@ -880,9 +1108,34 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
             rd.refuse(&k, v.line, "connection games are out of scope");
         }
     }
+    Ends {
+        checkmate,
+        shatar,
+        stalemate,
+        stalemate_by_count,
+        extinction,
+        extinct_all,
+        extinct_types,
+        extinct_count,
+        pseudo_royal,
+        check_counting,
+        n_move,
+        n_fold,
+        n_fold_value,
+        n_fold_absolute,
+        flag_white_piece,
+        flag_black_piece,
+        flag_white,
+        flag_black,
+        flag_move,
+        flag_safe,
+        flag_count,
+    }
+}
 
-    // Mobility regions: a piece confined to a region.
-    let mut regions: BTreeMap<String, RegionSpec> = BTreeMap::new();
+/// Mobility regions: a piece confined to a region. Adds the regions; answers the region's name
+/// by piece letter.
+fn read_mobility(rd: &mut Reader, board: &Board, pieces: &Pieces, regions: &mut Regions) -> BTreeMap<char, String> {
     let mut confined: BTreeMap<char, String> = BTreeMap::new();
     let mobility: Vec<String> = rd.keys.keys().filter(|k| k.starts_with("mobilityRegion")).cloned().collect();
     for key in mobility {
@@ -898,7 +1151,7 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
             c.next().map(|f| f.to_ascii_lowercase().to_string() + c.as_str()).unwrap_or_default()
         };
         let squares = rd.squares(&key).unwrap_or_default();
-        let Some(p) = pieces.iter().find(|p| p.key == piece_key) else {
+        let Some(p) = pieces.list.iter().find(|p| p.key == piece_key) else {
             let line = rd.line(&key);
             rd.refuse(&key, line, format!("the variant has no piece '{piece_key}'"));
             continue;
@@ -911,28 +1164,26 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
     for region in confined.values() {
         for side in ["white", "black"] {
             let name = format!("{region}-{side}");
-            regions.entry(name).or_insert_with(|| RegionSpec::Rect("a1".into(), square_name(files - 1, ranks - 1)));
+            regions.entry(name).or_insert_with(|| RegionSpec::Rect("a1".into(), square_name(board.files - 1, board.ranks - 1)));
         }
         regions.insert(region.clone(), RegionSpec::PerSide { white: format!("{region}-white"), black: format!("{region}-black") });
     }
+    confined
+}
 
-    // Whatever is left is a key Chimera does not know.
-    let unknown: Vec<(String, Option<usize>)> =
-        rd.keys.iter().filter(|(k, _)| !rd.used.contains(*k)).map(|(k, v)| (k.clone(), v.line)).collect();
-    for (k, line) in unknown {
-        rd.refuse(&k, line, "a key Chimera does not know");
-    }
-
-    // The pieces, with their roles.
+/// The pieces, with their roles.
+fn piece_specs(rd: &mut Reader, read: &Read, confined: &BTreeMap<char, String>, regions: &mut Regions) -> Vec<PieceSpec> {
+    let Read { board, pieces, pawns, castling, promotion, .. } = read;
+    let (files, ranks) = (board.files, board.ranks);
     let mut specs = Vec::new();
-    for p in &pieces {
+    for p in &pieces.list {
         let letter = p.letter.to_ascii_uppercase();
         let mut betza = p.betza.clone();
         if p.key == "pawn" && !p.betza.contains('i') {
-            if double_step {
+            if pawns.double_step {
                 betza.push_str("ifmnD");
             }
-        } else if betza.contains('i') && !double_step {
+        } else if betza.contains('i') && !pawns.double_step {
             rd.refuse(&p.key, p.line, "initial moves ('i') with doubleStep = false are not supported");
         }
         if betza.contains('a') {
@@ -953,9 +1204,9 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         if p.key == "janggiCannon" {
             spec.code = Some("janggi_cannon".into());
         }
-        if p.key == "soldier" && soldier_rank > 1 && betza == "fsW" {
+        if p.key == "soldier" && promotion.soldier_rank > 1 && betza == "fsW" {
             // A Shogi pawn until the rank, then forward and sideways (Xiangqi's river).
-            let n = u8::try_from(soldier_rank).unwrap_or(u8::MAX).min(ranks);
+            let n = u8::try_from(promotion.soldier_rank).unwrap_or(u8::MAX).min(ranks);
             let rows = |from: u8, to: u8| -> Vec<String> { (from..=to).flat_map(|r| (0..files).map(move |f| square_name(f, r))).collect() };
             regions.insert("soldier-zone-white".into(), RegionSpec::Squares(rows(n - 1, ranks - 1)));
             regions.insert("soldier-zone-black".into(), RegionSpec::Squares(rows(0, ranks - n)));
@@ -967,14 +1218,15 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
             spec.region_moves = Some(crate::variants::RegionMoves { region: "soldier-zone".into(), betza: "fsW".into() });
         }
         spec.royal = p.key == "king";
-        spec.pawn = pawns.contains(letter);
+        spec.pawn = pawns.types.contains(letter);
         // With no choices, Fairy-Stockfish's pawns promote only as their promotedPieceType says.
-        spec.promotes = promoting.contains(letter) && !(choices.is_empty() && black_choices.as_ref().is_none_or(String::is_empty));
-        spec.castles = castling_king.contains(letter);
-        spec.castling_partner = castling_rooks.contains(letter);
-        spec.promotes_to = promoted.get(&letter).copied();
+        let no_choices = promotion.choices.is_empty() && promotion.black_choices.as_ref().is_none_or(String::is_empty);
+        spec.promotes = pawns.promoting.contains(letter) && !no_choices;
+        spec.castles = castling.kings.contains(letter);
+        spec.castling_partner = castling.rooks.contains(letter);
+        spec.promotes_to = promotion.promoted.get(&letter).copied();
         if betza.contains('i')
-            && let Some(r) = &initial
+            && let Some(r) = &pawns.initial
             && r.as_slice() != [2]
         {
             spec.initial_ranks = Some(r.clone());
@@ -986,62 +1238,72 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         }
         specs.push(spec);
     }
-    for (from, to) in &promoted {
-        if !all.contains(*from) || !all.contains(*to) {
+    for (from, to) in &promotion.promoted {
+        if !pieces.all.contains(*from) || !pieces.all.contains(*to) {
             let line = rd.line("promotedPieceType");
             rd.refuse("promotedPieceType", line, format!("'{from}:{to}' names a piece the variant does not have"));
         }
     }
-    if castling_king.chars().count() > 1 {
+    if castling.kings.chars().count() > 1 {
         let line = rd.line("castlingKingPiece");
         rd.refuse("castlingKingPiece", line, "more than one castling king type");
     }
+    specs
+}
 
-    let mut file = VariantFile { id: id_of(name), name: Some(display_name(name)), ..VariantFile::default() };
-    file.description = Some(format!("Imported from a Fairy-Stockfish variant configuration, section [{name}]."));
-    file.board = Some(BoardSpec { files, ranks, walls, style: Default::default(), river: None });
-    file.duck = duck.then_some(true);
-    for s in &switched {
-        s.turn(&mut file, true);
+/// The board, the switches, walls, immunity, blasts and gating.
+fn write_rules(read: &Read, file: &mut VariantFile) {
+    let (board, rules) = (&read.board, &read.rules);
+    file.board =
+        Some(BoardSpec { files: board.files, ranks: board.ranks, walls: rules.walls.clone(), style: Default::default(), river: None });
+    file.duck = rules.duck.then_some(true);
+    for s in &rules.switched {
+        s.turn(file, true);
     }
-    file.trail_walls = trail.then_some(true);
-    file.draw_odds = draw_odds;
-    file.mutually_immune = (!mutually_immune.is_empty()).then_some(mutually_immune);
-    file.pieces = Some(specs);
-    file.shuffle = Some(ShuffleSpec::Fixed);
+    file.trail_walls = rules.trail.then_some(true);
+    file.draw_odds = rules.draw_odds;
+    file.mutually_immune = (!rules.mutually_immune.is_empty()).then(|| rules.mutually_immune.clone());
+}
+
+fn write_castling(rd: &mut Reader, read: &Read, file: &mut VariantFile) {
+    let (c, files) = (&read.castling, read.board.files);
     // Castling rights come from the FEN (or a dropped king and rook): without any, castling is
     // off whatever the keys say.
-    let rights = start.split_whitespace().nth(2).is_some_and(|f| f != "-");
-    file.castling = Some(if castling && !castling_king.is_empty() && (rights || castling_on_drop) {
-        if king_side < 2 || queen_side + 1 > files {
+    let rights = read.board.start.split_whitespace().nth(2).is_some_and(|f| f != "-");
+    file.castling = Some(if c.on && !c.kings.is_empty() && (rights || c.on_drop) {
+        if c.king_file < 2 || c.queen_file + 1 > files {
             let line = rd.line("castlingKingsideFile");
             rd.refuse("castlingKingsideFile", line, "castling files off the board");
         }
         let letter = |f: u8| (b'a' + f - 1) as char;
-        let rook_start = (rook_k != files || rook_q != 1).then(|| (letter(rook_k), letter(rook_q)));
+        let rook_start = (c.rook_kingside != files || c.rook_queenside != 1).then(|| (letter(c.rook_kingside), letter(c.rook_queenside)));
         CastlingSpec::On {
-            king: (letter(king_side), letter(queen_side)),
-            rook: (letter(king_side.saturating_sub(1).max(1)), letter((queen_side + 1).min(files))),
+            king: (letter(c.king_file), letter(c.queen_file)),
+            rook: (letter(c.king_file.saturating_sub(1).max(1)), letter((c.queen_file + 1).min(files))),
             king_takes_rook: false,
-            rank: castling_rank,
+            rank: c.rank,
             rook_start,
         }
     } else {
         CastlingSpec::Off
     });
-    if promo_ranks.as_ref().is_some_and(Vec::is_empty) {
+}
+
+fn write_promotion(rd: &mut Reader, read: &Read, regions: &mut Regions, file: &mut VariantFile) {
+    let (p, pawns, ranks) = (&read.promotion, &read.pawns, read.board.ranks);
+    if p.ranks.as_ref().is_some_and(Vec::is_empty) {
         let line = rd.line("promotionRegionWhite").or(rd.line("promotionRegionBlack"));
         rd.refuse("promotionRegionWhite", line, "an empty promotion region: pawns would stay pawns on the last rank");
     }
-    let promo = promo_ranks.filter(|r| !r.is_empty()).unwrap_or_else(|| vec![ranks]);
-    let (first, last) = (promo.first().copied().unwrap_or(ranks), promo.last().copied().unwrap_or(ranks));
-    let contiguous = promo.windows(2).all(|w| w[1] == w[0] + 1);
+    let zone = p.zone(ranks);
+    let (first, last) = (zone.first().copied().unwrap_or(ranks), zone.last().copied().unwrap_or(ranks));
+    let contiguous = zone.windows(2).all(|w| w[1] == w[0] + 1);
     if !contiguous || last != ranks {
         let line = rd.line("promotionRegionWhite");
         rd.refuse("promotionRegionWhite", line, "a promotion region that is not a run of ranks up to the far rank");
     }
-    let stuck: String = promoting.chars().filter(|l| !promoted.contains_key(l)).collect();
-    if (choices.is_empty() || black_choices.as_ref().is_some_and(String::is_empty)) && !stuck.is_empty() {
+    let stuck: String = pawns.promoting.chars().filter(|l| !p.promoted.contains_key(l)).collect();
+    if (p.choices.is_empty() || p.black_choices.as_ref().is_some_and(String::is_empty)) && !stuck.is_empty() {
         // Fairy-Stockfish then forbids the move into the zone; Chimera has no such rule.
         let line = rd.line("promotionPieceTypes");
         rd.refuse(
@@ -1050,17 +1312,17 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
             format!("no promotion choices for the promoting pieces {stuck}: they could never enter the promotion zone"),
         );
     }
-    if !mandatory_pawn && !immobility && !stuck.is_empty() {
+    if !p.mandatory_pawn && !read.rules.is_on("no_immobile_pieces") && !stuck.is_empty() {
         // Fairy-Stockfish then lets a pawn stay a pawn on the last rank; Chimera never does.
         let line = rd.line("mandatoryPawnPromotion");
         rd.refuse("mandatoryPawnPromotion", line, "optional promotion without immobilityIllegal lets a pawn stand on the last rank");
     }
-    if !promoting.is_empty() && !choices.is_empty() {
-        let (rank, optional_from) = if mandatory_pawn { (first, None) } else { (last, Some(first)) };
+    if !pawns.promoting.is_empty() && !p.choices.is_empty() {
+        let (rank, optional_from) = if p.mandatory_pawn { (first, None) } else { (last, Some(first)) };
         let optional_from = optional_from.filter(|&f| f < rank);
         let mut region = None;
-        if let Some((w, b)) = &promo_squares {
-            if !mandatory_pawn {
+        if let Some((w, b)) = &p.squares {
+            if !p.mandatory_pawn {
                 let line = rd.line("mandatoryPawnPromotion");
                 rd.refuse("mandatoryPawnPromotion", line, "optional promotion on a region of squares is not supported");
             }
@@ -1071,63 +1333,80 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
             region = Some("promotion".to_string());
         }
         let optional_from = optional_from.filter(|_| region.is_none());
-        file.promotion =
-            Some(PromotionSpec { rank, choices: choices.clone(), black_choices: black_choices.clone(), optional_from, limits, region });
+        file.promotion = Some(PromotionSpec {
+            rank,
+            choices: p.choices.clone(),
+            black_choices: p.black_choices.clone(),
+            optional_from,
+            limits: p.limits.clone(),
+            region,
+        });
     }
-    if !promoted.is_empty() {
-        file.piece_promotion = Some(PiecePromotionSpec { zone: first, mandatory: mandatory_piece });
+    if !p.promoted.is_empty() {
+        file.piece_promotion = Some(PiecePromotionSpec { zone: first, mandatory: p.mandatory_piece });
     }
-    if drops_on {
+}
+
+/// Drops, then the blast and gating that depend on them.
+fn write_drops(rd: &mut Reader, read: &Read, file: &mut VariantFile) {
+    let (d, pawns, rules) = (&read.drops, &read.pawns, &read.rules);
+    if d.on {
+        let zone = read.promotion.zone(read.board.ranks);
         let mut forbidden = BTreeMap::new();
-        for p in pawn_types.chars() {
+        for p in pawns.types.chars() {
             let mut r = Vec::new();
-            if !first_rank_pawns {
+            if !d.first_rank_pawns {
                 r.push(1);
             }
-            if !zone_pawns && !promoting.is_empty() && promoting.contains(p) {
-                r.extend(first..=last);
+            if !d.zone_pawns && !pawns.promoting.is_empty() && pawns.promoting.contains(p) {
+                r.extend(zone.iter().copied());
             }
             if !r.is_empty() {
                 forbidden.insert(p, r);
             }
         }
-        let no_drop_mate = if pawn_drop_mate { letters_of(&["shogiPawn"]) } else { String::new() };
+        let no_drop_mate = if d.pawn_drop_mate { read.pieces.letters_of(&["shogiPawn"]) } else { String::new() };
         file.drops = Some(DropsSpec {
-            captures_to_hand: to_hand,
+            captures_to_hand: d.to_hand,
             forbidden_ranks: forbidden,
-            ranks: drop_ranks.unwrap_or_default(),
-            must_drop,
-            opposite_bishops,
-            castling_on_drop,
-            keep_promoted: drop_loop,
-            no_doubled,
-            no_doubled_count,
+            ranks: d.ranks.clone().unwrap_or_default(),
+            must_drop: d.must_drop,
+            opposite_bishops: d.opposite_bishops,
+            castling_on_drop: read.castling.on_drop,
+            keep_promoted: d.keep_promoted,
+            no_doubled: d.no_doubled.clone(),
+            no_doubled_count: d.no_doubled_count,
             no_drop_mate,
-            no_checks: !drop_checks,
+            no_checks: !d.checks,
         });
     }
-    if blast && to_hand {
+    if rules.blast && d.to_hand {
         // Fairy-Stockfish's hand then takes the pieces a blast removes too.
         let line = rd.line("blastOnCapture");
         rd.refuse("blastOnCapture", line, "exploding captures with captures to hand are not supported");
     }
-    if blast {
-        file.blast = Some(BlastSpec { immune: pawn_types.clone(), unharmed: unharmed.clone() });
+    if rules.blast {
+        file.blast = Some(BlastSpec { immune: pawns.types.clone(), unharmed: rules.unharmed.clone() });
     }
-    if gating && seirawan {
+    if rules.gating && rules.seirawan {
         file.gating = Some(true);
     }
-    if cambodian {
+    if rules.cambodian {
         file.cambodian_moves = Some(true);
     }
+}
 
+fn write_ends(rd: &mut Reader, read: &Read, regions: &mut Regions, file: &mut VariantFile) {
+    let e = &read.ends;
     let mut end = Vec::new();
     // Without a royal piece (a king, or pieces royal by their count), or where checks are
     // forbidden, there is no checkmate.
-    let pseudo_royals = pseudo_royal && extinction.is_some() && (extinct_all || !extinct_types.is_empty());
-    match checkmate.filter(|_| (!king_letters.is_empty() || pseudo_royals) && checking) {
-        Some(Verdict::Loss) if let Some((shak, knights)) = shatar.clone() => end.push(EndSpec::ShatarMate { shak, knights }),
-        Some(_) if shatar.is_some() => {
+    let has_king = !read.pieces.letters_of(&["king"]).is_empty();
+    let pseudo_royals = e.pseudo_royal && e.extinction.is_some() && (e.extinct_all || !e.extinct_types.is_empty());
+    let checking = !read.rules.is_on("checks_forbidden");
+    match e.checkmate.filter(|_| (has_king || pseudo_royals) && checking) {
+        Some(Verdict::Loss) if let Some((shak, knights)) = e.shatar.clone() => end.push(EndSpec::ShatarMate { shak, knights }),
+        Some(_) if e.shatar.is_some() => {
             let line = rd.line("shatarMateRule");
             rd.refuse("shatarMateRule", line, "Shatar's mate with a checkmate value other than a loss is not supported");
         }
@@ -1136,13 +1415,13 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         None => {}
     }
     // Stalemate scored by the pieces on the board replaces its verdict.
-    if stalemate_by_count {
+    if e.stalemate_by_count {
         end.push(EndSpec::StalemateByCount);
-    } else if let Some(v) = stalemate {
+    } else if let Some(v) = e.stalemate {
         end.push(EndSpec::Stalemate(v));
     }
-    if let (Some(w), Some(b)) = (&flag_white, &flag_black) {
-        if flag_white_piece != flag_black_piece {
+    if let (Some(w), Some(b)) = (&e.flag_white, &e.flag_black) {
+        if e.flag_white_piece != e.flag_black_piece {
             let line = rd.line("flagPieceWhite").or(rd.line("flagPieceBlack"));
             rd.refuse("flagPieceWhite", line, "flag pieces that differ by side");
         }
@@ -1150,11 +1429,11 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         regions.insert("flag-white".into(), RegionSpec::Squares(names(w)));
         regions.insert("flag-black".into(), RegionSpec::Squares(names(b)));
         regions.insert("flag".into(), RegionSpec::PerSide { white: "flag-white".into(), black: "flag-black".into() });
-        if flag_count > 1 && (flag_safe || flag_move) {
+        if e.flag_count > 1 && (e.flag_safe || e.flag_move) {
             let line = rd.line("flagPieceCount");
             rd.refuse("flagPieceCount", line, "several flag pieces with flagPieceSafe or flagMove are not supported");
         }
-        if flag_safe && flag_move {
+        if e.flag_safe && e.flag_move {
             // Played against pyffish, Alapo's goal is judged otherwise (Fairy-Stockfish ends
             // games Chimera goes on with): refused until the two rules' order is followed.
             let line = rd.line("flagPieceSafe");
@@ -1165,30 +1444,30 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
             );
         }
         end.push(EndSpec::RegionReached {
-            pieces: flag_white_piece.clone(),
+            pieces: e.flag_white_piece.clone(),
             region: "flag".into(),
-            reply: flag_move,
-            safe: flag_safe,
-            count: flag_count,
+            reply: e.flag_move,
+            safe: e.flag_safe,
+            count: e.flag_count,
         });
-    } else if flag_white.is_some() || flag_black.is_some() {
+    } else if e.flag_white.is_some() || e.flag_black.is_some() {
         let line = rd.line("flagRegionWhite").or(rd.line("flagRegionBlack"));
         rd.refuse("flagRegionWhite", line, "a flag region for one side only is not supported");
     }
     // Without types the extinction value has no effect for Fairy-Stockfish. Each listed type
     // counts on its own; `*` counts all pieces together.
-    if let Some(v) = extinction.filter(|_| extinct_all || !extinct_types.is_empty()) {
-        let per_type = !extinct_all && extinct_types.chars().count() > 1;
-        let pieces = if extinct_all { String::new() } else { extinct_types.clone() };
-        let fewer_than = u8::try_from(extinct_count + 1).unwrap_or(u8::MAX);
+    if let Some(v) = e.extinction.filter(|_| e.extinct_all || !e.extinct_types.is_empty()) {
+        let per_type = !e.extinct_all && e.extinct_types.chars().count() > 1;
+        let pieces = if e.extinct_all { String::new() } else { e.extinct_types.clone() };
+        let fewer_than = u8::try_from(e.extinct_count + 1).unwrap_or(u8::MAX);
         // (A type a side does not start with ends the game at once, as in Fairy-Stockfish,
         // unless its pieces are pseudo-royal: then being gone ends nothing, as Forward's king
         // before a promotion makes one.)
-        end.push(EndSpec::Extinction { pieces, per_type, fewer_than, verdict: v, pseudo_royal });
+        end.push(EndSpec::Extinction { pieces, per_type, fewer_than, verdict: v, pseudo_royal: e.pseudo_royal });
     }
 
-    if check_counting {
-        match check_count(&start) {
+    if e.check_counting {
+        match check_count(&read.board.start) {
             Some(n) => end.push(EndSpec::NCheck(n)),
             None => {
                 let line = rd.line("checkCounting");
@@ -1196,33 +1475,24 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
             }
         }
     }
-    if n_move > 0 {
-        end.push(EndSpec::MoveRule(n_move.saturating_mul(2)));
+    if e.n_move > 0 {
+        end.push(EndSpec::MoveRule(e.n_move.saturating_mul(2)));
     }
-    if n_fold > 0 {
-        let count = u8::try_from(n_fold).unwrap_or(u8::MAX);
-        match n_fold_value {
+    if e.n_fold > 0 {
+        let count = u8::try_from(e.n_fold).unwrap_or(u8::MAX);
+        match e.n_fold_value {
             Some(Verdict::Draw) => end.push(EndSpec::Repetition(count)),
-            Some(verdict) => end.push(EndSpec::RepetitionScored { count, verdict, for_white: n_fold_absolute }),
+            Some(verdict) => end.push(EndSpec::RepetitionScored { count, verdict, for_white: e.n_fold_absolute }),
             None => {
                 let line = rd.line("nFoldValue");
                 rd.refuse("nFoldValue", line, "a repetition with no result is not supported");
             }
         }
     }
-    if !king_letters.is_empty() && extinction.is_none() && !check_counting && flag_white.is_none() && !to_hand {
+    if has_king && e.extinction.is_none() && !e.check_counting && e.flag_white.is_none() && !read.drops.to_hand {
         end.push(EndSpec::InsufficientMaterial);
     }
     file.end = Some(end);
-    // Without castling (or gating, which keeps its rights in the same field) Fairy-Stockfish
-    // keeps no castling rights, whatever the start FEN says.
-    let start = if matches!(file.castling, Some(CastlingSpec::Off)) && !gating { without_castling_rights(&start) } else { start };
-    file.start = Some(start);
-    if !regions.is_empty() {
-        file.regions = Some(regions);
-    }
-    file.rules_summary = Some(format!("As [{name}] in Fairy-Stockfish: {}.", summary(&file)));
-    if rd.refusals.is_empty() { Ok(file) } else { Err(rd.refusals) }
 }
 
 /// The check counts of a FEN with a `3+3` field, if all alike.
