@@ -5,7 +5,8 @@
 
 use bevy::prelude::*;
 
-use super::{GameOptions, Script};
+use super::GameOptions;
+use super::shared::{GameSystems, Script};
 use crate::rules::{Board, Effect, EffectKind, Square};
 
 /// Frames measured so far, in seconds: `[quiet, exploding]`.
@@ -22,7 +23,7 @@ const WARMUP: u32 = 30;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<FrameTimes>();
-    app.add_systems(Update, measure.in_set(super::GameSystems::Present));
+    app.add_systems(Update, measure.in_set(GameSystems::Present));
 }
 
 /// The median and the 99th percentile of `times`, in milliseconds.

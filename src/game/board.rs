@@ -10,47 +10,13 @@ use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use bevy::window::PrimaryWindow;
 
 use super::pieces::{PieceImages, image_name, piece_image_name};
-use super::play::{BoardInput, Origin, PendingChoice, PositionVersion, Selection};
 use super::settings::{PieceSet, Settings};
+use super::shared::{
+    BoardInput, BoardView, Browse, BrowseTo, CheckSquares, Clocks, GameSystems, LayoutVersion, Origin, PendingChoice, PositionVersion,
+    SQUARE, Selection, side_width, square_at, square_centre,
+};
 use crate::presets::FactLook;
 use crate::rules::{Board, EndCondition, Geometry, Location, MoveLog, Owner, Piece, PieceType, Promoted, Rules, Side, Square};
-
-/// Side length of one square in world units.
-pub const SQUARE: f32 = 96.0;
-/// Width of the side panel in logical pixels (the board's viewport is what is left).
-pub const PANEL_WIDTH: f32 = 340.0;
-
-/// How the board is seen.
-#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BoardView {
-    /// The side at the bottom.
-    pub bottom: Side,
-    /// Zen mode: the board alone (and the clocks, when the game has them).
-    pub zen: bool,
-}
-
-impl Default for BoardView {
-    fn default() -> Self {
-        BoardView { bottom: Side::White, zen: false }
-    }
-}
-
-/// Width of the clocks' column in zen mode.
-pub const ZEN_WIDTH: f32 = 260.0;
-
-/// The width the panel takes beside the board: the whole panel, or in zen mode the clocks'
-/// column (nothing without clocks).
-pub fn side_width(view: &BoardView, clocks: bool) -> f32 {
-    match (view.zen, clocks) {
-        (false, _) => PANEL_WIDTH,
-        (true, true) => ZEN_WIDTH,
-        (true, false) => 0.0,
-    }
-}
-
-/// Bumped when the board must be laid out again (flip, new variant).
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct LayoutVersion(pub u64);
 
 /// Everything drawn for the layout (squares, coordinates, tints); despawned on re-layout.
 #[derive(Component)]
@@ -89,10 +55,9 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<BoardView>();
     app.init_resource::<super::settings::AnimationSpeed>();
     app.init_resource::<LayoutVersion>();
-    app.init_resource::<PieceImages>();
     app.init_resource::<MarkImages>();
-    app.add_systems(Startup, (super::pieces::load_piece_images, make_mark_images, spawn_camera));
-    app.add_systems(Update, mouse_to_inputs.in_set(super::GameSystems::Input));
+    app.add_systems(Startup, (make_mark_images, spawn_camera));
+    app.add_systems(Update, mouse_to_inputs.in_set(GameSystems::Input));
     app.add_systems(
         Update,
         (
@@ -110,35 +75,8 @@ pub(super) fn plugin(app: &mut App) {
             follow_cursor,
         )
             .chain()
-            .in_set(super::GameSystems::Present),
+            .in_set(GameSystems::Present),
     );
-}
-
-/// Where the centre of `sq` is drawn.
-pub fn square_centre(g: Geometry, view: BoardView, sq: Square) -> Vec2 {
-    let (w, h) = (g.files as f32, g.ranks as f32);
-    let (mut f, mut r) = (g.file(sq) as f32, g.rank(sq) as f32);
-    if view.bottom == Side::Black {
-        f = w - 1.0 - f;
-        r = h - 1.0 - r;
-    }
-    Vec2::new((f - (w - 1.0) / 2.0) * SQUARE, (r - (h - 1.0) / 2.0) * SQUARE)
-}
-
-/// The square under a world position.
-pub fn square_at(g: Geometry, view: BoardView, at: Vec2) -> Option<Square> {
-    let (w, h) = (g.files as f32, g.ranks as f32);
-    let f = (at.x / SQUARE + w / 2.0).floor();
-    let r = (at.y / SQUARE + h / 2.0).floor();
-    if f < 0.0 || r < 0.0 || f >= w || r >= h {
-        return None;
-    }
-    let (mut f, mut r) = (f as i32, r as i32);
-    if view.bottom == Side::Black {
-        f = g.files as i32 - 1 - f;
-        r = g.ranks as i32 - 1 - r;
-    }
-    g.square(f, r)
 }
 
 fn pocket_centre(g: Geometry, view: BoardView, side: Side, index: usize) -> Vec2 {
@@ -243,7 +181,7 @@ fn fit_camera(
     board: Res<Board>,
     rules: Res<Rules>,
     mut cameras: Query<(&mut Projection, &mut Transform), With<Camera2d>>,
-    (view, clocks): (Res<BoardView>, Res<super::clocks::Clocks>),
+    (view, clocks): (Res<BoardView>, Res<Clocks>),
 ) {
     let side = side_width(&view, clocks.clock.is_some());
     let Ok(window) = windows.single() else { return };
@@ -526,7 +464,7 @@ struct BrowsedPiece;
 #[allow(clippy::too_many_arguments)]
 fn draw_browsed(
     mut commands: Commands,
-    browse: Res<super::browse::Browse>,
+    browse: Res<Browse>,
     rules: Res<Rules>,
     view: Res<BoardView>,
     layout: Res<LayoutVersion>,
@@ -658,7 +596,7 @@ fn draw_pockets(
     rules: Res<Rules>,
     images: Res<PieceImages>,
     old: Query<Entity, With<PocketSlot>>,
-    browse: Res<super::browse::Browse>,
+    browse: Res<Browse>,
     state: Res<crate::rules::GameState>,
     mut drawn: Local<Option<(u64, u64, Side, Option<usize>)>>,
 ) {
@@ -728,11 +666,11 @@ fn draw_marks(
     selection: Res<Selection>,
     board: Res<Board>,
     log: Res<MoveLog>,
-    check: Res<super::CheckSquares>,
+    check: Res<CheckSquares>,
     images: Res<MarkImages>,
     rules: Res<Rules>,
     old: Query<Entity, With<Mark>>,
-    browse: Res<super::browse::Browse>,
+    browse: Res<Browse>,
 ) {
     let changed = version.is_changed() || layout.is_changed() || view.is_changed() || selection.is_changed() || check.is_changed();
     if !(changed || browse.is_changed()) {
@@ -831,8 +769,8 @@ fn mouse_to_inputs(
     state: Res<crate::rules::GameState>,
     egui_input: Option<Res<bevy_egui::input::EguiWantsInput>>,
     mut inputs: MessageWriter<BoardInput>,
-    (browse, mut browse_to): (Res<super::browse::Browse>, MessageWriter<super::browse::BrowseTo>),
-    clocks: Res<super::clocks::Clocks>,
+    (browse, mut browse_to): (Res<Browse>, MessageWriter<BrowseTo>),
+    clocks: Res<Clocks>,
 ) {
     let pressed = buttons.just_pressed(MouseButton::Left);
     let released = buttons.just_released(MouseButton::Left);
@@ -854,7 +792,7 @@ fn mouse_to_inputs(
     // Viewing an earlier position, a click on the board goes back to the game.
     if browse.ply.is_some() {
         if pressed {
-            browse_to.write(super::browse::BrowseTo::Live);
+            browse_to.write(BrowseTo::Live);
         }
         return;
     }
@@ -1035,7 +973,7 @@ fn draw_poison(
     state: Option<Res<crate::presets::PresetState>>,
     active: Option<Res<crate::presets::ActivePresets>>,
     old: Query<Entity, With<PoisonTint>>,
-    browse: Res<super::browse::Browse>,
+    browse: Res<Browse>,
     mut drawn: Local<Option<(u64, u64, Side, Option<usize>)>>,
 ) {
     let key = (version.0, layout.0, view.bottom, browse.ply);

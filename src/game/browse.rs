@@ -13,60 +13,15 @@
 
 use bevy::prelude::*;
 
-use super::play::PositionVersion;
-use crate::rules::{Board, Location, Move, MoveLog, Owner, Piece, PieceType, Promoted, Side, Square};
-
-/// One earlier position, as the board draws it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Past {
-    /// Each piece on the board: square, type, side, and the type it promoted from.
-    pub pieces: Vec<(Square, PieceType, Side, Option<PieceType>)>,
-    /// Pieces in hand per side and type.
-    pub hands: [[u8; 64]; 2],
-    /// The move that led to it.
-    pub last: Option<Move>,
-    /// The board's hash (the key of its arrows and circles).
-    pub hash: u64,
-}
-
-/// What the board shows: the game's position, or an earlier one.
-#[derive(Resource, Default)]
-pub struct Browse {
-    /// The ply viewed (positions after that many moves), when not the game's own.
-    pub ply: Option<usize>,
-    /// The game's positions from the start, made for the position version in `made_for`.
-    positions: Vec<Past>,
-    made_for: Option<u64>,
-}
-
-impl Browse {
-    /// The earlier position viewed, if any.
-    pub fn shown(&self) -> Option<&Past> {
-        self.ply.and_then(|p| self.positions.get(p))
-    }
-}
-
-/// Where to look.
-#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BrowseTo {
-    /// One move back.
-    Back,
-    /// One move on (past the last: the game).
-    Forward,
-    /// The start.
-    Start,
-    /// The game's position.
-    Live,
-    /// The position after this many moves.
-    Ply(usize),
-}
+use super::shared::{Browse, BrowseTo, GameSystems, Notice, Past, PositionVersion, Selection};
+use crate::rules::{Board, Location, MoveLog, Owner, Piece, PieceType, Promoted};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Browse>();
     app.add_message::<BrowseTo>();
     // After the computer's move too, so that a move made while looking back returns the
     // board to the game in the same frame.
-    app.add_systems(Update, browse.in_set(super::GameSystems::Follow));
+    app.add_systems(Update, browse.in_set(GameSystems::Follow));
 }
 
 /// The game's positions from its start to now, made in a scratch engine.
@@ -133,24 +88,24 @@ fn browse(world: &mut World) {
                 b.made_for = Some(version);
             }
             Err(e) => {
-                world.resource_mut::<super::play::Notice>().0 = Some((format!("cannot show earlier positions: {e}"), 4.0));
+                world.resource_mut::<Notice>().0 = Some((format!("cannot show earlier positions: {e}"), 4.0));
                 return;
             }
         }
     }
-    *world.resource_mut::<super::play::Selection>() = super::play::Selection::default();
+    *world.resource_mut::<Selection>() = Selection::default();
     world.resource_mut::<Browse>().ply = Some(target);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::RulesWorld;
+    use crate::rules::{RulesWorld, Side};
 
     fn app() -> App {
         let mut app = App::new();
         app.add_plugins(MinimalPlugins);
-        crate::game::start_game(app.world_mut(), "crazyhouse", &[]).unwrap();
+        crate::game::shared::start_game(app.world_mut(), "crazyhouse", &[]).unwrap();
         app.add_plugins(super::super::play::plugin);
         super::super::clocks::logic(&mut app);
         plugin(&mut app);
@@ -162,7 +117,7 @@ mod tests {
         let legal = world.legal_moves().to_vec();
         let rules = world.resource::<crate::rules::Rules>().0.clone();
         let m = crate::rules::parse_san(&rules, &world.resource::<Board>().cells, &legal, san).unwrap();
-        for input in super::super::play::inputs_for(&m, &legal) {
+        for input in super::super::shared::inputs_for(&m, &legal) {
             world.write_message(input);
         }
         app.update();

@@ -15,77 +15,9 @@ use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 
-use super::play::{self, PositionVersion};
-use crate::clock::{ClockSnapshot, GameClock, TimeControl};
+use super::shared::{Clocks, GameSystems, LowTime, Notice, PanelData, PositionVersion, Screen, order, playing};
+use crate::clock::{GameClock, TimeControl};
 use crate::rules::{GameState, MoveLog, RulesWorld, Side};
-
-/// The game's clocks and the control new games start with.
-#[derive(Resource)]
-pub struct Clocks {
-    /// The time control of new games; `None`: no clocks.
-    pub control: Option<TimeControl>,
-    /// The running game's clocks; `None` when it has none.
-    pub clock: Option<GameClock>,
-    epoch: Instant,
-    /// The moves the clocks have followed.
-    seen: usize,
-    /// The instant of this frame, read before input, so a move made in the frame is timed at
-    /// the same instant its flag was checked.
-    frame: Duration,
-    /// Low time already warned of, per side (until the side has time again).
-    warned: [bool; 2],
-    alarm: Option<Alarm>,
-    /// Time the clocks stood still (while another screen showed), and since when they stand.
-    paused: Duration,
-    paused_at: Option<Instant>,
-}
-
-impl Default for Clocks {
-    fn default() -> Clocks {
-        Clocks {
-            control: None,
-            clock: None,
-            epoch: Instant::now(),
-            seen: 0,
-            frame: Duration::ZERO,
-            warned: [false; 2],
-            alarm: None,
-            paused: Duration::ZERO,
-            paused_at: None,
-        }
-    }
-}
-
-impl Clocks {
-    /// The clocks' time now: time since they were made, less the time they stood still.
-    pub fn now(&self) -> Duration {
-        // Standing still, the time is the instant they stopped.
-        let until = self.paused_at.map_or_else(|| self.epoch.elapsed(), |at| at.duration_since(self.epoch));
-        until.saturating_sub(self.paused)
-    }
-
-    /// Stops the clocks' time (`true`: another screen than the game's shows) or lets it run
-    /// again where it stopped.
-    pub fn stand_still(&mut self, still: bool) {
-        match (still, self.paused_at) {
-            (true, None) => self.paused_at = Some(Instant::now()),
-            (false, Some(at)) => {
-                self.paused += at.elapsed();
-                self.paused_at = None;
-            }
-            _ => {}
-        }
-    }
-
-    /// The clocks as a save keeps them.
-    pub fn snapshot(&self) -> Option<ClockSnapshot> {
-        self.clock.as_ref().map(|c| c.snapshot(self.now()))
-    }
-}
-
-/// A low-time warning for the side to move (a sound).
-#[derive(Message, Clone, Copy, Debug)]
-pub struct LowTime;
 
 /// Wakes the window at an instant from another thread: the sleeping event loop has no timers.
 struct Alarm {
@@ -139,62 +71,26 @@ pub(super) fn plugin(app: &mut App) {
 pub(super) fn logic(app: &mut App) {
     app.init_resource::<Clocks>();
     app.add_message::<LowTime>();
-    super::order(app);
+    order(app);
     // Time stands still while the start screen or the editor shows.
     app.add_systems(
         Update,
-        (|screen: Option<Res<State<super::Screen>>>, mut clocks: ResMut<Clocks>| clocks.stand_still(!super::playing(screen)))
-            .before(super::GameSystems::Input),
+        (|screen: Option<Res<State<Screen>>>, mut clocks: ResMut<Clocks>| clocks.stand_still(!playing(screen))).before(GameSystems::Input),
     );
-    app.add_systems(Update, tick.in_set(super::GameSystems::Input));
-    app.add_systems(Update, follow.in_set(super::GameSystems::Follow));
-}
-
-/// Sets new clocks from the control of new games (none when there is none), the side to move
-/// first; the moves already on the board are not timed.
-pub fn fresh(world: &mut World) {
-    let turn = world.resource::<GameState>().turn;
-    let control = world.get_resource::<Clocks>().and_then(|c| c.control);
-    set(world, control.map(|c| GameClock::new(c, turn)));
-}
-
-/// Sets the clocks a save kept (or none), running from now.
-///
-/// # Errors
-/// A snapshot without history.
-pub fn resume(world: &mut World, snapshot: Option<&ClockSnapshot>) -> Result<(), String> {
-    let turn = world.resource::<GameState>().turn;
-    let now = world.get_resource::<Clocks>().map_or(Duration::ZERO, Clocks::now);
-    let mut clock = snapshot.map(|s| s.resume(turn, now)).transpose()?;
-    // A finished game's clocks stand still.
-    if let Some(clock) = &mut clock
-        && world.outcome().is_some()
-    {
-        clock.stop(now);
-    }
-    set(world, clock);
-    Ok(())
-}
-
-fn set(world: &mut World, clock: Option<GameClock>) {
-    let seen = world.resource::<MoveLog>().0.len();
-    if let Some(mut clocks) = world.get_resource_mut::<Clocks>() {
-        clocks.clock = clock;
-        clocks.seen = seen;
-        clocks.warned = [false; 2];
-    }
+    app.add_systems(Update, tick.in_set(GameSystems::Input));
+    app.add_systems(Update, follow.in_set(GameSystems::Follow));
 }
 
 /// Before input: the running clock is read; a flag that has fallen ends the game; a side whose
 /// time is short is warned once; the window is woken when the face next changes.
-fn tick(world: &mut World) {
-    if world.resource::<Clocks>().alarm.is_none()
+fn tick(world: &mut World, mut alarm: Local<Option<Alarm>>) {
+    if alarm.is_none()
         && let Some(proxy) = world.get_resource::<bevy::winit::EventLoopProxyWrapper>().map(|p| (**p).clone())
     {
-        world.resource_mut::<Clocks>().alarm = Some(Alarm::new(proxy));
+        *alarm = Some(Alarm::new(proxy));
     }
     // A game already over (on the board) runs no clock: its flag must not change the result.
-    let over = world.get_resource::<super::ui::PanelData>().is_some_and(|p| p.outcome.is_some());
+    let over = world.get_resource::<PanelData>().is_some_and(|p| p.outcome.is_some());
     let mut clocks = world.resource_mut::<Clocks>();
     let now = clocks.now();
     clocks.frame = now;
@@ -209,7 +105,7 @@ fn tick(world: &mut World) {
     let next = clock.next_change(now);
     let warn = low && !clocks.warned[turn.index()];
     clocks.warned[turn.index()] = low;
-    if let (Some(next), Some(alarm)) = (next, clocks.alarm.as_mut()) {
+    if let (Some(next), Some(alarm)) = (next, alarm.as_mut()) {
         alarm.ring_at(Instant::now() + next);
     }
     if warn && fallen.is_none() {
@@ -219,7 +115,7 @@ fn tick(world: &mut World) {
         crate::clock::declare_flag(world, side);
         world.resource_mut::<PositionVersion>().0 += 1;
         let name = if side == Side::White { "White" } else { "Black" };
-        world.resource_mut::<play::Notice>().0 = Some((format!("{name}'s time is up."), 5.0));
+        world.resource_mut::<Notice>().0 = Some((format!("{name}'s time is up."), 5.0));
     }
 }
 
@@ -324,6 +220,8 @@ pub(super) fn face(ui: &mut bevy_egui::egui::Ui, clock: &GameClock, side: Side, 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::play;
+    use crate::game::shared::fresh;
 
     #[test]
     fn the_clocks_stand_still_while_another_screen_shows() {
@@ -338,12 +236,12 @@ mod tests {
         std::thread::sleep(Duration::from_millis(30));
         assert!(clocks.now() > at);
     }
-    use crate::game::play::BoardInput;
+    use crate::game::shared::BoardInput;
 
     fn app(control: &str) -> App {
         let mut app = App::new();
         app.add_plugins(MinimalPlugins);
-        crate::game::start_game(app.world_mut(), "chess", &[]).unwrap();
+        crate::game::shared::start_game(app.world_mut(), "chess", &[]).unwrap();
         app.add_plugins(play::plugin);
         logic(&mut app);
         app.world_mut().resource_mut::<Clocks>().control = Some(TimeControl::parse(control).unwrap());
@@ -356,7 +254,7 @@ mod tests {
         let legal = world.legal_moves().to_vec();
         let rules = world.resource::<crate::rules::Rules>().0.clone();
         let m = crate::rules::parse_uci(&rules, &world.resource::<crate::rules::Board>().cells, &legal, uci).unwrap();
-        for input in play::inputs_for(&m, &legal) {
+        for input in crate::game::shared::inputs_for(&m, &legal) {
             world.write_message(input);
         }
         app.update();
@@ -398,7 +296,7 @@ mod tests {
         app.update();
         let outcome = app.world_mut().outcome().map(|o| o.to_string());
         assert_eq!(outcome.as_deref(), Some("black wins by time forfeit"));
-        assert!(app.world().resource::<play::Notice>().0.as_ref().is_some_and(|n| n.0.contains("White's time is up")));
+        assert!(app.world().resource::<crate::game::shared::Notice>().0.as_ref().is_some_and(|n| n.0.contains("White's time is up")));
         // No move now.
         play_refused(&mut app, "g1f3");
         app.world_mut().write_message(BoardInput::Takeback);

@@ -9,97 +9,18 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
-use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
+use bevy::tasks::{AsyncComputeTaskPool, futures::check_ready};
 
-use super::board::{BoardView, square_centre};
-use super::play::{self, PendingChoice, PositionVersion};
-use crate::ai::{Computer, Limits, SearchResult};
-use crate::rules::{Engine, GameState, Move, MoveKind, Rules, RulesWorld, Side};
-
-/// Who plays, and how the computer is doing.
-#[derive(Resource)]
-pub struct ComputerPlay {
-    /// The computer's level (1–8) for each side it plays (`[white, black]`); `None` is a person.
-    pub sides: [Option<u8>; 2],
-    /// Seconds between moves when the computer plays both sides (to watch).
-    pub pace: f32,
-    /// A hint is asked for (the computer's best move for the side to move, as an arrow).
-    pub hint_requested: bool,
-    /// The hint: the move, and the position it is for.
-    pub hint: Option<(Move, u64)>,
-    /// What the computer is doing now, for the panel.
-    pub status: Option<String>,
-    running: Option<Running>,
-    computers: [Option<Computer>; 2],
-    /// The game the computers were made for (variant, start position, presets).
-    game_key: String,
-    last_move: Option<Instant>,
-}
-
-impl Default for ComputerPlay {
-    fn default() -> ComputerPlay {
-        ComputerPlay {
-            sides: [None, None],
-            pace: 1.0,
-            hint_requested: false,
-            hint: None,
-            status: None,
-            running: None,
-            computers: [None, None],
-            game_key: String::new(),
-            last_move: None,
-        }
-    }
-}
-
-impl ComputerPlay {
-    /// Whether the computer plays `side`.
-    pub fn plays(&self, side: Side) -> bool {
-        self.sides[side.index()].is_some()
-    }
-
-    /// Whether a person plays at least one side.
-    pub fn person_plays(&self) -> bool {
-        self.sides.iter().any(Option::is_none)
-    }
-
-    /// Whether a search is running.
-    pub fn thinking(&self) -> bool {
-        self.running.as_ref().is_some_and(|r| !r.hint)
-    }
-
-    /// Whether a search (or a hint) runs or is asked for: the window keeps drawing until its
-    /// move arrives.
-    pub fn busy(&self) -> bool {
-        self.running.is_some() || self.hint_requested
-    }
-
-    /// Stops a running search at once (its result will be discarded).
-    pub fn cancel(&mut self) {
-        if let Some(r) = &self.running {
-            r.stop.store(true, Ordering::Relaxed);
-            r.cancelled.store(true, Ordering::Relaxed);
-        }
-        self.hint = None;
-        self.hint_requested = false;
-    }
-}
-
-struct Running {
-    task: Task<(Computer, SearchResult)>,
-    stop: Arc<AtomicBool>,
-    cancelled: Arc<AtomicBool>,
-    version: u64,
-    side: Side,
-    hint: bool,
-    started: Instant,
-    /// The game it searches (a computer made for another game is not kept).
-    game_key: String,
-}
+use super::play::{self};
+use super::shared::{
+    BoardView, Clocks, ComputerPlay, GameSetup, GameSystems, PendingChoice, PositionVersion, Running, inputs_for, order, square_centre,
+};
+use crate::ai::{Computer, Limits};
+use crate::rules::{Engine, GameState, Move, MoveKind, Rules, RulesWorld};
 
 pub(super) fn plugin(app: &mut App) {
     logic(app);
-    app.add_systems(Update, draw_hint.in_set(super::GameSystems::Present));
+    app.add_systems(Update, draw_hint.in_set(GameSystems::Present));
     app.add_systems(Startup, |mut config: ResMut<GizmoConfigStore>| {
         let (c, _) = config.config_mut::<DefaultGizmoConfigGroup>();
         c.line.width = 7.0;
@@ -109,12 +30,12 @@ pub(super) fn plugin(app: &mut App) {
 /// The computer's turn-taking without drawing (for tests on a bare app).
 fn logic(app: &mut App) {
     app.init_resource::<ComputerPlay>();
-    super::order(app);
-    app.add_systems(Update, computer_turn.in_set(super::GameSystems::Respond));
+    order(app);
+    app.add_systems(Update, computer_turn.in_set(GameSystems::Respond));
 }
 
 fn game_key(world: &World) -> String {
-    let setup = world.resource::<super::GameSetup>();
+    let setup = world.resource::<GameSetup>();
     let presets: Vec<&str> = setup.presets.iter().map(|a| a.id).collect();
     format!("{}|{}|{}", setup.variant_id, setup.start_fen, presets.join(","))
 }
@@ -183,7 +104,7 @@ fn play_as_player(world: &mut World, m: Move) {
     if !legal.contains(&m) {
         return;
     }
-    for input in play::inputs_for(&m, &legal) {
+    for input in inputs_for(&m, &legal) {
         play::handle(world, input);
     }
 }
@@ -198,7 +119,7 @@ fn start_if_due(world: &mut World, version: u64) {
             (Some(level), _) => {
                 // Watching, moves come at the pace asked for; with clocks, as the clocks allow
                 // (a pause would be time off the clock).
-                let both = !cp.person_plays() && world.get_resource::<super::clocks::Clocks>().is_none_or(|c| c.clock.is_none());
+                let both = !cp.person_plays() && world.get_resource::<Clocks>().is_none_or(|c| c.clock.is_none());
                 if both && cp.last_move.is_some_and(|t| t.elapsed().as_secs_f32() < cp.pace) {
                     return;
                 }
@@ -276,14 +197,14 @@ fn draw_hint(mut gizmos: Gizmos, cp: Res<ComputerPlay>, version: Res<PositionVer
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::play::BoardInput;
+    use crate::game::shared::BoardInput;
     use crate::rules::MoveLog;
-    use crate::rules::Square;
+    use crate::rules::{Side, Square};
 
     fn app(computer: [Option<u8>; 2]) -> App {
         let mut app = App::new();
         app.add_plugins(MinimalPlugins);
-        crate::game::start_game(app.world_mut(), "chess", &[]).unwrap();
+        crate::game::shared::start_game(app.world_mut(), "chess", &[]).unwrap();
         app.add_plugins(play::plugin);
         logic(&mut app);
         app.world_mut().resource_mut::<ComputerPlay>().sides = computer;
@@ -332,14 +253,14 @@ mod tests {
     fn the_board_refuses_a_person_on_the_computers_turn_and_a_takeback_cancels_its_search() {
         let mut app = app([Some(8), None]);
         app.update();
-        assert!(app.world().resource::<ComputerPlay>().thinking(), "white's computer starts thinking");
+        assert!(app.world().resource::<ComputerPlay>().busy(), "white's computer starts thinking");
         app.world_mut().write_message(BoardInput::Press(sq("e2")));
         app.world_mut().write_message(BoardInput::Release(sq("e4")));
         app.update();
         assert_eq!(plies(app.world()), 0, "the person may not move white's pieces");
         // A new position under the search (here: a takeback with nothing to take back still
         // counts nothing; a new game does) cancels it: its move is not played.
-        crate::game::start_game(app.world_mut(), "crazyhouse", &[]).unwrap();
+        crate::game::shared::start_game(app.world_mut(), "crazyhouse", &[]).unwrap();
         app.world_mut().resource_mut::<PositionVersion>().0 += 1;
         run_until(&mut app, |w| plies(w) == 1);
         // The move played is crazyhouse's, from a fresh search of the new game.
@@ -352,13 +273,13 @@ mod tests {
     fn the_game_waits_while_another_screen_shows() {
         let mut app = app([Some(1), Some(1)]);
         app.add_plugins(bevy::state::app::StatesPlugin);
-        app.insert_state(crate::game::Screen::Editor);
+        app.insert_state(crate::game::shared::Screen::Editor);
         for _ in 0..200 {
             app.update();
             std::thread::sleep(Duration::from_millis(2));
         }
         assert_eq!(plies(app.world()), 0, "no move behind the editor");
-        app.world_mut().resource_mut::<NextState<crate::game::Screen>>().set(crate::game::Screen::Game);
+        app.world_mut().resource_mut::<NextState<crate::game::shared::Screen>>().set(crate::game::shared::Screen::Game);
         run_until(&mut app, |w| plies(w) >= 2);
     }
 

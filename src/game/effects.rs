@@ -8,9 +8,9 @@
 use bevy::prelude::*;
 use rand::{Rng, SeedableRng, rngs::SmallRng};
 
-use super::board::{BoardView, SQUARE, square_centre};
 pub use super::particles::{Particle, ParticleImage};
 use super::settings::EffectsLevel;
+use super::shared::{BoardView, GameSystems, SQUARE, square_centre};
 use crate::rules::{Board, Effect, EffectKind};
 
 /// The random source of the particles (seeded, so a run can be replayed).
@@ -31,7 +31,7 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<Sparks>();
     app.init_resource::<ParticleImage>();
     app.init_resource::<BoardView>();
-    app.add_systems(Update, (spawn_effects, run_particles, pop_in).chain().in_set(super::GameSystems::Present));
+    app.add_systems(Update, (spawn_effects, run_particles, pop_in).chain().in_set(GameSystems::Present));
 }
 
 /// A piece that just appeared grows from small to full size.

@@ -8,8 +8,10 @@ use std::path::PathBuf;
 
 use bevy::prelude::*;
 
-use super::play::{Notice, PositionVersion, RedoStack, Selection};
-use super::{GameSetup, start_definition};
+use super::shared::{
+    BoardView, Clocks, ComputerPlay, GameSetup, GameSystems, LayoutVersion, Notice, PendingChoice, PositionVersion, RedoStack, Selection,
+    fresh, resume, start_definition,
+};
 use crate::pgn::{PgnGame, parse_pgn, write_pgn};
 use crate::presets::Start;
 use crate::rules::{Board, MoveLog, Rules, RulesWorld, parse_san};
@@ -66,7 +68,7 @@ pub fn autosave_path() -> Option<PathBuf> {
 pub struct Autosave {
     /// The file.
     pub path: Option<PathBuf>,
-    written: Option<(u64, super::board::BoardView)>,
+    written: Option<(u64, BoardView)>,
     failed: bool,
 }
 
@@ -81,8 +83,8 @@ pub(super) fn plugin(app: &mut App) {
     app.add_message::<GameAction>();
     app.init_resource::<ClipboardOut>();
     app.init_resource::<Autosave>();
-    app.add_systems(Update, handle_actions.in_set(super::GameSystems::Input));
-    app.add_systems(Update, autosave.in_set(super::GameSystems::Follow));
+    app.add_systems(Update, handle_actions.in_set(GameSystems::Input));
+    app.add_systems(Update, autosave.in_set(GameSystems::Follow));
 }
 
 fn today() -> (String, String) {
@@ -114,13 +116,13 @@ pub fn game_save(world: &mut World) -> String {
     let setup = world.resource::<GameSetup>().clone();
     let (date, _) = today();
     let seats = Seats {
-        computer: world.get_resource::<super::computer::ComputerPlay>().map_or([None, None], |c| c.sides),
-        pace: world.get_resource::<super::computer::ComputerPlay>().map_or(1.0, |c| c.pace),
-        bottom: world.get_resource::<super::board::BoardView>().map_or(crate::rules::Side::White, |v| v.bottom),
+        computer: world.get_resource::<ComputerPlay>().map_or([None, None], |c| c.sides),
+        pace: world.get_resource::<ComputerPlay>().map_or(1.0, |c| c.pace),
+        bottom: world.get_resource::<BoardView>().map_or(crate::rules::Side::White, |v| v.bottom),
     };
     let variant = world.resource::<Rules>().0.clone();
     let redo: Vec<String> = world.resource::<RedoStack>().0.iter().rev().map(|m| crate::rules::to_uci(&variant, m)).collect();
-    let clock = world.get_resource::<super::clocks::Clocks>().and_then(super::clocks::Clocks::snapshot);
+    let clock = world.get_resource::<Clocks>().and_then(Clocks::snapshot);
     let input = SaveInput {
         variant_id: &setup.variant_id,
         definition: setup.definition.as_ref(),
@@ -153,7 +155,7 @@ pub fn load_game(world: &mut World, game: &PgnGame) -> Result<(), String> {
         world.apply_move(m).map_err(|e| e.to_string())?;
     }
     // Clocks start afresh from the position reached.
-    super::clocks::fresh(world);
+    fresh(world);
     Ok(())
 }
 
@@ -171,13 +173,13 @@ pub fn resume_save(world: &mut World, save: &Save) -> Result<(), String> {
     crate::save::replay_moves(world, save).map_err(|e| e.to_string())?;
     let redo = crate::save::redo_stack(world, save).map_err(|e| e.to_string())?;
     world.resource_mut::<RedoStack>().0 = redo;
-    super::clocks::resume(world, save.clock.as_ref())?;
-    if let Some(mut cp) = world.get_resource_mut::<super::computer::ComputerPlay>() {
+    resume(world, save.clock.as_ref())?;
+    if let Some(mut cp) = world.get_resource_mut::<ComputerPlay>() {
         cp.cancel();
         cp.sides = save.seats.computer;
         cp.pace = save.seats.pace;
     }
-    if let Some(mut view) = world.get_resource_mut::<super::board::BoardView>() {
+    if let Some(mut view) = world.get_resource_mut::<BoardView>() {
         view.bottom = save.seats.bottom;
     }
     Ok(())
@@ -193,7 +195,7 @@ fn load_text(world: &mut World, text: &str) -> Result<String, String> {
         crate::presets::set_position(world, t).map_err(|e| format!("FEN: {e}"))?;
         world.resource_mut::<GameSetup>().start_fen = world.fen();
         world.resource_mut::<RedoStack>().0.clear();
-        super::clocks::fresh(world);
+        fresh(world);
         return Ok("position loaded".into());
     }
     if crate::save::claims_to_be_save(t) {
@@ -219,7 +221,7 @@ fn load_file_text(world: &mut World, text: &str) -> Result<usize, String> {
 }
 
 fn changed(world: &mut World) {
-    world.resource_mut::<super::board::LayoutVersion>().0 += 1;
+    world.resource_mut::<LayoutVersion>().0 += 1;
     world.resource_mut::<PositionVersion>().0 += 1;
     *world.resource_mut::<Selection>() = Selection::default();
 }
@@ -228,7 +230,7 @@ fn changed(world: &mut World) {
 /// (a move, a takeback, a new or loaded game, a flip). A failure is shown once.
 fn autosave(world: &mut World) {
     let Some(path) = world.resource::<Autosave>().path.clone() else { return };
-    let now = (world.resource::<PositionVersion>().0, world.get_resource::<super::board::BoardView>().copied().unwrap_or_default());
+    let now = (world.resource::<PositionVersion>().0, world.get_resource::<BoardView>().copied().unwrap_or_default());
     let written = world.resource::<Autosave>().written;
     if written.is_none() {
         // The game the window opened with: nothing to save yet, and the autosave of the last
@@ -236,7 +238,7 @@ fn autosave(world: &mut World) {
         world.resource_mut::<Autosave>().written = Some(now);
         return;
     }
-    if written == Some(now) || !world.resource::<super::play::PendingChoice>().0.is_empty() {
+    if written == Some(now) || !world.resource::<PendingChoice>().0.is_empty() {
         return;
     }
     let text = game_save(world);
@@ -327,9 +329,9 @@ mod tests {
     fn app() -> App {
         let mut app = App::new();
         app.add_plugins(MinimalPlugins);
-        super::super::start_game(app.world_mut(), "chess", &[]).unwrap();
+        super::super::shared::start_game(app.world_mut(), "chess", &[]).unwrap();
         app.add_plugins((super::super::play::plugin, plugin));
-        app.init_resource::<super::super::board::LayoutVersion>();
+        app.init_resource::<super::super::shared::LayoutVersion>();
         app
     }
 
@@ -382,23 +384,23 @@ mod tests {
     #[test]
     fn a_save_resumes_with_its_redo_moves_seats_and_orientation() {
         let mut app = app();
-        app.init_resource::<super::super::board::BoardView>();
+        app.init_resource::<super::super::shared::BoardView>();
         app.world_mut().write_message(GameAction::LoadText("1. e4 e5 2. Nf3 Nc6".into()));
         app.update();
         app.world_mut().write_message(GameAction::GoTo(3));
         app.update();
-        app.world_mut().resource_mut::<super::super::board::BoardView>().bottom = crate::rules::Side::Black;
+        app.world_mut().resource_mut::<super::super::shared::BoardView>().bottom = crate::rules::Side::Black;
         let fen = app.world_mut().fen();
         let text = game_save(app.world_mut());
         // Another game, then the save: everything comes back.
         app.world_mut().write_message(GameAction::LoadText("1. d4".into()));
         app.update();
-        app.world_mut().resource_mut::<super::super::board::BoardView>().bottom = crate::rules::Side::White;
+        app.world_mut().resource_mut::<super::super::shared::BoardView>().bottom = crate::rules::Side::White;
         app.world_mut().write_message(GameAction::LoadText(text.clone()));
         app.update();
         assert_eq!(app.world_mut().fen(), fen);
         assert_eq!(app.world().resource::<RedoStack>().0.len(), 1, "Nc6 can be played again");
-        assert_eq!(app.world().resource::<super::super::board::BoardView>().bottom, crate::rules::Side::Black);
+        assert_eq!(app.world().resource::<super::super::shared::BoardView>().bottom, crate::rules::Side::Black);
         // The same save edited (a move changed): refused, nothing changes.
         app.world_mut().write_message(GameAction::LoadText("1. d4".into()));
         app.update();

@@ -1,6 +1,7 @@
 //! The window's icon (issue "Desktop feel", item 6): the white king, set on the window once
 //! it exists. Bevy 0.19 has no window setting for an icon; winit has, on the main thread.
 
+use super::shared::GameSystems;
 use bevy::asset::RenderAssetUsages;
 use bevy::ecs::system::NonSendMarker;
 use bevy::image::{CompressedImageFormats, ImageSampler, ImageType};
@@ -9,7 +10,7 @@ use bevy::window::PrimaryWindow;
 use bevy::winit::WINIT_WINDOWS;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, set_icon.in_set(super::GameSystems::Present));
+    app.add_systems(Update, set_icon.in_set(GameSystems::Present));
 }
 
 /// The icon from the embedded piece image, as winit takes it.

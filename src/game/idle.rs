@@ -18,8 +18,8 @@ use bevy::window::RequestRedraw;
 use bevy::winit::{UpdateMode, WinitSettings};
 use bevy_egui::{EguiContexts, egui};
 
-use super::computer::ComputerPlay;
-use super::{GameOptions, Script};
+use super::GameOptions;
+use super::shared::{ComputerPlay, PanelData, Screen, Script, playing};
 
 /// How long an idle window sleeps between updates when nothing wakes it.
 const IDLE_WAIT: Duration = Duration::from_secs(10);
@@ -62,14 +62,14 @@ fn no_blinking_cursor(mut contexts: EguiContexts, mut done: Local<bool>) {
 pub(super) fn keep_awake_while_moving(
     animating: Query<(), Or<(With<super::effects::Particle>, With<super::board::Glide>, With<super::effects::PopIn>)>>,
     computer: Res<ComputerPlay>,
-    panel: Res<super::ui::PanelData>,
+    panel: Res<PanelData>,
     state: Res<crate::rules::GameState>,
     script: Res<Script>,
-    screen: Option<Res<State<super::Screen>>>,
+    screen: Option<Res<State<Screen>>>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
     // The computer waits while another screen shows: nothing to wake for then.
-    let playing = super::playing(screen);
+    let playing = playing(screen);
     let computer_due = playing && computer.plays(state.turn) && panel.outcome.is_none();
     if !animating.is_empty() || (playing && computer.busy()) || computer_due || !script.0.is_empty() {
         redraw.write(RequestRedraw);
@@ -97,7 +97,7 @@ mod tests {
         app.add_plugins(MinimalPlugins);
         app.add_message::<RequestRedraw>();
         app.init_resource::<ComputerPlay>();
-        app.init_resource::<super::super::ui::PanelData>();
+        app.init_resource::<super::super::shared::PanelData>();
         app.init_resource::<crate::rules::GameState>();
         app.insert_resource(Script::default());
         app.add_systems(PostUpdate, keep_awake_while_moving);
@@ -121,7 +121,7 @@ mod tests {
         // The computer to move keeps the window awake until its move is played.
         app.world_mut().resource_mut::<ComputerPlay>().sides = [Some(1), None];
         assert_eq!(redraws(&mut app), 1);
-        app.world_mut().resource_mut::<super::super::ui::PanelData>().outcome = Some("white wins".into());
+        app.world_mut().resource_mut::<super::super::shared::PanelData>().outcome = Some("white wins".into());
         assert_eq!(redraws(&mut app), 0);
         app.world_mut().resource_mut::<Script>().0.push_back("e2e4".into());
         assert_eq!(redraws(&mut app), 1);

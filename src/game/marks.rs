@@ -14,7 +14,7 @@ use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 
-use super::board::{BoardView, square_at, square_centre};
+use super::shared::{BoardView, Browse, GameSystems, SQUARE, Selection, square_at, square_centre};
 use crate::rules::{Board, Rules, Square};
 
 /// A mark's colour.
@@ -115,8 +115,8 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Marks>();
     let line = GizmoLineConfig { width: 11.0, joints: GizmoLineJoint::Round(6), ..default() };
     app.insert_gizmo_config(MarkGizmos, GizmoConfig { line, ..default() });
-    app.add_systems(Update, mouse_to_marks.in_set(super::GameSystems::Input));
-    app.add_systems(Update, draw_marks.in_set(super::GameSystems::Present));
+    app.add_systems(Update, mouse_to_marks.in_set(GameSystems::Input));
+    app.add_systems(Update, draw_marks.in_set(GameSystems::Present));
 }
 
 /// Right-button presses and releases over the board draw marks; a left press on an empty
@@ -130,9 +130,9 @@ fn mouse_to_marks(
     board: Res<Board>,
     view: Res<BoardView>,
     egui_input: Option<Res<bevy_egui::input::EguiWantsInput>>,
-    selection: Res<super::play::Selection>,
+    selection: Res<Selection>,
     mut marks: ResMut<Marks>,
-    browse: Option<Res<super::browse::Browse>>,
+    browse: Option<Res<Browse>>,
 ) {
     // The position shown: the game's, or an earlier one viewed.
     let hash = browse.as_ref().and_then(|b| b.shown()).map_or(board.hash, |p| p.hash);
@@ -177,11 +177,11 @@ fn draw_marks(
     rules: Res<Rules>,
     view: Res<BoardView>,
     keys: Res<ButtonInput<KeyCode>>,
-    browse: Option<Res<super::browse::Browse>>,
+    browse: Option<Res<Browse>>,
 ) {
     let hash = browse.as_ref().and_then(|b| b.shown()).map_or(board.hash, |p| p.hash);
     let g = rules.0.geometry;
-    let square = super::board::SQUARE;
+    let square = SQUARE;
     let brush = current_brush(&keys);
     let preview = marks.drag.and_then(|(from, to)| to.map(|to| (shape_of(from, to), brush)));
     for (shape, brush) in marks.on(hash).iter().copied().chain(preview) {
@@ -230,7 +230,7 @@ mod tests {
     #[test]
     fn marks_leave_with_a_move_and_come_back_with_the_position() {
         let mut world = World::new();
-        crate::game::start_game(&mut world, "chess", &[]).unwrap();
+        crate::game::shared::start_game(&mut world, "chess", &[]).unwrap();
         let mut marks = Marks::default();
         let start = world.resource::<Board>().hash;
         marks.toggle(start, shape_of(sq("e2"), sq("e4")), Brush::Green);

@@ -2,12 +2,13 @@
 //! gliding piece and the effects ([`super::effects`]) make explosions of them; both draw on
 //! these types, so neither needs the other.
 
+use super::shared::Screen;
 use bevy::prelude::*;
 
 /// One moving, fading sprite; it belongs to the game's screen and goes when another screen
 /// shows.
 #[derive(Component, Clone, Debug)]
-#[require(DespawnOnExit<super::Screen>)]
+#[require(DespawnOnExit<Screen>)]
 pub struct Particle {
     /// World units per second.
     pub velocity: Vec2,

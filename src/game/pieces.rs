@@ -7,7 +7,9 @@
 use bevy::asset::RenderAssetUsages;
 use bevy::image::{CompressedImageFormats, ImageSampler, ImageType};
 use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiTextureHandle, egui};
 
+use super::shared::GameSystems;
 use crate::rules::{PieceTypeDef, Side};
 
 macro_rules! images {
@@ -172,6 +174,14 @@ pub fn image_for(name: &str, betza: &str, glyph: Option<&str>) -> Option<&'stati
     }
 }
 
+/// The piece images: decoded at start, and registered with egui for the panels.
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<PieceImages>();
+    app.init_resource::<PieceTextures>();
+    app.add_systems(Startup, load_piece_images);
+    app.add_systems(Update, register_textures.in_set(GameSystems::Present));
+}
+
 /// The decoded images, by name, for both sides.
 #[derive(Resource, Default)]
 pub struct PieceImages(pub Vec<(&'static str, Handle<Image>, Handle<Image>)>);
@@ -196,10 +206,41 @@ fn decode(bytes: &[u8]) -> Image {
 }
 
 /// Decodes the embedded images into the image assets.
-pub fn load_piece_images(mut images: ResMut<Assets<Image>>, mut out: ResMut<PieceImages>) {
+fn load_piece_images(mut images: ResMut<Assets<Image>>, mut out: ResMut<PieceImages>) {
     for &(name, white, black) in IMAGES {
         let (w, b) = (images.add(decode(white)), images.add(decode(black)));
         out.0.push((name, w, b));
+    }
+}
+
+/// Piece images registered with egui, by image name: `(white, black)`.
+#[derive(Resource, Default)]
+pub struct PieceTextures(pub Vec<(&'static str, egui::TextureId, egui::TextureId)>);
+
+impl PieceTextures {
+    /// The texture of a piece type for a side, if it has an image.
+    pub fn of(&self, def: &PieceTypeDef, side: Side) -> Option<egui::TextureId> {
+        self.named(image_name(def)?, side)
+    }
+
+    /// The texture of the image `name` for a side.
+    pub fn named(&self, name: &str, side: Side) -> Option<egui::TextureId> {
+        self.0.iter().find(|(n, _, _)| *n == name).map(|(_, w, b)| if side == Side::White { *w } else { *b })
+    }
+
+    /// The texture of a piece as a variant file writes it, for a side, if it has an image.
+    pub fn of_spec(&self, spec: &crate::variants::PieceSpec, side: Side) -> Option<egui::TextureId> {
+        self.named(image_for(&spec.name, &spec.betza, spec.glyph.as_deref())?, side)
+    }
+}
+
+fn register_textures(mut contexts: EguiContexts, images: Res<PieceImages>, mut textures: ResMut<PieceTextures>) {
+    if !textures.0.is_empty() || images.0.is_empty() {
+        return;
+    }
+    for (name, w, b) in &images.0 {
+        let (tw, tb) = (contexts.add_image(EguiTextureHandle::Strong(w.clone())), contexts.add_image(EguiTextureHandle::Strong(b.clone())));
+        textures.0.push((name, tw, tb));
     }
 }
 

@@ -10,91 +10,10 @@
 
 use bevy::prelude::*;
 
-use super::computer::ComputerPlay;
-
-use crate::rules::{Board, Move, MoveError, MoveKind, PieceType, Rules, RulesWorld, Square};
-
-/// What the player did on the board.
-#[derive(Message, Clone, Debug, PartialEq)]
-pub enum BoardInput {
-    /// Mouse button down on a square.
-    Press(Square),
-    /// Mouse button down on a piece in the mover's pocket.
-    PressPocket(PieceType),
-    /// Mouse button up on a square.
-    Release(Square),
-    /// Mouse button up off the board: a drag is abandoned.
-    ReleaseOff,
-    /// One of the pending choices (promotion piece, gate).
-    Choose(usize),
-    /// Drop the selection and any pending choice.
-    Cancel,
-    /// Take back the last move.
-    Takeback,
-    /// Replay a move taken back.
-    Redo,
-    /// Pass, where the variant allows it (Janggi) and it is legal now.
-    Pass,
-}
-
-/// Where the selected piece comes from.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Origin {
-    /// A piece on the board.
-    Square(Square),
-    /// A piece in the mover's pocket.
-    Pocket(PieceType),
-}
-
-/// The selected piece and its legal moves.
-#[derive(Resource, Clone, Debug, Default)]
-pub struct Selection {
-    /// The selected piece.
-    pub origin: Option<Origin>,
-    /// Its legal moves.
-    pub moves: Vec<Move>,
-    /// Whether the mouse is down on it (a drag in progress).
-    pub dragging: bool,
-    /// Duck chess: the piece's move is chosen, and `moves` are it with each square the duck
-    /// may go to; the next press on one of them plays it.
-    pub duck: bool,
-    /// A multi-leg move: the square taken on the way is chosen, and `moves` are the moves
-    /// through it (with the plain capture there, if any); the next press picks where it ends.
-    pub leg: bool,
-}
-
-impl Selection {
-    /// Whether `sq` is a target of the selected piece (of the duck, once its move is chosen).
-    pub fn targets(&self, sq: Square) -> bool {
-        self.moves.iter().any(|m| self.target(m) == sq)
-    }
-
-    /// Where a press plays `m`: its square, or the duck's once the piece's move is chosen; a
-    /// move that takes on the way is pressed where it takes, then where it ends.
-    pub fn target(&self, m: &Move) -> Square {
-        match m.kind {
-            _ if self.duck => m.wall.unwrap_or(m.to),
-            MoveKind::Locust(via) if !self.leg => via,
-            _ => m.to,
-        }
-    }
-}
-
-/// Moves that differ only in a choice the player still has to make.
-#[derive(Resource, Clone, Debug, Default)]
-pub struct PendingChoice(pub Vec<Move>);
-
-/// Moves taken back, newest last, for redo.
-#[derive(Resource, Clone, Debug, Default)]
-pub struct RedoStack(pub Vec<Move>);
-
-/// A message for the player (a refused move and why), with its time left on screen.
-#[derive(Resource, Clone, Debug, Default)]
-pub struct Notice(pub Option<(String, f32)>);
-
-/// Bumped whenever the position changes, so views redraw only then.
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PositionVersion(pub u64);
+use super::shared::{
+    BoardInput, ComputerPlay, GameSystems, Notice, Origin, PendingChoice, PositionVersion, Premove, RedoStack, Selection, order,
+};
+use crate::rules::{Board, GameState, Move, MoveError, MoveKind, MoveLog, Rules, RulesWorld, Side, Square};
 
 /// The play plugin: the input messages and their state machine.
 pub fn plugin(app: &mut App) {
@@ -104,8 +23,8 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<RedoStack>();
     app.init_resource::<Notice>();
     app.init_resource::<PositionVersion>();
-    super::order(app);
-    app.add_systems(Update, handle_input.in_set(super::GameSystems::Play));
+    order(app);
+    app.add_systems(Update, handle_input.in_set(GameSystems::Play));
 }
 
 fn mover_piece_at(world: &World, sq: Square) -> bool {
@@ -324,66 +243,74 @@ pub fn handle_input(world: &mut World) {
         let moves = !matches!(input, BoardInput::Takeback | BoardInput::Redo | BoardInput::Cancel);
         if moves && computer_to_move(world) {
             // A person's move on the computer's turn is a premove, where a person plays.
-            if !super::premove::take(world, input) {
+            if !take_premove(world, input) {
                 world.resource_mut::<Notice>().0 = Some(("The computer is to move.".into(), 2.0));
             }
             continue;
         }
         if input == BoardInput::Cancel
-            && let Some(mut pm) = world.get_resource_mut::<super::premove::Premove>()
+            && let Some(mut pm) = world.get_resource_mut::<Premove>()
         {
-            *pm = super::premove::Premove::default();
+            *pm = Premove::default();
         }
         handle(world, input);
     }
 }
 
-/// The inputs that play `m` as a player would: press the piece (or the pocket), release on the
-/// target, and pick the choice if one is asked for. `candidates` are the legal moves.
-pub fn inputs_for(m: &Move, legal: &[Move]) -> Vec<BoardInput> {
-    if m.kind == MoveKind::Pass {
-        return vec![BoardInput::Pass];
+/// The side a person plays while the computer is to move, if any.
+fn waiting_person(world: &World) -> Option<Side> {
+    let turn = world.resource::<GameState>().turn;
+    let cp = world.get_resource::<ComputerPlay>()?;
+    (cp.plays(turn) && !cp.plays(turn.opponent())).then_some(turn.opponent())
+}
+
+/// Takes a board input made while the computer is to move as part of a premove (see
+/// `premove`, which plays it when the turn comes). Returns
+/// whether it was one (otherwise the board refuses it as before).
+fn take_premove(world: &mut World, input: BoardInput) -> bool {
+    if !world.contains_resource::<Premove>() {
+        return false;
     }
-    let bare = |c: &Move| Move { wall: None, ..*c };
-    // The duck's square is pressed; a trail's wall (the only one, where the piece left) is not.
-    let walls = legal.iter().filter(|c| bare(c) == bare(m)).count();
-    let wall = m.wall.filter(|&w| !(walls == 1 && w == m.from)).map(BoardInput::Press);
-    // A capture on the way: the piece, the square it takes on, then where it ends.
-    if let MoveKind::Locust(via) = m.kind {
-        let mut out = vec![BoardInput::Press(m.from), BoardInput::Release(via), BoardInput::Press(m.to)];
-        let mut same: Vec<Move> = legal.iter().filter(|c| c.from == m.from && c.kind == m.kind && c.to == m.to).copied().collect();
-        same.dedup_by_key(|c| bare(c));
-        if same.len() > 1
-            && let Some(i) = same.iter().position(|c| bare(c) == bare(m))
-        {
-            out.push(BoardInput::Choose(i));
-        }
-        out.extend(wall);
-        return out;
-    }
-    let mut out = match m.dropped() {
-        Some(kind) => vec![BoardInput::PressPocket(kind), BoardInput::Release(m.to)],
-        None => vec![BoardInput::Press(m.from), BoardInput::Release(m.to)],
+    let Some(person) = waiting_person(world) else { return false };
+    let own = |world: &World, sq: Square| {
+        let c = world.resource::<Board>().cell(sq);
+        c.is_piece() && c.side() == person
     };
-    // The choice offered is among the piece's moves (one per duck square would repeat it).
-    let mut same: Vec<Move> = legal
-        .iter()
-        .filter(|c| c.from == m.from && c.to == m.to && c.dropped() == m.dropped() && !matches!(c.kind, MoveKind::Locust(_)))
-        .copied()
-        .collect();
-    same.dedup_by_key(|c| Move { wall: None, ..*c });
-    if same.len() > 1
-        && let Some(i) = same.iter().position(|c| Move { wall: None, ..*c } == Move { wall: None, ..*m })
-    {
-        out.push(BoardInput::Choose(i));
+    let played = world.resource::<MoveLog>().0.len();
+    let mut pm = std::mem::take(&mut *world.resource_mut::<Premove>());
+    pm.made_at = played;
+    match input {
+        BoardInput::Press(sq) => match pm.from {
+            Some(from) if from != sq => {
+                pm = Premove { from: None, queued: Some((from, sq)), made_at: played };
+            }
+            Some(_) => pm = Premove::default(),
+            None if own(world, sq) && pm.queued.is_none_or(|(f, _)| f != sq) => {
+                pm = Premove { from: Some(sq), queued: None, made_at: played };
+            }
+            None => pm = Premove::default(),
+        },
+        BoardInput::Release(sq) => {
+            if let Some(from) = pm.from
+                && from != sq
+            {
+                pm = Premove { from: None, queued: Some((from, sq)), made_at: played };
+            }
+        }
+        BoardInput::ReleaseOff => {}
+        _ => {
+            *world.resource_mut::<Premove>() = pm;
+            return false;
+        }
     }
-    out.extend(wall);
-    out
+    *world.resource_mut::<Premove>() = pm;
+    true
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::shared::inputs_for;
     use crate::rules::{Engine, Variant, install_rules};
 
     fn app(fen: &str) -> App {

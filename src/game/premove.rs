@@ -8,75 +8,14 @@
 
 use bevy::prelude::*;
 
-use super::board::{BoardView, square_centre};
-use super::computer::ComputerPlay;
-use super::play::{self, BoardInput};
-use crate::rules::{Board, GameState, MoveLog, Rules, RulesWorld, Side, Square};
-
-/// A premove being made (its piece picked up) or queued.
-#[derive(Resource, Default, Debug, PartialEq, Eq)]
-pub struct Premove {
-    /// The square of the piece picked up.
-    pub from: Option<Square>,
-    /// The move queued: from, to.
-    pub queued: Option<(Square, Square)>,
-    /// How many moves the game had when the premove was made (a takeback drops it).
-    made_at: usize,
-}
+use super::play::{self};
+use super::shared::{BoardView, ComputerPlay, GameSystems, Premove, SQUARE, square_centre};
+use crate::rules::{GameState, MoveLog, Rules, RulesWorld, Square};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Premove>();
-    app.add_systems(Update, fire.in_set(super::GameSystems::Respond));
-    app.add_systems(Update, draw.in_set(super::GameSystems::Present));
-}
-
-/// The side a person plays while the computer is to move, if any.
-fn waiting_person(world: &World) -> Option<Side> {
-    let turn = world.resource::<GameState>().turn;
-    let cp = world.get_resource::<ComputerPlay>()?;
-    (cp.plays(turn) && !cp.plays(turn.opponent())).then_some(turn.opponent())
-}
-
-/// Takes a board input made while the computer is to move as part of a premove. Returns
-/// whether it was one (otherwise the board refuses it as before).
-pub fn take(world: &mut World, input: BoardInput) -> bool {
-    if !world.contains_resource::<Premove>() {
-        return false;
-    }
-    let Some(person) = waiting_person(world) else { return false };
-    let own = |world: &World, sq: Square| {
-        let c = world.resource::<Board>().cell(sq);
-        c.is_piece() && c.side() == person
-    };
-    let played = world.resource::<MoveLog>().0.len();
-    let mut pm = std::mem::take(&mut *world.resource_mut::<Premove>());
-    pm.made_at = played;
-    match input {
-        BoardInput::Press(sq) => match pm.from {
-            Some(from) if from != sq => {
-                pm = Premove { from: None, queued: Some((from, sq)), made_at: played };
-            }
-            Some(_) => pm = Premove::default(),
-            None if own(world, sq) && pm.queued.is_none_or(|(f, _)| f != sq) => {
-                pm = Premove { from: Some(sq), queued: None, made_at: played };
-            }
-            None => pm = Premove::default(),
-        },
-        BoardInput::Release(sq) => {
-            if let Some(from) = pm.from
-                && from != sq
-            {
-                pm = Premove { from: None, queued: Some((from, sq)), made_at: played };
-            }
-        }
-        BoardInput::ReleaseOff => {}
-        _ => {
-            *world.resource_mut::<Premove>() = pm;
-            return false;
-        }
-    }
-    *world.resource_mut::<Premove>() = pm;
-    true
+    app.add_systems(Update, fire.in_set(GameSystems::Respond));
+    app.add_systems(Update, draw.in_set(GameSystems::Present));
 }
 
 /// When the person's turn has come, plays the queued move if it is legal, or drops it.
@@ -132,7 +71,7 @@ fn draw(
     let colour = Color::srgba(0.45, 0.2, 0.75, 0.45);
     for &sq in &squares {
         let at = square_centre(g, *view, sq);
-        let sprite = Sprite { color: colour, custom_size: Some(Vec2::splat(super::board::SQUARE)), ..default() };
+        let sprite = Sprite { color: colour, custom_size: Some(Vec2::splat(SQUARE)), ..default() };
         commands.spawn((PremoveTint, sprite, Transform::from_xyz(at.x, at.y, 1.5)));
     }
     *shown = Some((squares, *view));
@@ -141,6 +80,7 @@ fn draw(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::shared::BoardInput;
     use crate::rules::MoveLog;
 
     fn sq(name: &str) -> Square {
@@ -152,12 +92,10 @@ mod tests {
     fn app() -> App {
         let mut app = App::new();
         app.add_plugins(MinimalPlugins);
-        crate::game::start_game(app.world_mut(), "chess", &[]).unwrap();
+        crate::game::shared::start_game(app.world_mut(), "chess", &[]).unwrap();
         app.add_plugins((play::plugin, plugin));
         app.init_resource::<BoardView>();
-        let mut cp = ComputerPlay::default();
-        cp.sides = [None, Some(1)];
-        app.insert_resource(cp);
+        app.insert_resource(ComputerPlay { sides: [None, Some(1)], ..Default::default() });
         app
     }
 

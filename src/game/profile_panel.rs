@@ -6,7 +6,7 @@
 use bevy::prelude::*;
 use bevy_egui::egui;
 
-use super::play::{Notice, Origin, Selection};
+use super::shared::{GameSystems, Notice, Origin, Selection};
 use crate::modifiers::{Entry, ModifierRegistry, Mods, Profile, Value, Widget};
 use crate::presets::PendingSwap;
 use crate::rules::{Board, Homes, Variant};
@@ -32,7 +32,7 @@ fn profiles_dir() -> Option<std::path::PathBuf> {
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<ProfileRequest>();
     // On every screen (a request is never dropped unread), before the game's steps.
-    app.add_systems(Update, swap_profiles.run_if(on_message::<ProfileRequest>).before(super::GameSystems::Input));
+    app.add_systems(Update, swap_profiles.run_if(on_message::<ProfileRequest>).before(GameSystems::Input));
 }
 
 /// Queues the swaps asked for (they apply when the next move passes the turn); a rejected one
@@ -331,9 +331,9 @@ mod tests {
     fn app() -> App {
         let mut app = App::new();
         app.add_plugins(MinimalPlugins);
-        super::super::start_game(app.world_mut(), "chess", &[]).unwrap();
+        super::super::shared::start_game(app.world_mut(), "chess", &[]).unwrap();
         app.add_plugins((super::super::play::plugin, plugin));
-        app.init_resource::<super::super::board::LayoutVersion>();
+        app.init_resource::<super::super::shared::LayoutVersion>();
         app
     }
 

@@ -5,34 +5,12 @@
 //! textures, board previews and move diagrams.
 
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiTextureHandle, egui};
+use bevy_egui::{EguiContexts, egui};
 
-use super::NewGame;
-use super::computer::ComputerPlay;
-use super::pieces::{PieceImages, image_name};
+use super::pieces::PieceTextures;
+use super::shared::{BoardView, Clocks, ComputerPlay, NewGame, PANEL_WIDTH, Screen, VariantsChanged};
 use crate::presets::ALL;
 use crate::rules::{PieceTypeDef, Side, Variant, diagram, parse_fen};
-
-/// Piece images registered with egui, by image name: `(white, black)`.
-#[derive(Resource, Default)]
-pub struct PieceTextures(pub Vec<(&'static str, egui::TextureId, egui::TextureId)>);
-
-impl PieceTextures {
-    /// The texture of a piece type for a side, if it has an image.
-    pub fn of(&self, def: &PieceTypeDef, side: Side) -> Option<egui::TextureId> {
-        self.named(image_name(def)?, side)
-    }
-
-    /// The texture of the image `name` for a side.
-    pub fn named(&self, name: &str, side: Side) -> Option<egui::TextureId> {
-        self.0.iter().find(|(n, _, _)| *n == name).map(|(_, w, b)| if side == Side::White { *w } else { *b })
-    }
-
-    /// The texture of a piece as a variant file writes it, for a side, if it has an image.
-    pub fn of_spec(&self, spec: &crate::variants::PieceSpec, side: Side) -> Option<egui::TextureId> {
-        self.named(super::pieces::image_for(&spec.name, &spec.betza, spec.glyph.as_deref())?, side)
-    }
-}
 
 /// Who plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -209,20 +187,14 @@ pub fn resume_offer(path: &std::path::Path) -> Option<Result<(String, String), S
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<PieceTextures>();
     app.init_resource::<StartScreen>();
-    app.add_systems(Update, register_textures.in_set(super::GameSystems::Present));
-    app.add_systems(bevy_egui::EguiPrimaryContextPass, start_screen.run_if(in_state(super::Screen::Start)));
-}
-
-fn register_textures(mut contexts: EguiContexts, images: Res<PieceImages>, mut textures: ResMut<PieceTextures>) {
-    if !textures.0.is_empty() || images.0.is_empty() {
-        return;
-    }
-    for (name, w, b) in &images.0 {
-        let (tw, tb) = (contexts.add_image(EguiTextureHandle::Strong(w.clone())), contexts.add_image(EguiTextureHandle::Strong(b.clone())));
-        textures.0.push((name, tw, tb));
-    }
+    // A variant saved in the editor is listed from then on.
+    app.add_systems(Update, |mut changed: MessageReader<VariantsChanged>, mut screen: ResMut<StartScreen>| {
+        if changed.read().count() > 0 {
+            screen.forget_catalogue();
+        }
+    });
+    app.add_systems(bevy_egui::EguiPrimaryContextPass, start_screen.run_if(in_state(Screen::Start)));
 }
 
 /// Draws `variant`'s start position `size` points wide.
@@ -312,11 +284,11 @@ fn start_screen(
     textures: Res<PieceTextures>,
     mut new_game: MessageWriter<NewGame>,
     mut computer: ResMut<ComputerPlay>,
-    mut view: ResMut<super::board::BoardView>,
+    mut view: ResMut<BoardView>,
     mut actions: MessageWriter<super::files::GameAction>,
-    mut clocks: ResMut<super::clocks::Clocks>,
+    mut clocks: ResMut<Clocks>,
     mut editor: ResMut<super::editor_screen::EditorScreen>,
-    mut next: ResMut<NextState<super::Screen>>,
+    mut next: ResMut<NextState<Screen>>,
 ) -> Result {
     if screen.catalogue.is_empty() {
         screen.catalogue =
@@ -343,7 +315,7 @@ fn start_screen(
     let screen = &mut *screen;
     let mut open = true;
     // The screen to go to when this one is done with.
-    let mut to: Option<super::Screen> = None;
+    let mut to: Option<Screen> = None;
     // What to open in the editor (a new variant: empty; a built-in's id; a file), and whether
     // the editor's changes not saved may go.
     let mut open_in_editor: Option<String> = None;
@@ -352,7 +324,7 @@ fn start_screen(
         .collapsible(false)
         .resizable(false)
         .fixed_size([760.0, 560.0])
-        .anchor(egui::Align2::CENTER_CENTER, [-(super::board::PANEL_WIDTH / 2.0), 0.0])
+        .anchor(egui::Align2::CENTER_CENTER, [-(PANEL_WIDTH / 2.0), 0.0])
         .open(&mut open)
         .show(ctx, |ui| {
             match &screen.resume {
@@ -365,7 +337,7 @@ fn start_screen(
                     if resume {
                         actions.write(super::files::GameAction::LoadText(text.clone()));
                         screen.resume = None;
-                        to = Some(super::Screen::Game);
+                        to = Some(Screen::Game);
                         return;
                     }
                     ui.separator();
@@ -501,7 +473,7 @@ fn start_screen(
                             }
                             if ui.button("Back to the editor").clicked() {
                                 screen.confirm_open = None;
-                                to = Some(super::Screen::Editor);
+                                to = Some(Screen::Editor);
                             }
                             if ui.button("Cancel").clicked() {
                                 screen.confirm_open = None;
@@ -533,7 +505,7 @@ fn start_screen(
                                 if person == Side::White { [None, level] } else { [level, None] }
                             }
                         };
-                        to = Some(super::Screen::Game);
+                        to = Some(Screen::Game);
                     }
                 });
             });
@@ -544,11 +516,11 @@ fn start_screen(
             screen.confirm_open = Some(what);
         } else if editor.open(&what).is_ok() {
             screen.confirm_open = None;
-            to = Some(super::Screen::Editor);
+            to = Some(Screen::Editor);
         }
     }
     if !open {
-        to = to.or(Some(super::Screen::Game));
+        to = to.or(Some(Screen::Game));
     }
     if let Some(to) = to {
         next.set(to);

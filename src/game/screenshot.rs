@@ -4,13 +4,14 @@
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 
-use super::{GameOptions, Script};
+use super::GameOptions;
+use super::shared::{GameSystems, PanelData, Script};
 
 /// Frames to wait after the last move, so that the window, text and marks are laid out.
 const SETTLE_FRAMES: u32 = 12;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, capture_when_settled.in_set(super::GameSystems::Present));
+    app.add_systems(Update, capture_when_settled.in_set(GameSystems::Present));
 }
 
 fn capture_when_settled(
@@ -19,7 +20,7 @@ fn capture_when_settled(
     script: Res<Script>,
     animating: Query<(), Or<(With<super::effects::Particle>, With<super::board::Glide>, With<super::effects::PopIn>)>>,
     log: Res<crate::rules::MoveLog>,
-    panel: Res<super::ui::PanelData>,
+    panel: Res<PanelData>,
     mut frames: Local<u32>,
 ) {
     let Some(path) = options.screenshot.clone() else { return };

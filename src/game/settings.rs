@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::shared::GameSystems;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -173,7 +174,7 @@ pub fn plugin(app: &mut App) {
     app.insert_resource(AnimationSpeed(settings.animation_speed));
     app.insert_resource(settings);
     // On every screen (the game's steps wait for the game's screen).
-    app.add_systems(Update, apply_and_save.run_if(resource_changed::<Settings>).before(super::GameSystems::Input));
+    app.add_systems(Update, apply_and_save.run_if(resource_changed::<Settings>).before(GameSystems::Input));
 }
 
 fn apply_and_save(settings: Res<Settings>, mut level: ResMut<EffectsLevel>, mut speed: ResMut<AnimationSpeed>, mut first: Local<bool>) {

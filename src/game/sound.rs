@@ -9,8 +9,8 @@ use bevy::prelude::*;
 use bevy_kira_audio::AudioSource;
 use bevy_kira_audio::prelude::*;
 
-use super::play::PositionVersion;
 use super::settings::Settings;
+use super::shared::{CheckSquares, GameSystems, LowTime, PanelData, PositionVersion};
 use crate::rules::{Effect, EffectKind, MoveLog};
 
 macro_rules! sound {
@@ -36,7 +36,7 @@ struct Sounds {
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(AudioPlugin);
     app.add_systems(Startup, load_sounds);
-    app.add_systems(Update, (move_sounds, effect_sounds, low_time).run_if(resource_exists::<Sounds>).in_set(super::GameSystems::Present));
+    app.add_systems(Update, (move_sounds, effect_sounds, low_time).run_if(resource_exists::<Sounds>).in_set(GameSystems::Present));
 }
 
 fn decode(assets: &mut Assets<AudioSource>, bytes: &'static [u8]) -> Handle<AudioSource> {
@@ -76,8 +76,8 @@ fn play(audio: &Audio, settings: &Settings, sound: &Handle<AudioSource>) {
 fn move_sounds(
     version: Res<PositionVersion>,
     log: Res<MoveLog>,
-    check: Res<super::CheckSquares>,
-    panel: Res<super::ui::PanelData>,
+    check: Res<CheckSquares>,
+    panel: Res<PanelData>,
     sounds: Res<Sounds>,
     audio: Res<Audio>,
     settings: Res<Settings>,
@@ -105,7 +105,7 @@ fn move_sounds(
 }
 
 /// A clock running short.
-fn low_time(mut warnings: MessageReader<super::clocks::LowTime>, sounds: Res<Sounds>, audio: Res<Audio>, settings: Res<Settings>) {
+fn low_time(mut warnings: MessageReader<LowTime>, sounds: Res<Sounds>, audio: Res<Audio>, settings: Res<Settings>) {
     if warnings.read().count() > 0 {
         play(&audio, &settings, &sounds.low_time);
     }

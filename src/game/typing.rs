@@ -7,7 +7,8 @@
 
 use bevy::prelude::*;
 
-use super::play::{self, Notice};
+use super::play::{self};
+use super::shared::{ComputerPlay, GameSystems, Notice, PositionVersion, inputs_for};
 use crate::rules::{Board, Move, Rules, RulesWorld, parse_san, parse_uci, san_body, to_uci};
 
 /// A move the player typed.
@@ -22,7 +23,7 @@ pub struct TypingMoves(pub Vec<(String, String)>);
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<TypedMove>();
     app.init_resource::<TypingMoves>();
-    app.add_systems(Update, (play_typed.in_set(super::GameSystems::Input), list_moves.in_set(super::GameSystems::Follow)));
+    app.add_systems(Update, (play_typed.in_set(GameSystems::Input), list_moves.in_set(GameSystems::Follow)));
 }
 
 /// The legal move `text` names, read as UCI, then as SAN, then as SAN with a capital first
@@ -69,7 +70,7 @@ fn play_typed(world: &mut World) {
     let typed: Vec<TypedMove> = world.resource_mut::<Messages<TypedMove>>().drain().collect();
     for TypedMove(text) in typed {
         let turn = world.resource::<crate::rules::GameState>().turn;
-        if world.get_resource::<super::computer::ComputerPlay>().is_some_and(|c| c.plays(turn)) {
+        if world.get_resource::<ComputerPlay>().is_some_and(|c| c.plays(turn)) {
             world.resource_mut::<Notice>().0 = Some(("The computer is to move.".into(), 2.0));
             continue;
         }
@@ -80,7 +81,7 @@ fn play_typed(world: &mut World) {
         match resolve(world, &text) {
             Ok(m) => {
                 let legal = world.legal_moves().to_vec();
-                for input in play::inputs_for(&m, &legal) {
+                for input in inputs_for(&m, &legal) {
                     play::handle(world, input);
                 }
             }
@@ -91,7 +92,7 @@ fn play_typed(world: &mut World) {
 
 /// After each change of position, the legal moves for the completion.
 fn list_moves(world: &mut World, mut seen: Local<Option<u64>>) {
-    let version = world.resource::<play::PositionVersion>().0;
+    let version = world.resource::<PositionVersion>().0;
     if *seen == Some(version) {
         return;
     }
@@ -111,7 +112,7 @@ mod tests {
     fn app(variant: &str) -> App {
         let mut app = App::new();
         app.add_plugins(MinimalPlugins);
-        crate::game::start_game(app.world_mut(), variant, &[]).unwrap();
+        crate::game::shared::start_game(app.world_mut(), variant, &[]).unwrap();
         app.add_plugins((play::plugin, plugin));
         app
     }

@@ -6,35 +6,29 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
-use super::board::{BoardView, PANEL_WIDTH};
-use super::computer::ComputerPlay;
 use super::files::{ClipboardOut, GameAction, saved_games};
-use super::play::{BoardInput, Notice, PendingChoice};
+use super::pieces::PieceTextures;
 use super::profile_panel::{ProfileLocal, ProfileRequest, ProfileView, section};
-use super::screens::{PieceTextures, StartScreen, move_diagram};
+use super::screens::{StartScreen, move_diagram};
 use super::settings::EffectsLevel;
 use super::settings::{BoardTheme, PieceSet, Settings};
-use super::{GameSetup, NewGame};
+use super::shared::{
+    BoardInput, BoardView, Browse, BrowseTo, CheckSquares, Clocks, ComputerPlay, GameSetup, GameSystems, NewGame, Notice, PANEL_WIDTH,
+    PanelData, PendingChoice, PositionVersion, Screen, Selection, ToggleFullscreen, side_width,
+};
 use crate::presets::{ActivePresets, by_id};
 use crate::rules::{GameState, MoveLog, Rules, RulesWorld, Side};
 
-/// What the panel needs from the world: the game's result, read with the check squares after
-/// each change of position ([`refresh_position_facts`]).
-#[derive(Resource, Default)]
-pub struct PanelData {
-    /// The game's result, if it is over.
-    pub outcome: Option<String>,
-}
-
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PanelData>();
+    app.add_systems(Update, refresh_position_facts.in_set(GameSystems::Follow));
     panel_systems(app);
 }
 
 /// After each change of position, asks the rules once for what the screen shows of it: the
 /// result (panel, banner, end sound) and the royal squares in check (glow, check sound).
-pub(super) fn refresh_position_facts(world: &mut World, mut seen: Local<Option<u64>>) {
-    let version = world.resource::<super::play::PositionVersion>().0;
+fn refresh_position_facts(world: &mut World, mut seen: Local<Option<u64>>) {
+    let version = world.resource::<PositionVersion>().0;
     if *seen == Some(version) {
         return;
     }
@@ -42,8 +36,8 @@ pub(super) fn refresh_position_facts(world: &mut World, mut seen: Local<Option<u
     let in_check = world.is_check();
     let royals = world.resource::<crate::rules::MoveQuery>().royals.clone();
     let squares = if in_check { royals } else { Vec::new() };
-    if world.resource::<super::CheckSquares>().0 != squares {
-        world.resource_mut::<super::CheckSquares>().0 = squares;
+    if world.resource::<CheckSquares>().0 != squares {
+        world.resource_mut::<CheckSquares>().0 = squares;
     }
     let outcome = world.outcome().map(|o| o.to_string());
     world.resource_mut::<PanelData>().outcome = outcome;
@@ -99,10 +93,10 @@ fn root(ctx: &egui::Context, id: &'static str) -> egui::Ui {
 }
 
 /// Zen mode: the board alone, and the clocks beside it when the game has them.
-fn zen_clocks(mut contexts: EguiContexts, view: Res<BoardView>, clocks: Res<super::clocks::Clocks>) -> Result {
+fn zen_clocks(mut contexts: EguiContexts, view: Res<BoardView>, clocks: Res<Clocks>) -> Result {
     let (true, Some(clock)) = (view.zen, &clocks.clock) else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
-    let side = super::board::side_width(&view, true);
+    let side = side_width(&view, true);
     let now = clocks.now();
     egui::Panel::right("zen")
         .exact_size(side)
@@ -118,16 +112,16 @@ struct GameView<'w> {
     state: Res<'w, GameState>,
     log: Res<'w, MoveLog>,
     data: Res<'w, PanelData>,
-    check: Res<'w, super::CheckSquares>,
+    check: Res<'w, CheckSquares>,
     active: Res<'w, ActivePresets>,
     setup: Res<'w, GameSetup>,
     textures: Res<'w, PieceTextures>,
-    clocks: Res<'w, super::clocks::Clocks>,
-    browse: Res<'w, super::browse::Browse>,
+    clocks: Res<'w, Clocks>,
+    browse: Res<'w, Browse>,
     typing: Res<'w, super::typing::TypingMoves>,
     editor: Res<'w, super::editor_screen::EditorScreen>,
     time: Res<'w, Time>,
-    shown: Res<'w, State<super::Screen>>,
+    shown: Res<'w, State<Screen>>,
 }
 
 /// What the side panel sends and changes.
@@ -137,10 +131,10 @@ struct PanelOut<'w> {
     new_game: MessageWriter<'w, NewGame>,
     actions: MessageWriter<'w, GameAction>,
     typed: MessageWriter<'w, super::typing::TypedMove>,
-    browse_to: MessageWriter<'w, super::browse::BrowseTo>,
-    fullscreen: MessageWriter<'w, super::ToggleFullscreen>,
+    browse_to: MessageWriter<'w, BrowseTo>,
+    fullscreen: MessageWriter<'w, ToggleFullscreen>,
     start: ResMut<'w, StartScreen>,
-    next: ResMut<'w, NextState<super::Screen>>,
+    next: ResMut<'w, NextState<Screen>>,
     computer: ResMut<'w, ComputerPlay>,
     view: ResMut<'w, BoardView>,
     notice: ResMut<'w, Notice>,
@@ -155,7 +149,7 @@ struct ProfileParts<'w> {
     requests: MessageWriter<'w, ProfileRequest>,
     board: Res<'w, crate::rules::Board>,
     homes: Option<Res<'w, crate::rules::Homes>>,
-    selection: Res<'w, super::play::Selection>,
+    selection: Res<'w, Selection>,
 }
 
 /// The panel's own state: the paste box, the move being typed, the list of saved games (with
@@ -183,7 +177,7 @@ fn side_panel(
     let local = &mut *local;
     egui::Panel::right("game").exact_size(PANEL_WIDTH).resizable(false).show(&mut root(ctx, "panel-root"), |ui| {
         // Beside the start screen the panel shows the game but takes no clicks: the game waits.
-        if *game.shown.get() != super::Screen::Game {
+        if *game.shown.get() != Screen::Game {
             ui.disable();
         }
         // The clocks, each beside the board's edge where its side plays.
@@ -328,7 +322,7 @@ fn move_list(ui: &mut egui::Ui, game: &GameView, out: &mut PanelOut) {
         );
         ui.horizontal(|ui| {
             if ui.button("Back to the game").on_hover_text("End").clicked() {
-                out.browse_to.write(super::browse::BrowseTo::Live);
+                out.browse_to.write(BrowseTo::Live);
             }
             if ui.button("Play from here").on_hover_text("Take the game back to this position (the moves after it can be redone)").clicked()
             {
@@ -353,7 +347,7 @@ fn move_list(ui: &mut egui::Ui, game: &GameView, out: &mut PanelOut) {
                 let current = game.browse.ply.unwrap_or(log.0.len()) == i + 1;
                 let label = ui.selectable_label(current, text);
                 if label.clicked() {
-                    out.browse_to.write(super::browse::BrowseTo::Ply(i + 1));
+                    out.browse_to.write(BrowseTo::Ply(i + 1));
                 }
                 if !record.effects.is_empty() {
                     label.on_hover_text(record.effects.join("\n"));
@@ -376,7 +370,7 @@ fn move_list(ui: &mut egui::Ui, game: &GameView, out: &mut PanelOut) {
 fn game_buttons(ui: &mut egui::Ui, game: &GameView, out: &mut PanelOut) {
     ui.horizontal(|ui| {
         if ui.button("New game…").clicked() {
-            out.next.set(super::Screen::Start);
+            out.next.set(Screen::Start);
             out.start.selected = Some(game.setup.variant_id.clone());
             out.start.presets = game.active.0.iter().map(|a| a.id).collect();
         }
@@ -384,7 +378,7 @@ fn game_buttons(ui: &mut egui::Ui, game: &GameView, out: &mut PanelOut) {
             out.new_game.write(NewGame { variant: None, presets: None });
         }
         if game.editor.editor.is_some() && ui.button("Back to the editor").clicked() {
-            out.next.set(super::Screen::Editor);
+            out.next.set(Screen::Editor);
         }
     });
 }
@@ -469,7 +463,7 @@ fn settings_section(ui: &mut egui::Ui, out: &mut PanelOut) {
             out.notice.0 = Some((ZEN_NOTICE.into(), 3.0));
         }
         if ui.button("Fullscreen").on_hover_text("F11").clicked() {
-            out.fullscreen.write(super::ToggleFullscreen);
+            out.fullscreen.write(ToggleFullscreen);
         }
     });
     if s != *out.settings {
@@ -509,7 +503,7 @@ fn choice_window(
     state: Res<GameState>,
     textures: Res<PieceTextures>,
     view: Res<BoardView>,
-    clocks: Res<super::clocks::Clocks>,
+    clocks: Res<Clocks>,
     mut inputs: MessageWriter<BoardInput>,
 ) -> Result {
     if pending.0.is_empty() {
@@ -517,7 +511,7 @@ fn choice_window(
     }
     let ctx = contexts.ctx_mut()?;
     let v = &rules.0;
-    let side = super::board::side_width(&view, clocks.clock.is_some());
+    let side = side_width(&view, clocks.clock.is_some());
     egui::Window::new("Choose").collapsible(false).resizable(false).anchor(egui::Align2::CENTER_CENTER, [-(side / 2.0), 0.0]).show(
         ctx,
         |ui| {
@@ -551,18 +545,18 @@ fn choice_window(
 fn game_over_banner(
     mut contexts: EguiContexts,
     data: Res<PanelData>,
-    shown: Res<State<super::Screen>>,
+    shown: Res<State<Screen>>,
     setup: Res<GameSetup>,
     view: Res<BoardView>,
-    clocks: Res<super::clocks::Clocks>,
+    clocks: Res<Clocks>,
     mut start: ResMut<StartScreen>,
-    mut next: ResMut<NextState<super::Screen>>,
+    mut next: ResMut<NextState<Screen>>,
     mut new_game: MessageWriter<NewGame>,
     mut inputs: MessageWriter<BoardInput>,
 ) -> Result {
-    let (Some(result), super::Screen::Game) = (&data.outcome, shown.get()) else { return Ok(()) };
+    let (Some(result), Screen::Game) = (&data.outcome, shown.get()) else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
-    let side = super::board::side_width(&view, clocks.clock.is_some());
+    let side = side_width(&view, clocks.clock.is_some());
     egui::Area::new(egui::Id::new("game-over")).anchor(egui::Align2::CENTER_CENTER, [-(side / 2.0), 0.0]).show(ctx, |ui| {
         egui::Frame::popup(ui.style()).inner_margin(egui::Margin::same(18)).show(ui, |ui| {
             ui.vertical_centered(|ui| {
@@ -576,7 +570,7 @@ fn game_over_banner(
                         new_game.write(NewGame { variant: None, presets: None });
                     }
                     if ui.button(egui::RichText::new("New game…").size(16.0)).clicked() {
-                        next.set(super::Screen::Start);
+                        next.set(Screen::Start);
                         start.selected = Some(setup.variant_id.clone());
                     }
                     if ui.button(egui::RichText::new("Take back").size(16.0)).clicked() {
@@ -594,12 +588,12 @@ fn notice_toast(
     mut contexts: EguiContexts,
     mut notice: ResMut<Notice>,
     view: Res<BoardView>,
-    clocks: Res<super::clocks::Clocks>,
+    clocks: Res<Clocks>,
     time: Res<Time>,
 ) -> Result {
     let Some((text, left)) = notice.0.clone() else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
-    let side = super::board::side_width(&view, clocks.clock.is_some());
+    let side = side_width(&view, clocks.clock.is_some());
     egui::Area::new(egui::Id::new("notice")).anchor(egui::Align2::CENTER_TOP, [-(side / 2.0), 16.0]).show(ctx, |ui| {
         egui::Frame::popup(ui.style()).show(ui, |ui| {
             ui.label(egui::RichText::new(&text).size(16.0).color(egui::Color32::from_rgb(240, 120, 90)));

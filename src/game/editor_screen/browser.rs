@@ -3,6 +3,7 @@
 //! changes not saved. A Fairy-Stockfish `variants.ini` opens as the list of its sections: those
 //! that convert open in the editor as new variants, the others say what stops them.
 
+use super::super::shared::{Screen, VariantsChanged};
 use super::*;
 
 /// What the file browser is choosing a file for.
@@ -63,8 +64,8 @@ pub(super) fn browse_start() -> PathBuf {
 pub(super) fn file_browser(
     mut contexts: EguiContexts,
     mut screen: ResMut<EditorScreen>,
-    mut start: ResMut<super::super::screens::StartScreen>,
-    mut next: ResMut<NextState<super::super::Screen>>,
+    mut variants_changed: MessageWriter<VariantsChanged>,
+    mut next: ResMut<NextState<Screen>>,
 ) -> Result {
     let Some(mut browser) = screen.browser.clone() else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
@@ -214,12 +215,12 @@ pub(super) fn file_browser(
                 // A section of an ini file comes as `file.ini:section`.
                 let spec = path.display().to_string();
                 let opened = if crate::variants::fairy::ini_spec(&spec).is_some() { screen.open(&spec) } else { screen.open_file(&path) };
-                opened.map(|()| next.set(super::super::Screen::Editor))
+                opened.map(|()| next.set(Screen::Editor))
             }
             BrowseFor::SaveAs => match screen.editor.as_mut() {
                 Some(editor) => editor.save_as(&path).map(|()| {
                     screen.notice = Some(format!("saved to {}", path.display()));
-                    start.forget_catalogue();
+                    variants_changed.write(VariantsChanged);
                 }),
                 None => Err("nothing to save".into()),
             },

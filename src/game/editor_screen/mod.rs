@@ -34,7 +34,8 @@ use browser::{BrowseFor, Browser, browse_start, file_browser, open_browser};
 use pieces::{PieceState, pieces_section};
 use start::start_section;
 
-use super::screens::PieceTextures;
+use super::pieces::PieceTextures;
+use super::shared::{BoardView, Clocks, ComputerPlay, GameSystems, Screen, VariantsChanged, after_new_game, start_definition};
 use crate::editor::painter::{Painter, Symmetry, Toggle};
 use crate::editor::{Edit, Editor, Section};
 use crate::rules::{Hop, Mode, Side};
@@ -57,7 +58,7 @@ pub enum TestOpponent {
     ComputerWhite,
 }
 
-/// The editor's screen state (shown on [`super::Screen::Editor`]).
+/// The editor's screen state (shown on [`Screen::Editor`]).
 #[derive(Resource)]
 pub struct EditorScreen {
     /// The definition being edited (kept while a test game runs).
@@ -211,9 +212,9 @@ pub struct TestPlay;
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<EditorScreen>();
     app.add_message::<TestPlay>();
-    app.add_systems(bevy_egui::EguiPrimaryContextPass, (editor_screen.run_if(in_state(super::Screen::Editor)), file_browser).chain());
+    app.add_systems(bevy_egui::EguiPrimaryContextPass, (editor_screen.run_if(in_state(Screen::Editor)), file_browser).chain());
     // Before the game's steps, which wait for the game's screen.
-    app.add_systems(Update, test_play.before(super::GameSystems::Input));
+    app.add_systems(Update, test_play.before(GameSystems::Input));
 }
 
 /// A new variant: a copy of chess named "New variant" (with nothing to undo).
@@ -232,32 +233,31 @@ fn test_play(world: &mut World) {
     }
     let Some(file) = world.resource::<EditorScreen>().editor.as_ref().map(|e| e.file().clone()) else { return };
     // A test game has no clocks.
-    world.resource_mut::<super::clocks::Clocks>().control = None;
+    world.resource_mut::<Clocks>().control = None;
     let result =
         crate::variants::compile(&file).map_err(|e| e.to_string()).and_then(crate::presets::GameDefinition::new).and_then(|definition| {
             // A label no file answers to, so a rematch plays this definition, not a file of that
             // name that happens to be in the working directory.
             let label = format!("(editor)/{}.ron", file.id);
             let from = crate::presets::Start::New(&mut |n| rand::random_range(0..n));
-            super::start_definition(world, &label, Some(file.clone()), &definition, from)
+            start_definition(world, &label, Some(file.clone()), &definition, from)
         });
     match result {
         Ok(()) => {
-            super::after_new_game(world);
+            after_new_game(world);
             let (opponent, level) = {
                 let screen = world.resource::<EditorScreen>();
                 (screen.opponent, Some(screen.level))
             };
-            let mut computer = world.resource_mut::<super::computer::ComputerPlay>();
+            let mut computer = world.resource_mut::<ComputerPlay>();
             computer.cancel();
             computer.sides = match opponent {
                 TestOpponent::HotSeat => [None, None],
                 TestOpponent::ComputerBlack => [None, level],
                 TestOpponent::ComputerWhite => [level, None],
             };
-            world.resource_mut::<super::board::BoardView>().bottom =
-                if opponent == TestOpponent::ComputerWhite { Side::Black } else { Side::White };
-            world.resource_mut::<NextState<super::Screen>>().set(super::Screen::Game);
+            world.resource_mut::<BoardView>().bottom = if opponent == TestOpponent::ComputerWhite { Side::Black } else { Side::White };
+            world.resource_mut::<NextState<Screen>>().set(Screen::Game);
         }
         Err(e) => world.resource_mut::<EditorScreen>().notice = Some(format!("cannot play it yet: {e}")),
     }
@@ -315,9 +315,9 @@ fn editor_screen(
     mut contexts: EguiContexts,
     mut screen: ResMut<EditorScreen>,
     mut play: MessageWriter<TestPlay>,
-    mut start: ResMut<super::screens::StartScreen>,
+    mut variants_changed: MessageWriter<VariantsChanged>,
     textures: Res<PieceTextures>,
-    mut next: ResMut<NextState<super::Screen>>,
+    mut next: ResMut<NextState<Screen>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let screen = &mut *screen;
@@ -416,7 +416,7 @@ fn editor_screen(
                         Some(dir) => match editor.save_in(&dir) {
                             Ok(path) => {
                                 // The start screen lists it from now on.
-                                start.forget_catalogue();
+                                variants_changed.write(VariantsChanged);
                                 format!("saved to {}", path.display())
                             }
                             Err(e) => e,
@@ -530,7 +530,7 @@ fn editor_screen(
         screen.synced = None;
     }
     if close {
-        next.set(super::Screen::Game);
+        next.set(Screen::Game);
     }
     Ok(())
 }

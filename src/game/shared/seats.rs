@@ -1,0 +1,191 @@
+//! Who plays each side, and the clocks: the computer's seats and its search in flight, and
+//! the game's clocks.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use bevy::prelude::*;
+use bevy::tasks::Task;
+
+use crate::ai::{Computer, SearchResult};
+use crate::clock::{ClockSnapshot, GameClock, TimeControl};
+use crate::rules::{GameState, Move, MoveLog, RulesWorld, Side};
+
+/// Who plays, and how the computer is doing.
+#[derive(Resource)]
+pub struct ComputerPlay {
+    /// The computer's level (1–8) for each side it plays (`[white, black]`); `None` is a person.
+    pub sides: [Option<u8>; 2],
+    /// Seconds between moves when the computer plays both sides (to watch).
+    pub pace: f32,
+    /// A hint is asked for (the computer's best move for the side to move, as an arrow).
+    pub hint_requested: bool,
+    /// The hint: the move, and the position it is for.
+    pub hint: Option<(Move, u64)>,
+    /// What the computer is doing now, for the panel.
+    pub status: Option<String>,
+    pub(in crate::game) running: Option<Running>,
+    pub(in crate::game) computers: [Option<Computer>; 2],
+    /// The game the computers were made for (variant, start position, presets).
+    pub(in crate::game) game_key: String,
+    pub(in crate::game) last_move: Option<Instant>,
+}
+
+impl Default for ComputerPlay {
+    fn default() -> ComputerPlay {
+        ComputerPlay {
+            sides: [None, None],
+            pace: 1.0,
+            hint_requested: false,
+            hint: None,
+            status: None,
+            running: None,
+            computers: [None, None],
+            game_key: String::new(),
+            last_move: None,
+        }
+    }
+}
+
+impl ComputerPlay {
+    /// Whether the computer plays `side`.
+    pub fn plays(&self, side: Side) -> bool {
+        self.sides[side.index()].is_some()
+    }
+
+    /// Whether a person plays at least one side.
+    pub fn person_plays(&self) -> bool {
+        self.sides.iter().any(Option::is_none)
+    }
+
+    /// Whether a search (or a hint) runs or is asked for: the window keeps drawing until its
+    /// move arrives.
+    pub fn busy(&self) -> bool {
+        self.running.is_some() || self.hint_requested
+    }
+
+    /// Stops a running search at once (its result will be discarded).
+    pub fn cancel(&mut self) {
+        if let Some(r) = &self.running {
+            r.stop.store(true, Ordering::Relaxed);
+            r.cancelled.store(true, Ordering::Relaxed);
+        }
+        self.hint = None;
+        self.hint_requested = false;
+    }
+}
+
+/// A search on another thread: its task, its stop and cancel flags, and what it is for.
+pub(in crate::game) struct Running {
+    pub(in crate::game) task: Task<(Computer, SearchResult)>,
+    pub(in crate::game) stop: Arc<AtomicBool>,
+    pub(in crate::game) cancelled: Arc<AtomicBool>,
+    pub(in crate::game) version: u64,
+    pub(in crate::game) side: Side,
+    pub(in crate::game) hint: bool,
+    pub(in crate::game) started: Instant,
+    /// The game it searches (a computer made for another game is not kept).
+    pub(in crate::game) game_key: String,
+}
+
+/// The game's clocks and the control new games start with.
+#[derive(Resource)]
+pub struct Clocks {
+    /// The time control of new games; `None`: no clocks.
+    pub control: Option<TimeControl>,
+    /// The running game's clocks; `None` when it has none.
+    pub clock: Option<GameClock>,
+    pub(in crate::game) epoch: Instant,
+    /// The moves the clocks have followed.
+    pub(in crate::game) seen: usize,
+    /// The instant of this frame, read before input, so a move made in the frame is timed at
+    /// the same instant its flag was checked.
+    pub(in crate::game) frame: Duration,
+    /// Low time already warned of, per side (until the side has time again).
+    pub(in crate::game) warned: [bool; 2],
+    /// Time the clocks stood still (while another screen showed), and since when they stand.
+    pub(in crate::game) paused: Duration,
+    pub(in crate::game) paused_at: Option<Instant>,
+}
+
+impl Default for Clocks {
+    fn default() -> Clocks {
+        Clocks {
+            control: None,
+            clock: None,
+            epoch: Instant::now(),
+            seen: 0,
+            frame: Duration::ZERO,
+            warned: [false; 2],
+            paused: Duration::ZERO,
+            paused_at: None,
+        }
+    }
+}
+
+impl Clocks {
+    /// The clocks' time now: time since they were made, less the time they stood still.
+    pub fn now(&self) -> Duration {
+        // Standing still, the time is the instant they stopped.
+        let until = self.paused_at.map_or_else(|| self.epoch.elapsed(), |at| at.duration_since(self.epoch));
+        until.saturating_sub(self.paused)
+    }
+
+    /// Stops the clocks' time (`true`: another screen than the game's shows) or lets it run
+    /// again where it stopped.
+    pub fn stand_still(&mut self, still: bool) {
+        match (still, self.paused_at) {
+            (true, None) => self.paused_at = Some(Instant::now()),
+            (false, Some(at)) => {
+                self.paused += at.elapsed();
+                self.paused_at = None;
+            }
+            _ => {}
+        }
+    }
+
+    /// The clocks as a save keeps them.
+    pub fn snapshot(&self) -> Option<ClockSnapshot> {
+        self.clock.as_ref().map(|c| c.snapshot(self.now()))
+    }
+}
+
+/// A low-time warning for the side to move (a sound).
+#[derive(Message, Clone, Copy, Debug)]
+pub struct LowTime;
+
+/// Sets new clocks from the control of new games (none when there is none), the side to move
+/// first; the moves already on the board are not timed.
+pub fn fresh(world: &mut World) {
+    let turn = world.resource::<GameState>().turn;
+    let control = world.get_resource::<Clocks>().and_then(|c| c.control);
+    set_clocks(world, control.map(|c| GameClock::new(c, turn)));
+}
+
+/// Sets the clocks a save kept (or none), running from now.
+///
+/// # Errors
+/// A snapshot without history.
+pub fn resume(world: &mut World, snapshot: Option<&ClockSnapshot>) -> Result<(), String> {
+    let turn = world.resource::<GameState>().turn;
+    let now = world.get_resource::<Clocks>().map_or(Duration::ZERO, Clocks::now);
+    let mut clock = snapshot.map(|s| s.resume(turn, now)).transpose()?;
+    // A finished game's clocks stand still.
+    if let Some(clock) = &mut clock
+        && world.outcome().is_some()
+    {
+        clock.stop(now);
+    }
+    set_clocks(world, clock);
+    Ok(())
+}
+
+fn set_clocks(world: &mut World, clock: Option<GameClock>) {
+    let seen = world.resource::<MoveLog>().0.len();
+    if let Some(mut clocks) = world.get_resource_mut::<Clocks>() {
+        clocks.clock = clock;
+        clocks.seen = seen;
+        clocks.warned = [false; 2];
+    }
+}
