@@ -179,9 +179,9 @@ fn the_hash_covers_piece_facts_preset_state_and_counters() {
     e.world_mut().get_mut::<Hp>(pawn).unwrap().0 = 2;
     assert_eq!(position_hash(e.world_mut()), start);
     // So does per-preset state, and the set of active presets.
-    chimera::presets::set_preset_state(e.world_mut(), "piece-hp", "note", Some(1));
+    chimera::presets::set_preset_number(e.world_mut(), "piece-hp", "note", Some(1));
     assert_ne!(position_hash(e.world_mut()), start);
-    chimera::presets::set_preset_state(e.world_mut(), "piece-hp", "note", None);
+    chimera::presets::set_preset_number(e.world_mut(), "piece-hp", "note", None);
     assert_eq!(position_hash(e.world_mut()), start);
     let mut plain = Engine::from_fen(Variant::chess(), "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1").unwrap();
     assert_ne!(position_hash(plain.world_mut()), start, "the same placement without hit points is another position");

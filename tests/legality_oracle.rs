@@ -217,8 +217,8 @@ fn preset_filters(world: &World, moves: Vec<Move>) -> Vec<Move> {
     if active.contains(&"suicide-chess") && moves.iter().any(|m| m.capture) {
         moves.retain(|m| m.capture);
     }
-    if let Some(sq) = world.get_resource::<PresetState>().and_then(|s| s.get("berserker", "raging-on")) {
-        moves.retain(|m| m.capture && i64::from(m.from.0) == sq);
+    if let Some(sq) = world.get_resource::<PresetState>().and_then(|s| s.piece("berserker", "raging-on")) {
+        moves.retain(|m| m.capture && m.from == sq);
     }
     // A tired piece (stamina below a move's cost) has no legal move; kings never tire.
     if let Some(stamina) = world.get_resource::<ActivePresets>().and_then(|a| a.0.iter().find(|x| x.id == "stamina")).map(|a| a.scope)

@@ -111,8 +111,9 @@ fn poison_kills_a_piece_that_ends_its_move_in_the_centre() {
 
     let mut e = with("startpos", &["poisoned-squares"]);
     let state = e.world().resource::<PresetState>();
-    let poisoned: Vec<&str> = state.all("poisoned-squares").map(|(k, _)| k).collect();
-    assert_eq!(poisoned, ["d4", "d5", "e4", "e5"]);
+    let g = e.world().resource::<chimera::rules::Rules>().0.geometry;
+    let poisoned: Vec<String> = state.squares("poisoned-squares").iter().map(|sq| g.name(sq)).collect();
+    assert_eq!(poisoned, ["d4", "e4", "d5", "e5"]);
     e.play_uci("e2e4").unwrap();
     assert_eq!(placement(&mut e), "rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RNBQKBNR b");
     assert_eq!(e.move_log().0[0].effects, ["poison kills the piece on e4"]);
@@ -133,7 +134,7 @@ fn poison_kills_a_piece_that_ends_its_move_in_the_centre() {
     assert!(piece_on(&e, "e4").is_some());
     // Switching the preset off clears its state.
     set_active_presets(e.world_mut(), vec![]).unwrap();
-    assert_eq!(e.world().resource::<PresetState>().all("poisoned-squares").count(), 0);
+    assert!(e.world().resource::<PresetState>().squares("poisoned-squares").is_empty());
 }
 
 #[test]
@@ -287,14 +288,14 @@ fn a_berserker_captures_again_before_the_turn_passes() {
     assert_eq!(e.state().turn, Side::White, "the rook goes berserk");
     assert_eq!(ucis(&mut e), ["d3d5"], "only a capture by the same piece");
     assert_eq!(e.move_log().0[0].effects, ["berserk: the capturer strikes again"]);
-    assert!(e.world().resource::<PresetState>().get("berserker", "raging-on").is_some());
+    assert!(e.world().resource::<PresetState>().piece("berserker", "raging-on").is_some());
     e.play_uci("d3d5").unwrap();
     assert_eq!(e.state().turn, Side::Black, "one extra capture per turn");
-    assert_eq!(e.world().resource::<PresetState>().get("berserker", "raging-on"), None);
+    assert_eq!(e.world().resource::<PresetState>().piece("berserker", "raging-on"), None);
     e.undo();
     e.undo();
     assert_eq!(e.fen(), fen, "undo restores the position and the rage");
-    assert_eq!(e.world().resource::<PresetState>().get("berserker", "raging-on"), None);
+    assert_eq!(e.world().resource::<PresetState>().piece("berserker", "raging-on"), None);
     // With nothing more to take the turn passes as usual.
     let mut e = with("4k3/8/8/8/8/3p4/8/3RK3 w - - 0 1", &["berserker"]);
     e.play_uci("d1d3").unwrap();

@@ -3,7 +3,7 @@
 //! expiry, the scope of each hook, first-wins game results, and mutual incompatibility.
 
 use bevy::prelude::*;
-use chimera::presets::{ALL, Activation, ActivePresets, Hp, PresetState, by_id, set_active_presets, set_preset_state};
+use chimera::presets::{ALL, Activation, ActivePresets, Hp, PresetState, by_id, set_active_presets, set_preset_number};
 use chimera::rules::{
     ApplySystems, Board, DecidedOutcome, Effect, EffectKind, Engine, Hook, Outcome, PendingMove, PieceEvent, Reason, Side, Step, Trial,
     Variant, decide, subscribe_effects, take_effects,
@@ -39,24 +39,26 @@ fn recorder(step: Step, label: &'static str) -> Hook {
 fn preset_state_is_kept_undone_cleared_and_saved() {
     let mut e = engine("startpos");
     set_active_presets(e.world_mut(), vec![Activation::of("berserker")]).unwrap();
-    set_preset_state(e.world_mut(), "berserker", "note", Some(7));
-    assert_eq!(e.world().resource::<PresetState>().get("berserker", "note"), Some(7));
-    // It serialises (saved with the game) and reads back equal.
-    let saved = ron::to_string(e.world().resource::<PresetState>()).unwrap();
-    let back: PresetState = ron::from_str(&saved).unwrap();
-    assert_eq!(&back, e.world().resource::<PresetState>());
+    set_preset_number(e.world_mut(), "berserker", "note", Some(7));
+    assert_eq!(e.world().resource::<PresetState>().number("berserker", "note"), Some(7));
+    // It is saved with the game (in the FEN's trailing field) and reads back equal.
+    let fen = e.fen();
+    assert!(fen.contains("state=berserker/note:7"), "{fen}");
+    let definition = chimera::presets::GameDefinition::new(Variant::chess()).unwrap().with_preset_ids(&["berserker".into()]).unwrap();
+    let back = definition.start(chimera::presets::Start::Given(&fen)).unwrap();
+    assert_eq!(back.world().resource::<PresetState>(), e.world().resource::<PresetState>());
     // A change made during a move is undone with it.
     e.add_hooks([Hook::new("counter", ApplySystems::AfterMove, |mut store: chimera::presets::PresetStore| {
-        let n = store.get("berserker", "note").unwrap_or(0);
-        store.set("berserker", "note", Some(n + 1));
+        let n = store.state().number("berserker", "note").unwrap_or(0);
+        store.set_number("berserker", "note", Some(n + 1));
     })]);
     e.play_uci("e2e4").unwrap();
-    assert_eq!(e.world().resource::<PresetState>().get("berserker", "note"), Some(8));
+    assert_eq!(e.world().resource::<PresetState>().number("berserker", "note"), Some(8));
     e.undo();
-    assert_eq!(e.world().resource::<PresetState>().get("berserker", "note"), Some(7));
+    assert_eq!(e.world().resource::<PresetState>().number("berserker", "note"), Some(7));
     // Deactivation clears it after on-deactivate.
     set_active_presets(e.world_mut(), vec![]).unwrap();
-    assert_eq!(e.world().resource::<PresetState>().get("berserker", "note"), None);
+    assert_eq!(e.world().resource::<PresetState>().number("berserker", "note"), None);
 }
 
 #[test]

@@ -962,7 +962,7 @@ fn draw_facts(
     }
 }
 
-/// Squares a preset's state names, tinted as its [`FactLook::StateSquares`] says (the
+/// Squares a preset's state marks, tinted as its [`FactLook::StateSquares`] says (the
 /// `poisoned-squares` preset's, green).
 fn draw_poison(
     mut commands: Commands,
@@ -991,8 +991,7 @@ fn draw_poison(
         let Some(def) = crate::presets::by_id(a.id) else { continue };
         for look in def.looks {
             let FactLook::StateSquares { colour: [r, gr, b, al] } = *look else { continue };
-            for (name, _) in state.all(a.id) {
-                let Some(sq) = g.parse_square(name) else { continue };
+            for sq in state.squares(a.id).iter() {
                 let at = square_centre(g, *view, sq);
                 commands.spawn((
                     PoisonTint,

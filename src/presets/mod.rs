@@ -35,6 +35,7 @@ mod profile;
 mod queen_splits;
 mod royalty;
 mod stamina;
+mod state;
 mod suicide_chess;
 mod wrap_board;
 
@@ -42,8 +43,6 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use bevy::prelude::*;
-
-use bevy::ecs::system::SystemParam;
 
 use crate::rules::{
     ApplySystems, EntityMap, ExtraHasher, FenExtras, ForkCopiers, HashExtras, History, Hook, Hooks, IntFact, Location, MoveLayer,
@@ -71,6 +70,8 @@ pub use profile::{
 pub use queen_splits::QUEEN_SPLITS;
 pub use royalty::{CAPTURE_ALL, COREGAL, KNIGHTMATE_RULES};
 pub use stamina::{STAMINA, Stamina};
+pub use state::{PresetBag, PresetState, PresetStore, change_preset_state, set_preset_number, set_preset_piece};
+use state::{clear_state, hash_preset_state};
 pub use suicide_chess::SUICIDE_CHESS;
 pub use wrap_board::WRAP_BOARD;
 
@@ -156,6 +157,8 @@ pub struct PresetDef {
     pub on_activate: fn(&mut World, &Activation),
     /// Runs when it stops being active; its state is cleared afterwards.
     pub on_deactivate: fn(&mut World, &Activation),
+    /// The keys of its state that name pieces (see [`state`]).
+    pub state_pieces: &'static [&'static str],
     /// How the board shows the facts and state it owns (the game draws from these, so a new
     /// preset needs no change of the game's code).
     pub looks: &'static [FactLook],
@@ -181,7 +184,7 @@ pub enum FactLook {
         /// The ring's colour (sRGB and alpha).
         colour: [u8; 4],
     },
-    /// The squares named by the keys of the preset's state, tinted.
+    /// The squares the preset's state marks, tinted.
     StateSquares {
         /// The tint (sRGB and alpha).
         colour: [u8; 4],
@@ -224,6 +227,7 @@ impl PresetDef {
         hash_facts: None,
         on_activate: no_state,
         on_deactivate: no_state,
+        state_pieces: &[],
         looks: &[],
     };
 }
@@ -345,92 +349,6 @@ pub fn reset_on_retract<C: IntFact>(owner: &'static str, value: i32) -> Hook {
             }
         },
     )
-}
-
-/// Per-preset state: named integers per preset id. Saved with the game (it serialises),
-/// restored by undo, and cleared when its preset is deactivated.
-#[derive(Resource, Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct PresetState(pub BTreeMap<String, BTreeMap<String, i64>>);
-
-impl PresetState {
-    /// A value of `preset`'s state.
-    pub fn get(&self, preset: &str, key: &str) -> Option<i64> {
-        self.0.get(preset).and_then(|bag| bag.get(key)).copied()
-    }
-
-    /// Every value of `preset`'s state.
-    pub fn all(&self, preset: &str) -> impl Iterator<Item = (&str, i64)> {
-        self.0.get(preset).into_iter().flat_map(|bag| bag.iter().map(|(k, v)| (k.as_str(), *v)))
-    }
-}
-
-fn record_bag(undo: &mut UndoLog, state: &PresetState, preset: &str) {
-    if undo.entries.is_empty() {
-        return;
-    }
-    let (preset, old) = (preset.to_string(), state.0.get(preset).cloned());
-    undo.record_restore(move |world| {
-        let mut state = world.resource_mut::<PresetState>();
-        match &old {
-            Some(bag) => state.0.insert(preset.clone(), bag.clone()),
-            None => state.0.remove(&preset),
-        };
-    });
-}
-
-/// Reads and writes per-preset state from hook systems; every write is recorded for undo.
-#[derive(SystemParam)]
-pub struct PresetStore<'w> {
-    state: ResMut<'w, PresetState>,
-    undo: ResMut<'w, UndoLog>,
-}
-
-impl PresetStore<'_> {
-    /// A value of `preset`'s state.
-    pub fn get(&self, preset: &str, key: &str) -> Option<i64> {
-        self.state.get(preset, key)
-    }
-
-    /// Sets (`Some`) or deletes (`None`) a value of `preset`'s state.
-    pub fn set(&mut self, preset: &str, key: &str, value: Option<i64>) {
-        if self.state.get(preset, key) == value {
-            return;
-        }
-        record_bag(&mut self.undo, &self.state, preset);
-        match value {
-            Some(v) => {
-                self.state.0.entry(preset.to_string()).or_default().insert(key.to_string(), v);
-            }
-            None => {
-                if let Some(bag) = self.state.0.get_mut(preset) {
-                    bag.remove(key);
-                    if bag.is_empty() {
-                        self.state.0.remove(preset);
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// Sets a value of `preset`'s state from exclusive code (recorded for undo).
-pub fn set_preset_state(world: &mut World, preset: &str, key: &str, value: Option<i64>) {
-    world.init_resource::<PresetState>();
-    let _ = world.run_system_cached_with(
-        |In((preset, key, value)): In<(String, String, Option<i64>)>, mut store: PresetStore| store.set(&preset, &key, value),
-        (preset.to_string(), key.to_string(), value),
-    );
-}
-
-/// Clears `preset`'s state (after its on-deactivate), recorded for undo.
-fn clear_state(world: &mut World, preset: &str) {
-    world.init_resource::<PresetState>();
-    world.resource_scope(|world, mut state: Mut<PresetState>| {
-        if state.0.contains_key(preset) {
-            record_bag(&mut world.resource_mut::<UndoLog>(), &state, preset);
-            state.0.remove(preset);
-        }
-    });
 }
 
 /// The preset with this id.
@@ -661,11 +579,8 @@ fn write_fen_sections(world: &mut World) -> Vec<String> {
             out.push(format!("{name}={}", values.join(",")));
         }
     }
-    if let Some(state) = world.get_resource::<PresetState>() {
-        let values: Vec<String> = state.0.iter().flat_map(|(p, bag)| bag.iter().map(move |(k, v)| format!("{p}/{k}:{v}"))).collect();
-        if !values.is_empty() {
-            out.push(format!("state={}", values.join(",")));
-        }
+    if let Some(section) = world.get_resource::<PresetState>().and_then(|s| state::write_section(s, g)) {
+        out.push(section);
     }
     if let Some(configured) = world.get_resource::<ConfiguredPresets>() {
         let active = &world.resource::<ActivePresets>().0;
@@ -705,14 +620,7 @@ pub fn read_fen_sections(world: &mut World, sections: &[String]) -> Result<(), S
             continue;
         }
         if name == "state" {
-            let mut state = PresetState::default();
-            for kv in values {
-                let (key, value) = kv?;
-                let (preset, key) = key.split_once('/').ok_or_else(|| format!("trailing field: '{key}' is not preset/key"))?;
-                let value: i64 = value.parse().map_err(|_| format!("trailing field: '{value}' is not a whole number"))?;
-                state.0.entry(preset.to_string()).or_default().insert(key.to_string(), value);
-            }
-            world.insert_resource(state);
+            world.insert_resource(state::read_section(body, g)?);
             continue;
         }
         let Some(&(_, get, set, clear)) = FACTS.iter().find(|f| f.0 == name && attributes.contains(&f.0)) else {
@@ -825,18 +733,6 @@ fn hash_active_presets(world: &mut World) -> u64 {
             x ^= hash_bytes(k.as_bytes()).rotate_left(7) ^ v.to_bits();
         }
         h = mix(h ^ x);
-    }
-    h
-}
-
-/// Per-preset state as a position-hash term.
-fn hash_preset_state(world: &mut World) -> u64 {
-    let Some(state) = world.get_resource::<PresetState>() else { return 0 };
-    let mut h = 0x57A7_E000u64;
-    for (preset, bag) in &state.0 {
-        for (key, value) in bag {
-            h ^= mix(hash_bytes(preset.as_bytes()) ^ hash_bytes(key.as_bytes()).rotate_left(17) ^ *value as u64);
-        }
     }
     h
 }

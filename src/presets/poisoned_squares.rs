@@ -2,7 +2,7 @@
 
 use bevy::prelude::*;
 
-use super::{Activation, PresetDef, PresetState, set_preset_state};
+use super::{Activation, PresetDef, PresetState, change_preset_state};
 use crate::rules::{
     ApplySystems, Board, DamageKind, Effect, EffectKind, Geometry, Hook, Location, PendingMove, Rules, Square, deal_damage, emit_effect,
     retract_piece,
@@ -12,7 +12,7 @@ use crate::rules::{
 pub const POISONED_SQUARES: PresetDef = PresetDef {
     id: "poisoned-squares",
     name: "Poisoned squares",
-    description: "The central squares (d4, e4, d5 and e5 on a standard board) are poisoned. A piece other than a king that ends its move on one takes one point of poison damage: without hit points it dies there. The poisoned squares are kept in the preset's state, one entry per square.",
+    description: "The central squares (d4, e4, d5 and e5 on a standard board) are poisoned. A piece other than a king that ends its move on one takes one point of poison damage: without hit points it dies there. The poisoned squares are kept in the preset's state.",
     hooks,
     on_activate,
     looks: &[super::FactLook::StateSquares { colour: [77, 217, 51, 89] }],
@@ -32,15 +32,13 @@ pub fn centre_squares(g: Geometry) -> Vec<Square> {
 }
 
 /// Whether `square` is poisoned now.
-pub fn is_poisoned(state: &PresetState, g: Geometry, square: Square) -> bool {
-    state.get("poisoned-squares", &g.name(square)).is_some()
+pub fn is_poisoned(state: &PresetState, square: Square) -> bool {
+    state.squares("poisoned-squares").contains(square)
 }
 
 fn on_activate(world: &mut World, _a: &Activation) {
     let g = world.resource::<Rules>().0.geometry;
-    for sq in centre_squares(g) {
-        set_preset_state(world, "poisoned-squares", &g.name(sq), Some(1));
-    }
+    change_preset_state(world, "poisoned-squares", |bag| centre_squares(g).into_iter().for_each(|sq| bag.squares.insert(sq)));
 }
 
 fn hooks(a: &Activation) -> Vec<Hook> {
@@ -53,8 +51,7 @@ fn hooks(a: &Activation) -> Vec<Hook> {
             return;
         }
         let Some(Location::Board(sq)) = world.get::<Location>(piece).copied() else { return };
-        let g = world.resource::<Rules>().0.geometry;
-        if !is_poisoned(world.resource::<PresetState>(), g, sq) {
+        if !is_poisoned(world.resource::<PresetState>(), sq) {
             return;
         }
         let cell = world.resource::<Board>().cell(sq);
@@ -66,7 +63,7 @@ fn hooks(a: &Activation) -> Vec<Hook> {
         if died {
             retract_piece(world, piece);
         }
-        let name = g.name(sq);
+        let name = world.resource::<Rules>().0.geometry.name(sq);
         let note = if died { format!("poison kills the piece on {name}") } else { format!("poison hurts the piece on {name}") };
         world.resource_mut::<PendingMove>().effects.push(note);
     })]

@@ -25,10 +25,13 @@ pub struct ComputerPlay {
     pub hint: Option<(Move, u64)>,
     /// What the computer is doing now, for the panel.
     pub status: Option<String>,
+    /// The search under way, if any (the computer plugin's).
     pub(in crate::game) running: Option<Running>,
+    /// Each side's computer, kept from move to move (its tables and history).
     pub(in crate::game) computers: [Option<Computer>; 2],
     /// The game the computers were made for (variant, start position, presets).
     pub(in crate::game) game_key: String,
+    /// When the computer last moved (the pace of computer against computer).
     pub(in crate::game) last_move: Option<Instant>,
 }
 
@@ -78,12 +81,19 @@ impl ComputerPlay {
 
 /// A search on another thread: its task, its stop and cancel flags, and what it is for.
 pub(in crate::game) struct Running {
+    /// The search: it gives back the computer and its result.
     pub(in crate::game) task: Task<(Computer, SearchResult)>,
+    /// Set to end the search at once.
     pub(in crate::game) stop: Arc<AtomicBool>,
+    /// Set when its result is to be thrown away.
     pub(in crate::game) cancelled: Arc<AtomicBool>,
+    /// The position it searches (its [`PositionVersion`](super::PositionVersion)).
     pub(in crate::game) version: u64,
+    /// The side it moves for.
     pub(in crate::game) side: Side,
+    /// Whether it is a hint (drawn as an arrow, not played).
     pub(in crate::game) hint: bool,
+    /// When it started.
     pub(in crate::game) started: Instant,
     /// The game it searches (a computer made for another game is not kept).
     pub(in crate::game) game_key: String,
@@ -96,6 +106,7 @@ pub struct Clocks {
     pub control: Option<TimeControl>,
     /// The running game's clocks; `None` when it has none.
     pub clock: Option<GameClock>,
+    /// The instant the clocks' time counts from.
     pub(in crate::game) epoch: Instant,
     /// The moves the clocks have followed.
     pub(in crate::game) seen: usize,
