@@ -321,23 +321,30 @@ fn is_castling_king(rules: &Variant, board: &Board, side: Side, sq: Square, move
     if g.rank(sq) != back {
         return false;
     }
-    // The side's other castling pieces, where they stood before the move.
-    let others: Vec<Square> = (0..g.len())
-        .map(|i| Square(i as u8))
-        .filter(|&s| s != sq && (moved.is_none() || board.entity(s) != moved))
-        .filter(|&s| {
-            let c = board.cell(s);
-            c.is_piece() && c.side() == side && rules.registry.def(c.kind()).castles
-        })
-        .collect();
-    if others.is_empty() {
+    // The side's other castling pieces, where they stood before the move: the files of those
+    // on the back rank (at most one a file), and whether any stands elsewhere. (This runs on
+    // every move of a king with castling rights: no allocation, only the side's squares.)
+    let mut files = [0u8; 17];
+    let (mut n, mut others, mut elsewhere) = (0, false, false);
+    for s in board.squares_of(side) {
+        if s == sq || (moved.is_some() && board.entity(s) == moved) || !rules.registry.def(board.cell(s).kind()).castles {
+            continue;
+        }
+        others = true;
+        if g.rank(s) == back {
+            files[n] = g.file(s);
+            n += 1;
+        } else {
+            elsewhere = true;
+        }
+    }
+    if !others {
         return true;
     }
-    let mut files: Vec<u8> = others.iter().filter(|s| g.rank(**s) == back).map(|&s| g.file(s)).collect();
-    files.push(g.file(sq));
+    files[n] = g.file(sq);
+    let files = &mut files[..=n];
     files.sort_unstable();
-    let elsewhere = others.iter().any(|s| g.rank(*s) != back);
-    super::fen::castling_king(rules, side, &files, elsewhere) == Some(g.file(sq))
+    super::fen::castling_king(rules, side, files, elsewhere) == Some(g.file(sq))
 }
 
 /// Drops castling rights that the board can no longer back: the rook gone from its square
@@ -522,10 +529,11 @@ pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: 
     }
     // Janggi's streaks, kept only where an end condition counts them (so that other positions
     // hash and read alike): passes, and positions with the royal pieces facing each other.
-    if rules.end.contains(&EndCondition::DoublePass) {
+    // (Matched by kind, not compared: this runs on every move made, trials included.)
+    if rules.end.iter().any(|e| matches!(e, EndCondition::DoublePass)) {
         st.pass_streak = if m.kind == MoveKind::Pass { st.pass_streak.saturating_add(1) } else { 0 };
     }
-    if rules.end.contains(&EndCondition::Bikjang) {
+    if rules.end.iter().any(|e| matches!(e, EndCondition::Bikjang)) {
         let facing = fns.generals_facing(rules, &w.board().cells, side);
         st.facing_streak = if facing { st.facing_streak.saturating_add(1) } else { 0 };
     }
