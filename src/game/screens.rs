@@ -1,8 +1,8 @@
 //! The start screen (pick a variant by searching its name or description, see its start
 //! position, tick presets with their descriptions, choose who plays: hot-seat, against the
 //! computer as white, black or at random, or computer against computer, with a level; or
-//! resume the autosaved game) and the picture helpers the panel shares: piece images as egui
-//! textures, board previews and move diagrams.
+//! resume the autosaved game) and the picture helpers the panel shares: board previews and
+//! move diagrams.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};

@@ -5,7 +5,8 @@
 //!
 //! Preset facts changed during a move (hit points, shields) are recorded in the undo log
 //! through [`UndoLog::record_fact`](crate::rules::UndoLog::record_fact), and per-preset state
-//! ([`PresetStore`]) and the active set itself through restore records, so undo restores them.
+//! (typed: numbers, marked squares and pieces, `state.rs`, changed through [`PresetStore`]) and
+//! the active set itself through restore records, so undo restores them.
 //!
 //! A timed activation (`turns_left`) counts down each time the turn passes (step 7 of move
 //! application); at zero its on-deactivate runs, its state is cleared, and its hooks stop
@@ -14,6 +15,8 @@
 //!
 //! A modifier profile is put in a game here too (`profile.rs`): it is built from
 //! [`modifiers`](crate::modifiers)' model and rebuilds the rules together with the presets.
+//! The one way a game is set up, from a variant with its presets and profile, is
+//! [`GameDefinition`] (`definition.rs`).
 //!
 //! Layer: uses `rules` and `modifiers`.
 

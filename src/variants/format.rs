@@ -125,8 +125,8 @@ pub fn compile_switches(file: &VariantFile) -> RuleSwitches {
 pub const INI_LACKING: &[(&str, &str, &str)] = &[
     ("petrifyOnCaptureTypes", "-", "petrification is not supported"),
     ("petrifyBlastPieces", "false", "petrification is not supported"),
-    ("passOnStalemateWhite", "false", "passing on stalemate is not supported"),
-    ("passOnStalemateBlack", "false", "passing on stalemate is not supported"),
+    ("passOnStalemateWhite", "false", "passing on stalemate for one side only is not supported"),
+    ("passOnStalemateBlack", "false", "passing on stalemate for one side only is not supported"),
     ("wallOrMove", "false", "walls are not supported yet"),
     ("moveRepetitionIllegal", "false", "forbidden repetitions are not supported"),
     ("chasingRule", "none", "chasing rules are not supported"),

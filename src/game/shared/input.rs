@@ -89,7 +89,7 @@ pub struct Notice(pub Option<(String, f32)>);
 pub struct PositionVersion(pub u64);
 
 /// The inputs that play `m` as a player would: press the piece (or the pocket), release on the
-/// target, and pick the choice if one is asked for. `candidates` are the legal moves.
+/// target, and pick the choice if one is asked for. `legal` are the position's legal moves.
 pub fn inputs_for(m: &Move, legal: &[Move]) -> Vec<BoardInput> {
     if m.kind == MoveKind::Pass {
         return vec![BoardInput::Pass];
@@ -121,9 +121,9 @@ pub fn inputs_for(m: &Move, legal: &[Move]) -> Vec<BoardInput> {
         .filter(|c| c.from == m.from && c.to == m.to && c.dropped() == m.dropped() && !matches!(c.kind, MoveKind::Locust(_)))
         .copied()
         .collect();
-    same.dedup_by_key(|c| Move { wall: None, ..*c });
+    same.dedup_by_key(|c| bare(c));
     if same.len() > 1
-        && let Some(i) = same.iter().position(|c| Move { wall: None, ..*c } == Move { wall: None, ..*m })
+        && let Some(i) = same.iter().position(|c| bare(c) == bare(m))
     {
         out.push(BoardInput::Choose(i));
     }

@@ -116,7 +116,7 @@ pub enum BrowseTo {
 }
 
 /// What the panel needs from the world: the game's result, read with the check squares after
-/// each change of position ([`refresh_position_facts`]).
+/// each change of position (by the side panel's plugin).
 #[derive(Resource, Default)]
 pub struct PanelData {
     /// The game's result, if it is over.
