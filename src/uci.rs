@@ -233,8 +233,12 @@ impl Session {
             Ok(g) => g,
             Err(e) => return self.info(&format!("bad position '{fen}': {e}; the position is unchanged")),
         };
+        // The moves are played while they are legal, past a rule's end of the game too (a
+        // repetition, the move rule, bare kings): over UCI the GUI adjudicates, as with
+        // Fairy-Stockfish.
         for m in moves.split_whitespace() {
-            if let Err(e) = game.play_uci(m) {
+            // (`parse_uci` reads a legal move only; `apply` would refuse once a rule ended the game.)
+            if let Err(e) = game.parse_uci(m).and_then(|mv| game.apply_unchecked(mv)) {
                 self.info(&format!("{e}; moves from '{m}' on are ignored"));
                 break;
             }
@@ -252,6 +256,7 @@ impl Session {
             return say(&self.out, "bestmove (none)");
         };
         let (mut limits, problems) = parse_go(rest, game.state().turn);
+        limits.past_the_end = true;
         let bare = limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() && limits.clock.is_none();
         if bare && !limits.infinite {
             // A bare `go`: the level's own time per move, scaled.

@@ -211,6 +211,19 @@ fn uci_plays_presets_and_reports_mates() {
     assert_eq!(out.lines().filter(|l| l.starts_with("bestmove ")).count(), 2, "{out}");
 }
 
+/// Past a rule's end of the game (a third repetition, bare kings) the moves given are played
+/// and the search answers with a move, as Fairy-Stockfish does: over UCI the GUI adjudicates.
+#[test]
+fn uci_plays_on_past_a_rules_end() {
+    let out = uci("position startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8 e2e4\nd\ngo depth 2\nwait 1\n\
+         position fen k7/8/8/8/8/8/8/7K w - - 0 1\ngo depth 2\nwait 2\nquit\n");
+    assert!(!out.contains("ignored"), "{out}");
+    assert!(out.contains("fen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 5"), "{out}");
+    let bestmoves: Vec<&str> = out.lines().filter(|l| l.starts_with("bestmove ")).collect();
+    assert_eq!(bestmoves.len(), 2, "{out}");
+    assert!(bestmoves.iter().all(|b| *b != "bestmove (none)"), "{out}");
+}
+
 #[test]
 fn uci_plays_with_a_modifier_profile() {
     // a3b4 is the rook's added diagonal step: legal only under the profile.

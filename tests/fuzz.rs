@@ -17,8 +17,8 @@ use common::Rng;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use chimera::pgn::{parse_pgn, replay};
-use chimera::rules::{Board, Engine, Variant, parse_betza};
+use chimera::pgn::{parse_pgn, replay, write_pgn};
+use chimera::rules::{Board, Engine, Variant, atom_set, parse_betza, write_betza};
 use chimera::variants::{self, compile, parse_variant_file, resolve};
 
 fn cases() -> usize {
@@ -210,6 +210,7 @@ fn betza() {
     seeds.retain(|b| !b.is_empty());
     let alphabet: Vec<char> = BETZA_CHARS.chars().collect();
     let mut compiled = 0;
+    let mut round_trips = 0;
     run("betza", |rng| {
         let text = if rng.below(5) == 0 {
             (0..1 + rng.below(10)).map(|_| *rng.pick(&alphabet)).collect()
@@ -219,6 +220,13 @@ fn betza() {
                 mutate(rng, &seed, &alphabet)
             }
         };
+        // What reads writes back to a text that reads as the same moves.
+        if let Ok(atoms) = parse_betza(&text) {
+            let written = write_betza(&atoms);
+            let back = parse_betza(&written).unwrap_or_else(|e| panic!("{text:?} was written as {written:?}, which does not read: {e}"));
+            assert_eq!(atom_set(&back), atom_set(&atoms), "{text:?} was written as {written:?}");
+            round_trips += 1;
+        }
         if parse_betza(&text).is_ok() && rng.below(4) == 0 {
             // The knight moves as the text says: the variant compiles or names the problem, and
             // a game with it plays.
@@ -241,6 +249,7 @@ fn betza() {
         text
     });
     assert!(compiled > 0, "no mutated Betza compiled: the compile path was not tested");
+    assert!(round_trips > 0, "no mutated Betza read: the writer was not tested");
 }
 
 #[test]
@@ -268,6 +277,11 @@ fn variant_files() {
         text
     });
     assert!(started > 0, "no mutated variant file started a game");
+}
+
+/// The moves of a game so far, as its log records them.
+fn moves_played(e: &Engine) -> Vec<String> {
+    e.move_log().0.iter().map(|r| format!("{:?}", r.mv)).collect()
 }
 
 const PGN_CHARS: &str = "[]\"{}();.$*-/=+#!?0123456789 abcdefghxKQRBNPO@\n";
@@ -316,10 +330,20 @@ fn pgn() {
         let seed = rng.pick(&seeds).clone();
         let text = mutate(rng, &seed, &alphabet);
         if let Ok(game) = parse_pgn(&text)
-            && let Ok((mut e, _, _)) = replay(&game)
+            && let Ok((mut e, id, presets)) = replay(&game)
         {
             replayed += 1;
-            let _ = e.fen();
+            // What replays writes back as PGN that replays to the same game: PGN → game → PGN →
+            // game, the same moves and position.
+            // The start, as the window keeps it: the position before the first move.
+            let head = chimera::pgn::PgnGame { tags: game.tags.clone(), moves: Vec::new() };
+            let start = replay(&head).map(|(mut s, _, _)| s.fen()).expect("the game's start replays");
+            let written = write_pgn(e.world_mut(), &id, &presets, &start, "2026.01.01");
+            let again = parse_pgn(&written).unwrap_or_else(|err| panic!("{text}\nwas written as\n{written}\nwhich does not read: {err}"));
+            let (mut back, _, _) =
+                replay(&again).unwrap_or_else(|err| panic!("{text}\nwas written as\n{written}\nwhich does not replay: {err}"));
+            assert_eq!(back.fen(), e.fen(), "{text}\nwas written as\n{written}");
+            assert_eq!(moves_played(&back), moves_played(&e), "{text}\nwas written as\n{written}");
             let _ = e.outcome();
         }
         text

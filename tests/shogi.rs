@@ -103,3 +103,20 @@ fn dobutsu_chicks_must_promote_and_lions_win_by_a_safe_try() {
     e.play_uci("c3b2").unwrap();
     assert_eq!(e.outcome().and_then(|o| o.winner), Some(Side::White));
 }
+
+/// Fairy-Stockfish writes the Shogi family's FENs without the castling and en-passant fields
+/// (pyffish's `start_fen`, and `position fen` from its GUIs): they read as the same starts.
+#[test]
+fn fairy_stockfish_start_fens_without_castling_fields_read() {
+    for (id, fen) in [
+        ("shogi", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[-] w 0 1"),
+        ("minishogi", "rbsgk/4p/5/P4/KGSBR[-] w 0 1"),
+        ("torishogi", "rpckcpl/3f3/sssssss/2s1S2/SSSSSSS/3F3/LPCKCPR[-] w 0 1"),
+        ("dobutsu", "gle/1c1/1C1/ELG[-] w 0 1"),
+    ] {
+        let mut given = engine(id, fen);
+        let mut start = engine(id, "startpos");
+        assert_eq!(given.fen(), start.fen(), "{id}: {fen}");
+        assert_eq!(legal(&mut given), legal(&mut start), "{id}");
+    }
+}

@@ -234,8 +234,9 @@ fn antichess_forces_captures_and_losing_everything_wins() {
 }
 
 #[test]
-fn all_960_chess960_starts_at_depth_3() {
-    // Counts from shakmaty's chess960.perft, whose 960 positions are the starts in Scharnagl order.
+fn shakmatys_960_chess960_positions_at_depth_3() {
+    // Counts from shakmaty's chess960.perft: 960 middle-game positions of Chess960 (not its
+    // starts; the real starts are checked from `chess960-starts.tsv` in `tests/perft.rs`).
     let data = include_str!("data/chess960.perft");
     let mut n = 0u16;
     let mut fen = String::new();

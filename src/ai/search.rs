@@ -59,6 +59,9 @@ pub struct Limits {
     pub clock: Option<Clock>,
     /// Until stopped (the other limits but `depth` are ignored).
     pub infinite: bool,
+    /// Search a position whose game is over by a rule (a repetition, the move rule, material)
+    /// when it still has legal moves, as a UCI engine does: the GUI adjudicates.
+    pub past_the_end: bool,
 }
 
 /// The side to move's clock.
@@ -268,7 +271,8 @@ pub fn search(
         root_depth: 1,
         root_repeats: Vec::new(),
     };
-    let root_moves: Vec<Move> = if s.world.outcome().is_some() { Vec::new() } else { s.world.resource::<MoveQuery>().moves.clone() };
+    let over = !limits.past_the_end && s.world.outcome().is_some();
+    let root_moves: Vec<Move> = if over { Vec::new() } else { s.world.legal_moves().to_vec() };
     let mut result = SearchResult::default();
     if root_moves.is_empty() {
         return result;

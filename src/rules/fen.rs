@@ -372,6 +372,15 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
         Some("b") => Side::Black,
         Some(other) => return Err(err(FenCode::Turn, FenField::Turn, format!("'{other}'; expected 'w' or 'b'"))),
     };
+    // Fairy-Stockfish writes the Shogi family's FENs without the castling and en-passant fields
+    // (`…[-] w 0 1`, pyffish's `start_fen`, and what its GUIs send): two numbers right after the
+    // side to move are the clocks.
+    let rest: Vec<&str> = fields.collect();
+    let rest = match rest[..] {
+        [half, full] if half.parse::<u32>().is_ok() && full.parse::<u32>().is_ok() => vec!["-", "-", half, full],
+        _ => rest,
+    };
+    let mut fields = rest.into_iter();
     let mut fixed_gates = [[0u8; 16]; 2];
     let mut gated_hand = Vec::new();
     if let Some(rows) = gate_rows {
