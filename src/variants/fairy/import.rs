@@ -1014,14 +1014,14 @@ fn read_rules(rd: &mut Reader, board: &Board, pieces: &Pieces, drops: &Drops) ->
     };
     // Walls: the board's own are the start's `*` squares; the duck is the one walling rule.
     let walls = wall_squares(&board.start, board.files, board.ranks);
-    let (duck, trail) = read_walling(rd, walls.is_empty());
+    let (duck, trail) = read_walling(rd, walls.is_empty(), blast);
     Rules { gating, seirawan, cambodian, switched, blast, unharmed, mutually_immune, draw_odds, walls, duck, trail }
 }
 
-/// The walling rule: (the duck, walls left behind). `no_walls`: the board has none of its own.
-fn read_walling(rd: &mut Reader, no_walls: bool) -> (bool, bool) {
+/// The walling rule: (the duck, walls left behind). `no_walls`: the board has none of its own;
+/// `blasts`: captures explode.
+fn read_walling(rd: &mut Reader, no_walls: bool, blasts: bool) -> (bool, bool) {
     let Some(v) = rd.get("wallingRule") else { return (false, false) };
-    let blasts = rd.keys.get("blastOnCapture").is_some_and(|b| b.value == "true");
     match v.value.as_str() {
         "none" => (false, false),
         "past" if blasts => {
