@@ -19,7 +19,7 @@ log="$CARGO_TARGET_DIR/differential.log"
 echo "differential: seed $CHIMERA_DIFF_SEED, $CHIMERA_DIFF_PLAYOUTS playouts per variant of $CHIMERA_DIFF_PLIES plies"
 cargo build --release --locked --no-default-features --tests --quiet
 status=0
-cargo test --release --locked --no-default-features --test differential -- --nocapture >"$log" 2>&1 || status=$?
+cargo test --release --locked --no-default-features --test suite differential:: -- --nocapture >"$log" 2>&1 || status=$?
 grep '^differential' "$log" || true
 if [ "$status" -ne 0 ]; then
   echo "differential: FAILED (exit $status); the first new disagreements:" >&2

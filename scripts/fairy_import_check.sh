@@ -23,4 +23,4 @@ specs=$(sed -nE 's/^converted \[([^]]+)\] -> ([^ ]*\.ron).*$/\2=\1/p' "$OUT.log"
 done)
 [[ -n "$specs" ]] || { echo "nothing converted to compare"; exit 1; }
 CHIMERA_DIFF_INI="$INI" CHIMERA_DIFF_VARIANTS="${specs%,}" CHIMERA_DIFF_REPORT="${CHIMERA_DIFF_REPORT:-$OUT.report.jsonl}" \
-    cargo test --locked --quiet --test differential -- random_playouts_agree_with_fairy_stockfish --exact --nocapture
+    cargo test --locked --quiet --test suite -- differential::random_playouts_agree_with_fairy_stockfish --exact --nocapture

@@ -10,7 +10,12 @@ Speaks JSON lines on stdin/stdout, one request per line and one answer per line,
   {"op": "position", "variant": "chess", "fen": "<start FEN>", "moves": ["e2e4", ...], "chess960": false}
       -> {"fen": "<FEN after the moves>", "legal": [...],
           "immediate": [bool, value], "optional": [bool, value], "insufficient": [bool, bool],
+          "immediate_fen": bool, "optional_fen": bool,
           and when there is no legal move: "check": bool, "result": value}
+      The two *_fen answers ask again from the FEN alone, without the moves: an end that
+      holds there needs no history (a move rule, a variant's own end); one that does not
+      came from the game's history (a repetition). Asked only when the game ends or may be
+      ended; null otherwise, and when pyffish refuses its own FEN.
   {"op": "san", "variant": "chess", "fen": "<start FEN>", "moves": [...], "chess960": false, "san": ["e7e5", ...]}
       -> {"san": {"e7e5": "e5", ...}}                (each move's SAN after the moves)
 
@@ -52,6 +57,13 @@ def position(req):
         "optional": list(sf.is_optional_game_end(v, start, moves, c960)),
         "insufficient": list(sf.has_insufficient_material(v, start, moves, c960)),
     }
+    fen = out["fen"]
+    asked = out["immediate"][0] or out["optional"][0]
+    if asked and sf.validate_fen(fen, v, c960) == sf.FEN_OK:
+        out["immediate_fen"] = sf.is_immediate_game_end(v, fen, [], c960)[0]
+        out["optional_fen"] = sf.is_optional_game_end(v, fen, [], c960)[0]
+    else:
+        out["immediate_fen"] = out["optional_fen"] = None
     if not legal:
         out["check"] = sf.gives_check(v, start, moves, c960)
         out["result"] = sf.game_result(v, start, moves, c960)

@@ -11,4 +11,4 @@ export CHIMERA_SAVE_GAMES="${1:-1000}"
 export CHIMERA_SAVE_KILLS="${2:-1000}"
 export CHIMERA_SAVE_SEED="${3:-$(date +%s)}"
 echo "saves: $CHIMERA_SAVE_GAMES games a variant, $CHIMERA_SAVE_KILLS kills, seed $CHIMERA_SAVE_SEED"
-cargo test --release --no-default-features --locked --test saves -- --nocapture
+cargo test --release --no-default-features --locked --test suite saves:: -- --nocapture

@@ -11,4 +11,4 @@ export CHIMERA_SOAK_SEED="${2:-$(date +%s)}"
 export CHIMERA_SOAK_PLIES=2000
 [ -n "${3:-}" ] && export CHIMERA_SOAK_VARIANT="$3"
 echo "soak: $CHIMERA_SOAK_GAMES games a variant, seed $CHIMERA_SOAK_SEED"
-cargo test --release --no-default-features --locked --test soak -- --nocapture
+cargo test --release --no-default-features --locked --test suite soak:: -- --nocapture

@@ -14,7 +14,7 @@ One engine process plays itself, a few short games per variant, and every move i
    `UCI_Chess960 true`; the other variants send `UCI_Chess960 false`), and --games games,
    each after `ucinewgame` + `isready`, each to its end or --max-plies, every move from
    `position ... moves ...` + `go nodes 2000` (--go). Game 2's first move is a seeded random
-   legal move, so the games differ. Chess960 games start from seeded random Chess960
+   legal move, so the games differ (game 1's too with --random-first). Chess960 games start from seeded random Chess960
    arrays (`position fen`), the others from `position startpos`.
    - Variants pyffish knows (Fairy-Stockfish's rules): every bestmove must be one of
      pyffish's legal moves, and the game stops at pyffish's end (the variant's own ends, no
@@ -303,7 +303,7 @@ def check_variant(checker: Checker, variant_id: str, args, known: set[str]) -> R
         if judged:
             start = random_chess960_fen(rng) if chess960 else sf.start_fen(fs_name)
             first = None
-            if g > 0:
+            if g > 0 or args.random_first:
                 legal = sorted(sf.legal_moves(fs_name, start, [], chess960))
                 fresh = [m for m in legal if m not in first_moves] or legal
                 first = rng.choice(fresh)
@@ -354,6 +354,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--go", default="nodes 2000", help='the `go` arguments (default "nodes 2000")')
     p.add_argument("--move-timeout", type=float, default=20.0, metavar="S", help="seconds to wait for each answer (default 20)")
     p.add_argument("--seed", type=int, default=1, help="seed for game 2's first move and Chess960 starts (default 1)")
+    p.add_argument("--random-first", action="store_true", help="game 1 also starts with a seeded random move")
     p.add_argument("--presets", default=os.path.join(here, "..", "presets"), help="the catalogue directory")
     p.add_argument("--ffish-ini", metavar="FILE", help="a Fairy-Stockfish variants.ini to load into pyffish first")
     p.add_argument("--debug", action="store_true", help="print every line sent and received on stderr")

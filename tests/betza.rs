@@ -192,7 +192,7 @@ fn every_catalogue_piece_moves_as_its_diagram_shows() {
     assert!(checked > 150, "{checked}");
 }
 
-mod common;
+use crate::common;
 
 /// Writing Betza (the editor's move painter writes what it paints): every catalogue piece and
 /// every example above reads back to the same atoms; so do random sets of atoms of every kind

@@ -8,11 +8,11 @@
 //! FEN and hash and plays a move and takes it back exactly; a parsed move is one of the legal
 //! moves; a compiled variant file starts a game that plays.
 //!
-//! CI runs a fixed-seed sample (`CHIMERA_FUZZ_CASES`, default 400 a target;
-//! `CHIMERA_FUZZ_SEED`, default 1). `scripts/fuzz.sh` runs a million inputs a target. A
+//! CI runs a sample (`CHIMERA_FUZZ_CASES`, default 400 a target) with a seed derived from the
+//! commit (`CHIMERA_FUZZ_SEED` replays one; see `common::seed`). `scripts/fuzz.sh` runs a million inputs a target. A
 //! failing input is printed with its target, seed and case number, so it can be replayed.
 
-mod common;
+use crate::common;
 use common::Rng;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -26,7 +26,7 @@ fn cases() -> usize {
 }
 
 fn seed() -> u64 {
-    std::env::var("CHIMERA_FUZZ_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(1)
+    common::seed("CHIMERA_FUZZ_SEED", "fuzz")
 }
 
 /// Tokens that broke parsers before, or sit on a limit.

@@ -11,8 +11,10 @@
 //! whole-list filters of presets (suicide chess' compulsory capture, the berserker's extra
 //! capture) are applied to both sets. Apply and undo must restore every component and resource
 //! the rules register, and the hash; a legal-move query must queue no effect. Seeded, so a
-//! failure replays: the message names the seed, the variant, the presets and the moves.
+//! failure replays: the message names the seed, the variant, the presets and the moves. The
+//! seeds move with the commit (`CHIMERA_ORACLE_SEED` replays a run; see `common::seed`).
 
+use crate::common;
 use bevy::prelude::*;
 use chimera::presets::{Activation, ActivePresets, PresetState, set_active_presets, validate};
 use chimera::rules::{
@@ -322,7 +324,8 @@ fn run_with(variant_id: &str, presets: &[&str], profile: Option<&str>, positions
     if let Err(e) = validate(&set) {
         panic!("{variant_id} with {presets:?}: the presets refuse the set ({e})");
     }
-    let mut rng = Rng(seed | 1);
+    let base = common::seed("CHIMERA_ORACLE_SEED", "legality-oracle");
+    let mut rng = Rng((seed ^ base) | 1);
     let mut compared = 0;
     let mut checked = 0;
     while checked < positions {
@@ -338,7 +341,7 @@ fn run_with(variant_id: &str, presets: &[&str], profile: Option<&str>, positions
         every_registered_type_is_snapshotted(e.world());
         let mut played: Vec<String> = Vec::new();
         for _ in 0..60 {
-            let context = format!("seed {seed}, {variant_id} with {presets:?}, after {played:?}");
+            let context = format!("seed {seed} (CHIMERA_ORACLE_SEED={base:#018x}), {variant_id} with {presets:?}, after {played:?}");
             compared += check_position(&mut e, &context);
             checked += 1;
             let moves = e.legal_moves();

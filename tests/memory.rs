@@ -7,7 +7,7 @@
 //! One test in this file, and only the test's own thread is counted, so that nothing beside
 //! it (the test harness's thread) moves the count (900 bytes did once, under load).
 
-mod common;
+use crate::common;
 use common::Rng;
 
 use std::alloc::{GlobalAlloc, Layout, System};

@@ -9,10 +9,11 @@
 //! - a process killed (SIGKILL) while it writes saves in a loop leaves the old file or the new
 //!   one, never a broken one.
 //!
-//! CI plays `CHIMERA_SAVE_GAMES` games a variant (default 2), seed `CHIMERA_SAVE_SEED`, and
+//! CI plays `CHIMERA_SAVE_GAMES` games a variant (default 2), seed `CHIMERA_SAVE_SEED` (by default derived from the
+//! commit, see `common::seed`), and
 //! kills the writer `CHIMERA_SAVE_KILLS` times (default 40); `scripts/saves.sh` runs more.
 
-mod common;
+use crate::common;
 use common::{Rng, random_presets};
 
 use chimera::clock::{ClockSnapshot, GameClock, TimeControl};
@@ -160,7 +161,7 @@ fn save_at_random_ply(rng: &mut Rng, id: &str, context: &str) {
 #[test]
 fn every_variant_saves_and_resumes_at_random_plies() {
     let games = env("CHIMERA_SAVE_GAMES", 2);
-    let seed = env("CHIMERA_SAVE_SEED", 1);
+    let seed = common::seed("CHIMERA_SAVE_SEED", "saves");
     for id in chimera::variants::builtin_ids() {
         let mut rng = Rng(seed ^ common::salt(id));
         for g in 0..games {
@@ -297,11 +298,11 @@ fn killed_writers_leave_the_old_file_or_the_new() {
     let path = dir.join("autosave.pgn");
     let texts = two_saves();
     write_atomically(&path, &texts[0]).unwrap();
-    let mut rng = Rng(env("CHIMERA_SAVE_SEED", 1));
+    let mut rng = Rng(common::seed("CHIMERA_SAVE_SEED", "saves-kill"));
     let (mut old, mut new) = (0, 0);
     for round in 0..kills {
         let mut child = std::process::Command::new(std::env::current_exe().unwrap())
-            .args(["--exact", "writer_until_killed", "--ignored", "--test-threads=1"])
+            .args(["--exact", "saves::writer_until_killed", "--ignored", "--test-threads=1"])
             .env("CHIMERA_KILL_TARGET", &path)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())

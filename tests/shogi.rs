@@ -64,10 +64,20 @@ fn pawns_are_not_dropped_on_a_file_with_an_own_pawn_or_where_they_cannot_move() 
 }
 
 #[test]
-fn a_pawn_drop_may_check_but_not_mate() {
-    // The king on e9 is boxed in by its own lances; a gold on e7 guards e8.
+fn a_pawn_drop_that_mates_is_a_foul_that_loses() {
+    // The king on e9 is boxed in by its own lances; a gold on e7 guards e8. The drop is listed
+    // (as Fairy-Stockfish lists it), and the mate it gives loses for the dropper.
     let mut e = engine("shogi", "3lkl3/9/4G4/9/9/9/9/9/4K4[P] w - - 0 1");
-    assert!(!legal(&mut e).contains(&"P@e8".to_string()), "dropping a pawn that mates is illegal");
+    assert!(legal(&mut e).contains(&"P@e8".to_string()), "the drop is a legal move");
+    e.play_uci("P@e8").unwrap();
+    assert_eq!(e.outcome(), Some(Outcome::win(Side::Black, Reason::Rule(chimera::rules::FOUL_DROP.into()))));
+    // The FEN keeps the verdict (`foul`), and reads back to it.
+    let fen = e.fen();
+    assert!(fen.ends_with("{foul}"), "{fen}");
+    let mut again = engine("shogi", &fen);
+    assert_eq!(again.outcome(), e.outcome());
+    e.undo();
+    assert_eq!(e.outcome(), None);
     // Without the gold the king can take the pawn: the drop is only a check.
     let mut e = engine("shogi", "3lkl3/9/9/9/9/9/9/9/4K4[P] w - - 0 1");
     assert!(legal(&mut e).contains(&"P@e8".to_string()));

@@ -8,10 +8,11 @@
 //! moves, all the way to the start.
 //!
 //! CI plays `CHIMERA_SOAK_GAMES` games a variant (default 2) of at most `CHIMERA_SOAK_PLIES`
-//! plies (default 200), seed `CHIMERA_SOAK_SEED` (default 1); `scripts/soak.sh` plays 10,000
+//! plies (default 200), seed `CHIMERA_SOAK_SEED` (by default derived
+//! from the commit, see `common::seed`); `scripts/soak.sh` plays 10,000
 //! games a variant to their end.
 
-mod common;
+use crate::common;
 use common::{Rng, random_presets};
 
 use chimera::rules::{Board, Engine, Variant};
@@ -98,7 +99,8 @@ fn play_and_check(
 
 #[test]
 fn random_games_in_every_variant_reload_and_undo_exactly() {
-    let (games, max_plies, seed) = (env("CHIMERA_SOAK_GAMES", 2), env("CHIMERA_SOAK_PLIES", 200), env("CHIMERA_SOAK_SEED", 1));
+    let (games, max_plies, seed) =
+        (env("CHIMERA_SOAK_GAMES", 2), env("CHIMERA_SOAK_PLIES", 200), common::seed("CHIMERA_SOAK_SEED", "soak"));
     let only = std::env::var("CHIMERA_SOAK_VARIANT").ok();
     let catalogue: Vec<&str> = variants::builtin_ids().collect();
     if let Some(id) = &only {

@@ -1,9 +1,13 @@
-//! `chimera uci` plays itself over the protocol: two games per catalogue variant, each to its
-//! end or 80 plies at `go nodes 2000`, every `bestmove` checked against pyffish's legal moves
-//! where pyffish knows the variant (Orda and Orda Mirror through `tests/data/orda.ini`), after
-//! a round of malformed input the engine must survive. The games are played by
-//! `scripts/uci_selfplay.py` (Python with pyffish, made by `scripts/setup.sh`); the test fails,
-//! never skips, when that Python is missing.
+//! `chimera uci` plays itself over the protocol: one game per catalogue variant, to its end or
+//! 80 plies at `go nodes 2000` from a seeded random first move, every `bestmove` checked
+//! against pyffish's legal moves where pyffish knows the variant (Orda and Orda Mirror through
+//! `tests/data/orda.ini`), after a round of malformed input the engine must survive. The first
+//! moves and Chess960's starts come from a seed derived from the commit
+//! (`CHIMERA_SELFPLAY_SEED` replays one). The games are played by `scripts/uci_selfplay.py`
+//! (Python with pyffish, made by `scripts/setup.sh`); the test fails, never skips, when that
+//! Python is missing.
+
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -20,9 +24,23 @@ fn the_uci_engine_plays_every_catalogue_variant_against_itself_legally() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let engine = format!("{} uci", env!("CARGO_BIN_EXE_chimera"));
     let python = python();
+    // (The script takes a decimal seed; the printed line gives the variable to replay it.)
+    let seed = common::seed("CHIMERA_SELFPLAY_SEED", "uci-selfplay");
     let output = Command::new(&python)
         .arg(root.join("scripts/uci_selfplay.py"))
-        .args(["--engine", &engine, "--games", "2", "--max-plies", "80", "--go", "nodes 2000", "--seed", "1"])
+        .args([
+            "--engine",
+            &engine,
+            "--games",
+            "1",
+            "--random-first",
+            "--max-plies",
+            "80",
+            "--go",
+            "nodes 2000",
+            "--seed",
+            &seed.to_string(),
+        ])
         .arg("--ffish-ini")
         .arg(root.join("tests/data/orda.ini"))
         .output()

@@ -6,20 +6,24 @@
 //! the move from the selection to that square. One candidate is played at once; several (a
 //! promotion, a gating choice) wait in [`PendingChoice`] for [`BoardInput::Choose`]. An
 //! illegal target leaves the position untouched and just drops the selection (the piece snaps
-//! back). A move a preset cancels leaves the position untouched and shows its reason.
+//! back). A move a preset cancels leaves the position untouched and shows its reason. A drop
+//! that mates where that is a foul (Shogi's pawn-drop mate: it loses) waits in [`FoulWarning`]
+//! for [`BoardInput::ConfirmFoul`].
 
 use bevy::prelude::*;
 
 use super::shared::{
-    BoardInput, ComputerPlay, GameSystems, Notice, Origin, PendingChoice, PositionVersion, Premove, RedoStack, Selection, order,
+    BoardInput, ComputerPlay, FoulWarning, GameSystems, Notice, Origin, PendingChoice, PositionVersion, Premove, RedoStack, Selection,
+    order,
 };
-use crate::rules::{Board, GameState, Move, MoveError, MoveKind, MoveLog, Rules, RulesWorld, Side, Square};
+use crate::rules::{Board, Engine, GameState, Move, MoveError, MoveKind, MoveLog, Reason, Rules, RulesWorld, Side, Square};
 
 /// The play plugin: the input messages and their state machine.
 pub fn plugin(app: &mut App) {
     app.add_message::<BoardInput>();
     app.init_resource::<Selection>();
     app.init_resource::<PendingChoice>();
+    app.init_resource::<FoulWarning>();
     app.init_resource::<RedoStack>();
     app.init_resource::<Notice>();
     app.init_resource::<PositionVersion>();
@@ -76,6 +80,7 @@ fn clear_selection(world: &mut World) {
 pub fn play(world: &mut World, m: Move) -> bool {
     clear_selection(world);
     world.resource_mut::<PendingChoice>().0.clear();
+    world.resource_mut::<FoulWarning>().0 = None;
     match world.apply_move(m) {
         Ok(()) => {
             world.resource_mut::<RedoStack>().0.clear();
@@ -91,6 +96,27 @@ pub fn play(world: &mut World, m: Move) -> bool {
             world.resource_mut::<Notice>().0 = Some((text, 4.0));
             false
         }
+    }
+}
+
+/// Whether `m` is a drop that mates where the variant counts that as a foul (Shogi's pawn-drop
+/// mate), asked on a fork of the game.
+pub fn foul_drop(world: &World, m: &Move) -> bool {
+    let Some(kind) = m.dropped() else { return false };
+    let foul_type = world.resource::<Rules>().0.drops.as_ref().is_some_and(|d| d.no_drop_mate & (1u64 << kind.0) != 0);
+    foul_type && {
+        let mut fork = Engine::fork_of(world);
+        fork.apply(*m).is_ok() && fork.outcome().is_some_and(|o| o.reason == Reason::Rule(crate::rules::FOUL_DROP.into()))
+    }
+}
+
+/// Plays the player's move `m`, unless it is a foul drop: that waits for the player's yes.
+fn offer(world: &mut World, m: Move) {
+    if foul_drop(world, &m) {
+        clear_selection(world);
+        world.resource_mut::<FoulWarning>().0 = Some(m);
+    } else {
+        play(world, m);
     }
 }
 
@@ -129,9 +155,7 @@ fn try_target(world: &mut World, to: Square) {
                 clear_selection(world);
             }
         }
-        1 => {
-            play(world, candidates[0]);
-        }
+        1 => offer(world, candidates[0]),
         _ => {
             world.resource_mut::<PendingChoice>().0 = candidates;
             world.resource_mut::<Selection>().dragging = false;
@@ -141,8 +165,13 @@ fn try_target(world: &mut World, to: Square) {
 
 /// Handles one input.
 pub fn handle(world: &mut World, input: BoardInput) {
-    let pending = !world.resource::<PendingChoice>().0.is_empty();
+    let pending = !world.resource::<PendingChoice>().0.is_empty() || world.resource::<FoulWarning>().0.is_some();
     match input {
+        BoardInput::ConfirmFoul => {
+            if let Some(m) = world.resource_mut::<FoulWarning>().0.take() {
+                play(world, m);
+            }
+        }
         BoardInput::Choose(i) => {
             let m = world.resource::<PendingChoice>().0.get(i).copied();
             match m {
@@ -157,12 +186,14 @@ pub fn handle(world: &mut World, input: BoardInput) {
         }
         BoardInput::Cancel => {
             world.resource_mut::<PendingChoice>().0.clear();
+            world.resource_mut::<FoulWarning>().0 = None;
             clear_selection(world);
         }
         _ if pending => {
             // A choice is open: the board waits for it (pressing elsewhere cancels it).
             if matches!(input, BoardInput::Press(_) | BoardInput::PressPocket(_)) {
                 world.resource_mut::<PendingChoice>().0.clear();
+                world.resource_mut::<FoulWarning>().0 = None;
                 clear_selection(world);
             }
         }
@@ -527,6 +558,33 @@ mod tests {
         // Drag from the pocket onto a square.
         send(&mut app, &[BoardInput::PressPocket(knight), BoardInput::Release(sq("f6"))]);
         assert!(app.world_mut().fen().starts_with("4k3/8/5n2/8/3N4/8/8/4K3[] w"), "{}", app.world_mut().fen());
+    }
+
+    #[test]
+    fn a_foul_drop_asks_before_it_is_played() {
+        let variant = crate::variants::builtin("shogi").unwrap();
+        let e8 = variant.geometry.parse_square("e8").unwrap();
+        let mut app = app_for(variant, "3lkl3/9/4G4/9/9/9/9/9/4K4[P] w - - 0 1");
+        let pawn = app.world().resource::<crate::rules::Rules>().0.registry.by_letter('P').unwrap();
+        let log = |app: &App| app.world().resource::<MoveLog>().0.len();
+        // The drop that mates waits for a yes; Cancel drops it.
+        send(&mut app, &[BoardInput::PressPocket(pawn), BoardInput::Press(e8)]);
+        assert_eq!(app.world().resource::<FoulWarning>().0.and_then(|m| m.dropped()), Some(pawn));
+        assert_eq!(log(&app), 0);
+        send(&mut app, &[BoardInput::Cancel]);
+        assert!(app.world().resource::<FoulWarning>().0.is_none());
+        assert_eq!(log(&app), 0);
+        // Asked again and answered yes: played, and lost.
+        send(&mut app, &[BoardInput::PressPocket(pawn), BoardInput::Press(e8)]);
+        send(&mut app, &[BoardInput::ConfirmFoul]);
+        assert_eq!(log(&app), 1);
+        let outcome = app.world_mut().outcome().expect("the game is over");
+        assert_eq!((outcome.winner, outcome.reason), (Some(Side::Black), Reason::Rule(crate::rules::FOUL_DROP.into())));
+        // A drop that only checks is played at once.
+        let mut app = app_for(crate::variants::builtin("shogi").unwrap(), "3lkl3/9/9/9/9/9/9/9/4K4[P] w - - 0 1");
+        send(&mut app, &[BoardInput::PressPocket(pawn), BoardInput::Press(e8)]);
+        assert!(app.world().resource::<FoulWarning>().0.is_none());
+        assert_eq!(log(&app), 1);
     }
 
     #[test]

@@ -6,8 +6,8 @@ use bevy::prelude::*;
 use bevy::window::WindowResolution;
 
 use super::shared::{
-    BoardInput, BoardView, BrowseTo, Clocks, ComputerPlay, GameSetup, GameSystems, NewGame, Notice, PendingChoice, Screen, Script,
-    ToggleFullscreen, after_new_game, definition_for, fresh, inputs_for, start_definition, start_game,
+    BoardInput, BoardView, BrowseTo, Clocks, ComputerPlay, FoulWarning, GameSetup, GameSystems, NewGame, Notice, PendingChoice, Screen,
+    Script, ToggleFullscreen, after_new_game, definition_for, fresh, inputs_for, start_definition, start_game,
 };
 use super::{GameOptions, editor_screen, files, play, screens, ui};
 use crate::presets::{Start, by_id};
@@ -168,6 +168,14 @@ fn run_script(world: &mut World) {
         Ok(m) => {
             for input in inputs_for(&m, &legal) {
                 play::handle(world, input);
+            }
+            // A foul drop asks as it does a player; the script's last move leaves the question
+            // open (for a screenshot), an earlier one answers yes.
+            if world.resource::<FoulWarning>().0.is_some() {
+                if world.resource::<Script>().0.is_empty() {
+                    return;
+                }
+                play::handle(world, BoardInput::ConfirmFoul);
             }
             let played = world.resource::<crate::rules::MoveLog>().0.len() > played_before;
             let notice = world.resource::<Notice>().0.clone().map(|n| n.0);

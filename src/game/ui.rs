@@ -13,8 +13,8 @@ use super::screens::{StartScreen, move_diagram};
 use super::settings::EffectsLevel;
 use super::settings::{BoardTheme, PieceSet, Settings};
 use super::shared::{
-    BoardInput, BoardView, Browse, BrowseTo, CheckSquares, Clocks, ComputerPlay, GameSetup, GameSystems, NewGame, Notice, PANEL_WIDTH,
-    PanelData, PendingChoice, PositionVersion, Screen, Selection, ToggleFullscreen, side_width,
+    BoardInput, BoardView, Browse, BrowseTo, CheckSquares, Clocks, ComputerPlay, FoulWarning, GameSetup, GameSystems, NewGame, Notice,
+    PANEL_WIDTH, PanelData, PendingChoice, PositionVersion, Screen, Selection, ToggleFullscreen, side_width,
 };
 use crate::presets::{ActivePresets, by_id};
 use crate::rules::{GameState, MoveLog, Rules, RulesWorld, Side};
@@ -75,7 +75,7 @@ pub(super) const ZEN_NOTICE: &str = "Zen mode: press Z to bring the panel back";
 fn panel_systems(app: &mut App) {
     app.add_systems(
         bevy_egui::EguiPrimaryContextPass,
-        (copy_to_clipboard, zen_clocks, side_panel, choice_window, game_over_banner, notice_toast).chain(),
+        (copy_to_clipboard, zen_clocks, side_panel, choice_window, foul_window, game_over_banner, notice_toast).chain(),
     );
 }
 
@@ -493,6 +493,37 @@ fn rules_of_the_game(ui: &mut egui::Ui, game: &GameView) {
             ui.label(def.description);
         }
     }
+}
+
+/// The question before a drop that mates where that is a foul (Shogi's pawn-drop mate).
+fn foul_window(
+    mut contexts: EguiContexts,
+    warning: Res<FoulWarning>,
+    rules: Res<Rules>,
+    view: Res<BoardView>,
+    clocks: Res<Clocks>,
+    mut inputs: MessageWriter<BoardInput>,
+) -> Result {
+    let Some(kind) = warning.0.and_then(|m| m.dropped()) else { return Ok(()) };
+    let ctx = contexts.ctx_mut()?;
+    let name = &rules.0.registry.def(kind).name;
+    let side = side_width(&view, clocks.clock.is_some());
+    egui::Window::new("A foul").collapsible(false).resizable(false).anchor(egui::Align2::CENTER_CENTER, [-(side / 2.0), 0.0]).show(
+        ctx,
+        |ui| {
+            ui.label(egui::RichText::new(format!("This {name} drop mates, which is a foul: you lose.")).size(16.0));
+            ui.label("Play it?");
+            ui.horizontal(|ui| {
+                if ui.button(egui::RichText::new("Play it").size(16.0)).clicked() {
+                    inputs.write(BoardInput::ConfirmFoul);
+                }
+                if ui.button(egui::RichText::new("Cancel").size(16.0)).clicked() {
+                    inputs.write(BoardInput::Cancel);
+                }
+            });
+        },
+    );
+    Ok(())
 }
 
 /// The promotion (or gating) chooser, while a move waits for a choice.

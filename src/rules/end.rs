@@ -130,6 +130,11 @@ fn mate(condition: &EndCondition, at: &EndView, moment: Moment) -> Option<Outcom
     }
     let turn = at.state.turn;
     let mater = turn.opponent();
+    // A mate by a drop that may not mate (Shogi's uchifuzume) is played, and loses for the
+    // dropper (as Fairy-Stockfish and tournament shogi score an illegal move).
+    if at.state.foul_drop {
+        return Some(Outcome::win(turn, Reason::Rule(FOUL_DROP.into())));
+    }
     Some(match condition {
         EndCondition::Checkmated(v) => scored(*v, turn, Reason::Checkmate),
         EndCondition::ShatarMate { knights, .. } => {
@@ -145,6 +150,9 @@ fn mate(condition: &EndCondition, at: &EndView, moment: Moment) -> Option<Outcom
         _ => Outcome::win(mater, Reason::Checkmate),
     })
 }
+
+/// The reason of a mate by a drop that may not mate: the mated side wins.
+pub const FOUL_DROP: &str = "a foul: mate by a pawn drop";
 
 /// No legal move while not in check: the variant's verdict for the side to move, or (by count)
 /// a win for the side with fewer pieces on the board, a draw on equal numbers.

@@ -245,6 +245,7 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
         check_streak,
         fixed_gates: setup.fixed_gates,
         default_end_suppressed: setup.counters.default_end_suppressed,
+        foul_drop: setup.counters.foul_drop,
     };
     // A position may already be decided by a rule that is judged after moves (a third check
     // given, a side without pieces, a piece on its goal).
@@ -507,10 +508,12 @@ impl RulesWorld for World {
     }
 
     fn fen(&mut self) -> String {
-        let ep_legal = self.legal_moves().iter().find_map(|m| match m.kind {
+        let legal = self.legal_moves();
+        let ep_legal = legal.iter().find_map(|m| match m.kind {
             MoveKind::EnPassant(victim) => Some((m.to, victim)),
             _ => None,
         });
+        let no_moves = legal.is_empty();
         let mut promoted: Vec<(Square, PieceType)> =
             self.query::<(&Location, &Promoted)>().iter(self).filter_map(|(l, p)| Some((l.square()?, p.0?))).collect();
         promoted.sort();
@@ -536,6 +539,7 @@ impl RulesWorld for World {
             facing_streak: state.facing_streak,
             pass_streak: state.pass_streak,
             default_end_suppressed: state.default_end_suppressed,
+            foul_drop: state.foul_drop && no_moves,
             decided,
         });
         let pocket =

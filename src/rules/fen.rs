@@ -187,6 +187,9 @@ pub struct Counters {
     pub pass_streak: u8,
     /// A game-result hook switched the default end rules off for this position.
     pub default_end_suppressed: bool,
+    /// The last move was a drop that may not mate, and it mated (`foul`): the dropper loses.
+    /// (Written only at such a mate, where it changes the verdict.)
+    pub foul_drop: bool,
     /// The game ended here by a rule judged during a move that the position alone does not
     /// show (a preset's: the first capture, a king taken by a second move): `end=b:first_capture`.
     pub decided: Option<super::outcome::Outcome>,
@@ -204,7 +207,7 @@ pub fn split_trailing(fen: &str) -> (&str, Option<&str>) {
 }
 
 /// Reads the rules' own sections of the trailing field (`moves=1`, `facing=1`, `pass=1`,
-/// `noend`); returns the others.
+/// `noend`, `foul`); returns the others.
 fn parse_trailing(text: &str) -> Result<(Counters, Vec<String>), FenError> {
     let mut counters = Counters::default();
     let mut others = Vec::new();
@@ -219,6 +222,7 @@ fn parse_trailing(text: &str) -> Result<(Counters, Vec<String>), FenError> {
             Some(("facing", v)) => counters.facing_streak = number(v)?,
             Some(("pass", v)) => counters.pass_streak = number(v)?,
             None if section == "noend" => counters.default_end_suppressed = true,
+            None if section == "foul" => counters.foul_drop = true,
             Some(("end", v)) => {
                 counters.decided = Some(read_end(v).ok_or_else(|| {
                     err(FenCode::Trailing, FenField::Position, format!("trailing field: '{section}' is not end=w|b|d:reason"))
@@ -240,6 +244,9 @@ pub fn write_counters(c: &Counters) -> Vec<String> {
     }
     if c.default_end_suppressed {
         out.push("noend".into());
+    }
+    if c.foul_drop {
+        out.push("foul".into());
     }
     if let Some(o) = &c.decided {
         out.push(format!("end={}", write_end(o)));

@@ -38,7 +38,7 @@
 //!   (off the board or into the captor's hand), en passant, castling, drops, promotion, gating,
 //!   blasts — is written once, generic over a [`PositionWriter`]: move application runs it
 //!   through [`BoardWriter`] (components, square index, hash, undo log), and every legality
-//!   question (self-check, checks forbidden, drop mates, bikjang) through a [`TrialWriter`], which
+//!   question (self-check, checks forbidden, bikjang) through a [`TrialWriter`], which
 //!   changes only the square index and takes the move back exactly. Where preset hooks change
 //!   what a move does (capture consumers, damage absorbers, hooks during or after the
 //!   mutations), those moves are judged on the position a full trial application through
@@ -61,7 +61,7 @@
 //!   royalty rule is active and the side is not in check.
 //! - **Royalty.** The royal set is one function ([`RuleFns::royals`]): the union of the
 //!   presets' [`RoyalRule`]s, or every piece of a royal type. Check, mate, blasts, flying
-//!   generals, check counting, drop mates and position setup all ask it. Where a royal piece can
+//!   generals, check counting and position setup all ask it. Where a royal piece can
 //!   leave the board in play (damage, no self-check filter), a side that loses its last one
 //!   loses at once unless a game-result hook decided first.
 //! - **Hash.** [`position_hash`] covers the pieces, every game-level fact but the clocks, and
@@ -117,6 +117,7 @@ pub use codes::Severity;
 pub(crate) use codes::stable_codes;
 pub use damage::{DamageAdjusters, DamageKind, DamagePipeline, DamageRequest, DamageSystems, deal_damage};
 pub use effects::{Effect, EffectKind, Effects, emit_effect, subscribe_effects, take_effects};
+pub use end::FOUL_DROP;
 pub use engine::{
     Engine, EntityMap, FenExtras, ForkCopiers, ForkFn, RulesRanOut, RulesWorld, install_rules, install_rules_bare, perft, rejudge_decided,
     setup_position,

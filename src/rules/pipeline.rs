@@ -142,7 +142,6 @@ struct Needs {
     cambodian_moves: bool,
     mutually_immune: bool,
     piece_promotion: bool,
-    drop_mates: bool,
     drop_checks: bool,
     pass: bool,
     bikjang: bool,
@@ -193,7 +192,6 @@ impl Needs {
             cambodian_moves: v.switches.cambodian_moves,
             mutually_immune: v.mutually_immune != 0,
             piece_promotion: v.piece_promotion.is_some() || !v.immobile.is_empty(),
-            drop_mates: v.drops.as_ref().is_some_and(|d| d.no_drop_mate != 0),
             drop_checks: v.drops.as_ref().is_some_and(|d| d.no_checks),
             pass: v.switches.pass,
             bikjang: v.end.contains(&EndCondition::Bikjang),
@@ -269,9 +267,6 @@ fn query_defaults(step: QuerySystems, needs: Needs) -> Defaults<QueryPart> {
             let mut before: Vec<Entry<QueryPart>> = Vec::new();
             if needs.drop_checks {
                 before.push(Part(query::forbid_drop_checks));
-            }
-            if needs.drop_mates {
-                before.push(Part(query::forbid_drop_mates));
             }
             if needs.bikjang {
                 before.push(Part(query::answer_bikjang));

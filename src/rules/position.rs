@@ -1,7 +1,7 @@
 //! The position kernel: how a move changes the square index, written once. Move application
 //! runs it through [`BoardWriter`](super::BoardWriter), which keeps the piece components, the
 //! square index, the hash and the undo log in step; every legality question (self-check,
-//! checks forbidden, drop mates, bikjang) runs the very same code through a [`TrialWriter`],
+//! checks forbidden, bikjang) runs the very same code through a [`TrialWriter`],
 //! which changes only the square index and takes the move back exactly.
 //!
 //! The variant's own rules belong to the kernel: captures (off the board or into the captor's
@@ -537,6 +537,8 @@ pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: 
         let facing = fns.generals_facing(rules, &w.board().cells, side);
         st.facing_streak = if facing { st.facing_streak.saturating_add(1) } else { 0 };
     }
+    // A drop that may not mate (Shogi's pawn): a mate it gives loses for the dropper.
+    st.foul_drop = m.dropped().is_some_and(|k| rules.drops.as_ref().is_some_and(|d| d.no_drop_mate & (1u64 << k.0) != 0));
     // En passant: only when an enemy piece could take it, so equal positions hash equally.
     st.ep_square = None;
     st.ep_victim = None;

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use super::board::{Board, generals_face};
 use super::generate::{GenContext, PieceSlot};
 use super::geometry::{Side, Square, SquareSet, kings_touch};
-use super::layers::{Attacks, RuleFns, extra_moves, override_moves, piece_moves, profile_wrap, transformed_moves, type_moves};
+use super::layers::{Attacks, RuleFns, extra_moves, override_moves, profile_wrap, transformed_moves, type_moves};
 use super::movement::RayKind;
 use super::moves::{Move, MoveKind, Wing};
 use super::piece::{Cell, PieceType, Promoted};
@@ -540,85 +540,6 @@ pub fn forbid_drop_checks(p: &mut QueryParts) {
     retain_after(query, board, rules, fns, state, &base, |m, after, st| {
         m.dropped().is_none() || !royal_attacked(rules, fns, st, after, &fns.royals(rules, &after.cells, enemy), enemy)
     });
-}
-
-/// Step 4 (default, first), in variants where some drops may not mate (Shogi's uchifuzume):
-/// drops a drop of such a type that leaves the opponent in check with no legal reply.
-pub fn forbid_drop_mates(p: &mut QueryParts) {
-    let QueryView { query, board, rules, fns, state, promoted, .. } = p.view();
-    let Some(drops) = &rules.drops else { return };
-    let side = query.side;
-    let base = |e: Entity| promoted.get(e).ok().and_then(|p| p.0);
-    let board = &mut *board;
-    query.moves.retain(|m| match m.dropped() {
-        Some(kind) if drops.no_drop_mate & (1u64 << kind.0) != 0 => !drop_mates(rules, fns, drops, board, state, &base, side, m),
-        _ => true,
-    });
-}
-
-/// Whether `side`'s drop `m` leaves the opponent in check without a legal reply.
-#[allow(clippy::too_many_arguments)]
-fn drop_mates(
-    rules: &Variant,
-    fns: &RuleFns,
-    drops: &DropRule,
-    board: &mut Board,
-    state: &GameState,
-    base: &dyn Fn(Entity) -> Option<PieceType>,
-    side: Side,
-    m: &Move,
-) -> bool {
-    let them = side.opponent();
-    let mut w = TrialWriter::new(board, Vec::new(), base);
-    let mut after = *state;
-    make(&mut w, rules, fns, &mut after, *m, side);
-    let royals = fns.royals(rules, &w.board().cells, them);
-    let mated = royal_attacked(rules, fns, &after, w.board(), &royals, them) && !has_safe_reply(rules, fns, drops, &mut w, &after, them);
-    w.undo();
-    mated
-}
-
-/// Whether `side` has a pseudo-legal move or drop on the trial position that leaves none of its
-/// royal pieces in check.
-fn has_safe_reply(rules: &Variant, fns: &RuleFns, drops: &DropRule, w: &mut TrialWriter, state: &GameState, side: Side) -> bool {
-    let cells = w.board().cells.clone();
-    let marks = w.board().marks.clone();
-    let ctx = GenContext { variant: rules, registry: &rules.registry, geometry: rules.geometry, cells: &cells, state };
-    let mut replies = Vec::new();
-    for (i, c) in cells.iter().enumerate() {
-        if c.is_piece() && c.side() == side {
-            let slot = PieceSlot {
-                entity: Entity::PLACEHOLDER,
-                square: Square(i as u8),
-                kind: c.kind(),
-                side,
-                overridden_by: None,
-                mark: marks[i],
-            };
-            piece_moves(&ctx, fns, &slot, &mut replies);
-        }
-    }
-    // A drop can only help by blocking a line.
-    for (i, c) in cells.iter().enumerate() {
-        let sq = Square(i as u8);
-        if c.is_empty()
-            && let Some(kind) = rules
-                .registry
-                .ids()
-                .find(|&k| w.board().hand_counts[side.index()][k.0 as usize] > 0 && drop_allowed(rules, drops, &cells, side, k, sq))
-        {
-            replies.push(Move::drop(kind, sq));
-        }
-    }
-    let base = |_: Entity| None;
-    replies.into_iter().any(|r| {
-        let mut reply = TrialWriter::new(w.board_mut(), Vec::new(), &base);
-        let mut after = *state;
-        make(&mut reply, rules, fns, &mut after, r, side);
-        let safe = !royal_attacked(rules, fns, &after, reply.board(), &fns.royals(rules, &reply.board().cells, side), side);
-        reply.undo();
-        safe
-    })
 }
 
 /// Step 4 (default, before the hooks), in variants where pieces in hand must be dropped

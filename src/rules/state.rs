@@ -69,6 +69,10 @@ pub struct GameState {
     /// (checkmate, stalemate) do not apply to it (`preset-api.md`: a game-result hook overrides
     /// the default checkmate and stalemate logic). Cleared at the start of every move.
     pub default_end_suppressed: bool,
+    /// The last move dropped a piece whose drop may not mate (Shogi's pawn, `no_drop_mate`): a
+    /// mate it gives is a foul that loses for the dropper (`end::mate`), as Fairy-Stockfish
+    /// scores it. Not part of the hash: the position is the same, only its verdict differs.
+    pub foul_drop: bool,
 }
 
 impl GameState {

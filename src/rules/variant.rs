@@ -277,7 +277,8 @@ pub struct DropRule {
     pub no_doubled_count: u8,
     /// No drop may give check.
     pub no_checks: bool,
-    /// Types (bit set) whose drop may not checkmate (Shogi's uchifuzume).
+    /// Types (bit set) whose drop may not checkmate (Shogi's uchifuzume): the mate such a drop
+    /// gives loses for the dropper (`GameState::foul_drop`).
     pub no_drop_mate: u64,
     /// A promoted piece taken goes to the hand as what it became (Loop, Chessgi).
     pub keep_promoted: bool,

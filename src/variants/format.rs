@@ -561,7 +561,9 @@ pub struct DropsSpec {
     /// dropped there (default 1; Tori shogi: 2).
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub no_doubled_count: u8,
-    /// Letters whose drop may not checkmate (Shogi's uchifuzume: `"P"`).
+    /// Letters whose drop may not checkmate (Shogi's uchifuzume: `"P"`): such a drop is
+    /// played, and the mate it gives loses for the dropper (a foul, as Fairy-Stockfish scores
+    /// it).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub no_drop_mate: String,
     /// No drop may give check (Fairy-Stockfish's `dropChecks = false`).

@@ -1,6 +1,8 @@
-//! Helpers shared by the integration tests that need them (`mod common;`).
-// Each test binary uses its own part of this module.
+//! Helpers shared by the integration tests that need them (`crate::common`).
+// Each test module uses its own part of this module.
 #![allow(dead_code)]
+
+use std::sync::OnceLock;
 
 /// SplitMix64: a small seeded generator, the same on every machine, so that a failure replays
 /// from its seed.
@@ -24,6 +26,47 @@ impl Rng {
     pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
         &items[self.below(items.len())]
     }
+}
+
+/// The seed of a randomised test (issue 31: seeds move, so each commit checks new positions).
+///
+/// `var` (such as `CHIMERA_FUZZ_SEED`) replays a run: decimal or `0x` hex. Without it, the seed
+/// is derived from the checked-out commit and `purpose`, so that CI on a new commit plays new
+/// games and a rerun on the same commit replays them; outside a git checkout it is `purpose`'s
+/// salt alone. The seed is printed with the line that replays it; a failing test's output
+/// shows it.
+pub fn seed(var: &str, purpose: &str) -> u64 {
+    let given = std::env::var(var).ok().filter(|t| !t.trim().is_empty());
+    let seed = match &given {
+        Some(text) => parse_seed(text).unwrap_or_else(|| panic!("{var}={text:?} is not a seed (decimal or 0x hex)")),
+        None => salt(purpose) ^ commit_salt(),
+    };
+    let from = if given.is_some() { "given" } else { "from the commit" };
+    println!("seed {purpose}: {seed:#018x} ({from}; replay: {var}={seed:#018x})");
+    seed
+}
+
+/// A seed as written by `seed`: decimal or `0x` hex.
+pub fn parse_seed(text: &str) -> Option<u64> {
+    let t = text.trim().replace('_', "");
+    match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => t.parse().ok(),
+    }
+}
+
+/// The salt of `git rev-parse HEAD` in the crate's directory (0 outside a checkout).
+fn commit_salt() -> u64 {
+    static SALT: OnceLock<u64> = OnceLock::new();
+    *SALT.get_or_init(|| {
+        std::process::Command::new("git")
+            .args(["rev-parse", "HEAD"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map_or(0, |o| salt(String::from_utf8_lossy(&o.stdout).trim()))
+    })
 }
 
 /// FNV-1a of `text`: a seed salt from a name.

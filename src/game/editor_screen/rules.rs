@@ -306,7 +306,7 @@ fn drops(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], ranks: u8
         });
         changed |= ui.checkbox(&mut d.no_checks, "no drop may give check").changed();
         ui.horizontal_wrapped(|ui| {
-            ui.label("may not mate by a drop");
+            ui.label("may not mate by a drop (a foul: the dropper loses)");
             if let Some(l) = letter_boxes(ui, pieces, &d.no_drop_mate) {
                 d.no_drop_mate = l;
                 changed = true;

@@ -27,6 +27,8 @@ pub enum BoardInput {
     Redo,
     /// Pass, where the variant allows it (Janggi) and it is legal now.
     Pass,
+    /// Play the drop waiting in [`FoulWarning`] after all.
+    ConfirmFoul,
 }
 
 /// Where the selected piece comes from.
@@ -75,6 +77,11 @@ impl Selection {
 /// Moves that differ only in a choice the player still has to make.
 #[derive(Resource, Clone, Debug, Default)]
 pub struct PendingChoice(pub Vec<Move>);
+
+/// A drop waiting for the player's yes: it mates, and the variant counts such a mate as a foul
+/// that loses for the dropper (Shogi's pawn-drop mate, `no_drop_mate`).
+#[derive(Resource, Default)]
+pub struct FoulWarning(pub Option<Move>);
 
 /// Moves taken back, newest last, for redo.
 #[derive(Resource, Clone, Debug, Default)]

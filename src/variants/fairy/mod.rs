@@ -225,10 +225,7 @@ pub const BUILTIN_PARENTS: &[(&str, &str)] = &[
 pub fn known_differences(builtin: &str) -> Option<&'static str> {
     Some(match builtin {
         "crazyhouse" | "placement" | "seirawan" | "dobutsu" | "dragon" | "shouse" => "a drop does not reset Chimera's half-move clock",
-        "shogi" | "minishogi" => {
-            "a drop does not reset Chimera's half-move clock; a pawn drop that mates is refused (Fairy-Stockfish allows it and scores it a loss); \
-             a fourth repetition is a draw"
-        }
+        "shogi" | "minishogi" => "a drop does not reset Chimera's half-move clock",
         "xiangqi" => "the chasing rules are not applied; no fifty-move draw claim; a soldier's move resets the half-move clock",
         "minixiangqi" | "manchu" => "no fifty-move draw claim; a soldier's move resets the half-move clock",
         "makruk" | "ai-wok" | "asean" | "makpong" | "cambodian" | "karouk" => "no counting rules: the fifty-move rule instead",
