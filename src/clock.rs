@@ -31,7 +31,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use crate::rules::{Board, Outcome, Reason, Side, Variant, has_insufficient_material};
+use crate::rules::{Board, EndCondition, Outcome, Reason, Side, Variant, cannot_win, has_insufficient_material};
 
 /// The longest main time a control may give, and the longest increment, delay or period.
 pub const MAX_BASE: Duration = Duration::from_secs(10 * 3600);
@@ -685,11 +685,21 @@ pub fn declare_flag(world: &mut bevy::prelude::World, flagged: Side) {
 }
 
 /// The end of a game whose `flagged` side ran out of time in `board`: a loss, or a draw when
-/// the other side has too little material to win in `variant` (its own rule, as
-/// [`has_insufficient_material`] judges it).
+/// the other side has too little material to win in `variant` (its own rule: lichess's for the
+/// variants that name one, [`cannot_win`]; otherwise as [`has_insufficient_material`] judges
+/// it).
 pub fn flag_outcome(variant: &Variant, board: &Board, flagged: Side) -> Outcome {
     let other = flagged.opponent();
-    if has_insufficient_material(variant, board, other) {
+    let lichess = variant.end.iter().find_map(|e| match e {
+        EndCondition::InsufficientMaterialAs(rule) => Some(*rule),
+        _ => None,
+    });
+    let short = match lichess {
+        // (The flagged side was to move.)
+        Some(rule) => cannot_win(rule, board, &variant.registry, other, flagged),
+        None => has_insufficient_material(variant, board, other),
+    };
+    if short {
         Outcome::draw(Reason::Rule("time forfeit against insufficient material".into()))
     } else {
         Outcome::win(other, Reason::Rule("time forfeit".into()))
@@ -939,6 +949,13 @@ mod tests {
         assert_eq!(o.to_string(), "draw by time forfeit against insufficient material");
         // Black flags: White wins.
         assert_eq!(flag_outcome(&chess, board, Side::Black).to_string(), "white wins by time forfeit");
+        // Horde, by lichess's rule: two knights of the horde cannot mate a lone king, so the
+        // king's side flagging draws; the horde flagging loses (the king can take it all).
+        let horde = crate::variants::builtin("horde").unwrap();
+        let engine = crate::rules::Engine::from_fen(horde.clone(), "8/5k2/8/8/8/4NN2/8/8 w - - 0 1").unwrap();
+        let board = engine.world().resource::<Board>();
+        assert_eq!(flag_outcome(&horde, board, Side::Black).winner, None);
+        assert_eq!(flag_outcome(&horde, board, Side::White).winner, Some(Side::Black));
     }
 
     #[test]

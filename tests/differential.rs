@@ -652,7 +652,38 @@ const LISTED_GAPS: &[KnownGap] = &[
         shows: |d| matches!(check_marks(d), (Some(_), None)),
         class: Notation,
         why: "Fairy-Stockfish writes no check marks in Atomic (its gives_check is false for blast variants); Chimera does",
+        fen: "4k3/8/8/8/8/8/7P/R3K3 w - - 0 1",
+        moves: "",
+    },
+    // Insufficient material as lichess defines it (chessops), where Fairy-Stockfish plays on.
+    KnownGap {
+        variant: "atomic",
+        kind: "result-chimera-ends",
+        shows: |d| d.ours == "draw(material)" && d.theirs == "ongoing",
+        class: Rules,
+        why: "lichess's rule (chessops): a rook, knight or bishop alone cannot blow up a lone king, nor can a lone king win, so the \
+              game is drawn; Fairy-Stockfish plays on",
         fen: "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+        moves: "",
+    },
+    KnownGap {
+        variant: "crazyhouse",
+        kind: "result-chimera-ends",
+        shows: |d| d.ours == "draw(material)" && d.theirs == "ongoing",
+        class: Rules,
+        why: "lichess's rule (chessops): three pieces at most on the board and in hand, no pawn, rook or queen, is a draw; \
+              Fairy-Stockfish plays on (a capture could fill a hand)",
+        fen: "8/5k2/8/8/8/8/3K2N1/8[] w - - 0 1",
+        moves: "",
+    },
+    KnownGap {
+        variant: "antichess",
+        kind: "result-chimera-ends",
+        shows: |d| d.ours == "draw(material)" && d.theirs == "ongoing",
+        class: Rules,
+        why: "lichess's rule (chessops): bishops alone, each side's on a square colour the other's never reach, can never be \
+              taken, so neither side can lose them all: a draw; Fairy-Stockfish plays on",
+        fen: "8/8/8/6b1/8/3B4/4B3/5B2 w - - 0 1",
         moves: "",
     },
     KnownGap {

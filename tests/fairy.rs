@@ -167,6 +167,29 @@ fn unknown_keys_and_values_are_refused_not_guessed() {
     assert!(import("[x]\nthis is not a key\n").is_err(), "a line that is not an entry is an error");
 }
 
+/// Where Fairy-Stockfish loads a section with a default, the import takes the same default:
+/// check counting without counts in the start FEN (one check wins), a "one-fold" repetition
+/// (ended at the first repeat, as a twofold one), a region written `*` alone (no square).
+#[test]
+fn fairy_stockfishs_defaults_are_taken_not_refused() {
+    let text = "[onecheck:chess]\ncheckCounting = true\n[uneven:chess]\ncheckCounting = true\n\
+                startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3+2 0 1\n\
+                [onefold:chess]\nnFoldRule = 1\n[nostep:chess]\ndoubleStepRegionWhite = *\ndoubleStepRegionBlack = *\n";
+    let all = import(text).expect("reads");
+    let ends = |name: &str| converted(&all, name).end.unwrap_or_default();
+    assert!(ends("onecheck").contains(&EndSpec::NCheck(1)), "{:?}", ends("onecheck"));
+    assert!(ends("uneven").contains(&EndSpec::NCheck(3)), "{:?}", ends("uneven"));
+    assert!(ends("onefold").contains(&EndSpec::Repetition(2)), "{:?}", ends("onefold"));
+    // One check wins at once (pyffish: after e2e4 f7f6 d1h5 the game is over).
+    let mut e = Engine::from_fen(compile(&converted(&all, "onecheck")).unwrap(), "startpos").unwrap();
+    for m in ["e2e4", "f7f6", "d1h5"] {
+        e.play_uci(m).unwrap();
+    }
+    assert_eq!(e.outcome().map(|o| o.winner), Some(Some(chimera::rules::Side::White)));
+    // White's pawns have no double step left: 12 moves, not 20.
+    assert_eq!(perft(&converted(&all, "nostep"), 1), 12);
+}
+
 /// The catalogue variants Fairy-Stockfish's format cannot express, and the key that stops
 /// each (the first one named).
 const NOT_EXPORTED: &[(&str, &str)] = &[
@@ -191,11 +214,12 @@ const NOT_EXPORTED: &[(&str, &str)] = &[
 
 /// End conditions as a sorted set, regions unnamed (the regions' squares are the tree's).
 /// Insufficient material is left out: Fairy-Stockfish's keys do not say it (it reports
-/// insufficient material in every variant), so the import decides it by the variant's kind.
+/// insufficient material in every variant), so the import decides it by the variant's kind
+/// (and lichess's rules for its variants are Chimera's own).
 fn end_set(ends: &[EndSpec]) -> Vec<String> {
     let mut out: Vec<String> = ends
         .iter()
-        .filter(|e| **e != EndSpec::InsufficientMaterial)
+        .filter(|e| !matches!(e, EndSpec::InsufficientMaterial | EndSpec::InsufficientMaterialAs(_)))
         .map(|e| {
             let text = format!("{e:?}");
             match text.find("region: \"") {

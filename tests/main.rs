@@ -18,6 +18,7 @@ mod janggi;
 mod kernel;
 mod layers;
 mod legality_oracle;
+mod material;
 mod memory;
 mod movement;
 mod multileg;

@@ -175,6 +175,7 @@ fn every_variant_saves_and_resumes_at_random_plies() {
             }
         }
     }
+    println!("saves: {} variants, {games} games each saved and resumed, seed {seed:#018x}", chimera::variants::builtin_ids().count());
 }
 
 #[test]

@@ -29,6 +29,7 @@
 use super::board::Board;
 use super::geometry::{Side, Square, SquareSet};
 use super::layers::{Attacks, RuleFns};
+use super::material::{MaterialRule, dead_position};
 use super::outcome::{Outcome, Reason, has_insufficient_material, perpetual_checker, repetition_span, scored};
 use super::piece::{Cell, PieceType};
 use super::state::GameState;
@@ -80,6 +81,7 @@ pub fn judge(condition: &EndCondition, at: &EndView, moment: Moment) -> Option<O
         E::MoveRule(n) => move_rule(*n, at, moment),
         E::Repetition(_) | E::RepetitionScored { .. } => repetition(condition, at, moment),
         E::InsufficientMaterial => insufficient_material(at, moment),
+        E::InsufficientMaterialAs(rule) => lichess_material(*rule, at, moment),
         E::NCheck(n) => n_check(*n, at, moment),
         E::Extinction { .. } => extinction(condition, at, moment),
         E::RegionReached { .. } => region_reached(condition, at, moment),
@@ -222,6 +224,12 @@ fn insufficient_material(at: &EndView, moment: Moment) -> Option<Outcome> {
         Side::BOTH.iter().all(|&s| has_insufficient_material(variant, board, s))
     };
     dead.then(|| Outcome::draw(Reason::InsufficientMaterial))
+}
+
+/// Neither side can win by the variant's lichess rule (`material`): a draw.
+fn lichess_material(rule: MaterialRule, at: &EndView, moment: Moment) -> Option<Outcome> {
+    let Moment::Asked(_) = moment else { return None };
+    dead_position(rule, at.board, &at.variant.registry, at.state.turn).then(|| Outcome::draw(Reason::InsufficientMaterial))
 }
 
 /// The side that has given `n` checks wins (after a move, only the mover can have).

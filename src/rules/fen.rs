@@ -339,8 +339,12 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
     let (pieces, promoted_squares, walls) = parse_placement(g, reg, &placement)?;
     check_walls(variant, &walls)?;
     let mut hand = Vec::new();
+    // An empty pocket (`[]`, `[-]`) in a variant without hands says nothing: Fairy-Stockfish
+    // reads it so (its tests write Xiangqi's FENs with one).
+    let hands = variant.drops.is_some() || variant.switches.gating;
+    let pocket = pocket.filter(|p| hands || !(p.is_empty() || *p == "-"));
     if let Some(pocket) = pocket {
-        if variant.drops.is_none() && !variant.switches.gating {
+        if !hands {
             return Err(err(FenCode::Pocket, FenField::Board, "this variant has no hands, but the FEN has a pocket"));
         }
         if pocket.starts_with('[') {

@@ -91,6 +91,7 @@ mod generate;
 mod geometry;
 mod layers;
 mod lifecycle;
+mod material;
 mod movement;
 mod moves;
 mod notation;
@@ -127,6 +128,7 @@ pub use generate::{GenContext, GeneratorFn, PieceSlot, generate_from_tables};
 pub use geometry::{Geometry, MAX_FILES, MAX_RANKS, Side, Square, SquareSet, kings_touch};
 pub use layers::{Attacks, LayerFn, LayerKind, MoveLayer, PromotionFn, RoyalFn, RoyalRule, RuleFns, piece_moves, profile_wrap, type_moves};
 pub use lifecycle::{LifecycleSystems, PieceEvent, RetractPipeline, SpawnError, SpawnPipeline, announce_retractions, spawn_piece};
+pub use material::{MaterialRule, cannot_win, dead_position};
 pub use movement::{
     Atom, Hop, LegPath, LegStep, Mode, MoveTable, Ray, RayKind, Zones, lame_path, leg_displacement, leg_end, symmetric, walk_legs, walk_ray,
 };

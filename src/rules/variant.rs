@@ -206,6 +206,8 @@ pub enum EndCondition {
     Repetition(u8),
     /// Neither side can mate (FIDE material rules): a draw.
     InsufficientMaterial,
+    /// Neither side can win by the variant's lichess rule (`material::MaterialRule`): a draw.
+    InsufficientMaterialAs(super::material::MaterialRule),
     /// The royal pieces face each other on an open file after two moves in a row (Janggi's
     /// bikjang): the game ends, scored by the variant's material count (a draw without one).
     Bikjang,

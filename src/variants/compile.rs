@@ -590,6 +590,7 @@ fn check_end(file: &VariantFile, cx: &Context, ck: &mut Checker) -> Vec<EndCondi
                 EndCondition::RepetitionScored { count: *count, verdict: *verdict, for_white: *for_white }
             }
             EndSpec::InsufficientMaterial => EndCondition::InsufficientMaterial,
+            EndSpec::InsufficientMaterialAs(rule) => EndCondition::InsufficientMaterialAs(*rule),
             EndSpec::Bikjang => EndCondition::Bikjang,
             EndSpec::DoublePass => EndCondition::DoublePass,
             EndSpec::StalemateByCount => EndCondition::StalemateByCount,

@@ -32,7 +32,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 pub use crate::presets::Scope;
-use crate::rules::{RuleSwitches, Shuffle, Verdict};
+use crate::rules::{MaterialRule, RuleSwitches, Shuffle, Verdict};
 
 /// Where the editor lists a switch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -722,6 +722,9 @@ pub enum EndSpec {
     Repetition(u8),
     /// Material with which neither side can mate draws.
     InsufficientMaterial,
+    /// Material with which neither side can win draws, by lichess's rule for a variant:
+    /// `InsufficientMaterialAs(Atomic)`, `Antichess`, `Crazyhouse`, `ThreeCheck` or `Horde`.
+    InsufficientMaterialAs(MaterialRule),
     /// The royal pieces face each other on an open file after two moves in a row (Janggi's
     /// bikjang): the game ends, scored by `material_count` (a draw without one).
     Bikjang,

@@ -12,7 +12,7 @@ use bevy_egui::egui;
 
 use super::field_problems;
 use crate::editor::{Edit, Editor};
-use crate::rules::Verdict;
+use crate::rules::{MaterialRule, Verdict};
 use crate::variants::{
     BlastSpec, CastlingSpec, DropsSpec, EndSpec, PiecePromotionSpec, PieceSpec, Problem, ProfileUse, PromotionSpec, SWITCHES, Scope,
     SwitchSection,
@@ -447,6 +447,7 @@ fn new_conditions(pieces: &[PieceSpec], regions: &[String]) -> Vec<(&'static str
         ("repetition draws", EndSpec::Repetition(3)),
         ("repetition: a verdict", EndSpec::RepetitionScored { count: 3, verdict: Verdict::Loss, for_white: false }),
         ("insufficient material draws", EndSpec::InsufficientMaterial),
+        ("insufficient material as lichess plays a variant", EndSpec::InsufficientMaterialAs(MaterialRule::ThreeCheck)),
         ("bikjang (Janggi)", EndSpec::Bikjang),
         ("two passes end it", EndSpec::DoublePass),
     ]
@@ -551,6 +552,23 @@ fn condition_row(ui: &mut egui::Ui, i: usize, e: &mut EndSpec, pieces: &[PieceSp
         }
         EndSpec::InsufficientMaterial => {
             ui.label("insufficient material draws");
+        }
+        EndSpec::InsufficientMaterialAs(rule) => {
+            ui.label("insufficient material draws, as lichess judges it in");
+            let name = |r: MaterialRule| match r {
+                MaterialRule::ThreeCheck => "Three-check (a bare king)",
+                MaterialRule::Crazyhouse => "Crazyhouse",
+                MaterialRule::Atomic => "Atomic",
+                MaterialRule::Antichess => "Antichess",
+                MaterialRule::Horde => "Horde",
+            };
+            egui::ComboBox::from_id_salt(("end-material", i)).selected_text(name(*rule)).show_ui(ui, |ui| {
+                for r in
+                    [MaterialRule::ThreeCheck, MaterialRule::Crazyhouse, MaterialRule::Atomic, MaterialRule::Antichess, MaterialRule::Horde]
+                {
+                    changed |= ui.selectable_value(rule, r, name(r)).changed();
+                }
+            });
         }
         EndSpec::Bikjang => {
             ui.label("bikjang: kings facing after two moves end it (scored by the count)");

@@ -389,10 +389,15 @@ fn parse_file(text: &str) -> Option<u8> {
     }
 }
 
-/// The squares (file, rank from 0) of one token: `e4`, `*1` (a rank), `a*` (a file), `*`.
+/// The squares (file, rank from 0) of one token: `e4`, `*1` (a rank), `a*` (a file), `*` alone
+/// (none).
 fn parse_squares(token: &str, files: u8, ranks: u8) -> Option<Vec<(u8, u8)>> {
     if !token.is_ascii() || token.is_empty() {
         return None;
+    }
+    // A lone `*` names no square, as Fairy-Stockfish reads it (`*1` is a rank, `a*` a file).
+    if token == "*" {
+        return Some(Vec::new());
     }
     let (f, r) = token.split_at(token.find(|c: char| c.is_ascii_digit() || c == '*').filter(|&i| i > 0).unwrap_or(1));
     let fs: Vec<u8> = match f {
@@ -1414,11 +1419,18 @@ fn write_ends(rd: &mut Reader, read: &Read, regions: &mut Regions, file: &mut Va
         Some(v) => end.push(EndSpec::Checkmated(v)),
         None => {}
     }
-    // Stalemate scored by the pieces on the board replaces its verdict.
-    if e.stalemate_by_count {
-        end.push(EndSpec::StalemateByCount);
-    } else if let Some(v) = e.stalemate {
-        end.push(EndSpec::Stalemate(v));
+    // Stalemate scored by the pieces on the board: the side with fewer pieces gets the
+    // stalemate value, the other its opposite, equal numbers draw (as pyffish scores it). With
+    // a draw that is a plain drawn stalemate.
+    match (e.stalemate_by_count, e.stalemate) {
+        (true, Some(Verdict::Win)) => end.push(EndSpec::StalemateByCount),
+        (true, Some(Verdict::Loss)) => {
+            let line = rd.line("stalematePieceCount");
+            rd.refuse("stalematePieceCount", line, "a stalemate won by the side with more pieces is not supported");
+        }
+        (true, _) => end.push(EndSpec::Stalemate(Verdict::Draw)),
+        (false, Some(v)) => end.push(EndSpec::Stalemate(v)),
+        (false, None) => {}
     }
     if let (Some(w), Some(b)) = (&e.flag_white, &e.flag_black) {
         if e.flag_white_piece != e.flag_black_piece {
@@ -1467,19 +1479,15 @@ fn write_ends(rd: &mut Reader, read: &Read, regions: &mut Regions, file: &mut Va
     }
 
     if e.check_counting {
-        match check_count(&read.board.start) {
-            Some(n) => end.push(EndSpec::NCheck(n)),
-            None => {
-                let line = rd.line("checkCounting");
-                rd.refuse("checkCounting", line, "the start FEN has no check counts ('3+3')");
-            }
-        }
+        // Without counts in the start FEN, Fairy-Stockfish gives each side one check to win.
+        end.push(EndSpec::NCheck(check_count(&read.board.start).unwrap_or(1)));
     }
     if e.n_move > 0 {
         end.push(EndSpec::MoveRule(e.n_move.saturating_mul(2)));
     }
     if e.n_fold > 0 {
-        let count = u8::try_from(e.n_fold).unwrap_or(u8::MAX);
+        // (Fairy-Stockfish ends a "one-fold" repetition at the first repeat, as a twofold one.)
+        let count = u8::try_from(e.n_fold.max(2)).unwrap_or(u8::MAX);
         match e.n_fold_value {
             Some(Verdict::Draw) => end.push(EndSpec::Repetition(count)),
             Some(verdict) => end.push(EndSpec::RepetitionScored { count, verdict, for_white: e.n_fold_absolute }),
@@ -1495,12 +1503,12 @@ fn write_ends(rd: &mut Reader, read: &Read, regions: &mut Regions, file: &mut Va
     file.end = Some(end);
 }
 
-/// The check counts of a FEN with a `3+3` field, if all alike.
+/// The checks to win of a FEN with a `3+3` field: the larger count where the sides differ
+/// (the FEN's field then says how many the other side has given already).
 fn check_count(fen: &str) -> Option<u8> {
     let field = fen.split_whitespace().find(|f| f.contains('+') && f.chars().all(|c| c.is_ascii_digit() || c == '+'))?;
     let (a, b) = field.split_once('+')?;
-    let (a, b) = (a.parse::<u8>().ok()?, b.parse::<u8>().ok()?);
-    (a == b).then_some(a)
+    Some(a.parse::<u8>().ok()?.max(b.parse::<u8>().ok()?))
 }
 
 /// A piece's name: Fairy-Stockfish's for its predefined pieces, otherwise the name of a

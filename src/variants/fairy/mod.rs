@@ -803,9 +803,10 @@ fn export_ends(x: &mut Export) {
             }
             EndSpec::Stalemate(v) => stalemate = Some(*v),
             EndSpec::StalemateByCount => {
-                // It replaces the stalemate value in Fairy-Stockfish, whatever that says.
+                // Fairy-Stockfish scores a stalemate by count with the stalemate value: the
+                // side with fewer pieces gets it (a win here), the other its opposite.
                 x.keys.insert("stalematePieceCount".into(), "true".into());
-                stalemate = Some(Verdict::Draw);
+                stalemate = Some(Verdict::Win);
             }
             EndSpec::RegionReached { pieces: which, region, reply, safe, count } => {
                 let [w, b] = crate::variants::region_squares(file, region);
@@ -858,7 +859,8 @@ fn export_ends(x: &mut Export) {
                     x.keys.insert("nFoldValueAbsolute".into(), "true".into());
                 }
             }
-            EndSpec::InsufficientMaterial => {}
+            // (Fairy-Stockfish judges material by its own rule: lichess's is a departure it lacks.)
+            EndSpec::InsufficientMaterial | EndSpec::InsufficientMaterialAs(_) => {}
             EndSpec::BareKing(_) | EndSpec::RegionHeld { .. } | EndSpec::Bikjang | EndSpec::DoublePass => {
                 x.refuse(&path, "this end condition has no Fairy-Stockfish key");
             }
