@@ -520,8 +520,9 @@ const LISTED_GAPS: &[KnownGap] = &[
         shows: fs_only_passes,
         class: Rules,
         why: "a check that also opens the file between the kings (bikjang), with no move that answers the check: Chimera scores \
-              checkmate, Fairy-Stockfish lets the checked side pass and leave the kings facing, which loses at once; which is right \
-              needs deciding",
+              checkmate, Fairy-Stockfish lets the checked side pass and leave the kings facing, which loses at once. Decided: \
+              Chimera's rule stays (a departure, in presets/janggi.ron): in Janggi a side in check must answer it and may not \
+              pass, so the check with no answer is mate; Fairy-Stockfish allows the pass because the bikjang then ends the game",
         fen: "r1bc2bn1/5a3/4k4/Pr7/5ppp1/3P2p2/2P4PP/1Cc2AN2/4KAR2/RNB1C1B2 b - - 4 41",
         moves: "",
     },
@@ -531,7 +532,8 @@ const LISTED_GAPS: &[KnownGap] = &[
         shows: |d| d.ours == "loss(checkmate)" && d.theirs == "ongoing" && fs_may_pass(d),
         class: Rules,
         why: "a check that also opens the file between the kings (bikjang), with no move that answers the check: Chimera scores \
-              checkmate, Fairy-Stockfish lets the checked side pass (e1e1) and leave the kings facing; which is right needs deciding",
+              checkmate, Fairy-Stockfish lets the checked side pass (e1e1) and leave the kings facing. Decided as the \
+              legal-missing-losing gap above: a side in check may not pass, so this is mate",
         fen: "1r3abn1/3ac3r/n1c1k4/p2pbP1pp/1p7/1P7/P2P4P/NC5C1/3R5/2BAKABNR b - - 35 18",
         moves: "e7g4",
     },
@@ -545,7 +547,8 @@ const LISTED_GAPS: &[KnownGap] = &[
         class: Rules,
         why: "a check that also opens the file between the generals (here the king steps in front of its own cannon): Chimera lets the \
               checked side only answer the check, Fairy-Stockfish also lets it pass and leave the generals facing, which draws under \
-              the traditional rules (in Janggi it loses at once: see its legal-missing-losing gap); which is right needs deciding",
+              the traditional rules. Decided as for Janggi (its legal-missing-losing gap): a side in check must answer it and may \
+              not pass",
         fen: "r1ba2b2/3k1a3/nc5cn/p5p2/2p2p3/2P1rP2p/2P1N3P/C2K5/3C5/RNB1AAB1R b - - 5 19",
         moves: "",
     },

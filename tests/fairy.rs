@@ -169,12 +169,17 @@ fn unknown_keys_and_values_are_refused_not_guessed() {
 
 /// Where Fairy-Stockfish loads a section with a default, the import takes the same default:
 /// check counting without counts in the start FEN (one check wins), a "one-fold" repetition
-/// (ended at the first repeat, as a twofold one), a region written `*` alone (no square).
+/// (ended at the first repeat, as a twofold one), a region written `*` alone (no square), keys
+/// at values that say what Chimera's rules already say, captures to hand without drops, initial
+/// moves without double steps (dropped).
 #[test]
 fn fairy_stockfishs_defaults_are_taken_not_refused() {
     let text = "[onecheck:chess]\ncheckCounting = true\n[uneven:chess]\ncheckCounting = true\n\
                 startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3+2 0 1\n\
-                [onefold:chess]\nnFoldRule = 1\n[nostep:chess]\ndoubleStepRegionWhite = *\ndoubleStepRegionBlack = *\n";
+                [onefold:chess]\nnFoldRule = 1\n[nostep:chess]\ndoubleStepRegionWhite = *\ndoubleStepRegionBlack = *\n\
+                [defaults:chess]\ntripleStepRegionWhite = -\nenPassantTypes = p\nenPassantRegion = *1 *2 *3 *4 *5 *6 *7 *8\n\
+                promotionPawnTypesWhite = p\npromotionPawnTypesBlack = p\ncapturesToHand = true\n\
+                [noinitial:chess]\ndoubleStep = false\ncustomPiece1 = a:fmWifmnD\nstartFen = 4k3/8/8/8/8/8/A7/4K3 w - - 0 1\n";
     let all = import(text).expect("reads");
     let ends = |name: &str| converted(&all, name).end.unwrap_or_default();
     assert!(ends("onecheck").contains(&EndSpec::NCheck(1)), "{:?}", ends("onecheck"));
@@ -188,6 +193,11 @@ fn fairy_stockfishs_defaults_are_taken_not_refused() {
     assert_eq!(e.outcome().map(|o| o.winner), Some(Some(chimera::rules::Side::White)));
     // White's pawns have no double step left: 12 moves, not 20.
     assert_eq!(perft(&converted(&all, "nostep"), 1), 12);
+    // Keys at the values that change nothing (captures to hand without drops included) play chess.
+    assert_eq!(perft(&converted(&all, "defaults"), 3), 8_902);
+    // Without double steps a piece's initial moves go (pyffish: the A on a2 has only a2a3).
+    let noinitial = compile(&converted(&all, "noinitial")).unwrap();
+    assert_eq!(legal_uci(&noinitial, "4k3/8/8/8/8/8/A7/4K3 w - - 0 1"), "a2a3 e1d1 e1d2 e1e2 e1f1 e1f2");
 }
 
 /// The catalogue variants Fairy-Stockfish's format cannot express, and the key that stops

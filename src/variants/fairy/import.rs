@@ -683,20 +683,35 @@ fn read_pawns(rd: &mut Reader, board: &Board, pieces: &Pieces) -> Pawns {
             "pieces other than the pawn type that reset the move count (Chimera's pawns also have no letter in SAN)",
         );
     }
-    let promoting = rd.letters("promotionPawnTypes", &types, all);
+    // Each side's promoting pieces override the common list; Chimera's are the same for both.
+    let common = rd.letters("promotionPawnTypes", &types, all);
+    let mut by_side = Vec::new();
     for side in ["White", "Black"] {
         let key = format!("promotionPawnTypes{side}");
-        if let Some(v) = rd.get(&key)
-            && rd.letter_set(&key, &v, all) != promoting
+        by_side.push(match rd.get(&key) {
+            Some(v) => (rd.letter_set(&key, &v, all), Some((key, v.line))),
+            None => (common.clone(), None),
+        });
+    }
+    if by_side[0].0 != by_side[1].0 {
+        let (key, line) = by_side.iter().find_map(|(_, k)| k.clone()).unwrap_or_default();
+        rd.refuse(&key, line, "promoting pieces that differ by side");
+    }
+    let promoting = by_side.swap_remove(0).0;
+    // En passant is the Betza `e` of a piece's moves in Chimera: a list or region that says
+    // what that already says (the pawn types; every square) is taken, any other refused.
+    for key in ["enPassantTypes", "enPassantTypesWhite", "enPassantTypesBlack"] {
+        if let Some(v) = rd.get(key)
+            && rd.letter_set(key, &v, all) != types
         {
-            rd.refuse(&key, v.line, "promoting pieces that differ by side");
+            rd.refuse(key, v.line, "en passant is the Betza 'e' of a piece's moves in Chimera; a separate list is not supported");
         }
     }
-    for key in
-        ["enPassantTypes", "enPassantTypesWhite", "enPassantTypesBlack", "enPassantRegion", "enPassantRegionWhite", "enPassantRegionBlack"]
-    {
-        if let Some(v) = rd.get(key) {
-            rd.refuse(key, v.line, "en passant is the Betza 'e' of a piece's moves in Chimera; a separate list or region is not supported");
+    let every_square = usize::from(board.files) * usize::from(board.ranks);
+    for key in ["enPassantRegion", "enPassantRegionWhite", "enPassantRegionBlack"] {
+        let line = rd.line(key);
+        if rd.squares(key).is_some_and(|set| set.len() != every_square) {
+            rd.refuse(key, line, "en passant is the Betza 'e' of a piece's moves in Chimera; a region for it is not supported");
         }
     }
 
@@ -715,8 +730,10 @@ fn read_pawns(rd: &mut Reader, board: &Board, pieces: &Pieces) -> Pawns {
         None
     };
     for key in ["tripleStepRegionWhite", "tripleStepRegionBlack"] {
-        if let Some(v) = rd.get(key) {
-            rd.refuse(key, v.line, "triple steps are not supported");
+        let line = rd.line(key);
+        // (Empty, or `-`, the default: no triple steps.)
+        if rd.squares(key).is_some_and(|set| !set.is_empty()) {
+            rd.refuse(key, line, "triple steps are not supported");
         }
     }
     Pawns { types, promoting, double_step, initial }
@@ -890,7 +907,9 @@ struct Drops {
 fn read_drops(rd: &mut Reader, board: &Board, pieces: &Pieces) -> Drops {
     let keep_promoted = rd.bool("dropLoop", false);
     let on = rd.bool("pieceDrops", false);
-    let to_hand = rd.bool("capturesToHand", false);
+    // Without drops Fairy-Stockfish keeps no hands (its FENs have no pocket): captures to hand
+    // are then plain captures.
+    let to_hand = rd.bool("capturesToHand", false) && on;
     let first_rank_pawns = rd.bool("firstRankPawnDrops", false);
     let zone_pawns = rd.bool("promotionZonePawnDrops", false);
     let all_ranks: Vec<u8> = (1..=board.ranks).collect();
@@ -923,10 +942,6 @@ fn read_drops(rd: &mut Reader, board: &Board, pieces: &Pieces) -> Drops {
         ("enclosingDrop", "none", "enclosing drops are not supported (games such as Reversi are out of scope)"),
     ] {
         rd.only_default(key, default, why);
-    }
-    if to_hand && !on {
-        let line = rd.line("capturesToHand");
-        rd.refuse("capturesToHand", line, "captures to hand without drops is not supported");
     }
     Drops {
         on,
@@ -1189,7 +1204,14 @@ fn piece_specs(rd: &mut Reader, read: &Read, confined: &BTreeMap<char, String>, 
                 betza.push_str("ifmnD");
             }
         } else if betza.contains('i') && !pawns.double_step {
-            rd.refuse(&p.key, p.line, "initial moves ('i') with doubleStep = false are not supported");
+            // Fairy-Stockfish drops every initial move then (`ifmnD` and the like).
+            match crate::rules::parse_betza(&betza) {
+                Ok(atoms) if !betza.contains('a') => {
+                    let kept: Vec<_> = atoms.into_iter().filter(|a| !a.initial).collect();
+                    betza = crate::rules::write_betza(&kept);
+                }
+                _ => rd.refuse(&p.key, p.line, "initial moves ('i') with doubleStep = false are not supported"),
+            }
         }
         if betza.contains('a') {
             // Fairy-Stockfish's Betza reader skips letters it does not know: `mafsW` moves
