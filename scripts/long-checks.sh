@@ -32,10 +32,10 @@ check() {
     shift 2
     local log="$logs/$name.log" start status=0
     start=$(date +%s)
-    env "$@" cargo test --release --no-default-features --locked --quiet --test suite "$filter" -- --nocapture >"$log" 2>&1 || status=$?
+    env "$@" cargo test --release --no-default-features --locked --test suite "$filter" -- --nocapture >"$log" 2>&1 || status=$?
     local took=$(( $(date +%s) - start ))
     local what
-    what=$(grep -E "$CHECK_FACTS" "$log" | tail -n 4 | tr '\n' ';' | sed 's/;$//' || true)
+    what=$(grep -E "$CHECK_FACTS" "$log" | head -n 8 | tr '\n' ';' | sed 's/;$//' || true)
     if [ "$status" -eq 0 ]; then
         summary+=("$(printf '%-13s ok      %5ds  %s' "$name" "$took" "$what")")
     else
@@ -46,15 +46,16 @@ check() {
     fi
 }
 
-CHECK_FACTS='^differential: [0-9]+ playouts|^differential: disagreements'
+CHECK_FACTS='differential: [0-9]+ playouts|differential: disagreements'
 check differential differential::random_playouts \
     CHIMERA_DIFF_SEED="$base" CHIMERA_DIFF_PLAYOUTS=$((3 * scale)) CHIMERA_DIFF_LONG=$((6 * scale))
-CHECK_FACTS='^fuzz [a-z_]+: '
+CHECK_FACTS='fuzz [a-z_ -]+: [0-9]+ inputs'
 check fuzz fuzz:: CHIMERA_FUZZ_SEED=$((base + 1)) CHIMERA_FUZZ_CASES=$((400 * scale))
-CHECK_FACTS='^soak: '
+CHECK_FACTS='soak: [0-9]+ variants'
 check soak soak:: CHIMERA_SOAK_SEED=$((base + 2)) CHIMERA_SOAK_GAMES=$((2 * scale))
-CHECK_FACTS='^saves: |writers killed'
-check saves saves:: CHIMERA_SAVE_SEED=$((base + 3)) CHIMERA_SAVE_GAMES=$((2 * scale)) CHIMERA_SAVE_KILLS=$((40 * scale))
+CHECK_FACTS='saves: [0-9]+ variants|writers killed'
+check saves saves:: CHIMERA_SAVE_SEED=$((base + 3)) CHIMERA_SAVE_KILL_SEED=$((base + 4)) CHIMERA_SAVE_GAMES=$((2 * scale)) \
+    CHIMERA_SAVE_KILLS=$((40 * scale))
 
 echo
 echo "long-checks: scale $scale, base seed $base"

@@ -496,3 +496,17 @@ fn a_king_lost_on_its_own_double_move_leaves_a_position_that_loads() {
         chimera::rules::FenCode::RoyalCount
     );
 }
+
+/// Found by the soak on a new seed (0x3beca01595bfa25f): with two kings (the dual-king preset)
+/// under fixed gating (Musketeer), the FEN's castling rights did not read back, because the
+/// castling king's home file was looked up in the start FEN without its gate rows taken off.
+#[test]
+fn two_kings_under_fixed_gating_keep_their_castling_rights_in_the_fen() {
+    let mut v = chimera::variants::builtin("musketeer").unwrap();
+    v.presets.push(chimera::rules::PresetRequest { id: "dual-king".into(), sides: [true, true], turns: None, params: Default::default() });
+    let mut e = chimera::presets::new_game(v.clone(), "startpos").unwrap();
+    e.play_uci("c2c4").unwrap();
+    let fen = e.fen();
+    let mut again = chimera::presets::new_game(v, &fen).unwrap_or_else(|err| panic!("{fen}: {err}"));
+    assert_eq!(again.fen(), fen);
+}

@@ -10,7 +10,7 @@
 //!   one, never a broken one.
 //!
 //! CI plays `CHIMERA_SAVE_GAMES` games a variant (default 2), seed `CHIMERA_SAVE_SEED` (by default derived from the
-//! commit, see `common::seed`), and
+//! commit, see `common::seed`; `CHIMERA_SAVE_KILL_SEED` for the killed writers), and
 //! kills the writer `CHIMERA_SAVE_KILLS` times (default 40); `scripts/saves.sh` runs more.
 
 use crate::common;
@@ -299,7 +299,7 @@ fn killed_writers_leave_the_old_file_or_the_new() {
     let path = dir.join("autosave.pgn");
     let texts = two_saves();
     write_atomically(&path, &texts[0]).unwrap();
-    let mut rng = Rng(common::seed("CHIMERA_SAVE_SEED", "saves-kill"));
+    let mut rng = Rng(common::seed("CHIMERA_SAVE_KILL_SEED", "saves-kill"));
     let (mut old, mut new) = (0, 0);
     for round in 0..kills {
         let mut child = std::process::Command::new(std::env::current_exe().unwrap())

@@ -210,6 +210,11 @@ fn racing_kings_forbids_checks_and_lets_black_reply() {
     let moves: Vec<String> = e.legal_moves().iter().map(|m| e.to_uci(m)).collect();
     assert!(!moves.contains(&"b1a1".to_string()) && !moves.contains(&"b1b8".to_string()));
     assert!(moves.contains(&"b1b7".to_string()), "b7 attacks the king's neighbour, not the king");
+    // No game reaches a check, so no set-up has one: neither side may stand in check.
+    for fen in ["k7/8/8/8/8/8/8/r6K w - - 0 1", "k7/8/8/8/8/8/8/R6K b - - 0 1"] {
+        let refused = Engine::from_fen(v(), fen).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(refused.contains("check"), "{fen}: {refused}");
+    }
     // White reaches the goal, black can too: a draw once it does.
     let mut e = Engine::from_fen(v(), "8/1K4k1/8/8/8/8/8/8 w - - 0 1").unwrap();
     e.play_uci("b7b8").unwrap();

@@ -9,8 +9,8 @@ use std::path::PathBuf;
 use bevy::prelude::*;
 
 use super::shared::{
-    BoardView, Clocks, ComputerPlay, GameSetup, GameSystems, LayoutVersion, Notice, PendingChoice, PositionVersion, RedoStack, Selection,
-    fresh, resume, start_definition,
+    BoardView, Clocks, ComputerPlay, FoulWarning, GameSetup, GameSystems, LayoutVersion, Notice, PendingChoice, PositionVersion, RedoStack,
+    Selection, fresh, resume, start_definition,
 };
 use crate::pgn::{PgnGame, parse_pgn, write_pgn};
 use crate::presets::Start;
@@ -224,6 +224,7 @@ fn changed(world: &mut World) {
     world.resource_mut::<LayoutVersion>().0 += 1;
     world.resource_mut::<PositionVersion>().0 += 1;
     *world.resource_mut::<Selection>() = Selection::default();
+    world.resource_mut::<FoulWarning>().0 = None;
 }
 
 /// Writes the game to the autosave whenever the position or the board's orientation changed
@@ -312,6 +313,7 @@ fn handle_actions(world: &mut World) {
                     }
                 }
                 *world.resource_mut::<Selection>() = Selection::default();
+                world.resource_mut::<FoulWarning>().0 = None;
                 world.resource_mut::<PositionVersion>().0 += 1;
                 None
             }

@@ -110,9 +110,10 @@ pub fn foul_drop(world: &World, m: &Move) -> bool {
     }
 }
 
-/// Plays the player's move `m`, unless it is a foul drop: that waits for the player's yes.
+/// Plays the player's move `m`, unless it is a foul drop: that waits for the player's yes. (The
+/// computer's moves come through here too, and are played without asking.)
 fn offer(world: &mut World, m: Move) {
-    if foul_drop(world, &m) {
+    if !computer_to_move(world) && foul_drop(world, &m) {
         clear_selection(world);
         world.resource_mut::<FoulWarning>().0 = Some(m);
     } else {

@@ -154,7 +154,7 @@ fn mate(condition: &EndCondition, at: &EndView, moment: Moment) -> Option<Outcom
 }
 
 /// The reason of a mate by a drop that may not mate: the mated side wins.
-pub const FOUL_DROP: &str = "a foul: mate by a pawn drop";
+pub const FOUL_DROP: &str = "a foul: a drop that mated (uchifuzume)";
 
 /// No legal move while not in check: the variant's verdict for the side to move, or (by count)
 /// a win for the side with fewer pieces on the board, a draw on equal numbers.

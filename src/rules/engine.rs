@@ -167,6 +167,13 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     if enforced && !blown_up && !mid_turn && royals.iter().any(|&r| !touching(r) && attacks.attacked(&probe, r, setup.turn)) {
         return Err(bad(FenCode::WaitingInCheck, format!("{waiting} is in check but it is {}'s turn", setup.turn)));
     }
+    // Where no move may give check (Racing Kings), no game reaches the side to move in check
+    // either (chessops refuses such a set-up too).
+    if variant.switches.checks_forbidden
+        && fns.royals(&variant, &probe.cells, setup.turn).iter().any(|&r| attacks.attacked(&probe, r, waiting))
+    {
+        return Err(bad(FenCode::Unreachable, format!("no move may give check in this variant, but {} is in check", setup.turn)));
+    }
     let (mut ep_square, mut ep_victim) = (None, None);
     if let Some(written) = setup.ep_square {
         // Two squares: the empty one is passed over, the other holds the pawn. One square: the

@@ -876,7 +876,10 @@ pub fn castling_king(variant: &Variant, side: Side, files: &[u8], elsewhere: boo
     let (g, reg) = (variant.geometry, &variant.registry);
     let back = variant.castling_rank(side);
     let start = variant.start_fen.split(' ').next().unwrap_or_default();
-    let home = parse_placement(g, reg, start.split_once('[').map_or(start, |(p, _)| p)).ok().and_then(|(placed, _, _)| {
+    let start = start.split_once('[').map_or(start, |(p, _)| p);
+    // (Fixed gating writes a gate row beyond each back rank: the board is between them.)
+    let board = if variant.switches.fixed_gating { split_gate_rows(g, start).ok().map(|(b, _)| b) } else { Some(start.to_string()) };
+    let home = board.and_then(|b| parse_placement(g, reg, &b).ok()).and_then(|(placed, _, _)| {
         placed.iter().find(|(sq, k, s)| *s == side && reg.def(*k).castles && g.rank(*sq) == back).map(|(sq, _, _)| g.file(*sq))
     });
     // Two or more on the back rank, or one beside another elsewhere: a preset crowned one, and

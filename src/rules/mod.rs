@@ -33,7 +33,8 @@
 //!   game-result hook may decide first), at set-up (a position that is already decided), and when
 //!   asked ([`RulesWorld::outcome`], the one `outcome()`), where the conditions that need the
 //!   opponent's legal moves (checkmate, stalemate) are judged lazily, so search and perft never
-//!   pay for them. Once an outcome is decided, the legal-move query yields no moves.
+//!   pay for them. Once an outcome is decided, the legal-move query yields no moves. Lichess's
+//!   insufficient-material rules per variant are in `material.rs`.
 //! - **One position kernel** (`position.rs`). How a move changes the square index — captures
 //!   (off the board or into the captor's hand), en passant, castling, drops, promotion, gating,
 //!   blasts — is written once, generic over a [`PositionWriter`]: move application runs it

@@ -382,6 +382,8 @@ pub fn prune_castling(rules: &Variant, board: &Board, st: &mut GameState) {
 pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: &mut GameState, mk: &Making) {
     let m = mk.mv;
     let side = mk.mover;
+    // A drop that may not mate (Shogi's pawn): a mate it gives loses for the dropper.
+    st.foul_drop = m.dropped().is_some_and(|k| rules.drops.as_ref().is_some_and(|d| d.no_drop_mate & (1u64 << k.0) != 0));
     let Some(piece) = mk.piece else { return };
     let reg = &rules.registry;
     let g = rules.geometry;
@@ -537,8 +539,6 @@ pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: 
         let facing = fns.generals_facing(rules, &w.board().cells, side);
         st.facing_streak = if facing { st.facing_streak.saturating_add(1) } else { 0 };
     }
-    // A drop that may not mate (Shogi's pawn): a mate it gives loses for the dropper.
-    st.foul_drop = m.dropped().is_some_and(|k| rules.drops.as_ref().is_some_and(|d| d.no_drop_mate & (1u64 << k.0) != 0));
     // En passant: only when an enemy piece could take it, so equal positions hash equally.
     st.ep_square = None;
     st.ep_victim = None;

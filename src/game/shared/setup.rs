@@ -2,7 +2,7 @@
 
 use bevy::prelude::*;
 
-use super::input::{PendingChoice, PositionVersion, RedoStack, Selection};
+use super::input::{FoulWarning, PendingChoice, PositionVersion, RedoStack, Selection};
 use super::seats;
 use super::view::LayoutVersion;
 use crate::presets::{Activation, GameDefinition, Start};
@@ -94,13 +94,14 @@ pub fn start_definition(
 }
 
 /// After a new game is set up: the board is laid out and drawn again, and the old game's
-/// selection, redo moves and pending choice go.
+/// selection, redo moves, pending choice and foul warning go.
 pub(in crate::game) fn after_new_game(world: &mut World) {
     world.resource_mut::<LayoutVersion>().0 += 1;
     world.resource_mut::<PositionVersion>().0 += 1;
     *world.resource_mut::<Selection>() = Selection::default();
     world.resource_mut::<RedoStack>().0.clear();
     world.resource_mut::<PendingChoice>().0.clear();
+    world.resource_mut::<FoulWarning>().0 = None;
 }
 
 #[cfg(test)]
