@@ -221,6 +221,30 @@ const PINNED_GATE: KnownGap = KnownGap {
     moves: "",
 };
 
+/// Lichess's insufficient material in Antichess (and the variants that inherit it).
+const ANTICHESS_MATERIAL: KnownGap = KnownGap {
+    variant: "antichess",
+    kind: "result-chimera-ends",
+    shows: |d| d.ours == "draw(material)" && d.theirs == "ongoing",
+    class: Rules,
+    why: "lichess's rule (chessops): bishops alone, each side's on a square colour the other's never reach, can never be \
+              taken, so neither side can lose them all: a draw; Fairy-Stockfish plays on",
+    fen: "8/8/8/6b1/8/3B4/4B3/5B2 w - - 0 1",
+    moves: "",
+};
+
+/// Lichess's insufficient material in Crazyhouse (and the variants that inherit it).
+const CRAZYHOUSE_MATERIAL: KnownGap = KnownGap {
+    variant: "crazyhouse",
+    kind: "result-chimera-ends",
+    shows: |d| d.ours == "draw(material)" && d.theirs == "ongoing",
+    class: Rules,
+    why: "lichess's rule (chessops): three pieces at most on the board and in hand, no pawn, rook or queen, is a draw; \
+              Fairy-Stockfish plays on (a capture could fill a hand)",
+    fen: "8/5k2/8/8/8/8/3K2N1/8[] w - - 0 1",
+    moves: "",
+};
+
 /// One entry per class of disagreement, as narrow as the kinds allow.
 const LISTED_GAPS: &[KnownGap] = &[
     // FEN: castling and gating rights.
@@ -690,56 +714,11 @@ const LISTED_GAPS: &[KnownGap] = &[
         fen: "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
         moves: "",
     },
-    KnownGap {
-        variant: "crazyhouse",
-        kind: "result-chimera-ends",
-        shows: |d| d.ours == "draw(material)" && d.theirs == "ongoing",
-        class: Rules,
-        why: "lichess's rule (chessops): three pieces at most on the board and in hand, no pawn, rook or queen, is a draw; \
-              Fairy-Stockfish plays on (a capture could fill a hand)",
-        fen: "8/5k2/8/8/8/8/3K2N1/8[] w - - 0 1",
-        moves: "",
-    },
-    KnownGap {
-        variant: "antichess",
-        kind: "result-chimera-ends",
-        shows: |d| d.ours == "draw(material)" && d.theirs == "ongoing",
-        class: Rules,
-        why: "lichess's rule (chessops): bishops alone, each side's on a square colour the other's never reach, can never be \
-              taken, so neither side can lose them all: a draw; Fairy-Stockfish plays on",
-        fen: "8/8/8/6b1/8/3B4/4B3/5B2 w - - 0 1",
-        moves: "",
-    },
-    KnownGap {
-        variant: "giveaway",
-        kind: "result-chimera-ends",
-        shows: |d| d.ours == "draw(material)" && d.theirs == "ongoing",
-        class: Rules,
-        why: "lichess's rule (chessops): bishops alone, each side's on a square colour the other's never reach, can never be \
-              taken, so neither side can lose them all: a draw; Fairy-Stockfish plays on",
-        fen: "8/8/8/6b1/8/3B4/4B3/5B2 w - - 0 1",
-        moves: "",
-    },
-    KnownGap {
-        variant: "loop",
-        kind: "result-chimera-ends",
-        shows: |d| d.ours == "draw(material)" && d.theirs == "ongoing",
-        class: Rules,
-        why: "lichess's rule (chessops): three pieces at most on the board and in hand, no pawn, rook or queen, is a draw; \
-              Fairy-Stockfish plays on (a capture could fill a hand)",
-        fen: "8/5k2/8/8/8/8/3K2N1/8[] w - - 0 1",
-        moves: "",
-    },
-    KnownGap {
-        variant: "chessgi",
-        kind: "result-chimera-ends",
-        shows: |d| d.ours == "draw(material)" && d.theirs == "ongoing",
-        class: Rules,
-        why: "lichess's rule (chessops): three pieces at most on the board and in hand, no pawn, rook or queen, is a draw; \
-              Fairy-Stockfish plays on (a capture could fill a hand)",
-        fen: "8/5k2/8/8/8/8/3K2N1/8[] w - - 0 1",
-        moves: "",
-    },
+    CRAZYHOUSE_MATERIAL,
+    ANTICHESS_MATERIAL,
+    KnownGap { variant: "giveaway", ..ANTICHESS_MATERIAL },
+    KnownGap { variant: "loop", ..CRAZYHOUSE_MATERIAL },
+    KnownGap { variant: "chessgi", ..CRAZYHOUSE_MATERIAL },
     KnownGap {
         variant: "minixiangqi",
         kind: "san-letter",
@@ -779,9 +758,10 @@ const LISTED_GAPS: &[KnownGap] = &[
     KnownGap {
         variant: "legan",
         kind: "san-pawn-letter",
-        shows: |d| fs_names_the_pawn(d) && moves_across_files(d),
+        shows: fs_names_the_pawn,
         class: Notation,
-        why: "Fairy-Stockfish names a pawn that moves to another file without capturing (Pe3), Chimera writes pawn moves as in chess (e3)",
+        why: "Fairy-Stockfish names Legan's pawns, which move diagonally and take straight (Pe3, Pxd5; seeds 0x026d92141db384b5 and \
+              0xec1f89ff4d7467b8), Chimera writes pawn moves as in chess (e3, dxd5)",
         fen: "knbrp3/bqpp4/npp5/rp1p3P/p3P1PR/5PPN/4PPQB/3PRBNK w - - 0 1",
         moves: "",
     },
@@ -1093,11 +1073,6 @@ fn fs_names_the_pawn(d: &Disagreement) -> bool {
     let Some(file) = san_move(d).and_then(|(from, _)| from.get(..1)) else { return false };
     let (ours, theirs) = (d.ours.as_str(), d.theirs.as_str());
     theirs == format!("P{ours}") || theirs == format!("P{file}{ours}") || (ours.starts_with(file) && theirs == format!("P{}", &ours[1..]))
-}
-
-/// The SAN's move changes file without taking.
-fn moves_across_files(d: &Disagreement) -> bool {
-    san_move(d).is_some_and(|(a, b)| a.get(..1) != b.get(..1)) && !d.ours.contains('x')
 }
 
 /// The check marks of the two SANs (`+`, `#` or none).

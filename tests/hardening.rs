@@ -510,3 +510,23 @@ fn two_kings_under_fixed_gating_keep_their_castling_rights_in_the_fen() {
     let mut again = chimera::presets::new_game(v, &fen).unwrap_or_else(|err| panic!("{fen}: {err}"));
     assert_eq!(again.fen(), fen);
 }
+
+/// Found by the soak on a new seed (16335630175316684766): an exploding rook's blast took a
+/// Seirawan back-rank piece whose gate right stayed, and the FEN could not be read back (a gate
+/// with no piece to gate behind). Gates now follow the board after a move, as castling does.
+#[test]
+fn a_gate_goes_with_the_piece_a_preset_removes() {
+    let mut v = chimera::variants::builtin("seirawan").unwrap();
+    for (id, sides) in [("berolina-pawns", [true, false]), ("explosive-rook", [true, true])] {
+        v.presets.push(chimera::rules::PresetRequest { id: id.into(), sides, turns: None, params: Default::default() });
+    }
+    let mut e = chimera::presets::new_game(v.clone(), "startpos").unwrap();
+    let moves = "f2h4 h7h5 a2c4 f7f5 e1f2e g8f6 d2e3 h8g8 f2f3 f6e4 h2f4 b8a6h h1h3 e7e6 b1c3 g7g5 e1d3 g5h4 d3d5 e4c5 c3b1 f8e7e \
+                 f4f5 c5a4 f3f4 b7b5 e3d4 g8g6 d1d3 g6g4 f4e5 f8f5 d3f5 c8b7 b2c3 e7b4 g2f3 b4f8 c1b2 a4c3 d5c3 d8e7 c3a3 g4g1";
+    for m in moves.split_whitespace() {
+        e.play_uci(m).unwrap_or_else(|err| panic!("{m}: {err}"));
+        let fen = e.fen();
+        let mut again = chimera::presets::new_game(v.clone(), &fen).unwrap_or_else(|err| panic!("after {m}: {fen}: {err}"));
+        assert_eq!(again.fen(), fen);
+    }
+}

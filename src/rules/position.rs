@@ -350,9 +350,23 @@ fn is_castling_king(rules: &Variant, board: &Board, side: Side, sq: Square, move
 /// Drops castling rights that the board can no longer back: the rook gone from its square
 /// or no castling piece left on the back rank — a piece removed by a preset before or after
 /// the move's own mutations (an exploding rook's blast takes the rook beside it). A FEN
-/// could not write such a right (it would not read back).
+/// could not write such a right (it would not read back). Seirawan's gates go the same way: a
+/// gate needs its side's piece on the back-rank square.
 pub fn prune_castling(rules: &Variant, board: &Board, st: &mut GameState) {
     let g = rules.geometry;
+    for side in Side::BOTH {
+        if st.gates[side.index()] == 0 {
+            continue;
+        }
+        let back = if side == Side::White { 0 } else { g.ranks - 1 };
+        for f in 0..g.files.min(16) {
+            let c = board.cell(Square(back * g.files + f));
+            if st.gates[side.index()] & (1u16 << f) != 0 && !(c.is_piece() && c.side() == side) {
+                st.gates[side.index()] &= !(1u16 << f);
+                st.fixed_gates[side.index()][usize::from(f)] = 0;
+            }
+        }
+    }
     for side in Side::BOTH {
         if st.castling.rooks[side.index()].iter().all(Option::is_none) {
             continue;
