@@ -245,8 +245,29 @@ const CRAZYHOUSE_MATERIAL: KnownGap = KnownGap {
     moves: "",
 };
 
+/// Xiangqi's repetitions: Fairy-Stockfish lets a player claim a repeated position sooner
+/// (with its chasing rules), Chimera counts repetitions as the variant's file says (found by
+/// a long playout, seed 0xf40fe21375c9b3e6, in Manchu).
+const XIANGQI_REPETITION: KnownGap = KnownGap {
+    variant: "xiangqi",
+    kind: "result-claim-repetition",
+    shows: |d| d.ours == "ongoing" && d.theirs == "claimable-draw(repetition)",
+    class: Rules,
+    why: "a repetition Fairy-Stockfish lets a player claim as a draw (its Xiangqi repetition and chasing rules), where Chimera \
+          plays on until its own repetition count",
+    fen: "2bakabr1/9/9/r1p1p1p2/p7R/P8/9/9/9/1C1AKA3 w - - 0 1",
+    moves: "a5a6 a7b7 a6b6 b7a7 b6a6 a7b7 a6b6 b7a7 b6a6",
+};
+
 /// One entry per class of disagreement, as narrow as the kinds allow.
 const LISTED_GAPS: &[KnownGap] = &[
+    XIANGQI_REPETITION,
+    KnownGap {
+        variant: "manchu",
+        fen: "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/9/9/M1BAKAB2 w - - 0 1",
+        moves: "a1a3 e7e6 a3i3 h8c8 i3i7 i10i7 d1e2 b8b6 c1a3 b6c6 g4g5 b10a8 e4e5 c6b6 i4i5 c7c6 a4a5 i7i5 c4c5 a10b10 c5c6 c8f8 c6d6 i5i2 e5e6 f8h8 d6c6 i2i10 g1i3 b6b3 e6f6 h10g8 f6e6 b10b4 c6d6 i10i6 i3g1 h8h10 e2d1 b4f4 g1e3 f4c4 e6e7 i6g6 d1e2 b3b2 g5g6 c4d4 e7e8 a8b10 d6d7 g7g6 e8f8 b2b8 e3c1 g8i9 a3c5 d4f4 c5e3 b8b6 d7c7 h10h8 a5a6 b6b8 c7c8 f4f7 c8c9 b8b2 c9c10 f7f5 e3g1 b2b7 e1d1 b7b8 g1e3 h8h5 d1d2 b8b1 e3g1 d10e9 f8g8 h5i5 c10d10 e9d10 e2f3 b10c8 d2d3 i5i7 g1i3 f5f7 f3e2 f7f3 c1e3 b1b5 g8f8 f10e9 i3g5 i7i8 f8g8 f3f6 e2f3 f6f3 g8f8 c8e7 a6b6 f3f2 b6a6 e7f9 f8g8 b5f5 g8f8 f5f6 e3c5 f6f5 c5e3 f5b5 e3c5 f2g2 a6a7 g2g3 d3d2 i8i3 f1e2 i3i8 e2f1 i8i3 f1e2 i3i1 e2f1 i1i4 f1e2 i4i1 e2f1 g3c3 f8f9 c3g3 c5a3 g3c3 a3c5 c3f3 f9g9 f3c3 g9f9",
+        ..XIANGQI_REPETITION
+    },
     // FEN: castling and gating rights.
     KnownGap {
         variant: "chess960",
