@@ -203,6 +203,41 @@ fn weak_dual_kings_may_lose_one_king() {
     assert!(e.parse_uci("e2d2").is_err());
 }
 
+/// Found by the soak (seed 18359552059553808011, Atomar): with blasts, a move that blows up
+/// the last enemy royal piece is safe whatever else holds; a side with two kings under
+/// weak-dual-king has no royal piece at all, and that was read as "blown up", so the other
+/// side's lone king could walk into attack.
+#[test]
+fn a_lone_king_under_weak_dual_king_may_not_walk_into_attack_in_atomic() {
+    // White has two kings (the queen is crowned; neither is royal); black's last king is royal.
+    let fen = "8/8/3k4/R7/8/8/8/2RQK3 b - - 0 1";
+    let mut e = Engine::from_fen(builtin("atomic").unwrap(), fen).unwrap();
+    set_active_presets(e.world_mut(), vec![Activation::of("weak-dual-king")]).unwrap();
+    let moves = ucis(&mut e);
+    assert_eq!(moves, ["d6d7", "d6e6", "d6e7"], "the king may not walk into the rooks' attack");
+}
+
+/// Where the king is not royal (Atomar: no check), the king presets add no royalty: a lone
+/// king may stand attacked, and the position after it loads.
+#[test]
+fn the_king_presets_keep_a_variant_without_check_without_check() {
+    let fen = "8/8/3k4/R7/8/8/8/2RQK3 b - - 0 1";
+    for preset in ["weak-dual-king", "dual-king"] {
+        let mut v = builtin("atomar").unwrap();
+        v.presets.push(chimera::rules::PresetRequest {
+            id: preset.to_string(),
+            sides: [true, true],
+            turns: None,
+            params: Default::default(),
+        });
+        let mut e = chimera::presets::new_game(v.clone(), fen).unwrap();
+        assert!(ucis(&mut e).contains(&"d6d5".to_string()), "{preset}: Atomar has no check");
+        e.play_uci("d6d5").unwrap();
+        let after = e.fen();
+        chimera::presets::new_game(v, &after).unwrap_or_else(|err| panic!("{preset}: {after} does not load: {err}"));
+    }
+}
+
 #[test]
 fn tired_pieces_cannot_move_and_rest_restores_them() {
     let mut e = with("startpos", &["stamina"]);

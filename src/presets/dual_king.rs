@@ -49,10 +49,35 @@ fn kings(v: &Variant, cells: &[Cell], side: Side) -> Vec<Square> {
         .collect()
 }
 
+/// Whether the variant's king is royal at all. Where it is not (Atomar, Antichess, the
+/// extinction variants: no check), the presets add no royalty: the royal set stays the
+/// variant's own, as it would be without them.
+fn royal_king(v: &Variant) -> bool {
+    v.registry.by_name("king").is_some_and(|k| v.registry.royal_mask & (1u64 << k.0) != 0)
+}
+
+/// The variant's own royal set: every piece of a royal type.
+fn default_royals(v: &Variant, cells: &[Cell], side: Side, out: &mut Vec<Square>) {
+    let mask = v.registry.royal_mask;
+    out.extend(
+        cells
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.is_piece() && c.side() == side && mask & (1u64 << c.kind().0) != 0)
+            .map(|(i, _)| Square(i as u8)),
+    );
+}
+
 fn dual_royalty(_a: &Activation) -> Vec<RoyalRule> {
     vec![RoyalRule {
         owner: "dual-king",
-        run: Arc::new(|v: &Variant, cells: &[Cell], side: Side, out: &mut Vec<Square>| out.extend(kings(v, cells, side))),
+        run: Arc::new(|v: &Variant, cells: &[Cell], side: Side, out: &mut Vec<Square>| {
+            if royal_king(v) {
+                out.extend(kings(v, cells, side));
+            } else {
+                default_royals(v, cells, side, out);
+            }
+        }),
     }]
 }
 
@@ -61,6 +86,9 @@ fn weak_royalty(_a: &Activation) -> Vec<RoyalRule> {
     vec![RoyalRule {
         owner: "weak-dual-king",
         run: Arc::new(|v: &Variant, cells: &[Cell], side: Side, out: &mut Vec<Square>| {
+            if !royal_king(v) {
+                return default_royals(v, cells, side, out);
+            }
             let kings = kings(v, cells, side);
             if kings.len() == 1 {
                 out.extend(kings);

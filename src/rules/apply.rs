@@ -724,6 +724,10 @@ pub fn filter_self_check_applied(world: &mut World) {
     let side = q.side;
     let royal_pieces: Vec<Entity> = q.royals.iter().filter_map(|&r| world.resource::<Board>().entity(r)).collect();
     let every = world.get_resource::<AppliedTrials>().is_some_and(|t| t.every_move);
+    let enemy_royal = {
+        let (rules, fns) = (&world.resource::<Rules>().0, world.resource::<RuleFns>());
+        rules.blast.is_some() && fns.any_royal(rules, &world.resource::<Board>().cells, side.opponent())
+    };
     let all = std::mem::take(&mut world.resource_mut::<MoveQuery>().moves);
     let needs = |m: &Move| every || m.capture;
     // The kernel judges all of them; the applied trials overrule it for the moves they concern.
@@ -739,7 +743,7 @@ pub fn filter_self_check_applied(world: &mut World) {
                 let fns = w.resource::<RuleFns>().clone();
                 let state = *w.resource::<GameState>();
                 let lost = royal_pieces.iter().any(|&e| w.get::<super::piece::Location>(e).and_then(|l| l.square()).is_none());
-                super::query::safe_after(&rules, &fns, &state, w.resource::<Board>(), side, lost, &mut Vec::new())
+                super::query::safe_after(&rules, &fns, &state, w.resource::<Board>(), side, lost, enemy_royal, &mut Vec::new())
             })
             .unwrap_or(kernel_says)
         } else {

@@ -881,6 +881,7 @@ fn self_check_filter(
     let track = fns.royalty.is_empty() && rules.blast.is_none();
     let royal_pieces: Vec<(Entity, Square)> =
         if track { Vec::new() } else { royals.iter().filter_map(|&r| Some((board.entity(r)?, r))).collect() };
+    let enemy_royal = rules.blast.is_some() && fns.any_royal(rules, &board.cells, by);
     let mut ops = std::mem::take(&mut q.scratch_ops);
     let mut after = std::mem::take(&mut q.scratch_squares);
     q.moves.retain(|m| {
@@ -915,7 +916,7 @@ fn self_check_filter(
             !after.is_empty() && !royal_attacked(rules, fns, &st, after_board, &after, side)
         } else {
             let lost = royal_pieces.iter().any(|&(e, r)| w.location_of(e, super::piece::Location::Board(r)).square().is_none());
-            safe_after(rules, fns, &st, after_board, side, lost, &mut after)
+            safe_after(rules, fns, &st, after_board, side, lost, enemy_royal, &mut after)
         };
         ops = w.undo();
         safe
@@ -928,7 +929,10 @@ fn self_check_filter(
 /// Whether `side`, having just moved to `board`, leaves none of its royal pieces in check and
 /// did not lose its last one (`lost`: a royal piece left the board in the move; a side whose
 /// royal set merely became empty, as with a second king under weak-dual-king, is safe). With
-/// blasts, blowing up the last enemy royal piece is safe whatever else holds.
+/// blasts, blowing up the last enemy royal piece is safe whatever else holds; `enemy_royal`
+/// says whether the opponent had one before the move (under weak-dual-king a side with two
+/// kings has none, and then nothing was blown up).
+#[allow(clippy::too_many_arguments)]
 pub fn safe_after(
     rules: &Variant,
     fns: &RuleFns,
@@ -936,6 +940,7 @@ pub fn safe_after(
     board: &Board,
     side: Side,
     lost: bool,
+    enemy_royal: bool,
     scratch: &mut Vec<Square>,
 ) -> bool {
     let cells = &board.cells;
@@ -943,7 +948,7 @@ pub fn safe_after(
     if scratch.is_empty() {
         return !lost;
     }
-    if rules.blast.is_some() && !fns.any_royal(rules, cells, side.opponent()) {
+    if rules.blast.is_some() && enemy_royal && !fns.any_royal(rules, cells, side.opponent()) {
         return true;
     }
     !royal_attacked(rules, fns, state, board, scratch, side)
