@@ -5,7 +5,7 @@
 #   bash scripts/long-checks.sh [SCALE]        (default 8: about 45 minutes on 2 cores)
 #
 # SCALE multiplies CI's budgets:
-#   differential  3×SCALE random playouts per variant (40-60 plies) and 6×SCALE long ones
+#   differential  2×SCALE random playouts per variant (40-60 plies) and 4×SCALE long ones
 #                 (150-250 plies), against pyffish;
 #   fuzz          400×SCALE inputs per parser;
 #   soak          2×SCALE random games per variant with random presets, to 200 plies;
@@ -48,7 +48,7 @@ check() {
 
 CHECK_FACTS='differential: [0-9]+ playouts|differential: disagreements'
 check differential differential::random_playouts \
-    CHIMERA_DIFF_SEED="$base" CHIMERA_DIFF_PLAYOUTS=$((3 * scale)) CHIMERA_DIFF_LONG=$((6 * scale))
+    CHIMERA_DIFF_SEED="$base" CHIMERA_DIFF_PLAYOUTS=$((2 * scale)) CHIMERA_DIFF_LONG=$((4 * scale))
 CHECK_FACTS='fuzz [a-z_ -]+: [0-9]+ inputs'
 check fuzz fuzz:: CHIMERA_FUZZ_SEED=$((base + 1)) CHIMERA_FUZZ_CASES=$((400 * scale))
 CHECK_FACTS='soak: [0-9]+ variants'

@@ -384,6 +384,7 @@ pub fn run_import(file: &str, out_dir: &str, out: &mut impl Write) -> Result<(us
                     ),
                     None => writeln!(out, "converted [{}] -> {}", s.name, path.display()),
                 }
+                .and_then(|()| s.notes.iter().try_for_each(|n| writeln!(out, "    note: {n}")))
             }
             Err(refusals) => {
                 skipped += 1;

@@ -7,10 +7,10 @@
 //! `$HOME/.cache/chimera-venv/bin/python`. Without it the tests fail; they never skip.
 //!
 //! Environment (all optional):
-//! - `CHIMERA_DIFF_PLAYOUTS`: playouts per variant (default 3).
+//! - `CHIMERA_DIFF_PLAYOUTS`: playouts per variant (default 2).
 //! - `CHIMERA_DIFF_PLIES`: plies per playout, `N` or `MIN-MAX` (default `40-60`).
 //! - `CHIMERA_DIFF_LONG`: long playouts (150–250 plies, stepping back often from ply 100 so
-//!   that move rules and repetitions are reached) in variants the seed picks (default 6).
+//!   that move rules and repetitions are reached) in variants the seed picks (default 4).
 //! - `CHIMERA_DIFF_SEED`: the base seed (decimal or `0x` hex; by default derived from the
 //!   commit, see `common::seed`); each playout prints its own.
 //! - `CHIMERA_DIFF_PLAYOUT_SEED`: replay exactly one playout (per selected variant) with this seed.
@@ -1161,11 +1161,11 @@ impl Config {
             Some(n) => SanMode::Sample(parse_u64("CHIMERA_DIFF_SAN", n) as usize),
         };
         Config {
-            playouts: env("CHIMERA_DIFF_PLAYOUTS").map_or(3, |t| parse_u64("CHIMERA_DIFF_PLAYOUTS", &t) as usize),
+            playouts: env("CHIMERA_DIFF_PLAYOUTS").map_or(2, |t| parse_u64("CHIMERA_DIFF_PLAYOUTS", &t) as usize),
             plies,
             seed: common::seed("CHIMERA_DIFF_SEED", "differential"),
             playout_seed: env("CHIMERA_DIFF_PLAYOUT_SEED").map(|t| parse_u64("CHIMERA_DIFF_PLAYOUT_SEED", &t)),
-            long: env("CHIMERA_DIFF_LONG").map_or(6, |t| parse_u64("CHIMERA_DIFF_LONG", &t) as usize),
+            long: env("CHIMERA_DIFF_LONG").map_or(4, |t| parse_u64("CHIMERA_DIFF_LONG", &t) as usize),
             variants,
             san,
             jobs: env("CHIMERA_DIFF_JOBS").map_or(2, |t| parse_u64("CHIMERA_DIFF_JOBS", &t).max(1) as usize),

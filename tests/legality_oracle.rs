@@ -94,6 +94,10 @@ fn safe_by_application(world: &mut World, m: Move, side: Side) -> Option<bool> {
     let board = world.resource::<Board>();
     let royal_pieces: Vec<Entity> =
         world.resource::<RuleFns>().royals(&variant, &board.cells, side).iter().filter_map(|&r| board.entity(r)).collect();
+    // Blowing up the opponent's last royal piece wins whatever else holds; an opponent with
+    // none before the move (two kings under weak-dual-king, its royal knights all blown up
+    // under knightmate rules while its king lives on) had nothing to blow up.
+    let theirs_before = !world.resource::<RuleFns>().royals(&variant, &board.cells, side.opponent()).is_empty();
     world.apply_unchecked(m).ok()?;
     let cells = world.resource::<Board>().cells.clone();
     let fns = world.resource::<RuleFns>().clone();
@@ -103,7 +107,7 @@ fn safe_by_application(world: &mut World, m: Move, side: Side) -> Option<bool> {
     let lost = royal_pieces.iter().any(|&e| world.get::<chimera::rules::Location>(e).and_then(|l| l.square()).is_none());
     let safe = if lost && mine.is_empty() {
         false
-    } else if variant.blast.is_some() && theirs.is_empty() && !mine.is_empty() {
+    } else if variant.blast.is_some() && theirs_before && theirs.is_empty() && !mine.is_empty() {
         true
     } else {
         !royal_capturable(world, side)

@@ -52,6 +52,9 @@ pub struct Imported {
     pub result: Result<VariantFile, Vec<Refusal>>,
     /// The Fairy-Stockfish built-in it descends from, if any.
     pub builtin_parent: Option<String>,
+    /// Keys of a converted section that Fairy-Stockfish reads otherwise than they say, and the
+    /// conversion reads as it does (a Betza on a predefined piece, which it ignores).
+    pub notes: Vec<Refusal>,
 }
 
 impl Imported {
@@ -82,7 +85,13 @@ pub fn import(text: &str) -> Result<Vec<Imported>, Vec<ini::IniError>> {
         };
         if let Some(message) = clash {
             let refusal = Refusal { key: format!("[{}]", section.name), line: Some(section.line), message };
-            out.push(Imported { name: section.name.clone(), line: section.line, result: Err(vec![refusal]), builtin_parent: None });
+            out.push(Imported {
+                name: section.name.clone(),
+                line: section.line,
+                result: Err(vec![refusal]),
+                builtin_parent: None,
+                notes: Vec::new(),
+            });
             continue;
         }
         ids.insert(id, (section.name.clone(), section.line));
@@ -93,7 +102,9 @@ pub fn import(text: &str) -> Result<Vec<Imported>, Vec<ini::IniError>> {
         roots.insert(section.name.clone(), root.clone());
         let keys = resolve(section, &resolved);
         resolved.insert(section.name.clone(), keys.clone());
-        let result = keys.and_then(|k| build(&section.name, k)).and_then(|file| {
+        let mut notes = Vec::new();
+        let result = keys.and_then(|k| build(&section.name, k)).and_then(|(file, n)| {
+            notes = n;
             match crate::variants::compile(&file).and_then(|v| crate::variants::playable(&v)) {
                 Ok(_) => Ok(file),
                 // A file that does not load is not converted: what the loader says is the reason.
@@ -104,7 +115,10 @@ pub fn import(text: &str) -> Result<Vec<Imported>, Vec<ini::IniError>> {
                 }]),
             }
         });
-        out.push(Imported { name: section.name.clone(), line: section.line, result, builtin_parent: root });
+        if result.is_err() {
+            notes.clear();
+        }
+        out.push(Imported { name: section.name.clone(), line: section.line, result, builtin_parent: root, notes });
     }
     Ok(out)
 }
@@ -170,6 +184,8 @@ struct Reader {
     keys: Keys,
     used: BTreeSet<String>,
     refusals: Vec<Refusal>,
+    /// What is read as Fairy-Stockfish reads it, though the key says otherwise.
+    notes: Vec<Refusal>,
     files: u8,
     ranks: u8,
 }
@@ -185,6 +201,10 @@ impl Reader {
 
     fn refuse(&mut self, key: &str, line: Option<usize>, message: impl Into<String>) {
         self.refusals.push(Refusal { key: key.to_string(), line, message: message.into() });
+    }
+
+    fn note(&mut self, key: &str, line: Option<usize>, message: impl Into<String>) {
+        self.notes.push(Refusal { key: key.to_string(), line, message: message.into() });
     }
 
     fn line(&self, key: &str) -> Option<usize> {
@@ -269,10 +289,10 @@ impl Reader {
         for c in text.chars().filter(|c| !c.is_whitespace()) {
             let up = c.to_ascii_uppercase();
             if !all.contains(up) {
-                // A set inherited from the parent may name a piece type the child removed:
-                // for Fairy-Stockfish it then names nothing.
+                // A letter of no piece type names nothing for Fairy-Stockfish (a set inherited
+                // from the parent may name a type the child removed).
                 if v.line.is_some() {
-                    self.refuse(key, v.line, format!("'{c}' is not one of the variant's pieces"));
+                    self.note(key, v.line, format!("'{c}' is not one of the variant's pieces; it names nothing, as in Fairy-Stockfish"));
                 }
             } else if !out.contains(up) {
                 out.push(up);
@@ -502,8 +522,10 @@ fn drops_keyed(rd: &Reader) -> bool {
 /// Builds a variant file from resolved keys, one concern at a time. Each `read_` function takes
 /// its concern's keys (so that what is left over is refused as unknown), in the order its
 /// readings depend on; the `write_` functions then turn what was read into the file's parts.
-fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
-    let mut rd = Reader { keys, used: BTreeSet::new(), refusals: Vec::new(), files: 8, ranks: 8 };
+/// The variant file of a section and the notes on how some of its keys were read, or why it
+/// cannot be converted.
+fn build(name: &str, keys: Keys) -> Result<(VariantFile, Vec<Refusal>), Vec<Refusal>> {
+    let mut rd = Reader { keys, used: BTreeSet::new(), refusals: Vec::new(), notes: Vec::new(), files: 8, ranks: 8 };
     // Cosmetic keys and those only for other programs.
     for k in ["variantTemplate", "pieceToCharTable", "pocketSize", "pieceValueMg", "pieceValueEg"] {
         rd.get(k);
@@ -545,7 +567,7 @@ fn build(name: &str, keys: Keys) -> Result<VariantFile, Vec<Refusal>> {
         file.regions = Some(regions);
     }
     file.rules_summary = Some(format!("As [{name}] in Fairy-Stockfish: {}.", summary(&file)));
-    if rd.refusals.is_empty() { Ok(file) } else { Err(rd.refusals) }
+    if rd.refusals.is_empty() { Ok((file, rd.notes)) } else { Err(rd.refusals) }
 }
 
 /// What [`build`] read, by concern.
@@ -622,15 +644,19 @@ fn read_pieces(rd: &mut Reader) -> Pieces {
         let predefined = PIECE_NAMES.iter().find(|(n, _)| *n == key);
         let betza = match (betza, predefined) {
             // Fairy-Stockfish reads a Betza after the letter only for the king and custom pieces.
-            (Some(_), Some((n, _))) if *n != "king" => {
-                rd.refuse(&key, v.line, "Fairy-Stockfish ignores a Betza on a predefined piece other than the king; use a customPiece");
-                continue;
+            (Some(b), Some((n, own))) if *n != "king" => {
+                rd.note(
+                    &key,
+                    v.line,
+                    format!("'{b}' is ignored: a predefined piece keeps its moves ({own}), as in Fairy-Stockfish; use a customPiece"),
+                );
+                (*own).to_string()
             }
             (Some(b), _) => b,
             (None, Some((_, b))) => (*b).to_string(),
             (None, None) => {
-                rd.refuse(&key, v.line, "a custom piece needs its movement ('letter:Betza')");
-                continue;
+                rd.note(&key, v.line, "a custom piece without its movement ('letter:Betza') cannot move, as in Fairy-Stockfish");
+                String::new()
             }
         };
         let name = match predefined {
@@ -1006,7 +1032,7 @@ fn read_rules(rd: &mut Reader, board: &Board, pieces: &Pieces, drops: &Drops) ->
     let mutually_immune = rd.letters("mutuallyImmuneTypes", "", &pieces.all);
     if !blast && !unharmed.is_empty() {
         let line = rd.line("blastImmuneTypes");
-        rd.refuse("blastImmuneTypes", line, "blast-immune pieces without blasts");
+        rd.note("blastImmuneTypes", line, "blast-immune pieces without blasts change nothing, as in Fairy-Stockfish");
     }
     let pass = switched.iter().any(|s| s.key == "pass");
     for key in ["passWhite", "passBlack"] {
@@ -1173,7 +1199,7 @@ fn read_mobility(rd: &mut Reader, board: &Board, pieces: &Pieces, regions: &mut 
         let squares = rd.squares(&key).unwrap_or_default();
         let Some(p) = pieces.list.iter().find(|p| p.key == piece_key) else {
             let line = rd.line(&key);
-            rd.refuse(&key, line, format!("the variant has no piece '{piece_key}'"));
+            rd.note(&key, line, format!("the variant has no piece '{piece_key}': the region confines nothing, as in Fairy-Stockfish"));
             continue;
         };
         let letter = p.letter.to_ascii_uppercase();
