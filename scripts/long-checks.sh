@@ -2,11 +2,12 @@
 # The long checks: the randomised tests CI runs at a small budget, run bigger with fresh seeds
 # (release build, engine only), one after the other, then a summary.
 #
-#   bash scripts/long-checks.sh [SCALE]        (default 8: about 45 minutes on 2 cores)
+#   bash scripts/long-checks.sh [SCALE]        (default 8; its time on 2 cores is not measured yet)
 #
 # SCALE multiplies CI's budgets:
 #   differential  2×SCALE random playouts per variant (40-60 plies) and 4×SCALE long ones
-#                 (150-250 plies), against pyffish;
+#                 (150-250 plies), against pyffish, with the SAN of the move played and of one
+#                 other move in every position (CI: the move played);
 #   fuzz          400×SCALE inputs per parser;
 #   soak          2×SCALE random games per variant with random presets, to 200 plies;
 #   saves         2×SCALE games per variant saved and resumed, 40×SCALE writers killed.
@@ -48,7 +49,7 @@ check() {
 
 CHECK_FACTS='differential: [0-9]+ playouts|differential: disagreements'
 check differential differential::random_playouts \
-    CHIMERA_DIFF_SEED="$base" CHIMERA_DIFF_PLAYOUTS=$((2 * scale)) CHIMERA_DIFF_LONG=$((4 * scale))
+    CHIMERA_DIFF_SEED="$base" CHIMERA_DIFF_SAN=2 CHIMERA_DIFF_PLAYOUTS=$((2 * scale)) CHIMERA_DIFF_LONG=$((4 * scale))
 CHECK_FACTS='fuzz [a-z_ -]+: [0-9]+ inputs'
 check fuzz fuzz:: CHIMERA_FUZZ_SEED=$((base + 1)) CHIMERA_FUZZ_CASES=$((400 * scale))
 CHECK_FACTS='soak: [0-9]+ variants'

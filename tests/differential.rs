@@ -20,7 +20,7 @@
 //! - `CHIMERA_DIFF_INI`: a `variants.ini` file to load into pyffish first (for variants files
 //!   imported from it with `chimera import`).
 //! - `CHIMERA_DIFF_SAN`: how many moves of each position to compare SAN for: `N` (the move
-//!   played and N-1 others at random; default 2) or `all`. Each costs pyffish ~3 ms.
+//!   played and N-1 others at random; default 1, the move played) or `all`. Each costs pyffish ~3 ms.
 //! - `CHIMERA_DIFF_JOBS`: worker threads, each with its own oracle (default 2).
 //! - `CHIMERA_DIFF_REPORT`: a file to write every disagreement to, one JSON object a line.
 //!
@@ -143,6 +143,8 @@ const PINNED_EN_PASSANT: &[(&str, &str, &str)] = &[
     // Shako's cannon on e7 stands behind the e6 pawn and the e2 knight: taking en passant would
     // leave one screen between it and the king.
     ("shako", "2b1kbc3/er6re/1p1ppn2p1/1np1cp1pq1/p3P5/3P1PPp1P/9P/1PP6N/1R1BNQ1RCE/1E2KB3C b - - 0 31", "d8d6"),
+    // Found by random playouts in Atomic (seed 0x29dda333cd4f9437): a taking pawn pinned as in chess.
+    ("atomic", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1", "d7d5"),
     // The catalogue's further Fairy-Stockfish built-ins with chess's pawns: the same position on
     // their boards (10×8: the bishop on h8 pins e5 against a1; 9×9 and 10×10: d-pawn from the
     // eighth rank, the bishop on h9 pins e6 against a2).
@@ -1156,7 +1158,7 @@ impl Config {
             None => variants::builtin_ids().filter(|id| !NOT_IN_FAIRY_STOCKFISH.contains(id)).map(String::from).collect(),
         };
         let san = match env("CHIMERA_DIFF_SAN").as_deref() {
-            None => SanMode::Sample(2),
+            None => SanMode::Sample(1),
             Some("all") => SanMode::All,
             Some(n) => SanMode::Sample(parse_u64("CHIMERA_DIFF_SAN", n) as usize),
         };

@@ -1,5 +1,5 @@
 //! `chimera uci` plays itself over the protocol: one game per catalogue variant, to its end or
-//! 80 plies at `go nodes 1000` from a seeded random first move, every `bestmove` checked
+//! 60 plies at `go nodes 1000` from a seeded random first move, every `bestmove` checked
 //! against pyffish's legal moves where pyffish knows the variant (Orda and Orda Mirror through
 //! `tests/data/orda.ini`), after a round of malformed input the engine must survive. The first
 //! moves and Chess960's starts come from a seed derived from the commit
@@ -35,7 +35,7 @@ fn the_uci_engine_plays_every_catalogue_variant_against_itself_legally() {
             "1",
             "--random-first",
             "--max-plies",
-            "80",
+            "60",
             "--go",
             "nodes 1000",
             "--seed",
