@@ -30,8 +30,10 @@ usage:
       [--clock <control>]         play with clocks: 5 (minutes each), 5+3 (3 s added a move),
                                   5d3 (3 s delay a move), 10b30x3 (byo-yomi: 10 minutes,
                                   then 3 periods of 30 s)
-  chimera perft --variant <id|file.ron|file.ini:section> --fen <FEN|startpos> --depth <N> [--divide] [--profile <id|file.ron>]
-                                  count leaf nodes through the rules pipelines
+  chimera perft [--variant <id|file.ron|file.ini:section>] [--fen <FEN|startpos>] --depth <N>
+                [--divide] [--profile <id|file.ron>]
+                                  count leaf nodes through the rules pipelines (default:
+                                  chess from its start; depth 1 to 20)
   chimera check <file.ron>...     validate variant files, reporting every problem
   chimera import <file.ini> [--out <dir>]
                                   convert each section of a Fairy-Stockfish variants.ini into
@@ -48,7 +50,18 @@ usage:
   chimera list variants           print the built-in variant ids
   chimera list presets            print the preset ids and names
   chimera list profiles           print the built-in modifier profiles
-  chimera help                    this text";
+  chimera help                    this text
+  chimera --version               the version
+
+Files named on the command line are read up to 16 MiB.";
+
+/// The deepest perft the command line runs: deeper would not end, and would only exhaust memory.
+pub const MAX_PERFT_DEPTH: u32 = 20;
+
+/// The version line `--version` prints.
+pub fn version() -> String {
+    format!("chimera {}", env!("CARGO_PKG_VERSION"))
+}
 
 /// The game window's options from the command line (also the game's resource of them).
 #[derive(bevy::prelude::Resource, Clone, Debug, Default, PartialEq, Eq)]
@@ -129,6 +142,8 @@ pub enum Command {
     Uci,
     /// Print usage.
     Help,
+    /// Print the version.
+    Version,
 }
 
 /// Parses the arguments after the program name.
@@ -140,7 +155,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         return Ok(Command::Game(GameArgs::default()));
     };
     match first.as_str() {
-        a if a.starts_with("--") && a != "--help" => {
+        a if a.starts_with("--") && a != "--help" && a != "--version" => {
             let mut game = GameArgs::default();
             let mut it = args.iter();
             while let Some(a) = it.next() {
@@ -223,7 +238,11 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
                     "--fen" => fen = value("--fen")?,
                     "--depth" => {
                         let v = value("--depth")?;
-                        depth = Some(v.parse::<u32>().map_err(|_| format!("--depth '{v}' is not a whole number"))?);
+                        let n = v.parse::<u32>().map_err(|_| format!("--depth '{v}' is not a whole number"))?;
+                        if !(1..=MAX_PERFT_DEPTH).contains(&n) {
+                            return Err(format!("--depth takes 1 to {MAX_PERFT_DEPTH}, not {n}"));
+                        }
+                        depth = Some(n);
                     }
                     "--divide" => divide = true,
                     "--profile" => profile = Some(value("--profile")?),
@@ -233,12 +252,17 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             let depth = depth.ok_or("perft needs --depth <N>")?;
             Ok(Command::Perft { variant, fen, depth, divide, profile })
         }
-        "list" => match args.get(1).map(String::as_str) {
-            Some("variants") => Ok(Command::ListVariants),
-            Some("presets") => Ok(Command::ListPresets),
-            Some("profiles") => Ok(Command::ListProfiles),
-            other => Err(format!("list what? expected 'list variants', 'list presets' or 'list profiles', got {other:?}")),
-        },
+        "list" => {
+            let list = match args.get(1).map(String::as_str) {
+                Some("variants") => Command::ListVariants,
+                Some("presets") => Command::ListPresets,
+                Some("profiles") => Command::ListProfiles,
+                Some(other) => return Err(format!("list what? '{other}' is not variants, presets or profiles")),
+                None => return Err("list what? say 'list variants', 'list presets' or 'list profiles'".into()),
+            };
+            no_more(&args[..2], &args[2..])?;
+            Ok(list)
+        }
         "check" => {
             if args.len() < 2 {
                 return Err("check needs at least one file, e.g. chimera check presets/chess.ron".into());
@@ -278,9 +302,18 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             }
             Ok(Command::Export { variants, name, all })
         }
-        "uci" => Ok(Command::Uci),
-        "help" | "--help" | "-h" => Ok(Command::Help),
+        "uci" => no_more(&args[..1], &args[1..]).map(|()| Command::Uci),
+        "help" | "--help" | "-h" => no_more(&args[..1], &args[1..]).map(|()| Command::Help),
+        "--version" | "-V" | "version" => no_more(&args[..1], &args[1..]).map(|()| Command::Version),
         other => Err(format!("unknown command '{other}'")),
+    }
+}
+
+/// An error naming the first of `extra`, words after a command (`command`) that takes no more.
+fn no_more(command: &[String], extra: &[String]) -> Result<(), String> {
+    match extra.first() {
+        Some(word) => Err(format!("{}: unexpected '{word}'", command.join(" "))),
+        None => Ok(()),
     }
 }
 
@@ -359,7 +392,7 @@ fn screenshot_path(path: &str) -> Result<String, String> {
 /// # Errors
 /// The file cannot be read or does not read as an ini file, or `out` cannot be written.
 pub fn run_import(file: &str, out_dir: &str, out: &mut impl Write) -> Result<(usize, usize), String> {
-    let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+    let text = crate::rules::read_text(std::path::Path::new(file)).map_err(|e| format!("{file}: {e}"))?;
     let sections = variants::fairy::import::import(&text).map_err(|errors| {
         let lines: Vec<String> = errors.iter().map(|e| format!("{file}: {e}")).collect();
         lines.join("\n")

@@ -1,5 +1,6 @@
 //! The `chimera` binary: the game window, or a command-line tool (see `chimera help`).
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use chimera::cli::{Command, USAGE, parse_args, run_check, run_export, run_import, run_perft};
@@ -14,34 +15,21 @@ fn main() -> ExitCode {
         }
     };
     match command {
-        Command::Help => {
-            println!("{USAGE}");
-            ExitCode::SUCCESS
-        }
+        Command::Help => print(|out| writeln!(out, "{USAGE}")),
+        Command::Version => print(|out| writeln!(out, "{}", chimera::cli::version())),
         Command::Uci => {
             let out: chimera::uci::Output = std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
             chimera::uci::run(chimera::uci::lines(std::io::stdin().lock()), out);
             ExitCode::SUCCESS
         }
-        Command::ListVariants => {
-            for id in chimera::variants::builtin_ids() {
-                println!("{id}");
-            }
-            ExitCode::SUCCESS
-        }
-        Command::ListPresets => {
-            for p in chimera::presets::ALL {
-                println!("{}\t{}", p.id, p.name);
-            }
-            ExitCode::SUCCESS
-        }
-        Command::ListProfiles => {
-            for (id, _) in chimera::modifiers::BUILTIN {
+        Command::ListVariants => print(|out| chimera::variants::builtin_ids().try_for_each(|id| writeln!(out, "{id}"))),
+        Command::ListPresets => print(|out| chimera::presets::ALL.iter().try_for_each(|p| writeln!(out, "{}\t{}", p.id, p.name))),
+        Command::ListProfiles => print(|out| {
+            chimera::modifiers::BUILTIN.iter().try_for_each(|(id, _)| {
                 let name = chimera::modifiers::builtin(id).and_then(|p| p.name).unwrap_or_default();
-                println!("{id}\t{name}");
-            }
-            ExitCode::SUCCESS
-        }
+                writeln!(out, "{id}\t{name}")
+            })
+        }),
         Command::Check(files) => {
             if run_check(&files, &mut std::io::stdout().lock()) {
                 ExitCode::SUCCESS
@@ -79,6 +67,20 @@ fn main() -> ExitCode {
             }
         }
         Command::Game(args) => run_game(args),
+    }
+}
+
+/// Writes to standard output. A reader that has gone (`| head -1`) ends the writing quietly, as
+/// Unix tools do; another write error is reported.
+fn print(write: impl FnOnce(&mut std::io::StdoutLock) -> std::io::Result<()>) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    match write(&mut out).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("chimera: writing the output: {e}");
+            ExitCode::FAILURE
+        }
     }
 }
 

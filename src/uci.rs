@@ -82,8 +82,13 @@ impl Session {
         }
     }
 
+    /// An `info string`, cut to 200 bytes: it may quote input, which can be long.
     fn info(&self, text: &str) {
-        say(&self.out, &format!("info string {text}"));
+        let cut = text.char_indices().map(|(i, _)| i).find(|&i| i > 200);
+        match cut {
+            Some(at) => say(&self.out, &format!("info string {}…", &text[..at])),
+            None => say(&self.out, &format!("info string {text}")),
+        }
     }
 
     /// The variant the settings name, with the presets switched on.
@@ -515,11 +520,43 @@ pub fn info_line(variant: &Variant, info: &Info) -> String {
     .to_string()
 }
 
+/// The longest line read, in bytes: a `position` with thousands of moves fits many times over.
+/// A longer line is skipped whole, with an `info string` giving its length.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// One line of input, or a line over [`MAX_LINE`] bytes (skipped unread), with its length.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// A line, without its end.
+    Line(String),
+    /// A line this many bytes long, over the limit.
+    TooLong(usize),
+}
+
+impl From<String> for Input {
+    fn from(line: String) -> Self {
+        Input::Line(line)
+    }
+}
+
+impl From<&str> for Input {
+    fn from(line: &str) -> Self {
+        Input::Line(line.into())
+    }
+}
+
 /// Runs the protocol on the lines of `input` until `quit` or the end of input, writing to
 /// `out`. At the end of input a running search is stopped and its best move printed.
-pub fn run(input: impl IntoIterator<Item = String>, out: Output) {
+pub fn run<L: Into<Input>>(input: impl IntoIterator<Item = L>, out: Output) {
     let mut session = Session::new(out);
     for line in input {
+        let line = match line.into() {
+            Input::Line(line) => line,
+            Input::TooLong(len) => {
+                session.info(&format!("a line of {len} bytes was skipped: lines are read up to {MAX_LINE} bytes"));
+                continue;
+            }
+        };
         if !session.command(&line) {
             return;
         }
@@ -527,7 +564,41 @@ pub fn run(input: impl IntoIterator<Item = String>, out: Output) {
     session.stop();
 }
 
-/// The lines of a reader, ending at the first read error.
-pub fn lines(input: impl BufRead) -> impl Iterator<Item = String> {
-    input.lines().map_while(Result::ok)
+/// The lines of a reader (invalid UTF-8 replaced), ending at the end of input or the first
+/// read error. A line over [`MAX_LINE`] bytes is read past without being kept.
+pub fn lines(mut input: impl BufRead) -> impl Iterator<Item = Input> {
+    std::iter::from_fn(move || read_line(&mut input, MAX_LINE).ok().flatten())
+}
+
+/// Reads one line of at most `cap` bytes; `None` at the end of input.
+fn read_line(input: &mut impl BufRead, cap: usize) -> std::io::Result<Option<Input>> {
+    let (mut kept, mut len, mut ended) = (Vec::new(), 0usize, false);
+    while !ended {
+        let chunk = input.fill_buf()?;
+        if chunk.is_empty() {
+            if len == 0 {
+                return Ok(None);
+            }
+            break;
+        }
+        let (part, used) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], i + 1),
+            None => (chunk, chunk.len()),
+        };
+        ended = used > part.len();
+        len += part.len();
+        if len <= cap {
+            kept.extend_from_slice(part);
+        } else {
+            kept = Vec::new();
+        }
+        input.consume(used);
+    }
+    if len > cap {
+        return Ok(Some(Input::TooLong(len)));
+    }
+    if kept.last() == Some(&b'\r') {
+        kept.pop();
+    }
+    Ok(Some(Input::Line(String::from_utf8_lossy(&kept).into_owned())))
 }

@@ -202,6 +202,21 @@ fn uci_speaks_the_protocol_and_survives_bad_input() {
     assert!(game.parse_uci(mv).is_ok(), "{mv} is legal");
 }
 
+/// A line over the limit is skipped with a word and the engine goes on; CR-LF ends and invalid
+/// UTF-8 are read.
+#[test]
+fn uci_skips_a_line_over_the_limit_and_goes_on() {
+    let long = format!("position fen {}\n", "x".repeat(3 * chimera::uci::MAX_LINE));
+    let mut input = long.into_bytes();
+    input.extend_from_slice(b"isready\r\nbo\xffgus\nposition startpos moves e2e4\nd");
+    let lines: Vec<chimera::uci::Input> = chimera::uci::lines(std::io::Cursor::new(input)).collect();
+    assert_eq!(lines[0], chimera::uci::Input::TooLong(13 + 3 * chimera::uci::MAX_LINE));
+    assert_eq!(lines[1..], ["isready", "bo\u{fffd}gus", "position startpos moves e2e4", "d"].map(chimera::uci::Input::from));
+    let out = uci(&format!("{}\nisready\n", "y".repeat(chimera::uci::MAX_LINE)));
+    assert!(out.contains("readyok"), "{out}");
+    assert!(out.len() < 500, "a long line under the limit is not echoed whole: {}", &out[..out.len().min(500)]);
+}
+
 #[test]
 fn uci_plays_presets_and_reports_mates() {
     let out = uci("setoption name Presets value piece-hp(hp=2)\nposition startpos\ngo nodes 3000\nwait 1\n\

@@ -171,3 +171,44 @@ fn without_a_display_the_window_says_so_in_one_line() {
     );
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// A reader that has gone (`chimera list variants | head -1`) ends the output quietly: no
+/// panic, success. The pipe's reading end is closed before the program starts, so every write
+/// meets the closed pipe.
+#[test]
+fn a_closed_pipe_ends_the_output_without_a_panic() {
+    for args in [&["list", "variants"][..], &["list", "presets"], &["list", "profiles"], &["help"], &["--version"]] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_chimera")).args(args).stdout(writer).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success() && err.is_empty(), "{args:?}: {:?} {err}", out.status);
+    }
+}
+
+#[test]
+fn version_and_wrong_words_are_answered_as_a_unix_tool_would() {
+    let (ok, out, _) = chimera(&["--version"]);
+    assert!(ok);
+    assert_eq!(out, "chimera 0.1.0\n");
+    let code = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_chimera")).args(args).output().unwrap();
+    for (args, names) in [
+        (&["list", "presets", "bogus"][..], "unexpected 'bogus'"),
+        (&["list"], "list what?"),
+        (&["list", "pieces"], "'pieces'"),
+        (&["help", "me"], "unexpected 'me'"),
+        (&["uci", "now"], "unexpected 'now'"),
+        (&["--version", "2"], "unexpected '2'"),
+        (&["perft", "--depth", "4294967295"], "--depth takes 1 to 20"),
+        (&["perft", "--depth", "100000"], "--depth takes 1 to 20"),
+        (&["frobnicate"], "unknown command 'frobnicate'"),
+    ] {
+        let out = code(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(err.contains(names) && !err.contains("None"), "{args:?}: {err}");
+    }
+    // The help marks what is optional.
+    let (_, usage, _) = chimera(&["help"]);
+    assert!(usage.contains("chimera perft [--variant <id|file.ron|file.ini:section>] [--fen <FEN|startpos>] --depth <N>"), "{usage}");
+}

@@ -427,6 +427,24 @@ fn fen_problems_carry_stable_codes() {
     assert_eq!(strings.len(), FenCode::ALL.len(), "two codes share a string");
 }
 
+/// Crazyhouse's `~` (a promoted piece, which goes back to a pawn when taken) is read only on a
+/// type a promotion can give: not on a pawn, not on a king, not where nothing promotes.
+#[test]
+fn the_promoted_mark_is_read_only_on_pieces_a_promotion_gives() {
+    let crazyhouse = || variants::builtin("crazyhouse").unwrap();
+    for fen in ["4k3/8/8/8/8/8/8/3QK~3[] w - - 0 1", "4k3/8/8/8/8/8/3P~4/4K3[] w - - 0 1"] {
+        let e = fen_error(crazyhouse(), fen);
+        assert_eq!(e.code, chimera::rules::FenCode::PieceLetter, "{fen}: {e}");
+        assert!(e.to_string().contains("'~' marks a promoted piece"), "{e}");
+    }
+    let e = fen_error(variants::builtin("xiangqi").unwrap(), "4k4/9/9/9/9/9/9/9/4R~4/3K5 w - - 0 1");
+    assert!(e.to_string().contains("'~' marks a promoted piece"), "{e}");
+    // A queen, knight or rook may carry it, and it is written back.
+    let fen = "4k3/8/8/8/8/8/8/N~2Q~K2R~[] w - - 0 1";
+    let mut e = chimera::presets::new_game(crazyhouse(), fen).unwrap();
+    assert_eq!(e.fen(), fen);
+}
+
 /// Seirawan with dual-king: once the king has left the back rank, the crowned queen there is
 /// no castling king, so the rooks' gates read back as gates (they read as castling rights;
 /// found by the soak, seed 18).

@@ -737,15 +737,17 @@ fn draw_marks(
             Transform::from_xyz(at.x, at.y, 0.4),
         ));
     }
+    // The targets (a ring where the move takes), and castling also where the king lands.
+    let plain = selection.moves.iter().map(|m| (selection.target(m), m.capture && !selection.duck));
+    let castles = selection.castles.iter().filter(|_| !selection.duck && !selection.leg).map(|&(_, to)| (to, false));
     let mut shown: Vec<Square> = Vec::new();
-    for m in &selection.moves {
-        let to = selection.target(m);
+    for (to, ring) in plain.chain(castles) {
         if shown.contains(&to) {
             continue;
         }
         shown.push(to);
         let at = square_centre(g, view, to);
-        let image = if m.capture && !selection.duck { images.ring.clone() } else { images.dot.clone() };
+        let image = if ring { images.ring.clone() } else { images.dot.clone() };
         commands.spawn((Mark, Sprite { image, custom_size: Some(Vec2::splat(SQUARE)), ..default() }, Transform::from_xyz(at.x, at.y, 3.0)));
     }
 }

@@ -14,7 +14,7 @@ use bevy::prelude::*;
 
 use super::shared::{
     BoardInput, ComputerPlay, FoulWarning, GameSystems, Notice, Origin, PendingChoice, PositionVersion, Premove, RedoStack, Selection,
-    order,
+    castle_landing, order,
 };
 use crate::rules::{Board, Engine, GameState, Move, MoveError, MoveKind, MoveLog, Reason, Rules, RulesWorld, Side, Square};
 
@@ -55,7 +55,12 @@ fn select(world: &mut World, origin: Origin) {
         let text = format!("That piece cannot move: {why}");
         world.resource_mut::<Notice>().0 = Some((text, 4.0));
     }
-    *world.resource_mut::<Selection>() = Selection { origin: Some(origin), moves, dragging: true, duck: false, leg: false };
+    let castles = {
+        let legal = world.legal_moves().to_vec();
+        let variant = &world.resource::<Rules>().0;
+        moves.iter().filter_map(|m| Some((*m, castle_landing(variant, m, &legal)?))).collect()
+    };
+    *world.resource_mut::<Selection>() = Selection { origin: Some(origin), moves, dragging: true, castles, ..default() };
 }
 
 /// Duck chess: the piece's move `m` is chosen (any of its duck squares); the selection now
@@ -68,7 +73,7 @@ fn place_duck(world: &mut World, m: Move) {
         None => Origin::Square(m.from),
     };
     world.resource_mut::<PendingChoice>().0.clear();
-    *world.resource_mut::<Selection>() = Selection { origin: Some(origin), moves, dragging: false, duck: true, leg: false };
+    *world.resource_mut::<Selection>() = Selection { origin: Some(origin), moves, duck: true, ..default() };
     world.resource_mut::<Notice>().0 = Some(("Now put the duck on an empty square.".into(), 4.0));
 }
 
@@ -124,13 +129,13 @@ fn offer(world: &mut World, m: Move) {
 /// Tries the move from the selection to `to`.
 fn try_target(world: &mut World, to: Square) {
     let selection = world.resource::<Selection>();
-    let mut candidates: Vec<Move> = selection.moves.iter().filter(|m| selection.target(m) == to).copied().collect();
+    let mut candidates = selection.candidates(to);
     if !selection.leg && !selection.duck && candidates.iter().any(|m| matches!(m.kind, MoveKind::Locust(_))) {
         // A capture on the way: now where the piece ends (this square again to stop there).
         let stop = candidates.iter().any(|m| m.to == to);
         let origin = selection.origin;
         world.resource_mut::<PendingChoice>().0.clear();
-        *world.resource_mut::<Selection>() = Selection { origin, moves: candidates, dragging: false, duck: false, leg: true };
+        *world.resource_mut::<Selection>() = Selection { origin, moves: candidates, leg: true, ..default() };
         let text = if stop { "Now where it ends, or this square again to stop there." } else { "Now the square where it ends." };
         world.resource_mut::<Notice>().0 = Some((text.into(), 4.0));
         return;
@@ -378,6 +383,53 @@ mod tests {
             app.world_mut().write_message(i.clone());
         }
         app.update();
+    }
+
+    /// The last move played, in UCI.
+    fn last_uci(app: &App) -> Option<String> {
+        let rules = &app.world().resource::<Rules>().0;
+        app.world().resource::<crate::rules::MoveLog>().0.last().map(|r| crate::rules::to_uci(rules, &r.mv))
+    }
+
+    /// Castling as a lichess player makes it: the king two squares by click or drag, or the
+    /// king onto its rook.
+    #[test]
+    fn the_king_castles_by_two_squares_or_onto_its_rook() {
+        let fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+        for (inputs, want) in [
+            (vec![BoardInput::Press(sq("e1")), BoardInput::Release(sq("g1"))], "e1g1"),
+            (vec![BoardInput::Press(sq("e1")), BoardInput::Release(sq("e1")), BoardInput::Press(sq("c1"))], "e1c1"),
+            (vec![BoardInput::Press(sq("e1")), BoardInput::Release(sq("h1"))], "e1g1"),
+            (vec![BoardInput::Press(sq("e1")), BoardInput::Release(sq("e1")), BoardInput::Press(sq("a1"))], "e1c1"),
+        ] {
+            let mut app = app(fen);
+            send(&mut app, &[BoardInput::Press(sq("e1"))]);
+            let selection = app.world().resource::<Selection>().clone();
+            assert!(selection.targets(sq("g1")) && selection.targets(sq("c1")) && !selection.targets(sq("b1")), "{:?}", selection.castles);
+            send(&mut app, &[BoardInput::Cancel]);
+            send(&mut app, &inputs);
+            assert_eq!(last_uci(&app).as_deref(), Some(want), "{inputs:?}");
+            assert!(app.world().resource::<crate::rules::MoveLog>().0[0].mv.is_castle());
+        }
+    }
+
+    /// Chess960: the king onto its rook always castles; onto its castling square only where
+    /// that is not also a plain king move.
+    #[test]
+    fn chess960_castles_onto_the_rook_and_onto_the_landing_square_only_when_not_a_king_step() {
+        let variant = crate::variants::builtin("chess960").unwrap();
+        // The king on f1 with rooks on b1 and h1: g1 is a plain step, c1 is castling only.
+        let fen = "1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3K1R w HBgb - 0 1";
+        let play = |inputs: &[BoardInput]| {
+            let mut app = app_for(variant.clone(), fen);
+            send(&mut app, inputs);
+            let log = &app.world().resource::<crate::rules::MoveLog>().0;
+            (last_uci(&app), log.last().is_some_and(|r| r.mv.is_castle()))
+        };
+        assert_eq!(play(&[BoardInput::Press(sq("f1")), BoardInput::Release(sq("g1"))]), (Some("f1g1".into()), false));
+        assert_eq!(play(&[BoardInput::Press(sq("f1")), BoardInput::Release(sq("h1"))]), (Some("f1h1".into()), true));
+        assert_eq!(play(&[BoardInput::Press(sq("f1")), BoardInput::Release(sq("c1"))]), (Some("f1b1".into()), true));
+        assert_eq!(play(&[BoardInput::Press(sq("f1")), BoardInput::Release(sq("b1"))]), (Some("f1b1".into()), true));
     }
 
     #[derive(Resource, Default)]

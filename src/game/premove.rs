@@ -9,7 +9,7 @@
 use bevy::prelude::*;
 
 use super::play::{self};
-use super::shared::{BoardView, ComputerPlay, GameSystems, Premove, SQUARE, square_centre};
+use super::shared::{BoardView, ComputerPlay, GameSystems, Premove, SQUARE, castle_landing, square_centre};
 use crate::rules::{GameState, MoveLog, Rules, RulesWorld, Square};
 
 pub(super) fn plugin(app: &mut App) {
@@ -41,7 +41,10 @@ fn fire(world: &mut World) {
     let legal = world.legal_moves().to_vec();
     // (A move taking on the way has three squares: it is not premoved.)
     let plain = |m: &&crate::rules::Move| !matches!(m.kind, crate::rules::MoveKind::Locust(_));
-    if let Some(m) = legal.iter().filter(plain).find(|m| m.from == from && m.to == to && m.dropped().is_none() && m.gate.is_none()).copied()
+    // The king put where it lands castles too.
+    let variant = &world.resource::<crate::rules::Rules>().0;
+    let reaches = |m: &crate::rules::Move| m.to == to || castle_landing(variant, m, &legal) == Some(to);
+    if let Some(m) = legal.iter().filter(plain).find(|m| m.from == from && reaches(m) && m.dropped().is_none() && m.gate.is_none()).copied()
     {
         play::play(world, m);
     }

@@ -57,6 +57,7 @@ const KEYS: &[(&str, &str)] = &[
     ("Enter", "play the typed move"),
     ("click or drag", "move a piece"),
     ("the same, on the computer's turn", "premove (Esc drops it)"),
+    ("king two squares, or onto its rook", "castle (O-O typed)"),
     ("right-drag", "draw an arrow"),
     ("right-click", "circle (again: remove)"),
     ("with Shift / Ctrl", "red"),

@@ -304,7 +304,7 @@ pub fn load_profile(name: &str) -> Result<Profile, String> {
         let known: Vec<&str> = BUILTIN.iter().map(|(id, _)| *id).collect();
         return Err(format!("no modifier profile '{name}'; there are {} (or give a .ron file)", known.join(", ")));
     }
-    let text = std::fs::read_to_string(name).map_err(|e| format!("{name}: {e}"))?;
+    let text = crate::rules::read_text(std::path::Path::new(name)).map_err(|e| format!("{name}: {e}"))?;
     Profile::from_ron(&text).map_err(|e| format!("{name}: {e}"))
 }
 

@@ -338,6 +338,21 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
     };
     let (pieces, promoted_squares, walls) = parse_placement(g, reg, &placement)?;
     check_walls(variant, &walls)?;
+    // `~` marks a piece a promotion made: a type the variant's promotions give, or (a modifier
+    // profile may offer other choices) any type that neither promotes itself nor is royal,
+    // where something promotes at all.
+    let promotes = reg.types.iter().any(|d| d.promotes || d.promotes_to.is_some());
+    for &(sq, _) in promoted_squares.iter().filter(|(_, from)| from.is_none()) {
+        let Some(&(_, kind, _)) = pieces.iter().find(|p| p.0 == sq) else { continue };
+        let def = reg.def(kind);
+        let given = variant.promotion.offers(kind) || reg.ids().any(|t| reg.def(t).promotes_to == Some(kind));
+        let may_be_given = promotes && !def.promotes && def.promotes_to.is_none() && !def.royal;
+        if !(given || may_be_given) {
+            let name = &reg.def(kind).name;
+            let message = format!("{}: '~' marks a promoted piece, but no promotion gives a {name} in this variant", g.name(sq));
+            return Err(err(FenCode::PieceLetter, FenField::Board, message));
+        }
+    }
     let mut hand = Vec::new();
     // An empty pocket (`[]`, `[-]`) in a variant without hands says nothing: Fairy-Stockfish
     // reads it so (its tests write Xiangqi's FENs with one).

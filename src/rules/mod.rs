@@ -88,6 +88,7 @@ mod effects;
 mod end;
 mod engine;
 mod fen;
+mod files;
 mod generate;
 mod geometry;
 mod layers;
@@ -125,6 +126,7 @@ pub use engine::{
     setup_position,
 };
 pub use fen::{Counters, FenCode, FenError, FenField, Setup, parse_fen, split_trailing};
+pub use files::{MAX_FILE_BYTES, read_text};
 pub use generate::{GenContext, GeneratorFn, PieceSlot, generate_from_tables};
 pub use geometry::{Geometry, MAX_FILES, MAX_RANKS, Side, Square, SquareSet, kings_touch};
 pub use layers::{Attacks, LayerFn, LayerKind, MoveLayer, PromotionFn, RoyalFn, RoyalRule, RuleFns, piece_moves, profile_wrap, type_moves};
@@ -134,7 +136,7 @@ pub use movement::{
     Atom, Hop, LegPath, LegStep, Mode, MoveTable, Ray, RayKind, Zones, lame_path, leg_displacement, leg_end, symmetric, walk_legs, walk_ray,
 };
 pub use moves::{Gate, Move, MoveKind, Wing};
-pub use notation::{MoveError, parse_san, parse_uci, san_body, to_uci};
+pub use notation::{MoveError, castle_king_square, parse_san, parse_uci, san_body, to_uci};
 pub use outcome::{Outcome, Reason, cannot_mate, has_insufficient_material, perpetual_checker, repetition_span, repetitions, scored};
 pub use piece::{Cell, Homes, Location, Owner, Piece, PieceType, Promoted, piece_bundle};
 pub use pipeline::{Hook, Hooks, Step, SystemFactory, rebuild_pipelines};

@@ -98,7 +98,7 @@ pub fn resolve(file: VariantFile, lookup: &dyn Fn(&str) -> Option<VariantFile>) 
 }
 
 fn read_path(path: &Path) -> Result<VariantFile, LoadError> {
-    let text = std::fs::read_to_string(path).map_err(|e| LoadError::Io(format!("{}: {e}", path.display())))?;
+    let text = crate::rules::read_text(path).map_err(|e| LoadError::Io(format!("{}: {e}", path.display())))?;
     parse_variant_file(&text)
 }
 
@@ -108,7 +108,7 @@ pub fn sibling_lookup(path: &Path) -> impl Fn(&str) -> Option<VariantFile> {
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     move |id: &str| -> Option<VariantFile> {
         let sibling = dir.join(format!("{id}.ron"));
-        std::fs::read_to_string(sibling).ok().and_then(|t| parse_variant_file(&t).ok()).or_else(|| super::builtin_file(id))
+        crate::rules::read_text(&sibling).ok().and_then(|t| parse_variant_file(&t).ok()).or_else(|| super::builtin_file(id))
     }
 }
 

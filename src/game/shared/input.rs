@@ -4,7 +4,7 @@
 
 use bevy::prelude::*;
 
-use crate::rules::{Move, MoveKind, PieceType, Square};
+use crate::rules::{Move, MoveKind, PieceType, Square, Variant, castle_king_square};
 
 /// What the player did on the board.
 #[derive(Message, Clone, Debug, PartialEq)]
@@ -55,12 +55,25 @@ pub struct Selection {
     /// A multi-leg move: the square taken on the way is chosen, and `moves` are the moves
     /// through it (with the plain capture there, if any); the next press picks where it ends.
     pub leg: bool,
+    /// Castling moves among `moves` that also play by putting the king on the square it lands
+    /// on (see [`castle_landing`]), with that square.
+    pub castles: Vec<(Move, Square)>,
 }
 
 impl Selection {
     /// Whether `sq` is a target of the selected piece (of the duck, once its move is chosen).
     pub fn targets(&self, sq: Square) -> bool {
-        self.moves.iter().any(|m| self.target(m) == sq)
+        !self.candidates(sq).is_empty()
+    }
+
+    /// The moves a press or release on `sq` may play: those whose target it is, and castling
+    /// where `sq` is the king's landing square.
+    pub fn candidates(&self, sq: Square) -> Vec<Move> {
+        let mut out: Vec<Move> = self.moves.iter().filter(|m| self.target(m) == sq).copied().collect();
+        if !self.duck && !self.leg {
+            out.extend(self.castles.iter().filter(|(_, at)| *at == sq).map(|(m, _)| *m));
+        }
+        out
     }
 
     /// Where a press plays `m`: its square, or the duck's once the piece's move is chosen; a
@@ -72,6 +85,17 @@ impl Selection {
             _ => m.to,
         }
     }
+}
+
+/// Where a player may also put the king to castle with `m` (castling is king onto rook in the
+/// engine): the square the king lands on, unless the king stands there already, or the king
+/// also reaches it by a plain move (Chess960's king on f1 castling to g1: there the plain
+/// move is meant, and castling is king onto rook). `legal` are the position's legal moves.
+pub fn castle_landing(variant: &Variant, m: &Move, legal: &[Move]) -> Option<Square> {
+    let MoveKind::Castle(wing) = m.kind else { return None };
+    let at = castle_king_square(variant, m, wing);
+    let plain = legal.iter().any(|c| c.from == m.from && c.to == at && !c.is_castle() && c.dropped().is_none());
+    (at != m.from && at != m.to && !plain).then_some(at)
 }
 
 /// Moves that differ only in a choice the player still has to make.

@@ -23,7 +23,9 @@ mod view;
 
 use bevy::prelude::*;
 
-pub use input::{BoardInput, FoulWarning, Notice, Origin, PendingChoice, PositionVersion, Premove, RedoStack, Selection, inputs_for};
+pub use input::{
+    BoardInput, FoulWarning, Notice, Origin, PendingChoice, PositionVersion, Premove, RedoStack, Selection, castle_landing, inputs_for,
+};
 pub use screen::{CheckSquares, GameSystems, NewGame, Screen, Script, ToggleFullscreen, VariantsChanged, order, playing};
 pub(in crate::game) use seats::Running;
 pub use seats::{Clocks, ComputerPlay, LowTime, fresh, resume};

@@ -94,7 +94,7 @@ pub fn ini_spec(spec: &str) -> Option<(&str, &str)> {
 /// The file cannot be read or parsed, has no such section (the message lists them), or the
 /// section cannot be converted (the message names every key that stops it).
 pub fn import_section(path: &std::path::Path, section: &str) -> Result<VariantFile, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = crate::rules::read_text(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let all = import::import(&text).map_err(|errors| {
         let lines: Vec<String> = errors.iter().map(|e| format!("{}: {e}", path.display())).collect();
         lines.join("\n")
