@@ -96,8 +96,8 @@ fn effects_are_messages_and_cost_nothing_without_a_subscriber() {
     set_active_presets(e.world_mut(), vec![Activation::of("piece-shield"), Activation::of("piece-hp")]).unwrap();
     subscribe_effects(e.world_mut());
     e.play_uci("e4d5").unwrap();
-    let kinds: Vec<EffectKind> = take_effects(e.world_mut()).into_iter().map(|f| f.kind).collect();
-    assert_eq!(kinds, [EffectKind::ShieldBroken, EffectKind::Damage]);
+    let kinds: Vec<(EffectKind, i32)> = take_effects(e.world_mut()).into_iter().map(|f| (f.kind, f.amount)).collect();
+    assert_eq!(kinds, [(EffectKind::ShieldBroken, 0), (EffectKind::Damage, 1)]);
 
     // No subscriber: emitting is a no-op and the store is never created.
     let mut e = Engine::from_fen(builtin("atomic").unwrap(), "startpos").unwrap();
@@ -120,6 +120,10 @@ fn spawn_hooks_run_for_every_spawned_piece() {
     assert_eq!(e.world().resource::<Seen>().0, [format!("spawn white PieceType(3) {rook}"), format!("spawn white PieceType(2) {bishop}")]);
     let kinds: Vec<EffectKind> = take_effects(e.world_mut()).into_iter().map(|f| f.kind).collect();
     assert_eq!(kinds, [EffectKind::Death, EffectKind::Fission, EffectKind::Spawn, EffectKind::Spawn]);
+    // Without hit points the taken pawn's death carries no number to show.
+    e.undo().unwrap();
+    e.play_uci("d1d5").unwrap();
+    assert_eq!(take_effects(e.world_mut())[0].amount, 0);
 }
 
 #[test]

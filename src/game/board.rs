@@ -35,6 +35,10 @@ struct PocketSlot {
     home: Vec2,
 }
 
+/// A pocket's tile or count, drawn with its pieces.
+#[derive(Component)]
+struct PocketTile;
+
 /// A piece's sprite is drawn for this type and side (to redraw on promotion or capture).
 #[derive(Component, PartialEq, Eq)]
 struct Drawn(PieceType, Side);
@@ -79,10 +83,19 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
-fn pocket_centre(g: Geometry, view: BoardView, side: Side, index: usize) -> Vec2 {
+/// The distance between pocket pieces: a square, or less where more types are held than the
+/// board has files.
+fn pocket_pitch(g: Geometry, held: usize) -> f32 {
+    SQUARE * (g.files as f32 / held.max(1) as f32).min(1.0)
+}
+
+/// Where the `index`th of `held` pocket pieces of `side` rests: a row one square beyond the
+/// board's edge on that side, from the first file on.
+fn pocket_centre(g: Geometry, view: BoardView, side: Side, index: usize, held: usize) -> Vec2 {
     let below = side == view.bottom;
     let y = (g.ranks as f32 / 2.0 + 0.62) * SQUARE * if below { -1.0 } else { 1.0 };
-    let x = (index as f32 - (g.files as f32 - 1.0) / 2.0) * SQUARE * 0.8;
+    let pitch = pocket_pitch(g, held);
+    let x = -(g.files as f32) / 2.0 * SQUARE + pitch * (index as f32 + 0.5);
     Vec2::new(x, y)
 }
 
@@ -527,6 +540,7 @@ fn place_pieces(
     board: Res<Board>,
     view: Res<BoardView>,
     level: Res<super::settings::EffectsLevel>,
+    log: Res<MoveLog>,
     mut pieces: Query<
         (Entity, &Location, &mut Transform, &mut Visibility, &Sprite, Has<LocationRedraw>),
         (With<Piece>, With<Drawn>, Or<(Changed<Location>, With<LocationRedraw>)>),
@@ -550,14 +564,24 @@ fn place_pieces(
             }
             None => {
                 if shown && *level != super::settings::EffectsLevel::Off {
-                    // A ghost of the piece fades where it stood.
+                    // A ghost of the piece fades where it stood; the mover that goes with its own
+                    // move (a capturer blown up) glides to where it went first.
                     let mut ghost = sprite.clone();
                     ghost.color.set_alpha(0.9);
-                    commands.spawn((
-                        super::particles::Particle { velocity: Vec2::ZERO, gravity: 0.0, life: 0.35, max_life: 0.35, grow: SQUARE * 0.3 },
+                    let from = transform.translation.with_z(8.0);
+                    let moved = log.0.last().map(|r| r.mv).filter(|m| {
+                        m.dropped().is_none() && m.to != m.from && square_centre(board.geometry, *view, m.from) == from.truncate()
+                    });
+                    let life = if moved.is_some() { 0.35 + GLIDE_SECS } else { 0.35 };
+                    let mut fade = commands.spawn((
+                        super::particles::Particle { velocity: Vec2::ZERO, gravity: 0.0, life, max_life: life, grow: SQUARE * 0.3 },
                         ghost,
-                        Transform::from_translation(transform.translation.with_z(8.0)),
+                        Transform::from_translation(from),
                     ));
+                    if let Some(m) = moved {
+                        let to = square_centre(board.geometry, *view, m.to).extend(8.0);
+                        fade.insert(Glide { from, to, elapsed: 0.0 });
+                    }
                 }
                 *visibility = Visibility::Hidden;
             }
@@ -583,9 +607,11 @@ fn glide(
     }
 }
 
-/// Pockets (Crazyhouse, Seirawan's gates): one sprite per type in hand with its count. Under
-/// fixed gating (Musketeer) each waiting piece is drawn beyond its side's back rank, above
-/// (or below) the file it will enter on.
+/// Pockets (Crazyhouse, Seirawan's gates): one piece per type in hand, at square size on a
+/// tile that sets black and white pieces off the dark margin, with its count; the pocket piece
+/// picked up is on the selection's green. Under fixed gating (Musketeer) each waiting piece is
+/// drawn beyond its side's back rank, above (or below) the file it will enter on. A variant
+/// without hands has none: a new game clears the last one's.
 #[allow(clippy::too_many_arguments)]
 fn draw_pockets(
     mut commands: Commands,
@@ -595,20 +621,28 @@ fn draw_pockets(
     board: Res<Board>,
     rules: Res<Rules>,
     images: Res<PieceImages>,
-    old: Query<Entity, With<PocketSlot>>,
+    old: Query<Entity, Or<(With<PocketSlot>, With<PocketTile>)>>,
     browse: Res<Browse>,
-    state: Res<crate::rules::GameState>,
-    mut drawn: Local<Option<(u64, u64, Side, Option<usize>)>>,
+    (state, selection): (Res<crate::rules::GameState>, Res<Selection>),
+    mut drawn: Local<Option<(u64, u64, Side, Option<usize>, Option<Origin>, usize)>>,
 ) {
-    let key = (version.0, layout.0, view.bottom, browse.ply);
-    if *drawn == Some(key) || (rules.0.drops.is_none() && !rules.0.switches.gating && !rules.0.switches.fixed_gating) {
+    let rules_id = std::sync::Arc::as_ptr(&rules.0) as usize;
+    let key = (version.0, layout.0, view.bottom, browse.ply, selection.origin, rules_id);
+    if *drawn == Some(key) {
         return;
     }
     *drawn = Some(key);
     for e in &old {
         commands.entity(e).despawn();
     }
+    if rules.0.drops.is_none() && !rules.0.switches.gating && !rules.0.switches.fixed_gating {
+        return;
+    }
     let g = board.geometry;
+    let sprite_of = |kind: PieceType, side: Side, size: f32| match image_name(rules.registry.def(kind)).and_then(|n| images.get(n, side)) {
+        Some(image) => Sprite { image, custom_size: Some(Vec2::splat(size)), ..default() },
+        None => Sprite::from_color(Color::srgb(0.5, 0.5, 0.5), Vec2::splat(size * 0.7)),
+    };
     if rules.0.switches.fixed_gating {
         // (While browsing, the waiting pieces are the present ones that the shown hand holds.)
         let hands = browse.shown().map_or(&board.hand_counts, |p| &p.hands);
@@ -622,36 +656,47 @@ fn draw_pockets(
                 let below = square_centre(g, *view, Square(back * g.files + f as u8));
                 let outward = if below.y < 0.0 { -1.0 } else { 1.0 };
                 let at = Vec2::new(below.x, below.y + outward * SQUARE * 0.95);
-                let sprite = match image_name(rules.registry.def(kind)).and_then(|n| images.get(n, side)) {
-                    Some(image) => Sprite { image, custom_size: Some(Vec2::splat(SQUARE * 0.7)), ..default() },
-                    None => Sprite::from_color(Color::srgb(0.5, 0.5, 0.5), Vec2::splat(SQUARE * 0.5)),
-                };
-                commands.spawn((PocketSlot { kind, side, home: at }, sprite, Transform::from_xyz(at.x, at.y, 2.0)));
+                commands.spawn((
+                    PocketSlot { kind, side, home: at },
+                    sprite_of(kind, side, SQUARE * 0.7),
+                    Transform::from_xyz(at.x, at.y, 2.0),
+                ));
             }
         }
         return;
     }
+    let hands = browse.shown().map_or(&board.hand_counts, |p| &p.hands);
+    let picked = match selection.origin {
+        Some(Origin::Pocket(kind)) => Some((kind, state.turn)),
+        _ => None,
+    };
     for side in Side::BOTH {
-        let mut index = 0;
-        for kind in rules.registry.ids() {
-            let hands = browse.shown().map_or(&board.hand_counts, |p| &p.hands);
-            let count = hands[side.index()][kind.0 as usize];
-            if count == 0 {
-                continue;
-            }
-            let at = pocket_centre(g, *view, side, index);
-            index += 1;
-            let def = rules.registry.def(kind);
-            let sprite = match image_name(def).and_then(|n| images.get(n, side)) {
-                Some(image) => Sprite { image, custom_size: Some(Vec2::splat(SQUARE * 0.7)), ..default() },
-                None => Sprite::from_color(Color::srgb(0.5, 0.5, 0.5), Vec2::splat(SQUARE * 0.5)),
-            };
-            commands.spawn((PocketSlot { kind, side, home: at }, sprite, Transform::from_xyz(at.x, at.y, 2.0))).with_child((
-                Text2d::new(format!("{count}")),
-                TextFont { font_size: FontSize::Px(SQUARE * 0.22), ..default() },
-                TextColor(Color::srgb(0.95, 0.9, 0.5)),
-                Transform::from_xyz(SQUARE * 0.3, -SQUARE * 0.3, 0.1),
+        let held: Vec<(PieceType, u8)> =
+            rules.registry.ids().map(|k| (k, hands[side.index()][k.0 as usize])).filter(|&(_, n)| n > 0).collect();
+        for (index, &(kind, count)) in held.iter().enumerate() {
+            let at = pocket_centre(g, *view, side, index, held.len());
+            let tile = if picked == Some((kind, side)) { Color::srgb_u8(70, 120, 60) } else { Color::srgb_u8(120, 114, 106) };
+            commands.spawn((
+                PocketTile,
+                Sprite::from_color(tile, Vec2::splat(pocket_pitch(g, held.len()) * 0.94)),
+                Transform::from_xyz(at.x, at.y, 1.0),
             ));
+            commands.spawn((
+                PocketSlot { kind, side, home: at },
+                sprite_of(kind, side, SQUARE * 0.9),
+                Transform::from_xyz(at.x, at.y, 2.0),
+            ));
+            if count > 1 {
+                let badge = Vec2::new(SQUARE * 0.34, SQUARE * 0.34);
+                commands.spawn((
+                    PocketTile,
+                    Text2d::new(format!("{count}")),
+                    TextFont { font_size: FontSize::Px(SQUARE * 0.3), ..default() },
+                    TextColor(Color::WHITE),
+                    bevy::sprite::Anchor::CENTER,
+                    Transform::from_xyz(at.x + badge.x, at.y + badge.y, 2.5),
+                ));
+            }
         }
     }
 }
@@ -801,12 +846,12 @@ fn mouse_to_inputs(
     if pressed {
         if let Some(sq) = square {
             inputs.write(BoardInput::Press(sq));
-        } else if let Some(slot) = pockets.iter().find(|s| s.side == state.turn && s.home.distance(at) < SQUARE * 0.4) {
+        } else if let Some(slot) = pockets.iter().find(|s| s.side == state.turn && s.home.distance(at) < SQUARE * 0.45) {
             inputs.write(BoardInput::PressPocket(slot.kind));
         }
     }
     if released {
-        let over_pocket = pockets.iter().any(|s| s.home.distance(at) < SQUARE * 0.4);
+        let over_pocket = pockets.iter().any(|s| s.home.distance(at) < SQUARE * 0.45);
         match square {
             Some(sq) => {
                 inputs.write(BoardInput::Release(sq));
@@ -1002,5 +1047,64 @@ fn draw_poison(
                 ));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Variant, install_rules, parse_fen, setup_position};
+
+    /// Just the pockets, on `variant` from `fen`.
+    fn pockets_app(variant: Variant, fen: &str) -> App {
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins);
+        install_rules(app.world_mut(), std::sync::Arc::new(variant.clone())).unwrap();
+        setup_position(app.world_mut(), &parse_fen(&variant, fen).unwrap()).unwrap();
+        app.init_resource::<PositionVersion>();
+        app.init_resource::<LayoutVersion>();
+        app.init_resource::<BoardView>();
+        app.init_resource::<PieceImages>();
+        app.init_resource::<Browse>();
+        app.init_resource::<Selection>();
+        app.add_systems(Update, draw_pockets);
+        app
+    }
+
+    fn tiles(app: &mut App) -> Vec<(PieceType, Side, Color)> {
+        let slots: Vec<(PieceType, Side, Vec2)> =
+            app.world_mut().query::<&PocketSlot>().iter(app.world()).map(|s| (s.kind, s.side, s.home)).collect();
+        let mut tiles: Vec<(Vec2, Color)> = Vec::new();
+        for (t, sprite) in app.world_mut().query_filtered::<(&Transform, &Sprite), With<PocketTile>>().iter(app.world()) {
+            tiles.push((t.translation.truncate(), sprite.color));
+        }
+        slots.iter().map(|&(k, s, at)| (k, s, tiles.iter().find(|t| t.0 == at).map(|t| t.1).unwrap_or(Color::NONE))).collect()
+    }
+
+    /// The pockets of a crazyhouse game go with it: a chess game after it shows none (it once
+    /// kept the last count above the b-file); the pocket piece picked up is on green.
+    #[test]
+    fn pockets_follow_the_game_and_show_the_piece_picked_up() {
+        let crazyhouse = crate::variants::builtin("crazyhouse").unwrap();
+        let mut app = pockets_app(crazyhouse, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[NNb] w KQkq - 0 1");
+        app.update();
+        let drawn = tiles(&mut app);
+        assert_eq!(drawn.len(), 2, "{drawn:?}");
+        let counts: Vec<String> = app.world_mut().query::<&Text2d>().iter(app.world()).map(|t| t.0.clone()).collect();
+        assert_eq!(counts, ["2"]);
+        let knight = drawn.iter().find(|t| t.1 == Side::White).unwrap().0;
+        app.world_mut().resource_mut::<Selection>().origin = Some(Origin::Pocket(knight));
+        app.update();
+        let picked = tiles(&mut app);
+        let white = picked.iter().find(|t| t.1 == Side::White).unwrap().2;
+        let black = picked.iter().find(|t| t.1 == Side::Black).unwrap().2;
+        assert_ne!(white, black, "the picked piece's tile stands out");
+        // A new chess game: no pocket is left.
+        *app.world_mut().resource_mut::<Selection>() = Selection::default();
+        install_rules(app.world_mut(), std::sync::Arc::new(Variant::chess())).unwrap();
+        app.world_mut().resource_mut::<PositionVersion>().0 += 1;
+        app.update();
+        assert!(tiles(&mut app).is_empty());
+        assert_eq!(app.world_mut().query::<&Text2d>().iter(app.world()).count(), 0);
     }
 }

@@ -34,6 +34,10 @@ pub fn plugin(app: &mut App) {
     app.add_systems(Update, (spawn_effects, run_particles, pop_in).chain().in_set(GameSystems::Present));
 }
 
+/// The flash on one square of a blast.
+#[derive(Component)]
+struct BlastFlash;
+
 /// A piece that just appeared grows from small to full size.
 #[derive(Component, Clone, Debug)]
 pub struct PopIn {
@@ -114,14 +118,12 @@ fn spawn_effects(
         let life = effect.ttl;
         match &effect.kind {
             EffectKind::Explosion => {
-                // Flash every square of the blast, then a burst of sparks and smoke.
-                for dy in -1..=1 {
-                    for dx in -1..=1 {
-                        let c = at + Vec2::new(dx as f32, dy as f32) * SQUARE;
-                        let mut flash = particle(c, Color::srgba(1.0, 0.8, 0.35, 0.7), SQUARE, Vec2::ZERO, life * 0.8);
-                        flash.2.translation.z = 15.0;
-                        commands.spawn(flash);
-                    }
+                // Flash every square of the blast on the board, then a burst of sparks and smoke.
+                for sq in blast_squares(g, effect.square) {
+                    let c = square_centre(g, *view, sq);
+                    let mut flash = particle(c, Color::srgba(1.0, 0.8, 0.35, 0.7), SQUARE, Vec2::ZERO, life * 0.8);
+                    flash.2.translation.z = 15.0;
+                    commands.spawn((flash, BlastFlash));
                 }
                 for _ in 0..(48.0 * many) as usize {
                     let angle = rng.random_range(0.0..std::f32::consts::TAU);
@@ -143,7 +145,9 @@ fn spawn_effects(
             }
             EffectKind::Damage | EffectKind::Poison => {
                 let colour = if effect.kind == EffectKind::Poison { Color::srgb(0.4, 0.95, 0.3) } else { Color::srgb(1.0, 0.3, 0.25) };
-                commands.spawn(text_particle(at, format!("-{}", effect.amount), colour, life));
+                if effect.amount > 0 {
+                    commands.spawn(text_particle(at, format!("-{}", effect.amount), colour, life));
+                }
                 if effect.kind == EffectKind::Poison {
                     for _ in 0..(12.0 * many) as usize {
                         let start = at + Vec2::new(rng.random_range(-0.4..0.4), -0.4) * SQUARE;
@@ -153,7 +157,10 @@ fn spawn_effects(
                 }
             }
             EffectKind::Death => {
-                commands.spawn(text_particle(at, format!("-{}", effect.amount), Color::srgb(1.0, 0.3, 0.25), life));
+                // The number only where hit points are counted (the engine sends 0 otherwise).
+                if effect.amount > 0 {
+                    commands.spawn(text_particle(at, format!("-{}", effect.amount), Color::srgb(1.0, 0.3, 0.25), life));
+                }
                 for _ in 0..(16.0 * many) as usize {
                     let v = Vec2::from_angle(rng.random_range(0.0..std::f32::consts::TAU)) * SQUARE * rng.random_range(0.3..1.0);
                     commands.spawn(round(particle(at, Color::srgba(0.9, 0.9, 0.9, 0.7), SQUARE * 0.09, v, life * 0.7), &disc));
@@ -194,6 +201,12 @@ fn spawn_effects(
             }
         }
     }
+}
+
+/// The squares a blast on `at` covers: it and its neighbours, on the board.
+fn blast_squares(g: crate::rules::Geometry, at: crate::rules::Square) -> impl Iterator<Item = crate::rules::Square> {
+    let (file, rank) = (g.file(at) as i32, g.rank(at) as i32);
+    (-1..=1).flat_map(move |dr| (-1..=1).filter_map(move |df| g.square(file + df, rank + dr)))
 }
 
 /// Moves, grows and fades particles; despawns them when their life is over.
@@ -258,6 +271,33 @@ mod tests {
             app.update();
         }
         assert_eq!(count(&mut app), 0, "all gone after their lifetime");
+    }
+
+    /// A blast in the corner flashes the four squares it covers there, none off the board;
+    /// a capture without hit points floats no number, a hit with them does.
+    #[test]
+    fn a_blast_flashes_only_board_squares_and_numbers_show_only_hit_points() {
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins);
+        install_rules(app.world_mut(), std::sync::Arc::new(Variant::chess())).unwrap();
+        app.add_plugins(plugin);
+        let sq = |n: &str| Variant::chess().geometry.parse_square(n).unwrap();
+        let mut spawned = |effect: Effect| {
+            app.world_mut().write_message(effect);
+            app.update();
+            let flashes = app.world_mut().query_filtered::<Entity, With<BlastFlash>>().iter(app.world()).count();
+            let numbers: Vec<String> = app.world_mut().query::<&Text2d>().iter(app.world()).map(|t| t.0.clone()).collect();
+            for e in app.world_mut().query_filtered::<Entity, With<Particle>>().iter(app.world()).collect::<Vec<_>>() {
+                app.world_mut().despawn(e);
+            }
+            (flashes, numbers)
+        };
+        assert_eq!(spawned(Effect::new(EffectKind::Explosion, sq("a8"), "rules")).0, 4);
+        assert_eq!(spawned(Effect::new(EffectKind::Explosion, sq("a5"), "rules")).0, 6);
+        assert_eq!(spawned(Effect::new(EffectKind::Explosion, sq("d5"), "rules")).0, 9);
+        assert_eq!(spawned(Effect::new(EffectKind::Death, sq("d5"), "rules")).1, Vec::<String>::new());
+        assert_eq!(spawned(Effect::new(EffectKind::Death, sq("d5"), "rules").amount(2)).1, ["-2"]);
+        assert_eq!(spawned(Effect::new(EffectKind::Damage, sq("d5"), "rules").amount(1)).1, ["-1"]);
     }
 
     #[test]

@@ -4,12 +4,19 @@
 //! board costs next to nothing. Automation (`--screenshot`, `--bench-frames`, `--moves`) runs
 //! continuously, as it counts frames.
 //!
+//! At start-up the renderer compiles its pipelines (shaders) over several frames, and sprites are
+//! not drawn until theirs are ready: while any is still compiling the window asks for frames too
+//! (it once went to sleep before the board's were ready, and showed a blank board until the
+//! mouse moved).
+//!
 //! Bevy 0.19's `reactive_low_power` ignores device events (mouse motion outside the window);
 //! egui asks for a frame itself when its widgets animate, and the text cursor does not blink,
 //! so a focused text field does not keep the window awake. bevy_egui 0.42 reports the modifier
 //! keys to egui every frame as an input event, which egui answers with another frame: that
 //! event is dropped while the modifiers stay the same.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use bevy::platform::collections::HashMap;
@@ -30,6 +37,13 @@ pub(super) fn plugin(app: &mut App) {
         o.screenshot.is_some() || o.bench_frames.is_some() || !o.moves.is_empty()
     };
     app.insert_resource(if automated { continuous() } else { reactive() });
+    // The renderer tells the window whether it still compiles pipelines.
+    if let Some(render) = app.get_sub_app_mut(bevy::render::RenderApp) {
+        let warming = Warming(Arc::new(AtomicBool::new(true)));
+        render.insert_resource(warming.clone());
+        render.add_systems(bevy::render::Render, note_warming.in_set(bevy::render::RenderSystems::Cleanup));
+        app.insert_resource(warming);
+    }
     app.add_systems(bevy_egui::EguiPrimaryContextPass, no_blinking_cursor);
     app.add_systems(PostUpdate, keep_awake_while_moving);
     app.add_systems(
@@ -58,7 +72,16 @@ fn no_blinking_cursor(mut contexts: EguiContexts, mut done: Local<bool>) {
     }
 }
 
-/// Whether anything on the window moves this frame: then the next frame is asked for.
+/// Whether the renderer still compiles pipelines, shared by the main and the render world.
+#[derive(Resource, Clone, Default)]
+pub(super) struct Warming(Arc<AtomicBool>);
+
+fn note_warming(cache: Res<bevy::render::render_resource::PipelineCache>, warming: Res<Warming>) {
+    warming.0.store(cache.waiting_pipelines().next().is_some(), Ordering::Relaxed);
+}
+
+/// Whether anything on the window moves this frame, or the renderer is not ready: then the
+/// next frame is asked for.
 pub(super) fn keep_awake_while_moving(
     animating: Query<(), Or<(With<super::effects::Particle>, With<super::board::Glide>, With<super::effects::PopIn>)>>,
     computer: Res<ComputerPlay>,
@@ -66,8 +89,13 @@ pub(super) fn keep_awake_while_moving(
     state: Res<crate::rules::GameState>,
     script: Res<Script>,
     screen: Option<Res<State<Screen>>>,
+    warming: Option<Res<Warming>>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
+    if warming.is_some_and(|w| w.0.load(Ordering::Relaxed)) {
+        redraw.write(RequestRedraw);
+        return;
+    }
     // The computer waits while another screen shows: nothing to wake for then.
     let playing = playing(screen);
     let computer_due = playing && computer.plays(state.turn) && panel.outcome.is_none();
@@ -125,6 +153,13 @@ mod tests {
         assert_eq!(redraws(&mut app), 0);
         app.world_mut().resource_mut::<Script>().0.push_back("e2e4".into());
         assert_eq!(redraws(&mut app), 1);
+        app.world_mut().resource_mut::<Script>().0.clear();
+        // While the renderer compiles pipelines, the board may not be drawn yet: frames go on.
+        let warming = Warming(Arc::new(AtomicBool::new(true)));
+        app.insert_resource(warming.clone());
+        assert_eq!(redraws(&mut app), 1);
+        warming.0.store(false, Ordering::Relaxed);
+        assert_eq!(redraws(&mut app), 0);
     }
 
     #[test]

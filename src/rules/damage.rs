@@ -86,13 +86,12 @@ pub fn deal_damage(world: &mut World, target: Entity, target_side: Side, amount:
         }
     }
     world.insert_resource(request);
-    let died = world.try_run_schedule(DamagePipeline).is_err() || {
-        let request = world.resource::<DamageRequest>();
-        request.consumed_by.is_none() || request.died
-    };
+    let counted = world.try_run_schedule(DamagePipeline).is_ok() && world.resource::<DamageRequest>().consumed_by.is_some();
+    let died = !counted || world.resource::<DamageRequest>().died;
     if let Some(square) = world.get::<Location>(target).and_then(|l| l.square()) {
         let shown = if died { EffectKind::Death } else { EffectKind::Damage };
-        emit_effect(world, Effect::new(shown, square, "rules").amount(amount).side(target_side));
+        // The amount is shown only where a hook counted it (hit points); a plain kill has none.
+        emit_effect(world, Effect::new(shown, square, "rules").amount(if counted { amount } else { 0 }).side(target_side));
     }
     died
 }
