@@ -1,7 +1,7 @@
 //! Janggi's rules beyond Xiangqi's: moves along the palace diagonals, the cannon's screen
-//! rules, passing, and the bikjang and double-pass ends scored by material.
+//! rules, passing, and the bikjang, double-pass and repetition ends scored by material.
 
-use chimera::rules::{Engine, Side};
+use chimera::rules::{Engine, Reason, Side};
 use chimera::variants;
 
 fn engine(fen: &str) -> Engine {
@@ -82,4 +82,37 @@ fn facing_generals_must_be_answered_and_facing_twice_ends_the_game() {
     e.play_uci("d2e2").unwrap();
     e.play_uci("e10e10").unwrap();
     assert_eq!(e.outcome().and_then(|o| o.winner), Some(Side::White));
+}
+
+#[test]
+fn a_repetition_without_perpetual_check_is_scored_on_points() {
+    // The generals shuffle, no check given: the third occurrence ends the game on points, as
+    // Fairy-Stockfish scores it (is_optional_game_end: black wins on its 1.5 points against
+    // none, white with a chariot, 13 to 1.5).
+    let shuffle = "e2f2 d10d9 f2e2 d9d10 e2f2 d10d9 f2e2 d9d10";
+    for (fen, winner) in [("3k5/9/9/9/9/9/9/9/4K4/9 w - - 0 1", Side::Black), ("3k5/9/9/9/9/R8/9/9/4K4/9 w - - 0 1", Side::White)] {
+        let mut e = engine(fen);
+        let moves: Vec<&str> = shuffle.split(' ').collect();
+        for (i, m) in moves.iter().enumerate() {
+            assert_eq!(e.outcome(), None, "{fen}: over before {m}");
+            e.play_uci(m).unwrap_or_else(|err| panic!("{fen} {i} {m}: {err:?}"));
+        }
+        let o = e.outcome().expect("threefold repetition");
+        assert_eq!(o.winner, Some(winner), "{fen}: {o:?}");
+        assert!(matches!(&o.reason, Reason::Rule(r) if r.starts_with("repetition")), "{o:?}");
+    }
+    // A long random playout's end (differential seed 0x5c60b9c97f9117e0): 50 points for white
+    // against 57.5 for black, white to move loses.
+    let mut e = engine("2rk1ab1b/3ra4/9/1c6p/6p2/1P3cR2/BPPN5/5K2C/6C2/3AA1B2 b - - 0 61");
+    for m in "g6f6 f3e2 e9e10 e2f3 f10f9 f3e2 f9f10 i3i9 e10e9 i9i3 e9e10".split(' ') {
+        e.play_uci(m).unwrap();
+    }
+    assert_eq!(e.outcome().and_then(|o| o.winner), Some(Side::Black));
+    // Without a count (casual rules), the repetition draws.
+    let mut e = Engine::from_fen(variants::builtin("janggicasual").unwrap(), "3k5/9/9/9/9/9/9/9/4K4/9 w - - 0 1").unwrap();
+    for m in shuffle.split(' ') {
+        e.play_uci(m).unwrap();
+    }
+    let o = e.outcome().expect("threefold repetition");
+    assert_eq!((o.winner, o.reason), (None, Reason::Repetition));
 }

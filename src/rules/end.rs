@@ -185,7 +185,8 @@ fn move_rule(n: u32, at: &EndView, moment: Moment) -> Option<Outcome> {
 
 /// The same position the given number of times: a draw, or the variant's verdict for the side
 /// to move (or for white); where perpetual check loses, a repetition a side reached by checking
-/// with every move is lost by that side.
+/// with every move is lost by that side. Where the variant counts material (Janggi), a drawn
+/// repetition is scored by the count.
 fn repetition(condition: &EndCondition, at: &EndView, moment: Moment) -> Option<Outcome> {
     let Moment::Asked(r) = moment else { return None };
     let state = at.state;
@@ -196,18 +197,19 @@ fn repetition(condition: &EndCondition, at: &EndView, moment: Moment) -> Option<
     };
     let span = repetition_span(r.history, state.halfmove_clock, count)?;
     let perpetual = at.variant.switches.perpetual_check_loses.then(|| perpetual_checker(state.check_streak, state.turn, span)).flatten();
-    if let Some(winner) = perpetual {
-        let reason = Reason::Rule("perpetual check".into());
-        return Some(match winner {
-            Some(side) => Outcome::win(side, reason),
-            None => Outcome::draw(reason),
-        });
-    }
-    Some(match condition {
-        EndCondition::RepetitionScored { verdict, for_white, .. } => {
+    let outcome = match (perpetual, condition) {
+        (Some(Some(side)), _) => Outcome::win(side, Reason::Rule("perpetual check".into())),
+        (Some(None), _) => Outcome::draw(Reason::Rule("perpetual check".into())),
+        (None, EndCondition::RepetitionScored { verdict, for_white, .. }) => {
             scored(*verdict, if *for_white { Side::White } else { state.turn }, Reason::Repetition)
         }
-        _ => Outcome::draw(Reason::Repetition),
+        (None, _) => Outcome::draw(Reason::Repetition),
+    };
+    // Where the variant counts material (Janggi), a drawn repetition is scored by it, as
+    // Fairy-Stockfish scores every draw there (`materialCounting`).
+    Some(match outcome.winner {
+        None => material_outcome(at, "repetition").unwrap_or(outcome),
+        Some(_) => outcome,
     })
 }
 
@@ -382,7 +384,13 @@ fn counted_end(streak: u8, why: &str, at: &EndView, moment: Moment) -> Option<Ou
     if streak < 2 {
         return None;
     }
-    let Some(count) = &at.variant.material_count else { return Some(Outcome::draw(Reason::Rule(why.into()))) };
+    Some(material_outcome(at, why).unwrap_or_else(|| Outcome::draw(Reason::Rule(why.into()))))
+}
+
+/// The game ended by `why`, scored by the variant's material count: the side with more points
+/// wins, equal points draw. `None` when the variant has no count.
+fn material_outcome(at: &EndView, why: &str) -> Option<Outcome> {
+    let count = at.variant.material_count.as_ref()?;
     let board = at.board;
     let total = |side: Side| -> f64 { count.points.iter().map(|&(t, p)| p * board.find(side, 1u64 << t.0).count() as f64).sum() };
     let (white, black) = (total(Side::White), total(Side::Black) + count.black_bonus);
