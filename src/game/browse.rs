@@ -13,7 +13,7 @@
 
 use bevy::prelude::*;
 
-use super::shared::{Browse, BrowseTo, GameSystems, Notice, Past, PositionVersion, Selection};
+use super::shared::{Browse, BrowseTo, GameSystems, Notice, Past, PositionVersion, Selection, Tone};
 use crate::rules::{Board, Location, MoveLog, Owner, Piece, PieceType, Promoted};
 
 pub(super) fn plugin(app: &mut App) {
@@ -88,7 +88,7 @@ fn browse(world: &mut World) {
                 b.made_for = Some(version);
             }
             Err(e) => {
-                world.resource_mut::<Notice>().0 = Some((format!("cannot show earlier positions: {e}"), 4.0));
+                world.resource_mut::<Notice>().show(Tone::Problem, format!("cannot show earlier positions: {e}"), 4.0);
                 return;
             }
         }

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 
-use super::shared::{Clocks, GameSystems, LowTime, Notice, PanelData, PositionVersion, Screen, order, playing};
+use super::shared::{Clocks, GameSystems, LowTime, Notice, PanelData, PositionVersion, Screen, Tone, order, playing};
 use crate::clock::{GameClock, TimeControl};
 use crate::rules::{GameState, MoveLog, RulesWorld, Side};
 
@@ -115,7 +115,7 @@ fn tick(world: &mut World, mut alarm: Local<Option<Alarm>>) {
         crate::clock::declare_flag(world, side);
         world.resource_mut::<PositionVersion>().0 += 1;
         let name = if side == Side::White { "White" } else { "Black" };
-        world.resource_mut::<Notice>().0 = Some((format!("{name}'s time is up."), 5.0));
+        world.resource_mut::<Notice>().show(Tone::Info, format!("{name}'s time is up."), 5.0);
     }
 }
 

@@ -10,7 +10,7 @@ use bevy::prelude::*;
 
 use super::shared::{
     BoardView, Clocks, ComputerPlay, FoulWarning, GameSetup, GameSystems, LayoutVersion, Notice, PendingChoice, PositionVersion, RedoStack,
-    Selection, fresh, resume, start_definition,
+    Selection, Tone, fresh, resume, start_definition,
 };
 use crate::pgn::{PgnGame, parse_pgn, write_pgn};
 use crate::presets::Start;
@@ -250,7 +250,7 @@ fn autosave(world: &mut World) {
         Ok(()) => autosave.failed = false,
         Err(e) if !autosave.failed => {
             autosave.failed = true;
-            world.resource_mut::<Notice>().0 = Some((format!("could not autosave to {}: {e}", path.display()), 6.0));
+            world.resource_mut::<Notice>().show(Tone::Problem, format!("could not autosave to {}: {e}", path.display()), 6.0);
         }
         Err(_) => {}
     }
@@ -263,12 +263,12 @@ fn handle_actions(world: &mut World) {
             GameAction::CopyFen => {
                 let fen = world.fen();
                 world.resource_mut::<ClipboardOut>().0 = Some(fen);
-                Some("FEN copied".to_string())
+                Some((Tone::Done, "FEN copied".to_string()))
             }
             GameAction::CopyPgn => {
                 let pgn = game_pgn(world);
                 world.resource_mut::<ClipboardOut>().0 = Some(pgn);
-                Some("PGN copied".to_string())
+                Some((Tone::Done, "PGN copied".to_string()))
             }
             GameAction::Save => {
                 let pgn = game_save(world);
@@ -276,27 +276,28 @@ fn handle_actions(world: &mut World) {
                 let name: String = variant.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect();
                 match games_dir().map(|d| d.join(format!("{}-{name}.pgn", today().1))) {
                     Some(path) => match write_atomically(&path, &pgn) {
-                        Ok(()) => Some(format!("saved to {}", path.display())),
-                        Err(e) => Some(format!("could not save to {}: {e}", path.display())),
+                        Ok(()) => Some((Tone::Done, format!("saved to {}", path.display()))),
+                        Err(e) => Some((Tone::Problem, format!("could not save to {}: {e}", path.display()))),
                     },
-                    None => Some("no directory to save games in (HOME is not set)".into()),
+                    None => Some((Tone::Problem, "no directory to save games in (HOME is not set)".into())),
                 }
             }
             GameAction::LoadText(text) => Some(match load_text(world, &text) {
                 Ok(done) => {
                     changed(world);
-                    done
+                    (Tone::Done, done)
                 }
-                Err(e) => format!("not loaded — {e}"),
+                Err(e) => (Tone::Problem, format!("not loaded — {e}")),
             }),
-            GameAction::LoadFile(path) => Some(match std::fs::read_to_string(&path) {
-                Err(e) => format!("cannot read {}: {e}", path.display()),
+            GameAction::LoadFile(path) => Some(match crate::rules::read_text(&path) {
+                Err(e) => (Tone::Problem, format!("cannot read {}: {e}", path.display())),
                 Ok(text) => match load_file_text(world, &text) {
                     Ok(n) => {
                         changed(world);
-                        format!("loaded {} ({n} moves)", path.file_name().map(|f| f.to_string_lossy().to_string()).unwrap_or_default())
+                        let name = path.file_name().map(|f| f.to_string_lossy().to_string()).unwrap_or_default();
+                        (Tone::Done, format!("loaded {name} ({n} moves)"))
                     }
-                    Err(e) => format!("not loaded — {}: {e}", path.display()),
+                    Err(e) => (Tone::Problem, format!("not loaded — {}: {e}", path.display())),
                 },
             }),
             GameAction::GoTo(ply) => {
@@ -318,8 +319,8 @@ fn handle_actions(world: &mut World) {
                 None
             }
         };
-        if let Some(text) = notice {
-            world.resource_mut::<Notice>().0 = Some((text, 4.0));
+        if let Some((tone, text)) = notice {
+            world.resource_mut::<Notice>().show(tone, text, 4.0);
         }
     }
 }

@@ -44,7 +44,7 @@ pub(super) fn plugin(app: &mut App) {
         render.add_systems(bevy::render::Render, note_warming.in_set(bevy::render::RenderSystems::Cleanup));
         app.insert_resource(warming);
     }
-    app.add_systems(bevy_egui::EguiPrimaryContextPass, no_blinking_cursor);
+    app.add_systems(bevy_egui::EguiPrimaryContextPass, window_style);
     app.add_systems(PostUpdate, keep_awake_while_moving);
     app.add_systems(
         PreUpdate,
@@ -62,12 +62,16 @@ fn continuous() -> WinitSettings {
     WinitSettings { focused_mode: UpdateMode::Continuous, unfocused_mode: UpdateMode::Continuous }
 }
 
-fn no_blinking_cursor(mut contexts: EguiContexts, mut done: Local<bool>) {
+fn window_style(mut contexts: EguiContexts, mut done: Local<bool>) {
     if *done {
         return;
     }
     if let Ok(ctx) = contexts.ctx_mut() {
-        ctx.all_styles_mut(|s| s.visuals.text_cursor.blink = false);
+        ctx.all_styles_mut(|s| {
+            s.visuals.text_cursor.blink = false;
+            // Scroll bars always shown, so that a list says it goes on.
+            s.spacing.scroll = egui::style::ScrollStyle::solid();
+        });
         *done = true;
     }
 }

@@ -14,7 +14,7 @@ use bevy::prelude::*;
 
 use super::shared::{
     BoardInput, ComputerPlay, FoulWarning, GameSystems, Notice, Origin, PendingChoice, PositionVersion, Premove, RedoStack, Selection,
-    castle_landing, order,
+    Tone, castle_landing, order,
 };
 use crate::rules::{Board, Engine, GameState, Move, MoveError, MoveKind, MoveLog, Reason, Rules, RulesWorld, Side, Square};
 
@@ -53,7 +53,7 @@ fn select(world: &mut World, origin: Origin) {
         && let Some((_, why)) = world.resource::<crate::rules::MoveQuery>().held.iter().find(|(s, _)| *s == sq)
     {
         let text = format!("That piece cannot move: {why}");
-        world.resource_mut::<Notice>().0 = Some((text, 4.0));
+        world.resource_mut::<Notice>().show(Tone::Problem, text, 4.0);
     }
     let castles = {
         let legal = world.legal_moves().to_vec();
@@ -74,7 +74,7 @@ fn place_duck(world: &mut World, m: Move) {
     };
     world.resource_mut::<PendingChoice>().0.clear();
     *world.resource_mut::<Selection>() = Selection { origin: Some(origin), moves, duck: true, ..default() };
-    world.resource_mut::<Notice>().0 = Some(("Now put the duck on an empty square.".into(), 4.0));
+    world.resource_mut::<Notice>().show(Tone::Info, "Now put the duck on an empty square.", 4.0);
 }
 
 fn clear_selection(world: &mut World) {
@@ -98,7 +98,7 @@ pub fn play(world: &mut World, m: Move) -> bool {
                 MoveError::Cancelled { reason, .. } => format!("Move refused: {reason}"),
                 other => other.to_string(),
             };
-            world.resource_mut::<Notice>().0 = Some((text, 4.0));
+            world.resource_mut::<Notice>().show(Tone::Problem, text, 4.0);
             false
         }
     }
@@ -137,7 +137,7 @@ fn try_target(world: &mut World, to: Square) {
         world.resource_mut::<PendingChoice>().0.clear();
         *world.resource_mut::<Selection>() = Selection { origin, moves: candidates, leg: true, ..default() };
         let text = if stop { "Now where it ends, or this square again to stop there." } else { "Now the square where it ends." };
-        world.resource_mut::<Notice>().0 = Some((text.into(), 4.0));
+        world.resource_mut::<Notice>().show(Tone::Info, text, 4.0);
         return;
     }
     let duck = world.resource::<Rules>().0.switches.duck;
@@ -281,7 +281,7 @@ pub fn handle_input(world: &mut World) {
         if moves && computer_to_move(world) {
             // A person's move on the computer's turn is a premove, where a person plays.
             if !take_premove(world, input) {
-                world.resource_mut::<Notice>().0 = Some(("The computer is to move.".into(), 2.0));
+                world.resource_mut::<Notice>().show(Tone::Info, "The computer is to move.", 2.0);
             }
             continue;
         }

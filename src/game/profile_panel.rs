@@ -6,7 +6,7 @@
 use bevy::prelude::*;
 use bevy_egui::egui;
 
-use super::shared::{GameSystems, Notice, Origin, Selection};
+use super::shared::{GameSystems, Notice, Origin, Selection, Tone};
 use crate::modifiers::{Entry, ModifierRegistry, Mods, Profile, Value, Widget};
 use crate::presets::PendingSwap;
 use crate::rules::{Board, Homes, Variant};
@@ -44,27 +44,27 @@ fn swap_profiles(world: &mut World) {
             ProfileRequest::Named(name) => match name.as_deref().map(crate::modifiers::load_profile).transpose() {
                 Ok(p) => p,
                 Err(e) => {
-                    world.resource_mut::<Notice>().0 = Some((e, 6.0));
+                    world.resource_mut::<Notice>().show(Tone::Problem, e, 6.0);
                     continue;
                 }
             },
             ProfileRequest::Edited(p) => Some(p),
             ProfileRequest::Save(p, path) => {
                 let path = path.map(std::path::PathBuf::from).or_else(|| profiles_dir().map(|d| d.join(format!("{}.ron", p.id))));
-                let said = match path {
+                let (tone, said) = match path {
                     Some(path) => match super::files::write_atomically(&path, &p.to_ron()) {
-                        Ok(()) => format!("profile saved to {}", path.display()),
-                        Err(e) => format!("profile not saved: {}: {e}", path.display()),
+                        Ok(()) => (Tone::Done, format!("profile saved to {}", path.display())),
+                        Err(e) => (Tone::Problem, format!("profile not saved: {}: {e}", path.display())),
                     },
-                    None => "profile not saved: no folder for it (HOME is not set)".into(),
+                    None => (Tone::Problem, "profile not saved: no folder for it (HOME is not set)".into()),
                 };
-                world.resource_mut::<Notice>().0 = Some((said, 6.0));
+                world.resource_mut::<Notice>().show(tone, said, 6.0);
                 continue;
             }
         };
         if let Err(problems) = crate::presets::request_swap(world, profile) {
             let text = problems.iter().filter(|p| !p.warning).map(ToString::to_string).collect::<Vec<_>>().join("\n");
-            world.resource_mut::<Notice>().0 = Some((format!("Profile refused: {text}"), 8.0));
+            world.resource_mut::<Notice>().show(Tone::Problem, format!("Profile refused: {text}"), 8.0);
         }
     }
 }

@@ -278,6 +278,36 @@ pub fn move_diagram(ui: &mut egui::Ui, def: &PieceTypeDef, texture: Option<egui:
     }
 }
 
+/// The variant list's height in the new-game window, and the picked variant's pane's: fixed,
+/// so that the window keeps its size and place whatever it shows.
+const LIST_HEIGHT: f32 = 560.0;
+
+/// The catalogue's entries that match `text` (by name, id or description), best first: names
+/// that start with it, then names with a word that starts with it, then names, ids and
+/// descriptions that contain it; in catalogue order within each. All of them for no text.
+pub fn search(catalogue: &[(String, Variant)], text: &str) -> Vec<usize> {
+    let needle = text.trim().to_lowercase();
+    let rank = |id: &str, v: &Variant| -> Option<u8> {
+        let name = v.name.to_lowercase();
+        if needle.is_empty() || name.starts_with(&needle) {
+            Some(0)
+        } else if name.split(|c: char| !c.is_alphanumeric()).any(|w| w.starts_with(&needle)) {
+            Some(1)
+        } else if name.contains(&needle) {
+            Some(2)
+        } else if id.to_lowercase().contains(&needle) {
+            Some(3)
+        } else if v.description.to_lowercase().contains(&needle) {
+            Some(4)
+        } else {
+            None
+        }
+    };
+    let mut hits: Vec<(u8, usize)> = catalogue.iter().enumerate().filter_map(|(i, (id, v))| Some((rank(id, v)?, i))).collect();
+    hits.sort();
+    hits.into_iter().map(|(_, i)| i).collect()
+}
+
 fn start_screen(
     mut contexts: EguiContexts,
     mut screen: ResMut<StartScreen>,
@@ -323,7 +353,7 @@ fn start_screen(
     egui::Window::new("New game")
         .collapsible(false)
         .resizable(false)
-        .fixed_size([760.0, 560.0])
+        .fixed_size([800.0, 650.0])
         .anchor(egui::Align2::CENTER_CENTER, [-(PANEL_WIDTH / 2.0), 0.0])
         .open(&mut open)
         .show(ctx, |ui| {
@@ -353,14 +383,15 @@ fn start_screen(
                 ui.vertical(|ui| {
                     ui.set_width(230.0);
                     ui.add(egui::TextEdit::singleline(&mut screen.search).hint_text("Search variants"));
-                    let needle = screen.search.to_lowercase();
-                    egui::ScrollArea::vertical().id_salt("variants").max_height(500.0).show(ui, |ui| {
-                        for (id, v) in &screen.catalogue {
-                            let hit = needle.is_empty()
-                                || id.contains(&needle)
-                                || v.name.to_lowercase().contains(&needle)
-                                || v.description.to_lowercase().contains(&needle);
-                            if hit && ui.selectable_label(screen.selected.as_deref() == Some(id), &v.name).clicked() {
+                    let hits = search(&screen.catalogue, &screen.search);
+                    // The variant picked is one of those shown: the best match once it is filtered out.
+                    if !hits.is_empty() && !hits.iter().any(|&i| screen.selected.as_deref() == Some(screen.catalogue[i].0.as_str())) {
+                        screen.selected = Some(screen.catalogue[hits[0]].0.clone());
+                    }
+                    egui::ScrollArea::vertical().id_salt("variants").auto_shrink([false, false]).max_height(LIST_HEIGHT).show(ui, |ui| {
+                        for &i in &hits {
+                            let (id, v) = &screen.catalogue[i];
+                            if ui.selectable_label(screen.selected.as_deref() == Some(id), &v.name).clicked() {
                                 screen.selected = Some(id.clone());
                             }
                         }
@@ -377,28 +408,32 @@ fn start_screen(
                     });
                 });
                 ui.separator();
-                // The variant picked: preview, description, presets, sides.
-                ui.vertical(|ui| {
-                    let Some(id) = screen.selected.clone() else {
-                        ui.label("Pick a variant on the left.");
-                        return;
-                    };
-                    let Some((_, v)) = screen.catalogue.iter().find(|(i, _)| *i == id) else { return };
-                    ui.heading(&v.name);
-                    ui.horizontal_top(|ui| {
-                        board_preview(ui, v, &textures, 200.0);
-                        ui.vertical(|ui| {
-                            ui.set_width(270.0);
-                            ui.label(egui::RichText::new(&v.description).italics());
-                            egui::ScrollArea::vertical().id_salt("summary").max_height(160.0).show(ui, |ui| {
-                                ui.label(&v.rules_summary);
+                // The variant picked: preview, description, presets, sides (scrolled in a pane
+                // of fixed size).
+                let pane = egui::ScrollArea::vertical().id_salt("picked").auto_shrink([false, false]).max_height(LIST_HEIGHT + 28.0);
+                pane.show(ui, |ui| {
+                    ui.vertical(|ui| {
+                        let Some(id) = screen.selected.clone() else {
+                            ui.label("Pick a variant on the left.");
+                            return;
+                        };
+                        let Some((_, v)) = screen.catalogue.iter().find(|(i, _)| *i == id) else { return };
+                        ui.heading(&v.name);
+                        ui.horizontal_top(|ui| {
+                            board_preview(ui, v, &textures, 180.0);
+                            ui.vertical(|ui| {
+                                ui.set_width(270.0);
+                                ui.label(egui::RichText::new(&v.description).italics());
+                                egui::ScrollArea::vertical().id_salt("summary").max_height(160.0).show(ui, |ui| {
+                                    ui.label(&v.rules_summary);
+                                });
                             });
                         });
-                    });
-                    ui.separator();
-                    ui.label(egui::RichText::new("Presets").strong());
-                    egui::ScrollArea::vertical().id_salt("presets").max_height(170.0).show(ui, |ui| {
-                        egui::Grid::new("preset-grid").num_columns(2).show(ui, |ui| {
+                        ui.separator();
+                        ui.label(egui::RichText::new("Presets").strong())
+                            .on_hover_text("Rules to add to the variant; hover one for what it does");
+                        // Every preset in sight, three to a row.
+                        egui::Grid::new("preset-grid").num_columns(3).show(ui, |ui| {
                             for (i, p) in ALL.iter().enumerate() {
                                 let mut on = screen.presets.contains(&p.id);
                                 if ui.checkbox(&mut on, p.name).on_hover_text(p.description).changed() {
@@ -408,105 +443,105 @@ fn start_screen(
                                         screen.presets.retain(|x| *x != p.id);
                                     }
                                 }
-                                if i % 2 == 1 {
+                                if i % 3 == 2 {
                                     ui.end_row();
                                 }
                             }
                         });
-                    });
-                    ui.separator();
-                    ui.horizontal(|ui| {
-                        ui.radio_value(&mut screen.opponent, Opponent::HotSeat, "Two players (hot-seat)");
-                        ui.radio_value(&mut screen.opponent, Opponent::Computer, "Against the computer");
-                        ui.radio_value(&mut screen.opponent, Opponent::Watch, "Computer against computer");
-                    });
-                    if screen.opponent != Opponent::HotSeat {
+                        ui.separator();
                         ui.horizontal(|ui| {
-                            if screen.opponent == Opponent::Computer {
-                                ui.label("Play as");
-                                ui.radio_value(&mut screen.play_as, PlayAs::White, "White");
-                                ui.radio_value(&mut screen.play_as, PlayAs::Black, "Black");
-                                ui.radio_value(&mut screen.play_as, PlayAs::Random, "Random");
-                                ui.separator();
+                            ui.radio_value(&mut screen.opponent, Opponent::HotSeat, "Two players (hot-seat)");
+                            ui.radio_value(&mut screen.opponent, Opponent::Computer, "Against the computer");
+                            ui.radio_value(&mut screen.opponent, Opponent::Watch, "Computer against computer");
+                        });
+                        if screen.opponent != Opponent::HotSeat {
+                            ui.horizontal(|ui| {
+                                if screen.opponent == Opponent::Computer {
+                                    ui.label("Play as");
+                                    ui.radio_value(&mut screen.play_as, PlayAs::White, "White");
+                                    ui.radio_value(&mut screen.play_as, PlayAs::Black, "Black");
+                                    ui.radio_value(&mut screen.play_as, PlayAs::Random, "Random");
+                                    ui.separator();
+                                }
+                                ui.add(egui::Slider::new(&mut screen.level, 1..=crate::ai::MAX_LEVEL).text("level"))
+                                    .on_hover_text("1 is for beginners; 8 searches as deep as it can in about a second");
+                                if screen.opponent == Opponent::Watch {
+                                    ui.add(egui::Slider::new(&mut screen.pace, 0.0..=5.0).text("s a move"));
+                                }
+                            });
+                        }
+                        ui.separator();
+                        clock_picker(ui, &mut screen.clock, &id, v);
+                        let control = screen.clock.control();
+                        if let Err(why) = &control {
+                            ui.colored_label(egui::Color32::from_rgb(220, 120, 60), why);
+                        }
+                        let mut edit = false;
+                        ui.horizontal(|ui| {
+                            edit = ui.button("Edit a copy…").on_hover_text("Open this variant's copy in the variant editor").clicked();
+                            if ui.button("New variant…").on_hover_text("Design a variant, starting from chess").clicked() {
+                                open_in_editor = Some(String::new());
                             }
-                            ui.add(egui::Slider::new(&mut screen.level, 1..=crate::ai::MAX_LEVEL).text("level"))
-                                .on_hover_text("1 is for beginners; 8 searches as deep as it can in about a second");
-                            if screen.opponent == Opponent::Watch {
-                                ui.add(egui::Slider::new(&mut screen.pace, 0.0..=5.0).text("s a move"));
+                            if ui
+                                .button("Open file…")
+                                .on_hover_text(
+                                    "Open a variant file (.ron), or a section of a Fairy-Stockfish variants.ini, in the variant editor",
+                                )
+                                .clicked()
+                            {
+                                editor.browse_to_open();
                             }
                         });
-                    }
-                    ui.separator();
-                    clock_picker(ui, &mut screen.clock, &id, v);
-                    let control = screen.clock.control();
-                    if let Err(why) = &control {
-                        ui.colored_label(egui::Color32::from_rgb(220, 120, 60), why);
-                    }
-                    let mut edit = false;
-                    ui.horizontal(|ui| {
-                        edit = ui.button("Edit a copy…").on_hover_text("Open this variant's copy in the variant editor").clicked();
-                        if ui.button("New variant…").on_hover_text("Design a variant, starting from chess").clicked() {
-                            open_in_editor = Some(String::new());
+                        if edit {
+                            // A built-in opens as a copy; one of my variants opens as its file.
+                            open_in_editor = Some(id.clone());
+                            return;
                         }
-                        if ui
-                            .button("Open file…")
-                            .on_hover_text(
-                                "Open a variant file (.ron), or a section of a Fairy-Stockfish variants.ini, in the variant editor",
-                            )
-                            .clicked()
-                        {
-                            editor.browse_to_open();
+                        // Work in the editor is not thrown away without a second word.
+                        if let Some(what) = screen.confirm_open.clone() {
+                            ui.horizontal_wrapped(|ui| {
+                                ui.colored_label(egui::Color32::from_rgb(230, 190, 80), "The variant in the editor has changes not saved.");
+                                if ui.button("Discard them and open").clicked() {
+                                    open_in_editor = Some(what.clone());
+                                    discard = true;
+                                }
+                                if ui.button("Back to the editor").clicked() {
+                                    screen.confirm_open = None;
+                                    to = Some(Screen::Editor);
+                                }
+                                if ui.button("Cancel").clicked() {
+                                    screen.confirm_open = None;
+                                }
+                            });
                         }
-                    });
-                    if edit {
-                        // A built-in opens as a copy; one of my variants opens as its file.
-                        open_in_editor = Some(id.clone());
-                        return;
-                    }
-                    // Work in the editor is not thrown away without a second word.
-                    if let Some(what) = screen.confirm_open.clone() {
-                        ui.horizontal_wrapped(|ui| {
-                            ui.colored_label(egui::Color32::from_rgb(230, 190, 80), "The variant in the editor has changes not saved.");
-                            if ui.button("Discard them and open").clicked() {
-                                open_in_editor = Some(what.clone());
-                                discard = true;
-                            }
-                            if ui.button("Back to the editor").clicked() {
-                                screen.confirm_open = None;
-                                to = Some(Screen::Editor);
-                            }
-                            if ui.button("Cancel").clicked() {
-                                screen.confirm_open = None;
-                            }
-                        });
-                    }
-                    if ui.add_enabled(control.is_ok(), egui::Button::new(egui::RichText::new("Play").size(18.0))).clicked() {
-                        clocks.control = control.unwrap_or_default();
-                        new_game.write(NewGame { variant: Some(id), presets: Some(screen.presets.clone()) });
-                        let level = Some(screen.level);
-                        computer.cancel();
-                        computer.pace = screen.pace;
-                        computer.sides = match screen.opponent {
-                            Opponent::HotSeat => [None, None],
-                            Opponent::Watch => [level, level],
-                            Opponent::Computer => {
-                                let person = match screen.play_as {
-                                    PlayAs::White => Side::White,
-                                    PlayAs::Black => Side::Black,
-                                    PlayAs::Random => {
-                                        if rand::random::<bool>() {
-                                            Side::White
-                                        } else {
-                                            Side::Black
+                        if ui.add_enabled(control.is_ok(), egui::Button::new(egui::RichText::new("Play").size(18.0))).clicked() {
+                            clocks.control = control.unwrap_or_default();
+                            new_game.write(NewGame { variant: Some(id), presets: Some(screen.presets.clone()) });
+                            let level = Some(screen.level);
+                            computer.cancel();
+                            computer.pace = screen.pace;
+                            computer.sides = match screen.opponent {
+                                Opponent::HotSeat => [None, None],
+                                Opponent::Watch => [level, level],
+                                Opponent::Computer => {
+                                    let person = match screen.play_as {
+                                        PlayAs::White => Side::White,
+                                        PlayAs::Black => Side::Black,
+                                        PlayAs::Random => {
+                                            if rand::random::<bool>() {
+                                                Side::White
+                                            } else {
+                                                Side::Black
+                                            }
                                         }
-                                    }
-                                };
-                                view.bottom = person;
-                                if person == Side::White { [None, level] } else { [level, None] }
-                            }
-                        };
-                        to = Some(Screen::Game);
-                    }
+                                    };
+                                    view.bottom = person;
+                                    if person == Side::White { [None, level] } else { [level, None] }
+                                }
+                            };
+                            to = Some(Screen::Game);
+                        }
+                    })
                 });
             });
         });
@@ -577,6 +612,25 @@ fn clock_picker(ui: &mut egui::Ui, choice: &mut ClockChoice, id: &str, variant: 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Names that start with the text come first: "crazyh" finds Crazyhouse before the
+    /// variants that only mention it.
+    #[test]
+    fn search_ranks_names_first() {
+        let catalogue: Vec<(String, Variant)> =
+            crate::variants::builtin_ids().map(|id| (id.to_string(), crate::variants::builtin(id).unwrap())).collect();
+        let ids = |text: &str| search(&catalogue, text).into_iter().map(|i| catalogue[i].0.as_str()).collect::<Vec<_>>();
+        let crazy = ids("crazyh");
+        assert_eq!(crazy.first(), Some(&"crazyhouse"), "{crazy:?}");
+        assert!(crazy.len() > 1, "others mention it: {crazy:?}");
+        // A word of the name: "house" finds the houses by name before any description.
+        let house = ids("house");
+        let by_name =
+            house.iter().take_while(|id| catalogue.iter().any(|(i, v)| i == *id && v.name.to_lowercase().contains("house"))).count();
+        assert!(by_name >= 2 && by_name <= house.len(), "{house:?}");
+        assert_eq!(ids("").len(), catalogue.len());
+        assert!(ids("no such variant at all").is_empty());
+    }
 
     #[test]
     fn the_autosave_is_offered_or_moved_aside() {

@@ -7,7 +7,7 @@ use bevy::window::WindowResolution;
 
 use super::shared::{
     BoardInput, BoardView, BrowseTo, Clocks, ComputerPlay, FoulWarning, GameSetup, GameSystems, NewGame, Notice, PendingChoice, Screen,
-    Script, ToggleFullscreen, after_new_game, definition_for, fresh, inputs_for, start_definition, start_game,
+    Script, ToggleFullscreen, Tone, after_new_game, definition_for, fresh, inputs_for, start_definition, start_game,
 };
 use super::{GameOptions, editor_screen, files, play, screens, ui};
 use crate::presets::{Start, by_id};
@@ -225,6 +225,7 @@ fn keyboard(
     if keys.just_pressed(KeyCode::KeyZ) {
         view.zen = !view.zen;
         notice.0 = view.zen.then(|| (ui::ZEN_NOTICE.to_string(), 3.0));
+        notice.1 = Tone::Info;
     }
     if keys.just_pressed(KeyCode::Escape) {
         inputs.write(BoardInput::Cancel);
@@ -246,6 +247,6 @@ fn new_game(world: &mut World) {
     };
     match start_game(world, &variant_id, &presets) {
         Ok(()) => after_new_game(world),
-        Err(e) => world.resource_mut::<Notice>().0 = Some((e, 5.0)),
+        Err(e) => world.resource_mut::<Notice>().show(Tone::Problem, e, 5.0),
     }
 }

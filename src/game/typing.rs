@@ -8,7 +8,7 @@
 use bevy::prelude::*;
 
 use super::play::{self};
-use super::shared::{ComputerPlay, GameSystems, Notice, PositionVersion, inputs_for};
+use super::shared::{ComputerPlay, GameSystems, Notice, PositionVersion, Tone, inputs_for};
 use crate::rules::{Board, Move, Rules, RulesWorld, parse_san, parse_uci, san_body, to_uci};
 
 /// A move the player typed.
@@ -71,11 +71,11 @@ fn play_typed(world: &mut World) {
     for TypedMove(text) in typed {
         let turn = world.resource::<crate::rules::GameState>().turn;
         if world.get_resource::<ComputerPlay>().is_some_and(|c| c.plays(turn)) {
-            world.resource_mut::<Notice>().0 = Some(("The computer is to move.".into(), 2.0));
+            world.resource_mut::<Notice>().show(Tone::Info, "The computer is to move.", 2.0);
             continue;
         }
         if let Some(outcome) = world.outcome() {
-            world.resource_mut::<Notice>().0 = Some((format!("The game is over: {outcome}."), 3.0));
+            world.resource_mut::<Notice>().show(Tone::Info, format!("The game is over: {outcome}."), 3.0);
             continue;
         }
         match resolve(world, &text) {
@@ -85,7 +85,7 @@ fn play_typed(world: &mut World) {
                     play::handle(world, input);
                 }
             }
-            Err(why) => world.resource_mut::<Notice>().0 = Some((format!("'{}': {why}", text.trim()), 4.0)),
+            Err(why) => world.resource_mut::<Notice>().show(Tone::Problem, format!("'{}': {why}", text.trim()), 4.0),
         }
     }
 }

@@ -14,7 +14,7 @@ use super::settings::EffectsLevel;
 use super::settings::{BoardTheme, PieceSet, Settings};
 use super::shared::{
     BoardInput, BoardView, Browse, BrowseTo, CheckSquares, Clocks, ComputerPlay, FoulWarning, GameSetup, GameSystems, NewGame, Notice,
-    PANEL_WIDTH, PanelData, PendingChoice, PositionVersion, Screen, Selection, ToggleFullscreen, side_width,
+    PANEL_WIDTH, PanelData, PendingChoice, PositionVersion, Screen, Selection, ToggleFullscreen, Tone, side_width,
 };
 use crate::presets::{ActivePresets, by_id};
 use crate::rules::{GameState, MoveLog, Rules, RulesWorld, Side};
@@ -39,8 +39,51 @@ fn refresh_position_facts(world: &mut World, mut seen: Local<Option<u64>>) {
     if world.resource::<CheckSquares>().0 != squares {
         world.resource_mut::<CheckSquares>().0 = squares;
     }
-    let outcome = world.outcome().map(|o| o.to_string());
-    world.resource_mut::<PanelData>().outcome = outcome;
+    let outcome = world.outcome();
+    let mut data = world.resource_mut::<PanelData>();
+    data.headline = outcome.as_ref().map(headline);
+    data.outcome = outcome.map(|o| o.to_string());
+}
+
+/// How a game ended, in a player's words: who won and what happened, the side named where the
+/// rule's words allow it ("Black's king was blown up: White wins").
+pub fn headline(outcome: &crate::rules::Outcome) -> String {
+    use crate::rules::Reason;
+    let name = |side: Side| if side == Side::White { "White" } else { "Black" };
+    let Some(winner) = outcome.winner else {
+        return match &outcome.reason {
+            Reason::Stalemate => "Stalemate: a draw".into(),
+            Reason::FiftyMoves => "A draw by the fifty-move rule".into(),
+            Reason::Repetition => "A draw by threefold repetition".into(),
+            Reason::InsufficientMaterial => "A draw: neither side can mate".into(),
+            Reason::Checkmate => "Checkmate: a draw".into(),
+            Reason::Rule(why) => format!("A draw: {why}"),
+        };
+    };
+    let (w, l) = (name(winner), name(winner.opponent()));
+    match &outcome.reason {
+        Reason::Checkmate => format!("Checkmate: {w} wins"),
+        Reason::Stalemate => format!("Stalemate: {w} wins"),
+        Reason::FiftyMoves => format!("{w} wins by the fifty-move rule"),
+        Reason::Repetition => format!("{w} wins: {l} repeated the position"),
+        Reason::InsufficientMaterial => format!("{w} wins: {l} cannot mate"),
+        Reason::Rule(why) => {
+            let why = why.as_str();
+            if let Some(piece) = why.strip_suffix(" exploded") {
+                format!("{l}'s {piece} was blown up: {w} wins")
+            } else if let Some(piece) = why.strip_suffix(" captured") {
+                format!("{l}'s {piece} was captured: {w} wins")
+            } else if let Some(piece) = why.strip_suffix(" killed") {
+                format!("{l}'s {piece} was killed: {w} wins")
+            } else if why.starts_with("reached the goal") || why == "held the goal" {
+                format!("{w} {why} and wins")
+            } else if why == "time forfeit" {
+                format!("{l} ran out of time: {w} wins")
+            } else {
+                format!("{w} wins: {why}")
+            }
+        }
+    }
 }
 
 /// The shortcuts, as the panel lists them (letters act only while no text field has the
@@ -189,7 +232,7 @@ fn side_panel(
         ui.heading(&game.rules.0.name);
         ui.label(egui::RichText::new(&game.rules.0.description).italics());
         ui.separator();
-        status(ui, &game, &mut out.computer);
+        status(ui, &game, &mut out);
         controls(ui, &game, &mut out);
         if game.data.outcome.is_none() {
             typed_move(ui, &game, &mut local.typed, &mut out.typed);
@@ -219,12 +262,13 @@ fn side_panel(
 }
 
 /// Who is to move or how the game ended; who plays, what the computer is doing, a hint.
-fn status(ui: &mut egui::Ui, game: &GameView, computer: &mut ComputerPlay) {
+fn status(ui: &mut egui::Ui, game: &GameView, out: &mut PanelOut) {
     let state = &game.state;
     let to_move = if state.turn == Side::White { "White" } else { "Black" };
-    match &game.data.outcome {
-        Some(result) => {
-            ui.label(egui::RichText::new(format!("Game over — {result}")).strong().size(18.0).color(egui::Color32::from_rgb(230, 180, 60)));
+    match &game.data.headline {
+        Some(headline) => {
+            // The result beside the board, never over it: the deciding squares stay in sight.
+            result_card(ui, headline, game, out);
         }
         None => {
             let check = if game.check.0.is_empty() { "" } else { " — check!" };
@@ -232,6 +276,7 @@ fn status(ui: &mut egui::Ui, game: &GameView, computer: &mut ComputerPlay) {
             ui.label(egui::RichText::new(format!("{to_move} to move{extra}{check}")).strong().size(16.0));
         }
     }
+    let computer = &mut *out.computer;
     if computer.sides.iter().any(Option::is_some) {
         let who = |side: Side| match computer.sides[side.index()] {
             Some(level) => format!("computer (level {level})"),
@@ -316,22 +361,27 @@ fn typed_move(ui: &mut egui::Ui, game: &GameView, typed: &mut String, typed_out:
 fn move_list(ui: &mut egui::Ui, game: &GameView, out: &mut PanelOut) {
     let log = &game.log;
     ui.label(egui::RichText::new("Moves").strong());
-    if let Some(ply) = game.browse.ply {
-        ui.label(
-            egui::RichText::new(format!("Viewing the position after {ply} of {} moves", log.0.len()))
-                .color(egui::Color32::from_rgb(120, 180, 240)),
-        );
-        ui.horizontal(|ui| {
-            if ui.button("Back to the game").on_hover_text("End").clicked() {
-                out.browse_to.write(BrowseTo::Live);
-            }
-            if ui.button("Play from here").on_hover_text("Take the game back to this position (the moves after it can be redone)").clicked()
-            {
-                out.actions.write(GameAction::GoTo(ply));
-            }
-        });
-    }
-    egui::ScrollArea::vertical().max_height(240.0).stick_to_bottom(true).show(ui, |ui| {
+    // The browsing line is always there (its buttons dimmed while not browsing) and the list
+    // has a fixed height, so that the buttons below never move.
+    let ply = game.browse.ply;
+    let line = match ply {
+        Some(ply) => egui::RichText::new(format!("Viewing the position after {ply} of {} moves", log.0.len()))
+            .color(egui::Color32::from_rgb(120, 180, 240)),
+        None => egui::RichText::new("Click a move to see its position").weak(),
+    };
+    ui.label(line);
+    ui.horizontal(|ui| {
+        if ui.add_enabled(ply.is_some(), egui::Button::new("Back to the game")).on_hover_text("End").clicked() {
+            out.browse_to.write(BrowseTo::Live);
+        }
+        let play_here = ui
+            .add_enabled(ply.is_some(), egui::Button::new("Play from here"))
+            .on_hover_text("Take the game back to this position (the moves after it can be redone)");
+        if let (true, Some(ply)) = (play_here.clicked(), ply) {
+            out.actions.write(GameAction::GoTo(ply));
+        }
+    });
+    egui::ScrollArea::vertical().auto_shrink([false, false]).max_height(240.0).stick_to_bottom(true).show(ui, |ui| {
         egui::Grid::new("moves").num_columns(3).striped(true).show(ui, |ui| {
             let mut number = 1;
             let mut column = 0;
@@ -362,6 +412,26 @@ fn move_list(ui: &mut egui::Ui, game: &GameView, out: &mut PanelOut) {
                         number += 1;
                     }
                 }
+            }
+        });
+    });
+}
+
+/// The game's result with what to do next: a rematch, another game, or a move back.
+fn result_card(ui: &mut egui::Ui, headline: &str, game: &GameView, out: &mut PanelOut) {
+    egui::Frame::new().fill(egui::Color32::from_rgb(52, 46, 34)).corner_radius(6).inner_margin(egui::Margin::same(10)).show(ui, |ui| {
+        ui.set_width(ui.available_width());
+        ui.label(egui::RichText::new(headline).size(20.0).strong().color(egui::Color32::from_rgb(240, 190, 70)));
+        ui.horizontal(|ui| {
+            if ui.button(egui::RichText::new("Rematch").size(15.0)).clicked() {
+                out.new_game.write(NewGame { variant: None, presets: None });
+            }
+            if ui.button(egui::RichText::new("New game…").size(15.0)).clicked() {
+                out.next.set(Screen::Start);
+                out.start.selected = Some(game.setup.variant_id.clone());
+            }
+            if ui.button(egui::RichText::new("Take back").size(15.0)).clicked() {
+                out.inputs.write(BoardInput::Takeback);
             }
         });
     });
@@ -424,10 +494,12 @@ fn game_files(ui: &mut egui::Ui, game: &GameView, actions: &mut MessageWriter<Ga
 
 /// Every key and mouse action.
 fn keys(ui: &mut egui::Ui) {
-    egui::Grid::new("keys").num_columns(2).show(ui, |ui| {
+    // Two columns that wrap within the panel (long entries were cut off at its edge).
+    let half = (ui.available_width() / 2.0 - 8.0).max(60.0);
+    egui::Grid::new("keys").num_columns(2).max_col_width(half).show(ui, |ui| {
         for (key, what) in KEYS {
-            ui.label(egui::RichText::new(*key).strong());
-            ui.label(*what);
+            ui.add(egui::Label::new(egui::RichText::new(*key).strong()).wrap());
+            ui.add(egui::Label::new(*what).wrap());
             ui.end_row();
         }
     });
@@ -461,7 +533,7 @@ fn settings_section(ui: &mut egui::Ui, out: &mut PanelOut) {
     ui.horizontal(|ui| {
         if ui.button("Zen mode").on_hover_text("The board alone (Z)").clicked() {
             out.view.zen = true;
-            out.notice.0 = Some((ZEN_NOTICE.into(), 3.0));
+            out.notice.show(Tone::Info, ZEN_NOTICE, 3.0);
         }
         if ui.button("Fullscreen").on_hover_text("F11").clicked() {
             out.fullscreen.write(ToggleFullscreen);
@@ -573,42 +645,29 @@ fn choice_window(
     Ok(())
 }
 
-/// The game-over banner over the board, on the game's screen.
+/// The result in zen mode (the panel shows it otherwise): an opaque card in the window's top
+/// right corner, beside the board rather than over it.
 fn game_over_banner(
     mut contexts: EguiContexts,
     data: Res<PanelData>,
     shown: Res<State<Screen>>,
-    setup: Res<GameSetup>,
     view: Res<BoardView>,
-    clocks: Res<Clocks>,
-    mut start: ResMut<StartScreen>,
-    mut next: ResMut<NextState<Screen>>,
     mut new_game: MessageWriter<NewGame>,
     mut inputs: MessageWriter<BoardInput>,
 ) -> Result {
-    let (Some(result), Screen::Game) = (&data.outcome, shown.get()) else { return Ok(()) };
+    let (Some(headline), Screen::Game, true) = (&data.headline, shown.get(), view.zen) else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
-    let side = side_width(&view, clocks.clock.is_some());
-    egui::Area::new(egui::Id::new("game-over")).anchor(egui::Align2::CENTER_CENTER, [-(side / 2.0), 0.0]).show(ctx, |ui| {
-        egui::Frame::popup(ui.style()).inner_margin(egui::Margin::same(18)).show(ui, |ui| {
-            ui.vertical_centered(|ui| {
-                let mut text = result.clone();
-                if let Some(first) = text.get_mut(0..1) {
-                    first.make_ascii_uppercase();
+    egui::Area::new(egui::Id::new("game-over")).anchor(egui::Align2::RIGHT_TOP, [-10.0, 10.0]).show(ctx, |ui| {
+        egui::Frame::popup(ui.style()).fill(egui::Color32::from_rgb(36, 33, 30)).inner_margin(egui::Margin::same(12)).show(ui, |ui| {
+            ui.set_max_width(260.0);
+            ui.label(egui::RichText::new(headline).size(18.0).strong().color(egui::Color32::from_rgb(240, 190, 70)));
+            ui.horizontal(|ui| {
+                if ui.button("Rematch").clicked() {
+                    new_game.write(NewGame { variant: None, presets: None });
                 }
-                ui.label(egui::RichText::new(text).size(26.0).strong().color(egui::Color32::from_rgb(240, 190, 70)));
-                ui.horizontal(|ui| {
-                    if ui.button(egui::RichText::new("Rematch").size(16.0)).clicked() {
-                        new_game.write(NewGame { variant: None, presets: None });
-                    }
-                    if ui.button(egui::RichText::new("New game…").size(16.0)).clicked() {
-                        next.set(Screen::Start);
-                        start.selected = Some(setup.variant_id.clone());
-                    }
-                    if ui.button(egui::RichText::new("Take back").size(16.0)).clicked() {
-                        inputs.write(BoardInput::Takeback);
-                    }
-                });
+                if ui.button("Take back").clicked() {
+                    inputs.write(BoardInput::Takeback);
+                }
             });
         });
     });
@@ -628,10 +687,32 @@ fn notice_toast(
     let side = side_width(&view, clocks.clock.is_some());
     egui::Area::new(egui::Id::new("notice")).anchor(egui::Align2::CENTER_TOP, [-(side / 2.0), 16.0]).show(ctx, |ui| {
         egui::Frame::popup(ui.style()).show(ui, |ui| {
-            ui.label(egui::RichText::new(&text).size(16.0).color(egui::Color32::from_rgb(240, 120, 90)));
+            let colour = match notice.1 {
+                Tone::Info => egui::Color32::from_rgb(235, 228, 212),
+                Tone::Done => egui::Color32::from_rgb(130, 215, 120),
+                Tone::Problem => egui::Color32::from_rgb(240, 120, 90),
+            };
+            ui.label(egui::RichText::new(&text).size(16.0).color(colour));
         });
     });
     let left = left - time.delta_secs();
     notice.0 = (left > 0.0).then_some((text, left));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Outcome, Reason};
+
+    #[test]
+    fn results_are_said_in_a_players_words() {
+        let say = |o: Outcome| headline(&o);
+        assert_eq!(say(Outcome::win(Side::White, Reason::Checkmate)), "Checkmate: White wins");
+        assert_eq!(say(Outcome::win(Side::White, Reason::Rule("king exploded".into()))), "Black's king was blown up: White wins");
+        assert_eq!(say(Outcome::win(Side::Black, Reason::Rule("reached the goal".into()))), "Black reached the goal and wins");
+        assert_eq!(say(Outcome::win(Side::Black, Reason::Rule("time forfeit".into()))), "White ran out of time: Black wins");
+        assert_eq!(say(Outcome::draw(Reason::InsufficientMaterial)), "A draw: neither side can mate");
+        assert_eq!(say(Outcome::draw(Reason::Stalemate)), "Stalemate: a draw");
+    }
 }

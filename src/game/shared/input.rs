@@ -111,9 +111,30 @@ pub struct FoulWarning(pub Option<Move>);
 #[derive(Resource, Clone, Debug, Default)]
 pub struct RedoStack(pub Vec<Move>);
 
-/// A message for the player (a refused move and why), with its time left on screen.
+/// A message for the player (a refused move and why), with its time left on screen, and what
+/// kind of news it is (its colour).
 #[derive(Resource, Clone, Debug, Default)]
-pub struct Notice(pub Option<(String, f32)>);
+pub struct Notice(pub Option<(String, f32)>, pub Tone);
+
+impl Notice {
+    /// Shows `text` for `secs` seconds.
+    pub fn show(&mut self, tone: Tone, text: impl Into<String>, secs: f32) {
+        self.0 = Some((text.into(), secs));
+        self.1 = tone;
+    }
+}
+
+/// What kind of news a [`Notice`] is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Tone {
+    /// A hint or an event (what to do next, a flag fell).
+    #[default]
+    Info,
+    /// Something done (saved, loaded, copied).
+    Done,
+    /// Something refused or failed, and why.
+    Problem,
+}
 
 /// Bumped whenever the position changes, so views redraw only then.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]

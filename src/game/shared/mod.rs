@@ -24,7 +24,8 @@ mod view;
 use bevy::prelude::*;
 
 pub use input::{
-    BoardInput, FoulWarning, Notice, Origin, PendingChoice, PositionVersion, Premove, RedoStack, Selection, castle_landing, inputs_for,
+    BoardInput, FoulWarning, Notice, Origin, PendingChoice, PositionVersion, Premove, RedoStack, Selection, Tone, castle_landing,
+    inputs_for,
 };
 pub use screen::{CheckSquares, GameSystems, NewGame, Screen, Script, ToggleFullscreen, VariantsChanged, order, playing};
 pub(in crate::game) use seats::Running;

@@ -119,6 +119,8 @@ pub enum BrowseTo {
 /// each change of position (by the side panel's plugin).
 #[derive(Resource, Default)]
 pub struct PanelData {
-    /// The game's result, if it is over.
+    /// The game's result, if it is over (as PGN comments and the end sound say it).
     pub outcome: Option<String>,
+    /// The result in a player's words: "Checkmate: White wins", "Black's king was blown up".
+    pub headline: Option<String>,
 }
