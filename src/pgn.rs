@@ -51,10 +51,23 @@ fn escape(v: &str) -> String {
     v.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-/// Writes the game in `world` (a variant `variant_id` with `presets`, started from `start_fen`)
-/// as PGN. `date` is `YYYY.MM.DD`.
-pub fn write_pgn(world: &mut bevy::prelude::World, variant_id: &str, presets: &[Activation], start_fen: &str, date: &str) -> String {
-    write_pgn_with(world, variant_id, presets, start_fen, date, &[])
+/// The players' names for the PGN tags, from who the computer plays (`[white, black]`, its
+/// level): "Chimera level 3", or "Player" for a person.
+pub fn player_names(computer: [Option<u8>; 2]) -> [String; 2] {
+    computer.map(|side| side.map_or("Player".to_string(), |level| format!("Chimera level {level}")))
+}
+
+/// Writes the game in `world` (a variant `variant_id` with `presets`, started from `start_fen`,
+/// between `players`, white first) as PGN. `date` is `YYYY.MM.DD`.
+pub fn write_pgn(
+    world: &mut bevy::prelude::World,
+    variant_id: &str,
+    presets: &[Activation],
+    start_fen: &str,
+    date: &str,
+    players: &[String; 2],
+) -> String {
+    write_pgn_with(world, variant_id, presets, start_fen, date, players, &[])
 }
 
 /// [`write_pgn`] with `extra` tags after the others (a save's own, see [`crate::save`]).
@@ -64,6 +77,7 @@ pub fn write_pgn_with(
     presets: &[Activation],
     start_fen: &str,
     date: &str,
+    players: &[String; 2],
     extra: &[(&str, String)],
 ) -> String {
     let outcome = world.outcome();
@@ -76,8 +90,8 @@ pub fn write_pgn_with(
     tag("Site", "Chimera");
     tag("Date", date);
     tag("Round", "-");
-    tag("White", "White");
-    tag("Black", "Black");
+    tag("White", &players[0]);
+    tag("Black", &players[1]);
     tag("Result", result);
     tag("Variant", variant_id);
     if !presets.is_empty() {
@@ -302,8 +316,9 @@ mod tests {
             e.play_san(m).unwrap();
         }
         let start = Engine::from_fen(e.variant().clone(), "startpos").unwrap().fen();
-        let text = write_pgn(e.world_mut(), "crazyhouse", &[], &start, "2026.11.22");
+        let text = write_pgn(e.world_mut(), "crazyhouse", &[], &start, "2026.11.22", &player_names([None, Some(8)]));
         assert!(text.contains("[Variant \"crazyhouse\"]") && text.contains("4. P@d5 *"), "{text}");
+        assert!(text.contains("[White \"Player\"]\n[Black \"Chimera level 8\"]"), "who played: {text}");
         let game = parse_pgn(&text).unwrap();
         let (mut back, id, _) = replay(&game).unwrap();
         assert_eq!(id, "crazyhouse");
@@ -316,7 +331,7 @@ mod tests {
         let mut e = Engine::from_fen(Variant::chess(), fen).unwrap();
         set_active_presets(e.world_mut(), vec![Activation::of("queen-splits")]).unwrap();
         e.play_san("Qxd5").unwrap();
-        let text = write_pgn(e.world_mut(), "chess", &[Activation::of("queen-splits")], fen, "2026.11.22");
+        let text = write_pgn(e.world_mut(), "chess", &[Activation::of("queen-splits")], fen, "2026.11.22", &player_names([None, None]));
         assert!(text.contains("[Presets \"queen-splits\"]") && text.contains("[FEN \"4k3/8/8/3p4/8/8/8/3QK3 w - - 0 1\"]"), "{text}");
         assert!(text.contains("1. Qxd5 {white queen split into a rook and a bishop}"), "{text}");
         let (mut back, _, presets) = replay(&parse_pgn(&text).unwrap()).unwrap();

@@ -339,7 +339,7 @@ fn pgn() {
             // The start, as the window keeps it: the position before the first move.
             let head = chimera::pgn::PgnGame { tags: game.tags.clone(), moves: Vec::new() };
             let start = replay(&head).map(|(mut s, _, _)| s.fen()).expect("the game's start replays");
-            let written = write_pgn(e.world_mut(), &id, &presets, &start, "2026.01.01");
+            let written = write_pgn(e.world_mut(), &id, &presets, &start, "2026.01.01", &chimera::pgn::player_names([None, None]));
             let again = parse_pgn(&written).unwrap_or_else(|err| panic!("{text}\nwas written as\n{written}\nwhich does not read: {err}"));
             let (mut back, _, _) =
                 replay(&again).unwrap_or_else(|err| panic!("{text}\nwas written as\n{written}\nwhich does not replay: {err}"));

@@ -392,7 +392,7 @@ fn a_saved_game_carries_its_profile() {
         e.play_uci(m).unwrap_or_else(|err| panic!("{m}: {err}"));
     }
     let fen = e.fen();
-    let text = chimera::pgn::write_pgn(e.world_mut(), "chess", &[], &fen_start(), "2026.11.25");
+    let text = chimera::pgn::write_pgn(e.world_mut(), "chess", &[], &fen_start(), "2026.11.25", &chimera::pgn::player_names([None, None]));
     assert!(text.contains("[Profile \"(id:\\\"sturdy-rooks\\\""), "{text}");
     let game = chimera::pgn::parse_pgn(&text).unwrap();
     let (mut back, _, _) = chimera::pgn::replay(&game).unwrap_or_else(|err| panic!("{err}\n{text}"));
@@ -406,7 +406,7 @@ fn a_saved_game_carries_its_profile() {
     // c3c4 is a knight's wazir step, legal only under the swapped-in profile; the rooks lost
     // their extra hit points with the swap.
     assert!(e.world().get::<Hp>(piece_on(&e, "b4")).is_none());
-    let text = chimera::pgn::write_pgn(e.world_mut(), "chess", &[], &fen_start(), "2026.11.25");
+    let text = chimera::pgn::write_pgn(e.world_mut(), "chess", &[], &fen_start(), "2026.11.25", &chimera::pgn::player_names([None, None]));
     assert!(text.contains("[ProfileSwap \"6 (id:\\\"long-stride\\\""), "{text}");
     let (mut again, _, _) = chimera::pgn::replay(&chimera::pgn::parse_pgn(&text).unwrap()).unwrap_or_else(|err| panic!("{err}\n{text}"));
     assert_eq!(again.fen(), e.fen());

@@ -32,6 +32,45 @@ pub enum GameAction {
     LoadFile(PathBuf),
     /// Show the position after this many moves (taking back or replaying).
     GoTo(usize),
+    /// Resume an unfinished game from its autosave (which it then goes on writing).
+    Resume(PathBuf),
+    /// One of the above that replaces the game in progress, which the player agreed to.
+    Confirmed(Box<GameAction>),
+}
+
+impl GameAction {
+    /// Whether it puts another game on the board.
+    fn replaces(&self) -> bool {
+        matches!(self, GameAction::LoadText(_) | GameAction::LoadFile(_) | GameAction::Resume(_))
+    }
+}
+
+/// Whether a game is in progress: it has moves and is not over. Replacing it asks first.
+pub fn in_progress(world: &mut World) -> bool {
+    !world.resource::<MoveLog>().0.is_empty() && world.outcome().is_none()
+}
+
+/// What would replace the game in progress, waiting for the player's yes.
+#[derive(Resource, Default)]
+pub struct Replacing(pub Option<Replacement>);
+
+/// A new game or a loaded one.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Replacement {
+    /// A new game.
+    New(super::shared::NewGame),
+    /// A game loaded or resumed.
+    Load(GameAction),
+}
+
+impl Replacement {
+    /// The same, marked as agreed to.
+    pub fn confirmed(self) -> Replacement {
+        match self {
+            Replacement::New(n) => Replacement::New(super::shared::NewGame { confirmed: true, ..n }),
+            Replacement::Load(a) => Replacement::Load(GameAction::Confirmed(Box::new(a))),
+        }
+    }
 }
 
 /// Text for the panel to put on the clipboard.
@@ -57,25 +96,95 @@ pub fn saved_games() -> Vec<PathBuf> {
 
 pub use crate::save::write_atomically;
 
-/// Where the game in progress is autosaved: `autosave.pgn` beside the games directory.
-pub fn autosave_path() -> Option<PathBuf> {
-    games_dir().and_then(|d| d.parent().map(|p| p.join("autosave.pgn")))
+/// Where games in progress are autosaved: `autosaves/` beside the games directory, a file a
+/// game (the last [`KEPT_UNFINISHED`] unfinished ones are kept).
+pub fn autosave_dir() -> Option<PathBuf> {
+    games_dir().and_then(|d| d.parent().map(|p| p.join("autosaves")))
 }
 
-/// The autosave: where it goes (`None`: off, as under `--screenshot` and `--bench-frames`, so
-/// that automation never overwrites a player's game) and the position last written.
+/// How many unfinished games the autosaves keep.
+pub const KEPT_UNFINISHED: usize = 5;
+
+/// The autosave: the folder (`None`: off, as under `--screenshot` and `--bench-frames`, so
+/// that automation never overwrites a player's game), the file of the game on the board, and
+/// the position last written.
 #[derive(Resource, Default)]
 pub struct Autosave {
-    /// The file.
-    pub path: Option<PathBuf>,
-    written: Option<(u64, BoardView)>,
+    /// The folder.
+    pub dir: Option<PathBuf>,
+    /// The game (its [`GameSetup::serial`]) and its file.
+    current: Option<(u64, PathBuf)>,
+    written: Option<(u64, u64, BoardView)>,
     failed: bool,
 }
 
 impl Autosave {
-    /// An autosave into `path`.
-    pub fn to(path: Option<PathBuf>) -> Autosave {
-        Autosave { path, ..Default::default() }
+    /// Autosaves into the folder `dir`. The one slot of earlier versions (`autosave.pgn`
+    /// beside it) joins the folder as its oldest game.
+    pub fn into(dir: Option<PathBuf>) -> Autosave {
+        if let Some(dir) = &dir
+            && let Some(old) = dir.parent().map(|p| p.join("autosave.pgn")).filter(|p| p.exists())
+            && std::fs::create_dir_all(dir).is_ok()
+        {
+            let _ = std::fs::rename(&old, dir.join("0000-00-00-000000.pgn"));
+        }
+        Autosave { dir, ..Default::default() }
+    }
+
+    /// The file of the game on the board, once it has one.
+    pub fn current_file(&self) -> Option<&std::path::Path> {
+        self.current.as_ref().map(|(_, p)| p.as_path())
+    }
+}
+
+/// The unfinished games autosaved in `dir`, newest first: each file, with a line saying what
+/// it is, or why it does not read (see [`super::screens::resume_offer`]).
+pub fn unfinished_games(dir: &std::path::Path) -> Vec<(PathBuf, Result<String, String>)> {
+    let started = |p: &std::path::Path| {
+        // The file's name is when the game was first saved: 2026-11-29-064012.
+        let stem = p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        match (stem.get(..10), stem.get(11..13), stem.get(13..15)) {
+            (Some(day), Some(h), Some(m)) if !day.starts_with("0000") => format!(", started {day} {h}:{m}"),
+            _ => String::new(),
+        }
+    };
+    autosave_files(dir)
+        .into_iter()
+        .filter_map(|p| {
+            let offer = super::screens::resume_offer(&p)?.map(|(line, _)| format!("{line}{}", started(&p)));
+            Some((p, offer))
+        })
+        .collect()
+}
+
+/// The autosave files in `dir`, newest first (their names are their times).
+fn autosave_files(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "pgn")).collect())
+        .unwrap_or_default();
+    files.sort();
+    files.reverse();
+    files
+}
+
+/// Removes the autosaves of finished games and of games with no move, and the unfinished ones
+/// beyond the newest [`KEPT_UNFINISHED`] (never `keep`, the game on the board).
+fn prune_autosaves(dir: &std::path::Path, keep: &std::path::Path) {
+    let mut unfinished = 0;
+    for path in autosave_files(dir) {
+        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        let save = read_save(&text);
+        let live = save.as_ref().is_ok_and(|s| !s.finished() && !s.moves.is_empty());
+        // A file that does not read is left for the start screen to set aside and report.
+        if save.is_err() || path == keep {
+            unfinished += usize::from(live || path == keep);
+            continue;
+        }
+        if live && unfinished < KEPT_UNFINISHED {
+            unfinished += 1;
+        } else {
+            let _ = std::fs::remove_file(&path);
+        }
     }
 }
 
@@ -83,6 +192,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_message::<GameAction>();
     app.init_resource::<ClipboardOut>();
     app.init_resource::<Autosave>();
+    app.init_resource::<Replacing>();
     app.add_systems(Update, handle_actions.in_set(GameSystems::Input));
     app.add_systems(Update, autosave.in_set(GameSystems::Follow));
 }
@@ -108,7 +218,8 @@ fn today() -> (String, String) {
 pub fn game_pgn(world: &mut World) -> String {
     let setup = world.resource::<GameSetup>().clone();
     let (date, _) = today();
-    write_pgn(world, &setup.variant_id, &setup.presets, &setup.start_fen, &date)
+    let players = crate::pgn::player_names(world.get_resource::<ComputerPlay>().map_or([None, None], |c| c.sides));
+    write_pgn(world, &setup.variant_id, &setup.presets, &setup.start_fen, &date, &players)
 }
 
 /// The game on the board as a save: PGN with everything needed to resume it.
@@ -230,20 +341,47 @@ fn changed(world: &mut World) {
 /// Writes the game to the autosave whenever the position or the board's orientation changed
 /// (a move, a takeback, a new or loaded game, a flip). A failure is shown once.
 fn autosave(world: &mut World) {
-    let Some(path) = world.resource::<Autosave>().path.clone() else { return };
-    let now = (world.resource::<PositionVersion>().0, world.get_resource::<BoardView>().copied().unwrap_or_default());
+    let Some(dir) = world.resource::<Autosave>().dir.clone() else { return };
+    let serial = world.resource::<GameSetup>().serial;
+    let now = (serial, world.resource::<PositionVersion>().0, world.get_resource::<BoardView>().copied().unwrap_or_default());
     let written = world.resource::<Autosave>().written;
     if written.is_none() {
-        // The game the window opened with: nothing to save yet, and the autosave of the last
-        // session is still on offer.
+        // The game the window opened with: nothing to save yet, and the unfinished games of
+        // the last session are still on offer.
         world.resource_mut::<Autosave>().written = Some(now);
         return;
     }
     if written == Some(now) || !world.resource::<PendingChoice>().0.is_empty() {
         return;
     }
+    // A game without a move is not kept; another game gets a file of its own.
+    if world.resource::<MoveLog>().0.is_empty() && world.resource::<RedoStack>().0.is_empty() {
+        world.resource_mut::<Autosave>().written = Some(now);
+        return;
+    }
+    let current = world.resource::<Autosave>().current.clone();
+    let new_file = current.as_ref().is_none_or(|(game, _)| *game != serial);
+    let path = match current {
+        Some((game, path)) if game == serial => path,
+        _ => {
+            // Named by the time, and a count after the last for games started within the same
+            // second (so that names sort as the games started).
+            let (_, stamp) = today();
+            let last = autosave_files(&dir)
+                .iter()
+                .filter_map(|p| p.file_stem()?.to_str()?.strip_prefix(&format!("{stamp}-"))?.parse::<u32>().ok())
+                .max()
+                .unwrap_or(0);
+            let path = dir.join(format!("{stamp}-{:02}.pgn", last + 1));
+            world.resource_mut::<Autosave>().current = Some((serial, path.clone()));
+            path
+        }
+    };
     let text = game_save(world);
     let result = write_atomically(&path, &text);
+    if result.is_ok() && new_file {
+        prune_autosaves(&dir, &path);
+    }
     let mut autosave = world.resource_mut::<Autosave>();
     autosave.written = Some(now);
     match result {
@@ -259,7 +397,29 @@ fn autosave(world: &mut World) {
 fn handle_actions(world: &mut World) {
     let actions: Vec<GameAction> = world.resource_mut::<Messages<GameAction>>().drain().collect();
     for action in actions {
+        // A game in progress is replaced only once the player says yes.
+        let action = match action {
+            GameAction::Confirmed(action) => *action,
+            action if action.replaces() && in_progress(world) => {
+                world.resource_mut::<Replacing>().0 = Some(Replacement::Load(action));
+                continue;
+            }
+            action => action,
+        };
         let notice = match action {
+            GameAction::Confirmed(_) => None,
+            GameAction::Resume(path) => {
+                Some(match crate::rules::read_text(&path).map_err(|e| e.to_string()).and_then(|t| load_text(world, &t)) {
+                    Ok(done) => {
+                        changed(world);
+                        // The game goes on in its own file.
+                        let serial = world.resource::<GameSetup>().serial;
+                        world.resource_mut::<Autosave>().current = Some((serial, path));
+                        (Tone::Done, done)
+                    }
+                    Err(e) => (Tone::Problem, format!("not resumed — {e}")),
+                })
+            }
             GameAction::CopyFen => {
                 let fen = world.fen();
                 world.resource_mut::<ClipboardOut>().0 = Some(fen);
@@ -329,6 +489,11 @@ fn handle_actions(world: &mut World) {
 mod tests {
     use super::*;
 
+    /// `action`, agreed to replace the game in progress.
+    fn yes(action: GameAction) -> GameAction {
+        GameAction::Confirmed(Box::new(action))
+    }
+
     fn app() -> App {
         let mut app = App::new();
         app.add_plugins(MinimalPlugins);
@@ -346,13 +511,13 @@ mod tests {
         let fen = app.world_mut().fen();
         assert!(fen.starts_with("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b"), "{fen}");
         // Cut short inside a comment: refused, nothing changes.
-        app.world_mut().write_message(GameAction::LoadText("[Variant \"atomic\"]\n1. e4 {a long thou".into()));
+        app.world_mut().write_message(yes(GameAction::LoadText("[Variant \"atomic\"]\n1. e4 {a long thou".into())));
         app.update();
         assert_eq!(app.world_mut().fen(), fen);
         let notice = app.world().resource::<Notice>().0.clone().unwrap().0;
         assert!(notice.starts_with("not loaded") && notice.contains("never closed"), "{notice}");
         // A move that is not legal: refused, nothing changes.
-        app.world_mut().write_message(GameAction::LoadText("1. e4 e5 2. Qh8".into()));
+        app.world_mut().write_message(yes(GameAction::LoadText("1. e4 e5 2. Qh8".into())));
         app.update();
         assert_eq!(app.world_mut().fen(), fen);
     }
@@ -396,42 +561,108 @@ mod tests {
         let fen = app.world_mut().fen();
         let text = game_save(app.world_mut());
         // Another game, then the save: everything comes back.
-        app.world_mut().write_message(GameAction::LoadText("1. d4".into()));
+        app.world_mut().write_message(yes(GameAction::LoadText("1. d4".into())));
         app.update();
         app.world_mut().resource_mut::<super::super::shared::BoardView>().bottom = crate::rules::Side::White;
-        app.world_mut().write_message(GameAction::LoadText(text.clone()));
+        app.world_mut().write_message(yes(GameAction::LoadText(text.clone())));
         app.update();
         assert_eq!(app.world_mut().fen(), fen);
         assert_eq!(app.world().resource::<RedoStack>().0.len(), 1, "Nc6 can be played again");
         assert_eq!(app.world().resource::<super::super::shared::BoardView>().bottom, crate::rules::Side::Black);
         // The same save edited (a move changed): refused, nothing changes.
-        app.world_mut().write_message(GameAction::LoadText("1. d4".into()));
+        app.world_mut().write_message(yes(GameAction::LoadText("1. d4".into())));
         app.update();
         let before = app.world_mut().fen();
-        app.world_mut().write_message(GameAction::LoadText(text.replace("Nf3", "Nc3").replace("g1f3", "b1c3")));
+        app.world_mut().write_message(yes(GameAction::LoadText(text.replace("Nf3", "Nc3").replace("g1f3", "b1c3"))));
         app.update();
         assert_eq!(app.world_mut().fen(), before);
         let notice = app.world().resource::<Notice>().0.clone().unwrap().0;
         assert!(notice.contains("damaged") && notice.contains("checksum"), "{notice}");
     }
 
+    /// The files in the autosave folder (not the temporary ones).
+    fn autosaves(dir: &std::path::Path) -> Vec<PathBuf> {
+        autosave_files(dir)
+    }
+
     #[test]
     fn the_game_is_autosaved_after_a_change_and_not_before() {
         let dir = std::env::temp_dir().join(format!("chimera-autosave-{}", std::process::id()));
-        let path = dir.join("autosave.pgn");
         let mut app = app();
-        app.insert_resource(Autosave::to(Some(path.clone())));
+        app.insert_resource(Autosave::into(Some(dir.clone())));
         app.update();
-        assert!(!path.exists(), "the game the window opened with is not saved over the last one");
+        assert!(autosaves(&dir).is_empty(), "the game the window opened with is not saved");
         app.world_mut().write_message(GameAction::LoadText("1. e4 e5 2. Nf3".into()));
         app.update();
-        let save = read_save(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let files = autosaves(&dir);
+        assert_eq!(files.len(), 1);
+        let save = read_save(&std::fs::read_to_string(&files[0]).unwrap()).unwrap();
         assert_eq!(save.moves, ["e2e4", "e7e5", "g1f3"]);
         app.world_mut().write_message(GameAction::GoTo(1));
         app.update();
-        let save = read_save(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let save = read_save(&std::fs::read_to_string(&files[0]).unwrap()).unwrap();
         assert_eq!((save.moves.len(), save.redo.len()), (1, 2), "a takeback is saved, with its redo moves");
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "no temporary file is left");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A game in progress is replaced only after a yes, and then it stays among the unfinished
+    /// games: the last five are kept, each in its own file, and one resumes into its own file.
+    #[test]
+    fn replacing_a_game_in_progress_asks_and_keeps_the_last_five() {
+        let dir = std::env::temp_dir().join(format!("chimera-unfinished-{}", std::process::id()));
+        let mut app = app();
+        app.init_resource::<super::super::shared::ComputerPlay>();
+        app.add_message::<super::super::shared::NewGame>();
+        app.insert_resource(Autosave::into(Some(dir.clone())));
+        app.update();
+        let moves = |app: &App| app.world().resource::<MoveLog>().0.len();
+        let confirm = |app: &mut App| {
+            let waiting = app.world_mut().resource_mut::<Replacing>().0.take().expect("the player is asked");
+            match waiting.confirmed() {
+                Replacement::Load(action) => app.world_mut().write_message(action),
+                Replacement::New(_) => unreachable!(),
+            };
+            app.update();
+        };
+        // The first game needs no yes: the board had no game in progress.
+        app.world_mut().write_message(GameAction::LoadText("1. e4 e5".into()));
+        app.update();
+        assert_eq!(moves(&app), 2);
+        let line = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7"];
+        for n in 1..=6 {
+            // Another game: asked first, and nothing changes until the yes.
+            app.world_mut().write_message(GameAction::LoadText(line[..2 + n].join(" ")));
+            app.update();
+            assert_eq!(moves(&app), 1 + n, "the game before is still on the board");
+            confirm(&mut app);
+            assert_eq!(moves(&app), 2 + n);
+        }
+        let kept = unfinished_games(&dir);
+        assert_eq!(kept.len(), KEPT_UNFINISHED, "{kept:?}");
+        assert!(
+            kept.iter().all(|(_, line)| line.as_ref().is_ok_and(|l| l.starts_with("Chess: ") && l.contains("two players"))),
+            "{kept:?}"
+        );
+        // Resuming one goes on writing its file.
+        let oldest = kept.last().unwrap().0.clone();
+        app.world_mut().write_message(GameAction::Resume(oldest.clone()));
+        app.update();
+        confirm(&mut app);
+        let before = moves(&app);
+        app.world_mut().write_message(GameAction::GoTo(before - 1));
+        app.update();
+        let save = read_save(&std::fs::read_to_string(&oldest).unwrap()).unwrap();
+        assert_eq!(save.moves.len(), before - 1);
+        assert_eq!(unfinished_games(&dir).len(), KEPT_UNFINISHED);
+        // A game over is not asked about.
+        app.world_mut().write_message(GameAction::LoadText("1. f3 e5 2. g4 Qh4#".into()));
+        app.update();
+        confirm(&mut app);
+        app.world_mut().write_message(GameAction::LoadText("1. e4".into()));
+        app.update();
+        assert!(app.world().resource::<Replacing>().0.is_none());
+        assert_eq!(moves(&app), 1);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

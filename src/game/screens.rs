@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
 use super::pieces::PieceTextures;
-use super::shared::{BoardView, Clocks, ComputerPlay, NewGame, PANEL_WIDTH, Screen, VariantsChanged};
+use super::shared::{NewGame, PANEL_WIDTH, Screen, Seating, VariantsChanged};
 use crate::presets::ALL;
 use crate::rules::{PieceTypeDef, Side, Variant, diagram, parse_fen};
 
@@ -46,7 +46,7 @@ impl Default for StartScreen {
             play_as: PlayAs::White,
             level: 3,
             pace: 1.0,
-            resume: None,
+            unfinished: Vec::new(),
             catalogue: Vec::new(),
             unplayable: Vec::new(),
             confirm_open: None,
@@ -126,9 +126,9 @@ pub struct StartScreen {
     pub level: u8,
     /// Seconds between moves when the computer plays both sides.
     pub pace: f32,
-    /// The autosaved game offered for resuming: what it is, and the save's text; or why the
-    /// autosave does not read.
-    pub resume: Option<Result<(String, String), String>>,
+    /// The unfinished games offered for resuming, newest first: the autosave, and what it is
+    /// or why it does not read.
+    pub unfinished: Vec<(std::path::PathBuf, Result<String, String>)>,
     /// Variants loaded for browsing: id, compiled variant.
     catalogue: Vec<(String, Variant)>,
     /// My variants that do not load (saved with problems): file, name, why.
@@ -148,17 +148,17 @@ impl StartScreen {
 
 /// The offer to resume the autosave at `path`: `None` when there is none, or its game is over
 /// or has no move yet; otherwise a line saying what it is (variant, presets, move, who plays)
-/// and its text, or why it does not read (it is then moved aside to
-/// `autosave.unreadable.pgn`, so that the next game's autosave does not overwrite it).
+/// and its text, or why it does not read (it is then moved aside to `<name>.unreadable`, out
+/// of the autosaves' list, where nothing overwrites it).
 pub fn resume_offer(path: &std::path::Path) -> Option<Result<(String, String), String>> {
     let text = std::fs::read_to_string(path).ok()?;
     let unreadable = |e: crate::save::SaveError| {
-        let aside = path.with_file_name("autosave.unreadable.pgn");
+        let aside = path.with_extension("unreadable");
         let kept = match std::fs::rename(path, &aside) {
             Ok(()) => format!("it is kept as {}", aside.display()),
             Err(_) => format!("it is left in {}", path.display()),
         };
-        Some(Err(format!("The last game's autosave does not read ({e}); {kept}.")))
+        Some(Err(format!("An autosaved game does not read ({e}); {kept}.")))
     };
     let save = match crate::save::read_save(&text) {
         Ok(save) => save,
@@ -195,6 +195,13 @@ pub(super) fn plugin(app: &mut App) {
         }
     });
     app.add_systems(bevy_egui::EguiPrimaryContextPass, start_screen.run_if(in_state(Screen::Start)));
+    // The unfinished games (not the one on the board), read again each time the screen opens.
+    app.add_systems(OnEnter(Screen::Start), |mut screen: ResMut<StartScreen>, autosave: Option<Res<super::files::Autosave>>| {
+        let Some(autosave) = autosave else { return };
+        let mut games = autosave.dir.as_deref().map(super::files::unfinished_games).unwrap_or_default();
+        games.retain(|(p, _)| Some(p.as_path()) != autosave.current_file());
+        screen.unfinished = games;
+    });
 }
 
 /// Draws `variant`'s start position `size` points wide.
@@ -313,10 +320,7 @@ fn start_screen(
     mut screen: ResMut<StartScreen>,
     textures: Res<PieceTextures>,
     mut new_game: MessageWriter<NewGame>,
-    mut computer: ResMut<ComputerPlay>,
-    mut view: ResMut<BoardView>,
     mut actions: MessageWriter<super::files::GameAction>,
-    mut clocks: ResMut<Clocks>,
     mut editor: ResMut<super::editor_screen::EditorScreen>,
     mut next: ResMut<NextState<Screen>>,
 ) -> Result {
@@ -357,26 +361,32 @@ fn start_screen(
         .anchor(egui::Align2::CENTER_CENTER, [-(PANEL_WIDTH / 2.0), 0.0])
         .open(&mut open)
         .show(ctx, |ui| {
-            match &screen.resume {
-                Some(Ok((summary, text))) => {
-                    let mut resume = false;
-                    ui.horizontal(|ui| {
-                        resume = ui.button(egui::RichText::new("Resume").size(16.0)).clicked();
-                        ui.label(format!("Your last game — {summary}"));
-                    });
-                    if resume {
-                        actions.write(super::files::GameAction::LoadText(text.clone()));
-                        screen.resume = None;
-                        to = Some(Screen::Game);
-                        return;
+            // The unfinished games, newest first.
+            if !screen.unfinished.is_empty() {
+                let mut resumed = None;
+                ui.label(egui::RichText::new("Unfinished games").strong());
+                for (path, offer) in &screen.unfinished {
+                    match offer {
+                        Ok(summary) => {
+                            ui.horizontal(|ui| {
+                                if ui.button("Resume").clicked() {
+                                    resumed = Some(path.clone());
+                                }
+                                ui.label(summary);
+                            });
+                        }
+                        Err(why) => {
+                            ui.colored_label(egui::Color32::from_rgb(220, 120, 60), why);
+                        }
                     }
-                    ui.separator();
                 }
-                Some(Err(why)) => {
-                    ui.colored_label(egui::Color32::from_rgb(220, 120, 60), why);
-                    ui.separator();
+                if let Some(path) = resumed {
+                    actions.write(super::files::GameAction::Resume(path.clone()));
+                    screen.unfinished.retain(|(p, _)| *p != path);
+                    to = Some(Screen::Game);
+                    return;
                 }
-                None => {}
+                ui.separator();
             }
             ui.horizontal_top(|ui| {
                 // The variant list, searchable.
@@ -515,12 +525,11 @@ fn start_screen(
                             });
                         }
                         if ui.add_enabled(control.is_ok(), egui::Button::new(egui::RichText::new("Play").size(18.0))).clicked() {
-                            clocks.control = control.unwrap_or_default();
-                            new_game.write(NewGame { variant: Some(id), presets: Some(screen.presets.clone()) });
+                            // Who plays and the clocks go with the new game (they change nothing
+                            // while the player is asked whether to replace the game in progress).
                             let level = Some(screen.level);
-                            computer.cancel();
-                            computer.pace = screen.pace;
-                            computer.sides = match screen.opponent {
+                            let mut bottom = None;
+                            let computer = match screen.opponent {
                                 Opponent::HotSeat => [None, None],
                                 Opponent::Watch => [level, level],
                                 Opponent::Computer => {
@@ -535,10 +544,17 @@ fn start_screen(
                                             }
                                         }
                                     };
-                                    view.bottom = person;
+                                    bottom = Some(person);
                                     if person == Side::White { [None, level] } else { [level, None] }
                                 }
                             };
+                            let seating = Seating { computer, pace: screen.pace, bottom, clock: control.unwrap_or_default() };
+                            new_game.write(NewGame {
+                                variant: Some(id),
+                                presets: Some(screen.presets.clone()),
+                                seating: Some(seating),
+                                confirmed: false,
+                            });
                             to = Some(Screen::Game);
                         }
                     })
@@ -661,8 +677,8 @@ mod tests {
         // Cut short: refused, and kept aside where the next autosave does not overwrite it.
         crate::save::write_atomically(&path, &text[..text.len() / 2]).unwrap();
         let why = resume_offer(&path).unwrap().unwrap_err();
-        assert!(why.contains("damaged") && why.contains("autosave.unreadable.pgn"), "{why}");
-        assert!(!path.exists() && dir.join("autosave.unreadable.pgn").exists());
+        assert!(why.contains("damaged") && why.contains("autosave.unreadable"), "{why}");
+        assert!(!path.exists() && dir.join("autosave.unreadable").exists());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

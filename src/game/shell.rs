@@ -92,17 +92,15 @@ pub(super) fn apply_options(app: &mut App) -> Result<(), String> {
     let automated = o.screenshot.is_some() || o.bench_frames.is_some();
     let plain = o.variant.is_none() && o.fen.is_none() && o.moves.is_empty() && !automated && o.editor.is_none();
     if plain {
-        let offer = files::autosave_path().and_then(|p| screens::resume_offer(&p));
         let mut screen = app.world_mut().resource_mut::<screens::StartScreen>();
         screen.selected = Some("chess".into());
-        screen.resume = offer;
         first_screen = Screen::Start;
     }
     app.insert_state(first_screen);
     // The game is autosaved after every change, except under automation (a screenshot or a
     // benchmark must not overwrite a player's game).
     if !automated {
-        app.insert_resource(files::Autosave::to(files::autosave_path()));
+        app.insert_resource(files::Autosave::into(files::autosave_dir()));
     }
     Ok(())
 }
@@ -238,7 +236,16 @@ fn keyboard(
 fn new_game(world: &mut World) {
     let requests: Vec<NewGame> = world.resource_mut::<Messages<NewGame>>().drain().collect();
     let Some(request) = requests.into_iter().last() else { return };
+    // A game in progress is replaced only once the player says yes.
+    if !request.confirmed && files::in_progress(world) {
+        world.resource_mut::<files::Replacing>().0 = Some(files::Replacement::New(request));
+        return;
+    }
     let setup = world.resource::<GameSetup>().clone();
+    let seating = request.seating.clone();
+    if let (Some(seating), Some(mut clocks)) = (&seating, world.get_resource_mut::<Clocks>()) {
+        clocks.control = seating.clock;
+    }
     let variant_id = request.variant.unwrap_or(setup.variant_id.clone());
     let presets: Vec<String> = match request.presets {
         Some(ids) => ids.iter().map(|s| s.to_string()).collect(),
@@ -246,7 +253,19 @@ fn new_game(world: &mut World) {
         None => Vec::new(),
     };
     match start_game(world, &variant_id, &presets) {
-        Ok(()) => after_new_game(world),
+        Ok(()) => {
+            if let Some(seating) = seating {
+                if let Some(mut computer) = world.get_resource_mut::<ComputerPlay>() {
+                    computer.cancel();
+                    computer.sides = seating.computer;
+                    computer.pace = seating.pace;
+                }
+                if let (Some(bottom), Some(mut view)) = (seating.bottom, world.get_resource_mut::<BoardView>()) {
+                    view.bottom = bottom;
+                }
+            }
+            after_new_game(world);
+        }
         Err(e) => world.resource_mut::<Notice>().show(Tone::Problem, e, 5.0),
     }
 }

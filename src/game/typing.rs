@@ -85,7 +85,20 @@ fn play_typed(world: &mut World) {
                     play::handle(world, input);
                 }
             }
-            Err(why) => world.resource_mut::<Notice>().show(Tone::Problem, format!("'{}': {why}", text.trim()), 4.0),
+            Err(why) => {
+                // A beginning several moves share: say which they are.
+                let moves = world.resource::<TypingMoves>().0.clone();
+                let hits: Vec<&str> = completions(&moves, &text).iter().map(|(san, _)| san.as_str()).collect();
+                let said = match hits.as_slice() {
+                    [_, _, ..] if hits.len() <= 8 => {
+                        let (last, rest) = hits.split_last().unwrap_or((&"", &[]));
+                        format!("'{}' could be {} or {last}: type more, or pick one", text.trim(), rest.join(", "))
+                    }
+                    [_, _, ..] => format!("'{}' could be {} moves: type more", text.trim(), hits.len()),
+                    _ => format!("'{}': {why}", text.trim()),
+                };
+                world.resource_mut::<Notice>().show(Tone::Problem, said, 5.0);
+            }
         }
     }
 }
@@ -153,5 +166,10 @@ mod tests {
         app.world_mut().write_message(TypedMove("Nhg3".into()));
         app.update();
         assert_eq!(app.world().resource::<crate::rules::MoveLog>().0.len(), 1);
+        // The beginning of several moves: answered with them.
+        app.world_mut().write_message(TypedMove("Kd".into()));
+        app.update();
+        let notice = app.world().resource::<Notice>().0.clone().unwrap().0;
+        assert_eq!(notice, "'Kd' could be Kd8 or Kd7: type more, or pick one");
     }
 }

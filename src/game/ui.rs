@@ -119,7 +119,7 @@ pub(super) const ZEN_NOTICE: &str = "Zen mode: press Z to bring the panel back";
 fn panel_systems(app: &mut App) {
     app.add_systems(
         bevy_egui::EguiPrimaryContextPass,
-        (copy_to_clipboard, zen_clocks, side_panel, choice_window, foul_window, game_over_banner, notice_toast).chain(),
+        (copy_to_clipboard, zen_clocks, side_panel, choice_window, foul_window, replace_window, game_over_banner, notice_toast).chain(),
     );
 }
 
@@ -324,17 +324,15 @@ fn typed_move(ui: &mut egui::Ui, game: &GameView, typed: &mut String, typed_out:
         ui.add(egui::TextEdit::singleline(typed).hint_text("Type a move: Nf3, e2e4, P@d5 — Enter plays it").desired_width(f32::INFINITY));
     let hits = super::typing::completions(&game.typing.0, typed);
     if field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) && !typed.trim().is_empty() {
-        // The one move the text begins, or the text itself when it names a move exactly (the
-        // rules read it, and say why when they cannot); otherwise it stays to be finished.
+        // The one move the text begins, or the text itself (the rules read it, and say why
+        // when they cannot, naming the moves it could be); a text several moves begin stays to
+        // be finished.
         let exact = hits.iter().any(|(san, uci)| san.eq_ignore_ascii_case(typed.trim()) || uci == typed.trim());
         let send = match hits.as_slice() {
-            [(_, uci)] => Some(uci.clone()),
-            _ if exact || hits.is_empty() => Some(typed.clone()),
-            _ => None,
+            [(_, uci)] => uci.clone(),
+            _ => typed.clone(),
         };
-        if let Some(text) = send {
-            typed_out.write(super::typing::TypedMove(text));
-        }
+        typed_out.write(super::typing::TypedMove(send));
         if hits.len() == 1 || exact {
             typed.clear();
         }
@@ -424,7 +422,7 @@ fn result_card(ui: &mut egui::Ui, headline: &str, game: &GameView, out: &mut Pan
         ui.label(egui::RichText::new(headline).size(20.0).strong().color(egui::Color32::from_rgb(240, 190, 70)));
         ui.horizontal(|ui| {
             if ui.button(egui::RichText::new("Rematch").size(15.0)).clicked() {
-                out.new_game.write(NewGame { variant: None, presets: None });
+                out.new_game.write(NewGame::default());
             }
             if ui.button(egui::RichText::new("New game…").size(15.0)).clicked() {
                 out.next.set(Screen::Start);
@@ -446,7 +444,7 @@ fn game_buttons(ui: &mut egui::Ui, game: &GameView, out: &mut PanelOut) {
             out.start.presets = game.active.0.iter().map(|a| a.id).collect();
         }
         if ui.button("Rematch").clicked() {
-            out.new_game.write(NewGame { variant: None, presets: None });
+            out.new_game.write(NewGame::default());
         }
         if game.editor.editor.is_some() && ui.button("Back to the editor").clicked() {
             out.next.set(Screen::Editor);
@@ -645,6 +643,57 @@ fn choice_window(
     Ok(())
 }
 
+/// Asks before a new or loaded game replaces the game in progress, which stays among the
+/// unfinished games either way.
+fn replace_window(
+    mut contexts: EguiContexts,
+    mut replacing: ResMut<super::files::Replacing>,
+    rules: Res<crate::rules::Rules>,
+    log: Res<crate::rules::MoveLog>,
+    mut new_game: MessageWriter<NewGame>,
+    mut actions: MessageWriter<GameAction>,
+) -> Result {
+    let Some(waiting) = replacing.0.clone() else { return Ok(()) };
+    let ctx = contexts.ctx_mut()?;
+    let what = match &waiting {
+        super::files::Replacement::New(_) => "Start a new game?",
+        super::files::Replacement::Load(_) => "Load another game?",
+    };
+    let moves = match log.0.len() {
+        1 => "1 move".to_string(),
+        n => format!("{n} moves"),
+    };
+    let mut answer = None;
+    egui::Window::new(what).collapsible(false).resizable(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
+        ui.label(format!("The {} game in progress ({moves}) will be put away.", rules.0.name));
+        ui.label("It stays among your unfinished games: New game… lists the last five to resume.");
+        ui.horizontal(|ui| {
+            if ui.button(egui::RichText::new("Put it away and go on").size(15.0)).clicked() {
+                answer = Some(true);
+            }
+            if ui.button(egui::RichText::new("Keep playing").size(15.0)).clicked() {
+                answer = Some(false);
+            }
+        });
+    });
+    match answer {
+        Some(true) => {
+            replacing.0 = None;
+            match waiting.confirmed() {
+                super::files::Replacement::New(request) => {
+                    new_game.write(request);
+                }
+                super::files::Replacement::Load(action) => {
+                    actions.write(action);
+                }
+            }
+        }
+        Some(false) => replacing.0 = None,
+        None => {}
+    }
+    Ok(())
+}
+
 /// The result in zen mode (the panel shows it otherwise): an opaque card in the window's top
 /// right corner, beside the board rather than over it.
 fn game_over_banner(
@@ -663,7 +712,7 @@ fn game_over_banner(
             ui.label(egui::RichText::new(headline).size(18.0).strong().color(egui::Color32::from_rgb(240, 190, 70)));
             ui.horizontal(|ui| {
                 if ui.button("Rematch").clicked() {
-                    new_game.write(NewGame { variant: None, presets: None });
+                    new_game.write(NewGame::default());
                 }
                 if ui.button("Take back").clicked() {
                     inputs.write(BoardInput::Takeback);

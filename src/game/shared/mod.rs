@@ -27,7 +27,7 @@ pub use input::{
     BoardInput, FoulWarning, Notice, Origin, PendingChoice, PositionVersion, Premove, RedoStack, Selection, Tone, castle_landing,
     inputs_for,
 };
-pub use screen::{CheckSquares, GameSystems, NewGame, Screen, Script, ToggleFullscreen, VariantsChanged, order, playing};
+pub use screen::{CheckSquares, GameSystems, NewGame, Screen, Script, Seating, ToggleFullscreen, VariantsChanged, order, playing};
 pub(in crate::game) use seats::Running;
 pub use seats::{Clocks, ComputerPlay, LowTime, fresh, resume};
 pub use setup::{GameSetup, start_definition, start_game};

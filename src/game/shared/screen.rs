@@ -7,13 +7,31 @@ use bevy::prelude::*;
 
 use crate::rules::Square;
 
-/// Start a new game: another variant, other presets, or the same again (a rematch).
-#[derive(Message, Clone, Debug, Default)]
+/// Start a new game: another variant, other presets, or the same again (a rematch). While a
+/// game is in progress it waits for the player's yes first (see `files::Replacing`).
+#[derive(Message, Clone, Debug, Default, PartialEq)]
 pub struct NewGame {
     /// Variant id or path; `None` keeps the current one.
     pub variant: Option<String>,
     /// Preset ids; `None` keeps the current ones.
     pub presets: Option<Vec<&'static str>>,
+    /// Who plays the new game, and its clocks; `None` keeps them.
+    pub seating: Option<Seating>,
+    /// The player agreed to replace the game in progress.
+    pub confirmed: bool,
+}
+
+/// Who plays a new game and with what clocks, as the start screen sets them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Seating {
+    /// The computer's level for each side it plays (`[white, black]`).
+    pub computer: [Option<u8>; 2],
+    /// Seconds between moves when the computer plays both sides.
+    pub pace: f32,
+    /// The side at the bottom of the board (`None`: as it is).
+    pub bottom: Option<crate::rules::Side>,
+    /// The clocks' control, or none.
+    pub clock: Option<crate::clock::TimeControl>,
 }
 
 /// The screen shown: the game (the board and its panel), the start screen (a new game, over

@@ -21,6 +21,9 @@ pub struct GameSetup {
     /// A user variant's definition, self-contained (`extends` resolved), as saves carry it;
     /// `None` for a built-in.
     pub definition: Option<variants::VariantFile>,
+    /// Counts the games set up in this window (each new, loaded or resumed game is another),
+    /// so that the autosave knows a new game from the same one played on.
+    pub serial: u64,
 }
 
 /// The game `variant_id` names (a built-in, a `.ron` file, or `file.ini:section`) with the
@@ -83,7 +86,9 @@ pub fn start_definition(
 ) -> Result<(), String> {
     definition.start_in(world, from)?;
     let start_fen = world.fen();
+    let serial = world.get_resource::<GameSetup>().map_or(0, |s| s.serial + 1);
     world.insert_resource(GameSetup {
+        serial,
         variant_id: variant_id.to_string(),
         presets: definition.presets.clone(),
         start_fen,
