@@ -85,7 +85,11 @@ pub fn games_dir() -> Option<PathBuf> {
 
 /// Saved games, newest first.
 pub fn saved_games() -> Vec<PathBuf> {
-    let Some(dir) = games_dir() else { return Vec::new() };
+    games_dir().map(|d| pgn_files(&d)).unwrap_or_default()
+}
+
+/// The PGN files in `dir`, newest first (their names begin with their times).
+fn pgn_files(dir: &std::path::Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|d| d.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "pgn")).collect())
         .unwrap_or_default();
@@ -148,7 +152,7 @@ pub fn unfinished_games(dir: &std::path::Path) -> Vec<(PathBuf, Result<String, S
             _ => String::new(),
         }
     };
-    autosave_files(dir)
+    pgn_files(dir)
         .into_iter()
         .filter_map(|p| {
             let offer = super::screens::resume_offer(&p)?.map(|(line, _)| format!("{line}{}", started(&p)));
@@ -157,21 +161,11 @@ pub fn unfinished_games(dir: &std::path::Path) -> Vec<(PathBuf, Result<String, S
         .collect()
 }
 
-/// The autosave files in `dir`, newest first (their names are their times).
-fn autosave_files(dir: &std::path::Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|d| d.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "pgn")).collect())
-        .unwrap_or_default();
-    files.sort();
-    files.reverse();
-    files
-}
-
 /// Removes the autosaves of finished games and of games with no move, and the unfinished ones
 /// beyond the newest [`KEPT_UNFINISHED`] (never `keep`, the game on the board).
 fn prune_autosaves(dir: &std::path::Path, keep: &std::path::Path) {
     let mut unfinished = 0;
-    for path in autosave_files(dir) {
+    for path in pgn_files(dir) {
         let Ok(text) = std::fs::read_to_string(&path) else { continue };
         let save = read_save(&text);
         let live = save.as_ref().is_ok_and(|s| !s.finished() && !s.moves.is_empty());
@@ -367,7 +361,7 @@ fn autosave(world: &mut World) {
             // Named by the time, and a count after the last for games started within the same
             // second (so that names sort as the games started).
             let (_, stamp) = today();
-            let last = autosave_files(&dir)
+            let last = pgn_files(&dir)
                 .iter()
                 .filter_map(|p| p.file_stem()?.to_str()?.strip_prefix(&format!("{stamp}-"))?.parse::<u32>().ok())
                 .max()
@@ -582,7 +576,7 @@ mod tests {
 
     /// The files in the autosave folder (not the temporary ones).
     fn autosaves(dir: &std::path::Path) -> Vec<PathBuf> {
-        autosave_files(dir)
+        pgn_files(dir)
     }
 
     #[test]
