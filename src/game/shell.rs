@@ -15,7 +15,7 @@ use crate::rules::{Board, Rules, RulesWorld, Side, parse_uci};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, (run_script, keyboard, new_game).chain().in_set(GameSystems::Input));
-    app.add_systems(Update, (window_title.run_if(resource_changed::<GameSetup>), fullscreen).in_set(GameSystems::Present));
+    app.add_systems(Update, (window_title.run_if(resource_changed::<GameSetup>), fullscreen, fit_to_monitor).in_set(GameSystems::Present));
 }
 
 /// Opens the window. Without a display the windowing plugin panics while it is added: that is
@@ -114,6 +114,26 @@ fn window_title(setup: Res<GameSetup>, rules: Res<Rules>, mut windows: Query<&mu
         if window.title != title {
             window.title.clone_from(&title);
         }
+    }
+}
+
+/// The window opens at 1240×880; on a smaller screen (1280×800) it shrinks once to fit, leaving
+/// room for the desktop's bars, so that nothing is cut off below the screen's edge.
+fn fit_to_monitor(
+    mut windows: Query<&mut Window, With<bevy::window::PrimaryWindow>>,
+    monitors: Query<&bevy::window::Monitor, With<bevy::window::PrimaryMonitor>>,
+    mut done: Local<bool>,
+) {
+    if *done {
+        return;
+    }
+    let (Ok(mut window), Ok(monitor)) = (windows.single_mut(), monitors.single()) else { return };
+    *done = true;
+    let scale = monitor.scale_factor.max(0.5) as f32;
+    let (room_w, room_h) = (monitor.physical_width as f32 / scale - 16.0, monitor.physical_height as f32 / scale - 64.0);
+    let (w, h) = (window.resolution.width(), window.resolution.height());
+    if w > room_w || h > room_h {
+        window.resolution.set(w.min(room_w).max(640.0), h.min(room_h).max(480.0));
     }
 }
 

@@ -242,20 +242,23 @@ fn side_panel(
         ui.separator();
         game_buttons(ui, &game, &mut out);
         ui.separator();
-        egui::CollapsingHeader::new("Game").default_open(false).show(ui, |ui| game_files(ui, &game, &mut out.actions, local));
-        egui::CollapsingHeader::new("Keys and mouse").default_open(false).show(ui, keys);
-        egui::CollapsingHeader::new("Settings").default_open(false).show(ui, |ui| settings_section(ui, &mut out));
-        egui::CollapsingHeader::new("Rules").default_open(false).show(ui, |ui| rules_of_the_game(ui, &game));
-        egui::CollapsingHeader::new("Modifier profile").default_open(parts.profile.is_some()).show(ui, |ui| {
-            let view = ProfileView {
-                active: parts.profile.as_deref(),
-                swap: parts.swap.as_deref(),
-                variant: &game.rules.0,
-                board: &parts.board,
-                homes: parts.homes.as_deref(),
-                selection: &parts.selection,
-            };
-            section(ui, view, &mut parts.requests, &mut local.profile);
+        // The sections scroll in the room left below the game (the window may be short).
+        egui::ScrollArea::vertical().id_salt("sections").auto_shrink([false, false]).show(ui, |ui| {
+            egui::CollapsingHeader::new("Game").default_open(false).show(ui, |ui| game_files(ui, &game, &mut out.actions, local));
+            egui::CollapsingHeader::new("Keys and mouse").default_open(false).show(ui, keys);
+            egui::CollapsingHeader::new("Settings").default_open(false).show(ui, |ui| settings_section(ui, &mut out));
+            egui::CollapsingHeader::new("Rules").default_open(false).show(ui, |ui| rules_of_the_game(ui, &game));
+            egui::CollapsingHeader::new("Modifier profile").default_open(parts.profile.is_some()).show(ui, |ui| {
+                let view = ProfileView {
+                    active: parts.profile.as_deref(),
+                    swap: parts.swap.as_deref(),
+                    variant: &game.rules.0,
+                    board: &parts.board,
+                    homes: parts.homes.as_deref(),
+                    selection: &parts.selection,
+                };
+                section(ui, view, &mut parts.requests, &mut local.profile);
+            });
         });
     });
     Ok(())
