@@ -80,6 +80,13 @@ fn window_style(mut contexts: EguiContexts, mut done: Local<bool>) {
 #[derive(Resource, Clone, Default)]
 pub(super) struct Warming(Arc<AtomicBool>);
 
+impl Warming {
+    /// Whether pipelines are still compiling.
+    pub(super) fn busy(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
 fn note_warming(cache: Res<bevy::render::render_resource::PipelineCache>, warming: Res<Warming>) {
     warming.0.store(cache.waiting_pipelines().next().is_some(), Ordering::Relaxed);
 }
@@ -96,7 +103,7 @@ pub(super) fn keep_awake_while_moving(
     warming: Option<Res<Warming>>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
-    if warming.is_some_and(|w| w.0.load(Ordering::Relaxed)) {
+    if warming.is_some_and(|w| w.busy()) {
         redraw.write(RequestRedraw);
         return;
     }

@@ -21,9 +21,16 @@ fn capture_when_settled(
     animating: Query<(), Or<(With<super::effects::Particle>, With<super::board::Glide>, With<super::effects::PopIn>)>>,
     log: Res<crate::rules::MoveLog>,
     panel: Res<PanelData>,
+    warming: Option<Res<super::idle::Warming>>,
     mut frames: Local<u32>,
 ) {
     let Some(path) = options.screenshot.clone() else { return };
+    // Nothing is counted while the renderer still compiles pipelines: sprites are not drawn yet
+    // (a shot a few frames after the start once came out blank).
+    if warming.is_some_and(|w| w.busy()) {
+        *frames = 0;
+        return;
+    }
     // Wait for the moves (and, with --until-ply, for the game to reach that many moves or
     // end), then for the effects of the last one to play out (or a set number of frames, to
     // see them playing).

@@ -173,7 +173,8 @@ fn no_window(why: &str) -> String {
 /// Plays the next `--moves` move through the same inputs a player makes; an illegal or refused
 /// move ends the program with its reason.
 fn run_script(world: &mut World) {
-    if !world.resource::<PendingChoice>().0.is_empty() {
+    // (The moves wait for the renderer, so that their effects are drawn as they play.)
+    if !world.resource::<PendingChoice>().0.is_empty() || world.get_resource::<super::idle::Warming>().is_some_and(|w| w.busy()) {
         return;
     }
     let Some(text) = world.resource_mut::<Script>().0.pop_front() else { return };
