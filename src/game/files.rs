@@ -516,6 +516,22 @@ mod tests {
         assert_eq!(app.world_mut().fen(), fen);
     }
 
+    /// Notices say what kind of news they are: done in green, problems in red.
+    #[test]
+    fn notices_are_coloured_by_meaning() {
+        let mut app = app();
+        let tone = |app: &App| app.world().resource::<Notice>().1;
+        app.world_mut().write_message(GameAction::CopyFen);
+        app.update();
+        assert_eq!(tone(&app), Tone::Done);
+        app.world_mut().write_message(GameAction::LoadText("1. e4 e5 2. Qh8".into()));
+        app.update();
+        assert_eq!(tone(&app), Tone::Problem);
+        app.world_mut().write_message(GameAction::LoadText("1. e4 e5".into()));
+        app.update();
+        assert_eq!(tone(&app), Tone::Done);
+    }
+
     #[test]
     fn a_loaded_game_keeps_its_profile() {
         let mut app = app();
