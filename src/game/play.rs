@@ -3,7 +3,9 @@
 //!
 //! Inputs arrive as [`BoardInput`] messages. Pressing on one of the mover's pieces selects it
 //! (and starts a drag); releasing on another square, or pressing a highlighted target, tries
-//! the move from the selection to that square. One candidate is played at once; several (a
+//! the move from the selection to that square (a king castles onto its rook, or by going to
+//! the square it lands on where that is not also a plain king move: see
+//! [`castle_landing`](super::shared::castle_landing)). One candidate is played at once; several (a
 //! promotion, a gating choice) wait in [`PendingChoice`] for [`BoardInput::Choose`]. An
 //! illegal target leaves the position untouched and just drops the selection (the piece snaps
 //! back). A move a preset cancels leaves the position untouched and shows its reason. A drop
