@@ -261,6 +261,24 @@ const XIANGQI_REPETITION: KnownGap = KnownGap {
     moves: "a5a6 a7b7 a6b6 b7a7 b6a6 a7b7 a6b6 b7a7 b6a6",
 };
 
+/// Janggi's repetitions across a pass (every Janggi): found by a random playout
+/// (`CHIMERA_DIFF_PLAYOUT_SEED=0xd020ad91d782ebc7 CHIMERA_DIFF_PLIES=150-250`) where White's pass
+/// first reached the position that moves back and forth then reached twice more.
+const JANGGI_PASS_REPETITION: KnownGap = KnownGap {
+    variant: "janggi",
+    kind: "result-claim-repetition",
+    shows: |d| {
+        d.ours == "ongoing" && d.theirs.starts_with("claimable-") && d.theirs.ends_with("(repetition)") && repetition_split_by_pass(d)
+    },
+    class: Rules,
+    why: "the same position reached once by a pass and again by moves: Fairy-Stockfish counts the occurrences together and lets \
+          a player claim the repetition, Chimera counts them apart. Decided: Chimera's count stays (a departure, in \
+          presets/janggi.ron): after a pass, a pass in reply ends the game, so the side to move has a right it lacks otherwise, \
+          and positions that differ in rights are not the same (as castling or en-passant rights make positions differ in FIDE)",
+    fen: JANGGI,
+    moves: "e2e2 b10c8 b1c3 c8b10 c3b1 b10c8 b1c3 c8b10 c3b1",
+};
+
 /// One entry per class of disagreement, as narrow as the kinds allow.
 const LISTED_GAPS: &[KnownGap] = &[
     XIANGQI_REPETITION,
@@ -537,6 +555,9 @@ const LISTED_GAPS: &[KnownGap] = &[
         fen: "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 99 50",
         moves: "b1c3",
     },
+    JANGGI_PASS_REPETITION,
+    KnownGap { variant: "janggitraditional", ..JANGGI_PASS_REPETITION },
+    KnownGap { variant: "janggicasual", ..JANGGI_PASS_REPETITION },
     KnownGap {
         variant: "makruk",
         kind: "fen-counting",
@@ -763,9 +784,10 @@ const LISTED_GAPS: &[KnownGap] = &[
     KnownGap {
         variant: "coregal",
         kind: "san-check",
-        shows: |d| check_marks(d) == (Some('+'), None),
+        shows: |d| matches!(check_marks(d), (Some('+' | '#'), None)),
         class: Notation,
-        why: "an attack on the royal queen: Chimera writes + (it is check under Coregal's rules), Fairy-Stockfish nothing",
+        why: "an attack on the royal queen: Chimera writes + (it is check under Coregal's rules), or # where it has no answer \
+              (seed 0x8dbc96695a4c7f5d: Bb4# against the queen on c3), Fairy-Stockfish nothing",
         fen: "3qk3/8/8/8/8/4B3/8/R3K3 w - - 0 1",
         moves: "",
     },
@@ -1041,6 +1063,31 @@ fn fs_only_passes(d: &Disagreement) -> bool {
 /// Fairy-Stockfish lets the side to move pass.
 fn fs_may_pass(d: &Disagreement) -> bool {
     d.fs_legal.iter().any(|m| is_pass(m))
+}
+
+/// The position (its placement and side to move) has occurred both right after a pass and
+/// right after a move (Chimera's replay of `start` and `moves`): Chimera keeps the passes in a
+/// row in the position (`GameState::pass_streak`, in its hash), so it counts those occurrences
+/// apart where Fairy-Stockfish counts them together.
+fn repetition_split_by_pass(d: &Disagreement) -> bool {
+    let Ok(mut engine) = Engine::from_fen(load_variant(&d.variant), &d.start) else { return false };
+    let mut seen = Vec::new();
+    let mut note = |engine: &mut Engine| {
+        let fen = engine.fen();
+        let key = fields(chimera::rules::split_trailing(&fen).0).into_iter().take(2).collect::<Vec<_>>().join(" ");
+        seen.push((key, engine.state().pass_streak != 0));
+    };
+    note(&mut engine);
+    for m in &d.moves {
+        let Ok(mv) = engine.parse_uci(m) else { return false };
+        if engine.apply(mv).is_err() {
+            return false;
+        }
+        note(&mut engine);
+    }
+    let Some((now, _)) = seen.last().cloned() else { return false };
+    let after_pass: Vec<bool> = seen.iter().filter(|(k, _)| *k == now).map(|&(_, p)| p).collect();
+    after_pass.contains(&true) && after_pass.contains(&false)
 }
 
 /// The moves only Chimera allows gate a piece in (a letter after the squares) from the back

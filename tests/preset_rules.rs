@@ -380,3 +380,21 @@ fn the_code_cannon_moves_exactly_as_its_betza() {
         }
     }
 }
+
+/// Double-leap knights in New Zealand chess, whose knight takes like a rook: a double leap that
+/// ends where the knight takes anyway is not listed twice (its SAN read as ambiguous between a
+/// move and itself; found by the soak, seed 1795933606).
+#[test]
+fn a_double_leap_the_knight_has_anyway_is_listed_once() {
+    let mut e = Engine::from_fen(builtin("newzealand").unwrap(), "startpos").unwrap();
+    set_active_presets(e.world_mut(), vec![Activation::of("knights-leap-twice")]).unwrap();
+    for m in ["h2h3", "g8f6", "b1a4", "f6e4"] {
+        e.play_uci(m).unwrap();
+    }
+    let all = ucis(&mut e);
+    let mut once = all.clone();
+    once.dedup();
+    assert_eq!(all, once, "a move listed twice");
+    assert!(all.contains(&"a4e4".to_string()));
+    e.play_san("Nxe4+").unwrap();
+}
