@@ -330,3 +330,46 @@ fn killed_writers_leave_the_old_file_or_the_new() {
     eprintln!("{kills} writers killed: {old} left the short save, {new} the long one");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Gardner with double-leap knights for White and two kings for Black (for 4 turns):
+/// dual-king crowns the d5 queen when it starts, and White's b1 knight attacks it by a double
+/// leap (b1-c3-d5), so Black is in check with White to move. The start was judged before the
+/// crowning and accepted, its FEN then refused, so the game's save did not resume ("the start:
+/// ... black is in check but it is white's turn"; seed 1795933607). The start is refused now,
+/// as its FEN is; the mirror game (White in check, White to move) starts, saves and resumes.
+#[test]
+fn a_start_the_presets_leave_in_check_is_refused_as_its_fen_is() {
+    let gardner = |knights: [bool; 2]| {
+        let mut v = chimera::variants::builtin("gardner").unwrap();
+        let request = |id: &str, sides, turns| chimera::rules::PresetRequest { id: id.into(), sides, turns, params: Default::default() };
+        v.presets.push(request("knights-leap-twice", knights, None));
+        v.presets.push(request("dual-king", [false, true], Some(4)));
+        v
+    };
+    let v = gardner([true, false]);
+    let crowned = "rnbkk/ppppp/5/PPPPP/RNBKK w - - 0 1 {Crowned=d1:1,d5:1;turns=dual-king:4}";
+    for fen in ["startpos", crowned] {
+        let err = new_game(v.clone(), fen).map(|mut e| e.fen()).unwrap_err();
+        assert!(err.contains("black is in check but it is white's turn"), "{fen}: {err}");
+    }
+    let v = gardner([false, true]);
+    let mut e = new_game(v.clone(), "startpos").unwrap();
+    let start = e.fen();
+    assert!(e.is_check(), "{start}: White's crowned queen on d1, attacked from b5");
+    let first = e.legal_moves()[0];
+    e.apply(first).unwrap();
+    let activations = requested_by(&v);
+    let input = SaveInput {
+        variant_id: "gardner",
+        definition: None,
+        presets: &activations,
+        start_fen: &start,
+        seats: Seats::default(),
+        redo: &[],
+        date: "-",
+        clock: None,
+    };
+    let text = write_save(e.world_mut(), &input);
+    let mut back = resume(&read_save(&text).unwrap()).unwrap_or_else(|err| panic!("{err}\n{text}"));
+    assert_eq!(snapshot(&mut back), snapshot(&mut e));
+}

@@ -88,6 +88,46 @@ pub fn saved_games() -> Vec<PathBuf> {
     games_dir().map(|d| pgn_files(&d)).unwrap_or_default()
 }
 
+/// The offer to resume the autosave at `path`: `None` when there is none, or its game is over
+/// or has no move yet; otherwise a line saying what it is (variant, presets, move, who plays)
+/// and its text, or why it does not read (it is then moved aside to `<name>.unreadable`, out
+/// of the autosaves' list, where nothing overwrites it).
+pub fn resume_offer(path: &std::path::Path) -> Option<Result<(String, String), String>> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let unreadable = |e: crate::save::SaveError| {
+        let aside = path.with_extension("unreadable");
+        let kept = match std::fs::rename(path, &aside) {
+            Ok(()) => format!("it is kept as {}", aside.display()),
+            Err(_) => format!("it is left in {}", path.display()),
+        };
+        Some(Err(format!("An autosaved game does not read ({e}); {kept}.")))
+    };
+    let save = match crate::save::read_save(&text) {
+        Ok(save) => save,
+        Err(e) => return unreadable(e),
+    };
+    if save.finished() || save.moves.is_empty() {
+        return None;
+    }
+    let name = match crate::save::variant_of(&save) {
+        Ok(v) => v.name,
+        Err(e) => return unreadable(e),
+    };
+    let presets: Vec<&str> = save.presets.iter().filter_map(|a| crate::presets::by_id(a.id)).map(|d| d.name).collect();
+    let with = if presets.is_empty() { String::new() } else { format!(" with {}", presets.join(", ")) };
+    let who = match save.seats.computer {
+        [None, None] => "two players".to_string(),
+        [Some(w), Some(b)] => format!("computer against computer (levels {w} and {b})"),
+        [None, Some(l)] => format!("you (white) against the computer, level {l}"),
+        [Some(l), None] => format!("you (black) against the computer, level {l}"),
+    };
+    let moves = match save.moves.len() {
+        1 => "1 move".to_string(),
+        n => format!("{n} moves"),
+    };
+    Some(Ok((format!("{name}{with}: {moves} played, {who}"), text)))
+}
+
 /// The PGN files in `dir`, newest first (their names begin with their times).
 fn pgn_files(dir: &std::path::Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -142,7 +182,7 @@ impl Autosave {
 }
 
 /// The unfinished games autosaved in `dir`, newest first: each file, with a line saying what
-/// it is, or why it does not read (see [`super::screens::resume_offer`]).
+/// it is, or why it does not read (see [`resume_offer`]).
 pub fn unfinished_games(dir: &std::path::Path) -> Vec<(PathBuf, Result<String, String>)> {
     let started = |p: &std::path::Path| {
         // The file's name is when the game was first saved: 2026-11-29-064012.
@@ -155,7 +195,7 @@ pub fn unfinished_games(dir: &std::path::Path) -> Vec<(PathBuf, Result<String, S
     pgn_files(dir)
         .into_iter()
         .filter_map(|p| {
-            let offer = super::screens::resume_offer(&p)?.map(|(line, _)| format!("{line}{}", started(&p)));
+            let offer = resume_offer(&p)?.map(|(line, _)| format!("{line}{}", started(&p)));
             Some((p, offer))
         })
         .collect()
@@ -514,6 +554,40 @@ mod tests {
         app.world_mut().write_message(yes(GameAction::LoadText("1. e4 e5 2. Qh8".into())));
         app.update();
         assert_eq!(app.world_mut().fen(), fen);
+    }
+
+    #[test]
+    fn the_autosave_is_offered_or_moved_aside() {
+        let dir = std::env::temp_dir().join(format!("chimera-offer-{}", std::process::id()));
+        let path = dir.join("autosave.pgn");
+        let mut e = crate::presets::new_game(crate::variants::builtin("crazyhouse").unwrap(), "startpos").unwrap();
+        let start = e.fen();
+        let seats = crate::save::Seats { computer: [Some(2), None], ..Default::default() };
+        let input = crate::save::SaveInput {
+            variant_id: "crazyhouse",
+            definition: None,
+            presets: &[],
+            start_fen: &start,
+            seats,
+            redo: &[],
+            date: "-",
+            clock: None,
+        };
+        // No move yet: nothing to offer.
+        crate::save::write_atomically(&path, &crate::save::write_save(e.world_mut(), &input)).unwrap();
+        assert!(resume_offer(&path).is_none());
+        e.play_uci("e2e4").unwrap();
+        let text = crate::save::write_save(e.world_mut(), &input);
+        crate::save::write_atomically(&path, &text).unwrap();
+        let (summary, offered) = resume_offer(&path).unwrap().unwrap();
+        assert_eq!(summary, "Crazyhouse: 1 move played, you (black) against the computer, level 2");
+        assert_eq!(offered, text);
+        // Cut short: refused, and kept aside where the next autosave does not overwrite it.
+        crate::save::write_atomically(&path, &text[..text.len() / 2]).unwrap();
+        let why = resume_offer(&path).unwrap().unwrap_err();
+        assert!(why.contains("damaged") && why.contains("autosave.unreadable"), "{why}");
+        assert!(!path.exists() && dir.join("autosave.unreadable").exists());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// Notices say what kind of news they are: done in green, problems in red.

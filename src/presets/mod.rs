@@ -858,7 +858,9 @@ pub fn requested_by(variant: &crate::rules::Variant) -> Vec<Activation> {
 ///
 /// # Errors
 /// The FEN does not read, the position is impossible, or the trailing field does not fit the
-/// active presets; nothing changes when the FEN itself is refused.
+/// active presets; nothing changes when the FEN itself is refused. A position the presets make
+/// impossible once they start on it (dual-king's crowned queen attacked) is refused after it is
+/// set up, as a trailing field that does not fit is.
 pub fn set_position(world: &mut World, fen: &str) -> Result<(), String> {
     let variant = world.resource::<Rules>().0.clone();
     let setup = crate::rules::parse_fen(&variant, fen).map_err(|e| e.to_string())?;
@@ -896,6 +898,9 @@ pub fn set_position(world: &mut World, fen: &str) -> Result<(), String> {
     restart_presets(world);
     profile::restart(world);
     read_fen_sections(world, &setup.extra)?;
+    // Presets that change pieces when they start (dual-king crowns the queens) may leave the
+    // side not to move in check, which the position as written did not show.
+    crate::rules::refuse_waiting_in_check(world, ran_out).map_err(|e| e.to_string())?;
     if !ran_out {
         crate::rules::rejudge_decided(world);
     }

@@ -91,8 +91,7 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     if let Some(message) = unreachable_piece(&variant, setup, plain, start.as_ref()) {
         return Err(bad(FenCode::Unreachable, message));
     }
-    let enforced =
-        !ran_out && !world.get_resource::<Hooks>().is_some_and(|h| h.0.iter().any(|h| h.step == Step::Query(QuerySystems::SelfCheckPoll)));
+    let enforced = check_enforced(world, ran_out);
     if reg.royal_mask != 0 && fns.royalty.is_empty() && enforced {
         // A side keeps the royalty it has in the start position: Horde's white has no king,
         // and may not get one.
@@ -149,7 +148,6 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     }
     // The side not to move may not stand in check, where check is enforced at all.
     let waiting = setup.turn.opponent();
-    let royals = fns.royals(&variant, &probe.cells, waiting);
     let probe_state = GameState { turn: setup.turn, castling: setup.castling, ..GameState::default() };
     // Generals facing each other: the side that made the last move would have exposed its own
     // (or let them face), which the flying-general rule forbids. Fairy-Stockfish loads such a
@@ -158,13 +156,8 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
         return Err(bad(FenCode::GeneralsFace, "the generals face each other on an open file or rank".to_string()));
     }
     let attacks = super::layers::Attacks { variant: &variant, fns: &fns, state: &probe_state };
-    let touching = |r: Square| variant.blast.is_some() && fns.touches_enemy_royal(&variant, &probe.cells, r, waiting);
-    // A game just won by blowing up the mover's king is over, whatever else stands attacked.
-    let blown_up = variant.blast.is_some() && reg.royal_mask != 0 && fns.royals(&variant, &probe.cells, setup.turn).is_empty();
-    // Half-way through a turn of several moves (double move, a berserker's follow-up) the last
-    // move was the side to move's own: the other side may stand in check.
     let mid_turn = setup.counters.half_moves_this_turn > 0;
-    if enforced && !blown_up && !mid_turn && royals.iter().any(|&r| !touching(r) && attacks.attacked(&probe, r, setup.turn)) {
+    if enforced && waiting_in_check(&variant, &fns, &probe, &probe_state, mid_turn) {
         return Err(bad(FenCode::WaitingInCheck, format!("{waiting} is in check but it is {}'s turn", setup.turn)));
     }
     // Where no move may give check (Racing Kings), no game reaches the side to move in check
@@ -355,6 +348,49 @@ fn unreachable_piece(variant: &Variant, setup: &Setup, plain: bool, start: Optio
         }
     }
     None
+}
+
+/// Whether check is enforced in `world`: not once a timed preset has run out (`ran_out`, see
+/// [`setup_position`]), nor where a preset switches the self-check filter off (hit points).
+fn check_enforced(world: &World, ran_out: bool) -> bool {
+    !ran_out && !world.get_resource::<Hooks>().is_some_and(|h| h.0.iter().any(|h| h.step == Step::Query(QuerySystems::SelfCheckPoll)))
+}
+
+/// Whether the side not to move (`state.turn`'s opponent) stands in check on `board`, which
+/// no game reaches, with the leniencies of [`setup_position`].
+fn waiting_in_check(variant: &Variant, fns: &RuleFns, board: &Board, state: &GameState, mid_turn: bool) -> bool {
+    let waiting = state.turn.opponent();
+    let attacks = super::layers::Attacks { variant, fns, state };
+    let touching = |r: Square| variant.blast.is_some() && fns.touches_enemy_royal(variant, &board.cells, r, waiting);
+    // A game just won by blowing up the mover's king is over, whatever else stands attacked.
+    let blown_up = variant.blast.is_some() && variant.registry.royal_mask != 0 && fns.royals(variant, &board.cells, state.turn).is_empty();
+    // Half-way through a turn of several moves (double move, a berserker's follow-up) the last
+    // move was the side to move's own: the other side may stand in check.
+    !blown_up
+        && !mid_turn
+        && fns.royals(variant, &board.cells, waiting).iter().any(|&r| !touching(r) && attacks.attacked(board, r, state.turn))
+}
+
+/// Refuses a position just set up whose side not to move stands in check once presets have
+/// changed its pieces: dual-king crowns the queens when it starts, after [`setup_position`]
+/// judged them queens, so a start with a queen attacked (Gardner's d5 queen by a double-leap
+/// knight) would have a king attacked, a position whose FEN then does not load (found by the
+/// saves check, seed 1795933607). `ran_out` as for [`setup_position`].
+///
+/// # Errors
+/// The side not to move is in check (the world keeps the position).
+pub fn refuse_waiting_in_check(world: &World, ran_out: bool) -> Result<(), FenError> {
+    if !check_enforced(world, ran_out) {
+        return Ok(());
+    }
+    let variant = world.resource::<Rules>().0.clone();
+    let fns = world.get_resource::<RuleFns>().cloned().unwrap_or_default();
+    let state = world.resource::<GameState>();
+    if waiting_in_check(&variant, &fns, world.resource::<Board>(), state, state.half_moves_this_turn > 0) {
+        let message = format!("{} is in check but it is {}'s turn", state.turn.opponent(), state.turn);
+        return Err(FenError { code: FenCode::WaitingInCheck, field: FenField::Position, message });
+    }
+    Ok(())
 }
 
 /// Judges again whether a position just set up is already decided, once presets have

@@ -122,8 +122,8 @@ pub use damage::{DamageAdjusters, DamageKind, DamagePipeline, DamageRequest, Dam
 pub use effects::{Effect, EffectKind, Effects, emit_effect, subscribe_effects, take_effects};
 pub use end::FOUL_DROP;
 pub use engine::{
-    Engine, EntityMap, FenExtras, ForkCopiers, ForkFn, RulesRanOut, RulesWorld, install_rules, install_rules_bare, perft, rejudge_decided,
-    setup_position,
+    Engine, EntityMap, FenExtras, ForkCopiers, ForkFn, RulesRanOut, RulesWorld, install_rules, install_rules_bare, perft,
+    refuse_waiting_in_check, rejudge_decided, setup_position,
 };
 pub use fen::{Counters, FenCode, FenError, FenField, Setup, parse_fen, split_trailing};
 pub use files::{MAX_FILE_BYTES, read_text};
