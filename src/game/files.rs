@@ -121,11 +121,12 @@ pub fn resume_offer(path: &std::path::Path) -> Option<Result<(String, String), S
         [None, Some(l)] => format!("you (white) against the computer, level {l}"),
         [Some(l), None] => format!("you (black) against the computer, level {l}"),
     };
-    let moves = match save.moves.len() {
-        1 => "1 move".to_string(),
-        n => format!("{n} moves"),
-    };
-    Some(Ok((format!("{name}{with}: {moves} played, {who}"), text)))
+    Some(Ok((format!("{name}{with}: {} played, {who}", moves_text(save.moves.len())), text)))
+}
+
+/// "1 move", "12 moves".
+pub fn moves_text(n: usize) -> String {
+    if n == 1 { "1 move".into() } else { format!("{n} moves") }
 }
 
 /// The PGN files in `dir`, newest first (their names begin with their times).
@@ -394,9 +395,8 @@ fn autosave(world: &mut World) {
         return;
     }
     let current = world.resource::<Autosave>().current.clone();
-    let new_file = current.as_ref().is_none_or(|(game, _)| *game != serial);
-    let path = match current {
-        Some((game, path)) if game == serial => path,
+    let (path, new_file) = match current {
+        Some((game, path)) if game == serial => (path, false),
         _ => {
             // Named by the time, and a count after the last for games started within the same
             // second (so that names sort as the games started).
@@ -408,7 +408,7 @@ fn autosave(world: &mut World) {
                 .unwrap_or(0);
             let path = dir.join(format!("{stamp}-{:02}.pgn", last + 1));
             world.resource_mut::<Autosave>().current = Some((serial, path.clone()));
-            path
+            (path, true)
         }
     };
     let text = game_save(world);

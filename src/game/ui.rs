@@ -662,10 +662,7 @@ fn replace_window(
         super::files::Replacement::New(_) => "Start a new game?",
         super::files::Replacement::Load(_) => "Load another game?",
     };
-    let moves = match log.0.len() {
-        1 => "1 move".to_string(),
-        n => format!("{n} moves"),
-    };
+    let moves = super::files::moves_text(log.0.len());
     let mut answer = None;
     egui::Window::new(what).collapsible(false).resizable(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
         ui.label(format!("The {} game in progress ({moves}) will be put away.", rules.0.name));
