@@ -699,7 +699,8 @@ const LISTED_GAPS: &[KnownGap] = &[
         kind: "fen-pocket-order",
         shows: fs_pocket_order,
         class: Notation,
-        why: "the pieces in hand in another order (Chimera [Cec], Fairy-Stockfish [Cce])",
+        why: "the pieces in hand in another order (Chimera [Cec], Fairy-Stockfish [Cce]; in the exported section, where the lion is a \
+              commoner that can be taken, Chimera [lec], Fairy-Stockfish [lce])",
         fen: "g1e/3/1l1/1LG[Cec] w - - 0 4",
         moves: "",
     },
@@ -1116,10 +1117,52 @@ const FS_POCKET_ORDER: &[(&str, &str)] = &[
     ("torishogi", "PRLCFS"),
 ];
 
+/// The order Fairy-Stockfish writes a pocket in for the section Chimera exports (`id=name`
+/// specs): it goes down its piece types from the highest number, so the letters of the
+/// section's piece keys sorted that way.
+fn exported_pocket_order(spec: &str) -> Option<String> {
+    let (id, name) = spec.split_once('=')?;
+    let text = variants::fairy::export(&variants::builtin_resolved(id)?, name).ok()?;
+    // `PIECE_NAMES` is in the order of Fairy-Stockfish's piece-type numbers, the king last;
+    // `customPiece1`, `customPiece2`, … come between the other types and the king.
+    let builtin: Vec<&str> = variants::fairy::PIECE_NAMES.iter().map(|(k, _)| *k).filter(|k| *k != "king").collect();
+    let number = |key: &str| {
+        builtin.iter().position(|k| *k == key).or_else(|| {
+            let custom = key.strip_prefix("customPiece")?.parse::<usize>().ok()?;
+            Some(builtin.len() + custom)
+        })
+    };
+    let mut letters: Vec<(usize, char)> = text
+        .lines()
+        .filter_map(|line| {
+            let (key, value) = line.split_once(" = ")?;
+            let letter = value.chars().next().filter(char::is_ascii_alphabetic)?.to_ascii_uppercase();
+            Some((if key == "king" { usize::MAX } else { number(key)? }, letter))
+        })
+        .collect();
+    letters.sort_by_key(|&(n, _)| std::cmp::Reverse(n));
+    Some(letters.into_iter().map(|(_, c)| c).collect())
+}
+
+#[test]
+fn an_exported_pocket_is_ordered_by_fairy_stockfishs_piece_types() {
+    // Dobutsu exports its lion as a commoner, giraffe as a wazir, elephant as a fers, chick as a
+    // shogi pawn and hen as a gold: the types numbered 35, 34, 6, 19 and 22.
+    assert_eq!(exported_pocket_order("dobutsu=chimera-dobutsu").as_deref(), Some("LGHCE"));
+    assert_eq!(exported_pocket_order("dobutsu"), None);
+}
+
 /// The same pieces in hand, and Fairy-Stockfish's pocket is in its order for the variant
-/// ([`FS_POCKET_ORDER`]), white's pieces first.
+/// ([`FS_POCKET_ORDER`], or [`exported_pocket_order`] for an exported section), white's pieces
+/// first.
 fn fs_pocket_order(d: &Disagreement) -> bool {
-    let Some(&(_, order)) = FS_POCKET_ORDER.iter().find(|(v, _)| *v == spec_source(&d.variant)) else { return false };
+    let order = match exported_pocket_order(&d.variant) {
+        Some(order) => order,
+        None => match FS_POCKET_ORDER.iter().find(|(v, _)| *v == spec_source(&d.variant)) {
+            Some(&(_, order)) => order.to_string(),
+            None => return false,
+        },
+    };
     let pocket = |fen: &str| fields(fen).first().and_then(|p| p.split_once('[')).map(|(_, h)| h.trim_end_matches(']').to_string());
     let (Some(ours), Some(theirs)) = (pocket(&d.fen), pocket(&d.fs_fen)) else { return false };
     let rank = |c: char| order.find(c.to_ascii_uppercase()).map(|i| (c.is_ascii_lowercase(), i));
