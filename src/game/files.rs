@@ -10,7 +10,7 @@ use bevy::prelude::*;
 
 use super::shared::{
     BoardView, Clocks, ComputerPlay, FoulWarning, GameSetup, GameSystems, LayoutVersion, Notice, PendingChoice, PositionVersion, RedoStack,
-    Selection, Tone, fresh, resume, start_definition,
+    Selection, Tone, definition_for, fresh, resume, start_definition,
 };
 use crate::pgn::{PgnGame, parse_pgn, write_pgn};
 use crate::presets::Start;
@@ -89,10 +89,10 @@ pub fn saved_games() -> Vec<PathBuf> {
 }
 
 /// The offer to resume the autosave at `path`: `None` when there is none, or its game is over
-/// or has no move yet; otherwise a line saying what it is (variant, presets, move, who plays)
-/// and its text, or why it does not read (it is then moved aside to `<name>.unreadable`, out
-/// of the autosaves' list, where nothing overwrites it).
-pub fn resume_offer(path: &std::path::Path) -> Option<Result<(String, String), String>> {
+/// or has no move yet; otherwise a line saying what it is (variant, presets, move, who plays),
+/// or why it does not read (it is then moved aside to `<name>.unreadable`, out of the
+/// autosaves' list, where nothing overwrites it).
+fn resume_offer(path: &std::path::Path) -> Option<Result<String, String>> {
     let text = std::fs::read_to_string(path).ok()?;
     let unreadable = |e: crate::save::SaveError| {
         let aside = path.with_extension("unreadable");
@@ -121,7 +121,7 @@ pub fn resume_offer(path: &std::path::Path) -> Option<Result<(String, String), S
         [None, Some(l)] => format!("you (white) against the computer, level {l}"),
         [Some(l), None] => format!("you (black) against the computer, level {l}"),
     };
-    Some(Ok((format!("{name}{with}: {} played, {who}", moves_text(save.moves.len())), text)))
+    Some(Ok(format!("{name}{with}: {} played, {who}", moves_text(save.moves.len()))))
 }
 
 /// "1 move", "12 moves".
@@ -189,14 +189,15 @@ pub fn unfinished_games(dir: &std::path::Path) -> Vec<(PathBuf, Result<String, S
         // The file's name is when the game was first saved: 2026-11-29-064012.
         let stem = p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         match (stem.get(..10), stem.get(11..13), stem.get(13..15)) {
-            (Some(day), Some(h), Some(m)) if !day.starts_with("0000") => format!(", started {day} {h}:{m}"),
+            (Some(day), ..) if day.starts_with("0000") => ", autosaved by an earlier version".to_string(),
+            (Some(day), Some(h), Some(m)) => format!(", started {day} {h}:{m}"),
             _ => String::new(),
         }
     };
     pgn_files(dir)
         .into_iter()
         .filter_map(|p| {
-            let offer = resume_offer(&p)?.map(|(line, _)| format!("{line}{}", started(&p)));
+            let offer = resume_offer(&p)?.map(|line| format!("{line}{}", started(&p)));
             Some((p, offer))
         })
         .collect()
@@ -338,10 +339,13 @@ fn load_text(world: &mut World, text: &str) -> Result<String, String> {
     }
     let looks_like_fen = !t.contains('[') && t.split_whitespace().next().is_some_and(|p| p.contains('/'));
     if looks_like_fen {
-        crate::presets::set_position(world, t).map_err(|e| format!("FEN: {e}"))?;
-        world.resource_mut::<GameSetup>().start_fen = world.fen();
+        // A new game of this variant and presets from the position (refused, it changes
+        // nothing), in a file of its own among the autosaves.
+        let setup = world.resource::<GameSetup>().clone();
+        let presets: Vec<String> = setup.presets.iter().map(|a| a.id.to_string()).collect();
+        let (definition, file) = definition_for(world, &setup.variant_id, &presets)?;
+        start_definition(world, &setup.variant_id, file, &definition, Start::Given(t)).map_err(|e| format!("FEN: {e}"))?;
         world.resource_mut::<RedoStack>().0.clear();
-        fresh(world);
         return Ok("position loaded".into());
     }
     if crate::save::claims_to_be_save(t) {
@@ -556,6 +560,35 @@ mod tests {
         assert_eq!(app.world_mut().fen(), fen);
     }
 
+    /// A pasted FEN is a new game of the variant and presets on the board (a file of its own
+    /// among the autosaves); one the presets refuse once they are on changes nothing.
+    #[test]
+    fn a_pasted_position_starts_a_game_and_a_refused_one_changes_nothing() {
+        let mut app = app();
+        super::super::shared::start_game(app.world_mut(), "chess", &["dual-king".into()]).unwrap();
+        for uci in ["e2e4", "e7e5", "g1f3"] {
+            let chess = crate::rules::Variant::chess();
+            let m = app.world_mut().legal_moves().iter().copied().find(|m| crate::rules::to_uci(&chess, m) == uci).unwrap();
+            app.world_mut().apply_move(m).unwrap();
+        }
+        let (fen, serial) = (app.world_mut().fen(), app.world().resource::<GameSetup>().serial);
+        // Two kings crowns the queens: Black's d2 queen, attacked by White's, is a king in check
+        // with White to move.
+        app.world_mut().write_message(yes(GameAction::LoadText("4k3/8/8/8/8/8/3q4/3QK2R w K - 0 1".into())));
+        app.update();
+        let notice = app.world().resource::<Notice>().0.clone().unwrap().0;
+        assert!(notice.contains("black is in check but it is white's turn"), "{notice}");
+        assert_eq!(app.world_mut().fen(), fen);
+        assert_eq!(app.world().resource::<MoveLog>().0.len(), 3);
+        let pasted = "4k3/8/8/8/8/8/8/3QK2R w K - 0 1";
+        app.world_mut().write_message(yes(GameAction::LoadText(pasted.into())));
+        app.update();
+        let setup = app.world().resource::<GameSetup>().clone();
+        assert_eq!(app.world_mut().fen(), "4k3/8/8/8/8/8/8/3KK2R w K - 0 1 {Crowned=d1:1}", "the queen crowned");
+        assert_eq!((setup.serial, setup.presets.len()), (serial + 1, 1), "a new game, two kings still on");
+        assert!(app.world().resource::<MoveLog>().0.is_empty());
+    }
+
     #[test]
     fn the_autosave_is_offered_or_moved_aside() {
         let dir = std::env::temp_dir().join(format!("chimera-offer-{}", std::process::id()));
@@ -579,9 +612,8 @@ mod tests {
         e.play_uci("e2e4").unwrap();
         let text = crate::save::write_save(e.world_mut(), &input);
         crate::save::write_atomically(&path, &text).unwrap();
-        let (summary, offered) = resume_offer(&path).unwrap().unwrap();
+        let summary = resume_offer(&path).unwrap().unwrap();
         assert_eq!(summary, "Crazyhouse: 1 move played, you (black) against the computer, level 2");
-        assert_eq!(offered, text);
         // Cut short: refused, and kept aside where the next autosave does not overwrite it.
         crate::save::write_atomically(&path, &text[..text.len() / 2]).unwrap();
         let why = resume_offer(&path).unwrap().unwrap_err();

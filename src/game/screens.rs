@@ -245,9 +245,18 @@ pub fn move_diagram(ui: &mut egui::Ui, def: &PieceTypeDef, texture: Option<egui:
     }
 }
 
-/// The variant list's height in the new-game window, and the picked variant's pane's: fixed,
-/// so that the window keeps its size and place whatever it shows.
-const LIST_HEIGHT: f32 = 560.0;
+/// The new-game window's height, fixed so that it keeps its size and place whatever it shows
+/// (the variant list and the picked variant's pane take what room the rest leaves).
+const WINDOW_HEIGHT: f32 = 650.0;
+
+/// The room the search field takes above the variant list.
+const SEARCH: f32 = 28.0;
+
+/// The room the row with Play takes below the picked variant's pane.
+const FOOTER: f32 = 40.0;
+
+/// The side of the picked variant's preview board, and the height of its text beside it.
+const PREVIEW: f32 = 180.0;
 
 /// The catalogue's entries that match `text` (by name, id or description), best first: names
 /// that start with it, then names with a word that starts with it, then names, ids and
@@ -317,7 +326,7 @@ fn start_screen(
     egui::Window::new("New game")
         .collapsible(false)
         .resizable(false)
-        .fixed_size([800.0, 650.0])
+        .fixed_size([800.0, WINDOW_HEIGHT])
         .anchor(egui::Align2::CENTER_CENTER, [-(PANEL_WIDTH / 2.0), 0.0])
         .open(&mut open)
         .show(ctx, |ui| {
@@ -348,6 +357,8 @@ fn start_screen(
                 }
                 ui.separator();
             }
+            // The list and the picked variant's pane fill the room the unfinished games leave.
+            let room = ui.available_height();
             ui.horizontal_top(|ui| {
                 // The variant list, searchable.
                 ui.vertical(|ui| {
@@ -358,7 +369,7 @@ fn start_screen(
                     if !hits.is_empty() && !hits.iter().any(|&i| screen.selected.as_deref() == Some(screen.catalogue[i].0.as_str())) {
                         screen.selected = Some(screen.catalogue[hits[0]].0.clone());
                     }
-                    egui::ScrollArea::vertical().id_salt("variants").auto_shrink([false, false]).max_height(LIST_HEIGHT).show(ui, |ui| {
+                    egui::ScrollArea::vertical().id_salt("variants").auto_shrink([false, false]).max_height(room - SEARCH).show(ui, |ui| {
                         for &i in &hits {
                             let (id, v) = &screen.catalogue[i];
                             if ui.selectable_label(screen.selected.as_deref() == Some(id), &v.name).clicked() {
@@ -378,146 +389,138 @@ fn start_screen(
                     });
                 });
                 ui.separator();
-                // The variant picked: preview, description, presets, sides (scrolled in a pane
-                // of fixed size).
-                let pane = egui::ScrollArea::vertical().id_salt("picked").auto_shrink([false, false]).max_height(LIST_HEIGHT + 28.0);
-                pane.show(ui, |ui| {
-                    ui.vertical(|ui| {
-                        let Some(id) = screen.selected.clone() else {
-                            ui.label("Pick a variant on the left.");
-                            return;
-                        };
-                        let Some((_, v)) = screen.catalogue.iter().find(|(i, _)| *i == id) else { return };
-                        ui.heading(&v.name);
-                        ui.horizontal_top(|ui| {
-                            board_preview(ui, v, &textures, 180.0);
-                            ui.vertical(|ui| {
-                                ui.set_width(270.0);
-                                ui.label(egui::RichText::new(&v.description).italics());
-                                egui::ScrollArea::vertical().id_salt("summary").max_height(160.0).show(ui, |ui| {
-                                    ui.label(&v.rules_summary);
+                // The variant picked: preview, description, presets, sides, clocks (scrolled in
+                // a pane of fixed size), and below it, always in sight, Play.
+                ui.vertical(|ui| {
+                    let pane = egui::ScrollArea::vertical().id_salt("picked").auto_shrink([false, false]).max_height(room - FOOTER);
+                    pane.show(ui, |ui| {
+                        ui.vertical(|ui| {
+                            let Some(id) = screen.selected.clone() else {
+                                ui.label("Pick a variant on the left.");
+                                return;
+                            };
+                            let Some((_, v)) = screen.catalogue.iter().find(|(i, _)| *i == id) else { return };
+                            ui.heading(&v.name);
+                            // Of one height whatever the variant, so that the presets and Play below
+                            // stay where they are from one variant to the next.
+                            ui.horizontal_top(|ui| {
+                                board_preview(ui, v, &textures, PREVIEW);
+                                ui.vertical(|ui| {
+                                    ui.set_width(270.0);
+                                    ui.set_height(PREVIEW);
+                                    let top = ui.cursor().top();
+                                    ui.label(egui::RichText::new(&v.description).italics());
+                                    let left = PREVIEW - (ui.cursor().top() - top);
+                                    egui::ScrollArea::vertical().id_salt("summary").max_height(left.max(40.0)).show(ui, |ui| {
+                                        ui.label(&v.rules_summary);
+                                    });
                                 });
                             });
-                        });
-                        ui.separator();
-                        ui.label(egui::RichText::new("Presets").strong())
-                            .on_hover_text("Rules to add to the variant; hover one for what it does");
-                        // Every preset in sight, three to a row.
-                        egui::Grid::new("preset-grid").num_columns(3).show(ui, |ui| {
-                            for (i, p) in ALL.iter().enumerate() {
-                                let mut on = screen.presets.contains(&p.id);
-                                if ui.checkbox(&mut on, p.name).on_hover_text(p.description).changed() {
-                                    if on {
-                                        screen.presets.push(p.id);
-                                    } else {
-                                        screen.presets.retain(|x| *x != p.id);
+                            ui.separator();
+                            ui.label(egui::RichText::new("Presets").strong())
+                                .on_hover_text("Rules to add to the variant; hover one for what it does");
+                            // Every preset in sight, three to a row.
+                            egui::Grid::new("preset-grid").num_columns(3).show(ui, |ui| {
+                                for (i, p) in ALL.iter().enumerate() {
+                                    let mut on = screen.presets.contains(&p.id);
+                                    if ui.checkbox(&mut on, p.name).on_hover_text(p.description).changed() {
+                                        if on {
+                                            screen.presets.push(p.id);
+                                        } else {
+                                            screen.presets.retain(|x| *x != p.id);
+                                        }
+                                    }
+                                    if i % 3 == 2 {
+                                        ui.end_row();
                                     }
                                 }
-                                if i % 3 == 2 {
-                                    ui.end_row();
-                                }
-                            }
-                        });
-                        ui.separator();
-                        ui.horizontal(|ui| {
-                            ui.radio_value(&mut screen.opponent, Opponent::HotSeat, "Two players (hot-seat)");
-                            ui.radio_value(&mut screen.opponent, Opponent::Computer, "Against the computer");
-                            ui.radio_value(&mut screen.opponent, Opponent::Watch, "Computer against computer");
-                        });
-                        if screen.opponent != Opponent::HotSeat {
+                            });
+                            ui.separator();
                             ui.horizontal(|ui| {
-                                if screen.opponent == Opponent::Computer {
-                                    ui.label("Play as");
-                                    ui.radio_value(&mut screen.play_as, PlayAs::White, "White");
-                                    ui.radio_value(&mut screen.play_as, PlayAs::Black, "Black");
-                                    ui.radio_value(&mut screen.play_as, PlayAs::Random, "Random");
-                                    ui.separator();
-                                }
-                                ui.add(egui::Slider::new(&mut screen.level, 1..=crate::ai::MAX_LEVEL).text("level"))
-                                    .on_hover_text("1 is for beginners; 8 searches as deep as it can in about a second");
-                                if screen.opponent == Opponent::Watch {
-                                    ui.add(egui::Slider::new(&mut screen.pace, 0.0..=5.0).text("s a move"));
-                                }
+                                ui.radio_value(&mut screen.opponent, Opponent::HotSeat, "Two players (hot-seat)");
+                                ui.radio_value(&mut screen.opponent, Opponent::Computer, "Against the computer");
+                                ui.radio_value(&mut screen.opponent, Opponent::Watch, "Computer against computer");
                             });
-                        }
-                        ui.separator();
-                        clock_picker(ui, &mut screen.clock, &id, v);
-                        let control = screen.clock.control();
-                        if let Err(why) = &control {
-                            ui.colored_label(egui::Color32::from_rgb(220, 120, 60), why);
-                        }
-                        let mut edit = false;
-                        ui.horizontal(|ui| {
-                            edit = ui.button("Edit a copy…").on_hover_text("Open this variant's copy in the variant editor").clicked();
-                            if ui.button("New variant…").on_hover_text("Design a variant, starting from chess").clicked() {
-                                open_in_editor = Some(String::new());
+                            // The computer's row stays (dimmed for two players), so that Play does not
+                            // move under the pointer as the choice above changes.
+                            ui.add_enabled_ui(screen.opponent != Opponent::HotSeat, |ui| {
+                                ui.horizontal(|ui| {
+                                    if screen.opponent != Opponent::Watch {
+                                        ui.label("Play as");
+                                        ui.radio_value(&mut screen.play_as, PlayAs::White, "White");
+                                        ui.radio_value(&mut screen.play_as, PlayAs::Black, "Black");
+                                        ui.radio_value(&mut screen.play_as, PlayAs::Random, "Random");
+                                        ui.separator();
+                                    }
+                                    ui.add(egui::Slider::new(&mut screen.level, 1..=crate::ai::MAX_LEVEL).text("level"))
+                                        .on_hover_text("1 is for beginners; 8 searches as deep as it can in about a second");
+                                    if screen.opponent == Opponent::Watch {
+                                        ui.add(egui::Slider::new(&mut screen.pace, 0.0..=5.0).text("s a move"));
+                                    }
+                                });
+                            });
+                            ui.separator();
+                            clock_picker(ui, &mut screen.clock, &id, v);
+                            if let Err(why) = screen.clock.control() {
+                                ui.colored_label(egui::Color32::from_rgb(220, 120, 60), why);
                             }
-                            if ui
-                                .button("Open file…")
-                                .on_hover_text(
-                                    "Open a variant file (.ron), or a section of a Fairy-Stockfish variants.ini, in the variant editor",
-                                )
-                                .clicked()
-                            {
-                                editor.browse_to_open();
+                        })
+                    });
+                    ui.separator();
+                    // Work in the editor is not thrown away without a second word.
+                    if let Some(what) = screen.confirm_open.clone() {
+                        ui.horizontal_wrapped(|ui| {
+                            ui.colored_label(egui::Color32::from_rgb(230, 190, 80), "The variant in the editor has changes not saved.");
+                            if ui.button("Discard them and open").clicked() {
+                                open_in_editor = Some(what.clone());
+                                discard = true;
+                            }
+                            if ui.button("Back to the editor").clicked() {
+                                screen.confirm_open = None;
+                                to = Some(Screen::Editor);
+                            }
+                            if ui.button("Cancel").clicked() {
+                                screen.confirm_open = None;
                             }
                         });
-                        if edit {
+                    }
+                    let selected = screen.selected.clone();
+                    ui.horizontal(|ui| {
+                        let edit = ui.add_enabled(selected.is_some(), egui::Button::new("Edit a copy…"));
+                        if edit.on_hover_text("Open this variant's copy in the variant editor").clicked() {
                             // A built-in opens as a copy; one of my variants opens as its file.
-                            open_in_editor = Some(id.clone());
-                            return;
+                            open_in_editor = selected.clone();
                         }
-                        // Work in the editor is not thrown away without a second word.
-                        if let Some(what) = screen.confirm_open.clone() {
-                            ui.horizontal_wrapped(|ui| {
-                                ui.colored_label(egui::Color32::from_rgb(230, 190, 80), "The variant in the editor has changes not saved.");
-                                if ui.button("Discard them and open").clicked() {
-                                    open_in_editor = Some(what.clone());
-                                    discard = true;
-                                }
-                                if ui.button("Back to the editor").clicked() {
-                                    screen.confirm_open = None;
-                                    to = Some(Screen::Editor);
-                                }
-                                if ui.button("Cancel").clicked() {
-                                    screen.confirm_open = None;
-                                }
-                            });
+                        if ui.button("New variant…").on_hover_text("Design a variant, starting from chess").clicked() {
+                            open_in_editor = Some(String::new());
                         }
-                        if ui.add_enabled(control.is_ok(), egui::Button::new(egui::RichText::new("Play").size(18.0))).clicked() {
-                            // Who plays and the clocks go with the new game (they change nothing
-                            // while the player is asked whether to replace the game in progress).
-                            let level = Some(screen.level);
-                            let mut bottom = None;
-                            let computer = match screen.opponent {
-                                Opponent::HotSeat => [None, None],
-                                Opponent::Watch => [level, level],
-                                Opponent::Computer => {
-                                    let person = match screen.play_as {
-                                        PlayAs::White => Side::White,
-                                        PlayAs::Black => Side::Black,
-                                        PlayAs::Random => {
-                                            if rand::random::<bool>() {
-                                                Side::White
-                                            } else {
-                                                Side::Black
-                                            }
-                                        }
-                                    };
-                                    bottom = Some(person);
-                                    if person == Side::White { [None, level] } else { [level, None] }
-                                }
-                            };
-                            let seating = Seating { computer, pace: screen.pace, bottom, clock: control.unwrap_or_default() };
-                            new_game.write(NewGame {
-                                variant: Some(id),
-                                presets: Some(screen.presets.clone()),
-                                seating: Some(seating),
-                                confirmed: false,
-                            });
-                            to = Some(Screen::Game);
+                        if ui
+                            .button("Open file…")
+                            .on_hover_text(
+                                "Open a variant file (.ron), or a section of a Fairy-Stockfish variants.ini, in the variant editor",
+                            )
+                            .clicked()
+                        {
+                            editor.browse_to_open();
                         }
-                    })
+                        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                            let control = screen.clock.control();
+                            let play = egui::Button::new(egui::RichText::new("  Play  ").size(18.0));
+                            if let (true, Some(id), Ok(clock)) =
+                                (ui.add_enabled(selected.is_some() && control.is_ok(), play).clicked(), &selected, control)
+                            {
+                                // Who plays and the clocks go with the new game (they change nothing
+                                // while the player is asked whether to replace the game in progress).
+                                new_game.write(NewGame {
+                                    variant: Some(id.clone()),
+                                    presets: Some(screen.presets.clone()),
+                                    seating: Some(seating(screen, clock)),
+                                    confirmed: false,
+                                });
+                                to = Some(Screen::Game);
+                            }
+                        });
+                    });
                 });
             });
         });
@@ -537,6 +540,25 @@ fn start_screen(
         next.set(to);
     }
     Ok(())
+}
+
+/// Who plays the game the window sets up (a random side drawn now), and its clocks.
+fn seating(screen: &StartScreen, clock: Option<crate::clock::TimeControl>) -> Seating {
+    let level = Some(screen.level);
+    let (computer, bottom) = match screen.opponent {
+        Opponent::HotSeat => ([None, None], None),
+        Opponent::Watch => ([level, level], None),
+        Opponent::Computer => {
+            let person = match screen.play_as {
+                PlayAs::White => Side::White,
+                PlayAs::Black => Side::Black,
+                PlayAs::Random if rand::random::<bool>() => Side::White,
+                PlayAs::Random => Side::Black,
+            };
+            (if person == Side::White { [None, level] } else { [level, None] }, Some(person))
+        }
+    };
+    Seating { computer, pace: screen.pace, bottom, clock }
 }
 
 /// Clocks on or off, the kind, and its figures; suggested for `variant` until changed.

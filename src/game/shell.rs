@@ -251,9 +251,9 @@ fn keyboard(
     }
 }
 
-/// Starts the game a [`NewGame`] asks for; a failure is shown as a notice. (A variant or preset
-/// that cannot be played changes nothing; a start the presets refuse once they are switched on
-/// leaves the game part-way set up, as [`GameDefinition::start_in`](crate::presets::GameDefinition::start_in) says.)
+/// Starts the game a [`NewGame`] asks for; a failure is shown as a notice and changes nothing
+/// (a start the presets refuse once they are on included, as
+/// [`GameDefinition::start_in`](crate::presets::GameDefinition::start_in) says).
 fn new_game(world: &mut World) {
     let requests: Vec<NewGame> = world.resource_mut::<Messages<NewGame>>().drain().collect();
     let Some(request) = requests.into_iter().last() else { return };

@@ -1,7 +1,8 @@
 //! The side panel (bevy_egui): the game's status and result, the move list in SAN with preset
 //! annotations, takeback / redo / flip / new game, the variant and preset pickers, the rules in
-//! plain words; and beside it, each its own system, the promotion (or gating) chooser, the
-//! game-over banner and notices for refused moves.
+//! plain words (in zen mode only the result, in the window's corner); and beside it, each its
+//! own system, the promotion (or gating) chooser, the replace question and notices for refused
+//! moves.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
@@ -112,14 +113,14 @@ const KEYS: &[(&str, &str)] = &[
 pub(super) const ZEN_NOTICE: &str = "Zen mode: press Z to bring the panel back";
 
 /// The window's overlays and panel, each its own system, drawn in this order: the clipboard
-/// handed to the window, the clocks' column in zen mode, the side panel, the promotion (or
-/// gating) chooser, the game-over banner, the notice. The side panel is one egui panel (a
-/// panel is laid out once a frame), drawn from one function per section, each given only what
-/// it shows and changes.
+/// handed to the window, the clocks' column in zen mode, the side panel (in zen mode only its
+/// result card), the promotion (or gating) chooser, the foul warning, the replace question, the
+/// notice. The side panel is one egui panel (a panel is laid out once a frame), drawn from one
+/// function per section, each given only what it shows and changes.
 fn panel_systems(app: &mut App) {
     app.add_systems(
         bevy_egui::EguiPrimaryContextPass,
-        (copy_to_clipboard, zen_clocks, side_panel, choice_window, foul_window, replace_window, game_over_banner, notice_toast).chain(),
+        (copy_to_clipboard, zen_clocks, side_panel, choice_window, foul_window, replace_window, notice_toast).chain(),
     );
 }
 
@@ -214,10 +215,18 @@ fn side_panel(
     mut parts: ProfileParts,
     mut local: Local<PanelLocal>,
 ) -> Result {
+    let ctx = contexts.ctx_mut()?;
     if out.view.zen {
+        // The result in zen mode: the same card, opaque, in the window's top right corner,
+        // beside the board rather than over it.
+        if let (Some(headline), Screen::Game) = (&game.data.headline, game.shown.get()) {
+            egui::Area::new(egui::Id::new("game-over")).anchor(egui::Align2::RIGHT_TOP, [-10.0, 10.0]).show(ctx, |ui| {
+                ui.set_max_width(240.0);
+                result_card(ui, headline, &game, &mut out);
+            });
+        }
         return Ok(());
     }
-    let ctx = contexts.ctx_mut()?;
     let local = &mut *local;
     egui::Panel::right("game").exact_size(PANEL_WIDTH).resizable(false).show(&mut root(ctx, "panel-root"), |ui| {
         // Beside the start screen the panel shows the game but takes no clicks: the game waits.
@@ -234,9 +243,8 @@ fn side_panel(
         ui.separator();
         status(ui, &game, &mut out);
         controls(ui, &game, &mut out);
-        if game.data.outcome.is_none() {
-            typed_move(ui, &game, &mut local.typed, &mut out.typed);
-        }
+        // Dimmed once the game is over rather than gone, so that the list below stays put.
+        ui.add_enabled_ui(game.data.outcome.is_none(), |ui| typed_move(ui, &game, &mut local.typed, &mut out.typed));
         ui.separator();
         move_list(ui, &game, &mut out);
         ui.separator();
@@ -264,39 +272,53 @@ fn side_panel(
     Ok(())
 }
 
-/// Who is to move or how the game ended; who plays, what the computer is doing, a hint.
+/// The status card's least height: the same whether the game runs or is over, so that nothing
+/// below it moves when the game ends.
+const STATUS_HEIGHT: f32 = 54.0;
+
+/// A card of the panel's width and at least [`STATUS_HEIGHT`] high.
+fn card(ui: &mut egui::Ui, fill: egui::Color32, contents: impl FnOnce(&mut egui::Ui)) {
+    egui::Frame::new().fill(fill).corner_radius(6).inner_margin(egui::Margin::same(8)).show(ui, |ui| {
+        ui.set_width(ui.available_width());
+        ui.set_min_height(STATUS_HEIGHT);
+        contents(ui);
+    });
+}
+
+/// Who is to move, with a hint or what the computer is doing; or, the game over, the result
+/// card. Below it, who plays which side.
 fn status(ui: &mut egui::Ui, game: &GameView, out: &mut PanelOut) {
     let state = &game.state;
-    let to_move = if state.turn == Side::White { "White" } else { "Black" };
-    match &game.data.headline {
-        Some(headline) => {
-            // The result beside the board, never over it: the deciding squares stay in sight.
-            result_card(ui, headline, game, out);
-        }
-        None => {
+    if let Some(headline) = &game.data.headline {
+        // The result beside the board, never over it: the deciding squares stay in sight.
+        result_card(ui, headline, game, out);
+    } else {
+        card(ui, egui::Color32::from_rgb(40, 40, 40), |ui| {
+            let to_move = if state.turn == Side::White { "White" } else { "Black" };
             let check = if game.check.0.is_empty() { "" } else { " — check!" };
             let extra = if state.half_moves_this_turn > 0 { " (again)" } else { "" };
-            ui.label(egui::RichText::new(format!("{to_move} to move{extra}{check}")).strong().size(16.0));
-        }
+            ui.label(egui::RichText::new(format!("{to_move} to move{extra}{check}")).strong().size(18.0));
+            let computer = &mut *out.computer;
+            if let Some(status) = &computer.status {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label(status);
+                });
+            } else if computer.sides.iter().any(Option::is_some)
+                && !computer.plays(state.turn)
+                && ui.button("Hint").on_hover_text("Show the computer's best move for you as an arrow").clicked()
+            {
+                computer.hint_requested = true;
+            }
+        });
     }
-    let computer = &mut *out.computer;
+    let computer = &out.computer;
     if computer.sides.iter().any(Option::is_some) {
         let who = |side: Side| match computer.sides[side.index()] {
             Some(level) => format!("computer (level {level})"),
             None => "you".to_string(),
         };
         ui.label(format!("White: {} · Black: {}", who(Side::White), who(Side::Black)));
-        if let Some(status) = &computer.status {
-            ui.horizontal(|ui| {
-                ui.spinner();
-                ui.label(status);
-            });
-        } else if game.data.outcome.is_none()
-            && !computer.plays(state.turn)
-            && ui.button("Hint").on_hover_text("Show the computer's best move for you as an arrow").clicked()
-        {
-            computer.hint_requested = true;
-        }
     }
 }
 
@@ -418,33 +440,34 @@ fn move_list(ui: &mut egui::Ui, game: &GameView, out: &mut PanelOut) {
     });
 }
 
-/// The game's result with what to do next: a rematch, another game, or a move back.
+/// The game's result with what to do next: a rematch or another game (a move back is the
+/// takeback below, or U).
 fn result_card(ui: &mut egui::Ui, headline: &str, game: &GameView, out: &mut PanelOut) {
-    egui::Frame::new().fill(egui::Color32::from_rgb(52, 46, 34)).corner_radius(6).inner_margin(egui::Margin::same(10)).show(ui, |ui| {
-        ui.set_width(ui.available_width());
-        ui.label(egui::RichText::new(headline).size(20.0).strong().color(egui::Color32::from_rgb(240, 190, 70)));
+    card(ui, egui::Color32::from_rgb(52, 46, 34), |ui| {
+        ui.label(egui::RichText::new(headline).size(18.0).strong().color(egui::Color32::from_rgb(240, 190, 70)));
         ui.horizontal(|ui| {
-            if ui.button(egui::RichText::new("Rematch").size(15.0)).clicked() {
+            if ui.button("Rematch").on_hover_text("The same game again, from its start").clicked() {
                 out.new_game.write(NewGame::default());
             }
-            if ui.button(egui::RichText::new("New game…").size(15.0)).clicked() {
-                out.next.set(Screen::Start);
-                out.start.selected = Some(game.setup.variant_id.clone());
-            }
-            if ui.button(egui::RichText::new("Take back").size(15.0)).clicked() {
-                out.inputs.write(BoardInput::Takeback);
+            if ui.button("New game…").clicked() {
+                open_new_game(game, out);
             }
         });
     });
+}
+
+/// The new-game window, on this game's variant and presets.
+fn open_new_game(game: &GameView, out: &mut PanelOut) {
+    out.next.set(Screen::Start);
+    out.start.selected = Some(game.setup.variant_id.clone());
+    out.start.presets = game.active.0.iter().map(|a| a.id).collect();
 }
 
 /// New game, rematch, and back to the editor after a test game.
 fn game_buttons(ui: &mut egui::Ui, game: &GameView, out: &mut PanelOut) {
     ui.horizontal(|ui| {
         if ui.button("New game…").clicked() {
-            out.next.set(Screen::Start);
-            out.start.selected = Some(game.setup.variant_id.clone());
-            out.start.presets = game.active.0.iter().map(|a| a.id).collect();
+            open_new_game(game, out);
         }
         if ui.button("Rematch").clicked() {
             out.new_game.write(NewGame::default());
@@ -653,10 +676,14 @@ fn replace_window(
     mut replacing: ResMut<super::files::Replacing>,
     rules: Res<crate::rules::Rules>,
     log: Res<crate::rules::MoveLog>,
+    view: Res<BoardView>,
+    clocks: Res<Clocks>,
     mut new_game: MessageWriter<NewGame>,
     mut actions: MessageWriter<GameAction>,
 ) -> Result {
     let Some(waiting) = replacing.0.clone() else { return Ok(()) };
+    // Over the board's middle, where the new-game window was.
+    let side = side_width(&view, clocks.clock.is_some());
     let ctx = contexts.ctx_mut()?;
     let what = match &waiting {
         super::files::Replacement::New(_) => "Start a new game?",
@@ -664,7 +691,7 @@ fn replace_window(
     };
     let moves = super::files::moves_text(log.0.len());
     let mut answer = None;
-    egui::Window::new(what).collapsible(false).resizable(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
+    egui::Window::new(what).collapsible(false).resizable(false).anchor(egui::Align2::CENTER_CENTER, [-(side / 2.0), 0.0]).show(ctx, |ui| {
         ui.label(format!("The {} game in progress ({moves}) will be put away.", rules.0.name));
         ui.label("It stays among your unfinished games: New game… lists the last five to resume.");
         ui.horizontal(|ui| {
@@ -691,35 +718,6 @@ fn replace_window(
         Some(false) => replacing.0 = None,
         None => {}
     }
-    Ok(())
-}
-
-/// The result in zen mode (the panel shows it otherwise): an opaque card in the window's top
-/// right corner, beside the board rather than over it.
-fn game_over_banner(
-    mut contexts: EguiContexts,
-    data: Res<PanelData>,
-    shown: Res<State<Screen>>,
-    view: Res<BoardView>,
-    mut new_game: MessageWriter<NewGame>,
-    mut inputs: MessageWriter<BoardInput>,
-) -> Result {
-    let (Some(headline), Screen::Game, true) = (&data.headline, shown.get(), view.zen) else { return Ok(()) };
-    let ctx = contexts.ctx_mut()?;
-    egui::Area::new(egui::Id::new("game-over")).anchor(egui::Align2::RIGHT_TOP, [-10.0, 10.0]).show(ctx, |ui| {
-        egui::Frame::popup(ui.style()).fill(egui::Color32::from_rgb(36, 33, 30)).inner_margin(egui::Margin::same(12)).show(ui, |ui| {
-            ui.set_max_width(260.0);
-            ui.label(egui::RichText::new(headline).size(18.0).strong().color(egui::Color32::from_rgb(240, 190, 70)));
-            ui.horizontal(|ui| {
-                if ui.button("Rematch").clicked() {
-                    new_game.write(NewGame::default());
-                }
-                if ui.button("Take back").clicked() {
-                    inputs.write(BoardInput::Takeback);
-                }
-            });
-        });
-    });
     Ok(())
 }
 

@@ -111,15 +111,17 @@ impl GameDefinition {
     /// switched off on the old pieces first.
     ///
     /// # Errors
-    /// As [`GameDefinition::start`]; the world is then left part-way.
+    /// As [`GameDefinition::start`]; the world's game is then as it was. (The start is set up
+    /// in a world of its own first: presets may refuse it only once they are on, after the
+    /// old game has gone.)
     pub fn start_in(&self, world: &mut World, from: Start) -> Result<(), String> {
+        let given = matches!(from, Start::Given(_));
+        let fen = self.position(from);
+        self.set_up(&mut World::new(), &fen, given)?;
         if world.contains_resource::<Rules>() {
             set_active_presets(world, vec![]).map_err(|e| e.to_string())?;
         }
-        let given = matches!(from, Start::Given(_));
-        let fen = self.position(from);
-        self.set_up(world, &fen, given)?;
-        Ok(())
+        self.set_up(world, &fen, given)
     }
 
     /// Steps 1–4 of the module docs, with `fen` the position to reach.
@@ -202,5 +204,26 @@ mod tests {
         assert_eq!(world.fen(), started);
         assert!(started.starts_with(fen), "{started}");
         assert!(started.contains("Hp="), "hit points are in the trailing field: {started}");
+    }
+
+    /// A start refused only once its presets are on (two kings crowns the queens: Black's d2
+    /// queen, attacked by White's, is then a king in check with White to move) leaves the
+    /// window's game as it was, its presets and undo included.
+    #[test]
+    fn a_start_refused_part_way_leaves_the_game_in_the_window() {
+        let refused = GameDefinition::new(Variant::chess()).unwrap().with_preset_ids(&["dual-king".into()]).unwrap();
+        let crowned_in_check = "4k3/8/8/8/8/8/3q4/3QK2R w K - 0 1";
+        let mut world = World::new();
+        let game = GameDefinition::new(Variant::chess()).unwrap().with_preset_ids(&["explosive-rook".into()]).unwrap();
+        game.start_in(&mut world, Start::Given("startpos")).unwrap();
+        let e4 = world.legal_moves().iter().copied().find(|m| crate::rules::to_uci(&Variant::chess(), m) == "e2e4").unwrap();
+        world.apply_move(e4).unwrap();
+        let before = world.fen();
+        let err = refused.start_in(&mut world, Start::Given(crowned_in_check)).unwrap_err();
+        assert!(err.contains("in check but it is white's turn"), "{err}");
+        assert_eq!(world.fen(), before);
+        assert_eq!(world.resource::<crate::presets::ActivePresets>().0.len(), 1, "the exploding rooks stay on");
+        assert_eq!(world.undo_move(), Some(e4));
+        assert_eq!(world.fen(), game.start(Start::Given("startpos")).unwrap().fen());
     }
 }
