@@ -753,6 +753,11 @@ fn draw_marks(
     if browse.shown().is_some() {
         return;
     }
+    // A square in check is tinted as well as glowing: a piece drawn as a tile (shogi's) covers
+    // the glow's middle.
+    for &sq in &check.0 {
+        tint(sq, Color::srgba_u8(215, 40, 30, 80), 0.25);
+    }
     if let Some(Origin::Square(sq)) = selection.origin {
         tint(sq, Color::srgba_u8(20, 85, 30, 128), 0.3);
     }

@@ -380,12 +380,15 @@ fn typed_move(ui: &mut egui::Ui, game: &GameView, typed: &mut String, typed_out:
     }
 }
 
+/// The room the panel keeps below the move list: the game buttons and the sections' headers.
+const BELOW_THE_MOVES: f32 = 200.0;
+
 /// The move list; a click shows the position after a move (view only).
 fn move_list(ui: &mut egui::Ui, game: &GameView, out: &mut PanelOut) {
     let log = &game.log;
     ui.label(egui::RichText::new("Moves").strong());
     // The browsing line is always there (its buttons dimmed while not browsing) and the list
-    // has a fixed height, so that the buttons below never move.
+    // keeps its height, so that the buttons below never move.
     let ply = game.browse.ply;
     let line = match ply {
         Some(ply) => egui::RichText::new(format!("Viewing the position after {ply} of {} moves", log.0.len()))
@@ -404,7 +407,10 @@ fn move_list(ui: &mut egui::Ui, game: &GameView, out: &mut PanelOut) {
             out.actions.write(GameAction::GoTo(ply));
         }
     });
-    egui::ScrollArea::vertical().auto_shrink([false, false]).max_height(240.0).stick_to_bottom(true).show(ui, |ui| {
+    // As tall as the window leaves room for above the buttons and sections below it (so taller
+    // in a taller window, the same height all game long).
+    let height = (ui.available_height() - BELOW_THE_MOVES).clamp(160.0, 640.0);
+    egui::ScrollArea::vertical().auto_shrink([false, false]).max_height(height).stick_to_bottom(true).show(ui, |ui| {
         egui::Grid::new("moves").num_columns(3).striped(true).show(ui, |ui| {
             let mut number = 1;
             let mut column = 0;
@@ -629,6 +635,7 @@ fn choice_window(
     pending: Res<PendingChoice>,
     rules: Res<Rules>,
     state: Res<GameState>,
+    board: Res<crate::rules::Board>,
     textures: Res<PieceTextures>,
     view: Res<BoardView>,
     clocks: Res<Clocks>,
@@ -649,7 +656,12 @@ fn choice_window(
                         (Some(p), _) => (v.registry.def(p).name.clone(), Some(p)),
                         (None, Some(g)) => (format!("gate {}", v.registry.def(g.kind).name), Some(g.kind)),
                         (None, None) if pending.0.iter().any(|c| c.gate.is_some()) => ("no gate".into(), None),
-                        (None, None) => ("no promotion".into(), None),
+                        // The piece as it is, pictured beside what it may become.
+                        (None, None) => {
+                            let cell = board.cell(m.from);
+                            let kind = cell.is_piece().then(|| cell.kind());
+                            (kind.map_or("no promotion".into(), |k| format!("stay a {}", v.registry.def(k).name)), kind)
+                        }
                     };
                     let texture = kind.and_then(|k| textures.of(v.registry.def(k), state.turn));
                     let clicked = match texture {
