@@ -933,3 +933,41 @@ fn musketeer_gates_its_pieces_in_on_fixed_files() {
     // A gate row must stand above a piece of its side.
     assert!(Engine::from_fen(musketeer(), "********/4k3/8/8/8/8/8/8/4K3/L******* w - - 0 1").is_err());
 }
+
+/// Across the catalogue, pieces whose moves differ get different sentences, and every piece and
+/// variant gets words (`CHIMERA_SHOW_WORDS=1` prints them).
+#[test]
+fn different_moves_get_different_words() {
+    use chimera::rules::{describe_moves, describe_piece, describe_rules, parse_movement};
+    use std::collections::BTreeMap;
+    let show = std::env::var("CHIMERA_SHOW_WORDS").is_ok();
+    let mut seen: BTreeMap<String, String> = BTreeMap::new();
+    for id in variants::builtin_ids() {
+        let v = variants::builtin(id).unwrap();
+        let rules = describe_rules(&v);
+        assert!(rules.starts_with("Played on a board of"), "{id}: {rules}");
+        if show {
+            println!("{id}: {rules}");
+        }
+        for def in &v.registry.types {
+            let Ok(m) = parse_movement(&def.betza) else { continue };
+            let words = describe_moves(&m.atoms, &m.legs);
+            assert!(describe_piece(def).starts_with(&words[..words.len() - 1]), "{id} {}", def.name);
+            // The moves as a set: each move (its mode aside) with whether it moves and captures.
+            let mut moves: BTreeMap<String, (bool, bool)> = BTreeMap::new();
+            for a in &m.atoms {
+                let e = moves.entry(format!("{:?}", chimera::rules::Atom { mode: chimera::rules::Mode::Both, ..*a })).or_default();
+                e.0 |= a.mode.moves();
+                e.1 |= a.mode.captures();
+            }
+            let key = format!("{moves:?} {:?}", m.legs);
+            if show {
+                println!("  {:<12} {:<16} {words}", def.name, def.betza);
+            }
+            if let Some(other) = seen.insert(words.clone(), key.clone()) {
+                assert_eq!(other, key, "{id} {} ({}): {words}", def.name, def.betza);
+            }
+        }
+    }
+    assert!(seen.len() > 60, "{}", seen.len());
+}

@@ -10,8 +10,9 @@
 //!
 //! Parts: the typed edits ([`Edit`]) with undo and redo (a gesture — a value dragged, a name
 //! typed — merges into one step: [`Editor::apply_merged`]), live problems and the section each
-//! belongs to ([`Section::of`]), the RON text both ways, the move painter ([`painter`]) kept in
-//! step with Betza, the start position as a grid with its pockets and a Chess960-style shuffle
+//! belongs to ([`Section::of`]), the RON text both ways, the move painter ([`painter`]) in plain
+//! words and kept in step with Betza, ready-made ways to win ([`templates`]), a description that
+//! follows the rules in words while the designer has not written one ([`Editor::follow_words`]), the start position as a grid with its pockets and a Chess960-style shuffle
 //! ([`start`]), the rules' forms and regions painted square by square, the piece library and
 //! the catalogue's starts ([`rules`]), saving (to the user's variants, or as any file) and the
 //! file browser's model ([`browse`]).
@@ -22,8 +23,10 @@ pub mod browse;
 pub mod painter;
 pub mod rules;
 pub mod start;
+pub mod templates;
 
 pub use rules::{LibraryPiece, Switch, castling_default, catalogue_starts, piece_library, region_uses, square_name};
+pub use templates::WinTemplate;
 
 use crate::variants::{
     BlastSpec, BoardSpec, CastlingSpec, DropsSpec, EndSpec, LoadError, MaterialCountSpec, PiecePromotionSpec, PieceSpec, PresetUse,
@@ -332,7 +335,22 @@ impl Editor {
         file.extends = None;
         file.id = format!("{id}-copy");
         file.name = Some(format!("{} (copy)", file.name.as_deref().unwrap_or(id)));
+        // The parent's words would describe the parent: a copy starts with its rules in words,
+        // made from its definition (the rules panel makes them afresh as it changes).
+        file.rules_summary = None;
+        file.description = crate::variants::compile(&file).ok().map(|v| crate::rules::describe_rules(&v));
         Ok(Editor::new(file))
+    }
+
+    /// Keeps a description that is the rules in words in step with them: when it reads
+    /// `before` (the words of the definition before the last edit), it becomes `now`, as part of
+    /// that edit (undo takes both back). A description the designer wrote is left alone.
+    pub fn follow_words(&mut self, before: &str, now: &str) -> bool {
+        if before == now || self.file.description.as_deref() != Some(before) {
+            return false;
+        }
+        self.file.description = Some(now.to_string());
+        true
     }
 
     /// The definition as it stands.
@@ -1006,11 +1024,11 @@ mod tests {
         }
         // The grasshopper, painted: all eight directions, hopping and landing just beyond.
         let mut p = painter::Painter::default();
-        p.symmetry = painter::Symmetry { all: true, ..Default::default() };
+        p.symmetry = painter::Symmetry::Turns;
         p.cycle(1, 0);
         p.cycle(1, 1);
-        p.toggle(1, 0, painter::Toggle::Grasshop);
-        p.toggle(1, 1, painter::Toggle::Grasshop);
+        p.set_reach(1, 0, painter::Reach::OverJustBeyond);
+        p.set_reach(1, 1, painter::Reach::OverJustBeyond);
         assert_eq!(p.betza(), "gQ");
         let grasshopper = PieceSpec::plain('G', "grasshopper", &p.betza());
         e.apply(&Edit::Piece(grasshopper)).unwrap();
@@ -1088,10 +1106,10 @@ mod tests {
         e.apply(&Edit::Piece(PieceSpec::plain(free, &format!("piece {free}"), "W"))).unwrap();
         e.apply(&Edit::Letter { from: free, to: 'G' }).unwrap();
         let mut p = painter::Painter::from_betza("W").unwrap();
-        p.symmetry = painter::Symmetry { all: true, ..Default::default() };
+        p.symmetry = painter::Symmetry::Turns;
         p.cycle(1, 1);
-        p.toggle(1, 0, painter::Toggle::Grasshop);
-        p.toggle(1, 1, painter::Toggle::Grasshop);
+        p.set_reach(1, 0, painter::Reach::OverJustBeyond);
+        p.set_reach(1, 1, painter::Reach::OverJustBeyond);
         e.apply(&Edit::Betza { letter: 'G', betza: p.betza() }).unwrap();
         let named =
             PieceSpec { name: "grasshopper".into(), ..e.file().pieces.as_ref().unwrap().iter().find(|p| p.letter == 'G').unwrap().clone() };
@@ -1455,6 +1473,52 @@ mod tests {
         assert!(e.undo());
         assert_eq!(e.file().name.as_deref(), Some("Chess (copy)"), "the typing is one step");
         assert!(!e.undo());
+    }
+
+    /// The novice's Dragon chess (issue 33), as the editor's controls make it with no Betza,
+    /// region or FEN typed: a new variant named, the queen given a knight's moves and then a
+    /// king's added ("Like a…" by picture), King of the Hill from the ready-made ways to win,
+    /// the description following the rules in words, saved and opened again. The GUI script
+    /// `scripts/editor-novice.sh` clicks the same controls.
+    #[test]
+    fn the_novice_builds_dragon_chess() {
+        let mut e = Editor::copy_of("chess").unwrap();
+        let words = |e: &Editor| crate::rules::describe_rules(&crate::variants::compile(e.file()).unwrap());
+        assert_eq!(e.file().description.as_deref(), Some(words(&e).as_str()), "a copy starts with its rules in words");
+        assert_eq!(e.file().rules_summary, None, "not the parent's words");
+        e.apply(&Edit::Name("Dragon chess".into())).unwrap();
+        let queen = e.file().pieces.iter().flatten().find(|p| p.letter == 'Q').unwrap().clone();
+        let knight = painter::together("", "N").unwrap();
+        let dragon = painter::together(&knight, "K").unwrap();
+        e.apply(&Edit::Betza { letter: 'Q', betza: dragon }).unwrap();
+        let before = words(&e);
+        e.add_win(&WinTemplate::Hill).unwrap();
+        let now = words(&e);
+        assert!(e.follow_words(&before, &now));
+        assert!(now.contains("getting a king to d4, e4, d5 or e5"), "{now}");
+        assert!(e.problems().is_empty(), "{:?}", e.problems());
+        let v = crate::variants::compile(e.file()).unwrap();
+        let q = v.registry.types.iter().find(|d| d.letter == 'Q').unwrap();
+        assert_eq!(crate::rules::describe_piece(q), "Moves as a knight or as a king.");
+        assert_eq!(q.value, queen.value, "the saved value is not replaced by the estimate");
+        // A king one step from the hill wins by stepping on it.
+        let mut g = crate::presets::new_game(v.clone(), "4k3/8/8/8/8/2K5/8/8 w - - 0 1").unwrap();
+        g.play_uci("c3d4").unwrap();
+        assert_eq!(g.outcome().map(|o| o.winner), Some(Some(crate::rules::Side::White)));
+        let dir = std::env::temp_dir().join(format!("chimera-novice-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = e.save_in(&dir).unwrap();
+        let again = Editor::open(&path).unwrap();
+        assert_eq!(again.file().description, e.file().description);
+        assert_eq!(crate::variants::load_path(&path).unwrap().start_fen, v.start_fen);
+        std::fs::remove_dir_all(&dir).unwrap();
+        // A description the designer wrote is left alone.
+        let mut e = Editor::copy_of("chess").unwrap();
+        e.apply(&Edit::Description("Mine.".into())).unwrap();
+        let before = words(&e);
+        e.add_win(&WinTemplate::Checks(3)).unwrap();
+        assert!(!e.follow_words(&before, &words(&e)));
+        assert_eq!(e.file().description.as_deref(), Some("Mine."));
     }
 
     #[test]

@@ -1,12 +1,14 @@
 //! The move painter: a piece's movement as painted squares around it, kept in step with Betza.
 //!
 //! Each painted square is a *step* (an atom's vector, seen from white: forward is up): a click
-//! cycles what the piece does there — moves and captures, moves only, captures only, nothing —
-//! and toggles on the step set how far it goes (one leap, a few steps, or riding to the edge),
-//! whether it hops a screen (`p`, or `g` landing just beyond), is blocked on its path (lame,
-//! `n`), may only be made from the piece's first ranks (`i`), or may capture en passant (`e`).
-//! With symmetry on, an edit applies to the mirror images of the square too (left and right,
-//! forward and backward, or all eight of a leap).
+//! cycles what the piece does there — moves and captures, moves only, captures only, nothing.
+//! How it gets there is said in a chess player's words ([`Reach`]): one step or a jump, a slide
+//! of any length or up to some squares, a jump over a piece to any square beyond (a cannon) or
+//! just beyond it (a grasshopper), or a jump that a piece on the way blocks; and whether it is
+//! only a first move (Betza `i`) or also captures en passant (`e`). An edit applies to the
+//! step's images under the chosen [`Symmetry`] too, which starts as the symmetry the piece's
+//! moves already have ([`Symmetry::of`]). "Like a …" starting points ([`LIKE`]) put a known
+//! piece's moves in place of the piece's, or add them.
 //!
 //! The painter holds exactly a set of atoms, so it converts both ways without loss: painting
 //! writes Betza ([`write_betza`]), and Betza typed redraws the painter. "In step" means the same
@@ -47,18 +49,39 @@ impl Default for Stroke {
     }
 }
 
-/// Which mirror images an edit also applies to.
+/// Which images of a step an edit also applies to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Symmetry {
-    /// Left and right.
-    pub sideways: bool,
-    /// Forward and backward.
-    pub forward_backward: bool,
-    /// All eight images of the leap (with the steps' axes swapped): the leap's full star.
-    pub all: bool,
+pub enum Symmetry {
+    /// The step alone.
+    #[default]
+    One,
+    /// Left and right alike.
+    Sideways,
+    /// Mirrored both ways: left and right, forward and backward.
+    Mirrored,
+    /// Every turn and mirror image of the step: the four orthogonal or diagonal steps, or a
+    /// knight's eight.
+    Turns,
+    /// As `Turns`, and orthogonal and diagonal steps alike: all eight directions of a king or
+    /// a queen.
+    Everything,
 }
 
 impl Symmetry {
+    /// Every choice, from the narrowest.
+    pub const ALL: [Symmetry; 5] = [Symmetry::One, Symmetry::Sideways, Symmetry::Mirrored, Symmetry::Turns, Symmetry::Everything];
+
+    /// Its name in the painter.
+    pub fn label(self) -> &'static str {
+        match self {
+            Symmetry::One => "this square only",
+            Symmetry::Sideways => "left and right alike",
+            Symmetry::Mirrored => "forward, backward, left and right alike",
+            Symmetry::Turns => "every turn alike (a knight's eight)",
+            Symmetry::Everything => "all directions alike (a king's or a queen's eight)",
+        }
+    }
+
     /// The steps an edit of `(dx, dy)` reaches: the step and its images.
     pub fn images(self, dx: i8, dy: i8) -> Vec<(i8, i8)> {
         let mut out = vec![(dx, dy)];
@@ -67,42 +90,132 @@ impl Symmetry {
                 out.push(v);
             }
         };
-        if self.all {
-            for (x, y) in [(dx, dy), (dy, dx)] {
-                for (sx, sy) in [(1, 1), (-1, 1), (1, -1), (-1, -1)] {
-                    add((x * sx, y * sy));
+        match self {
+            Symmetry::One => {}
+            Symmetry::Sideways => add((-dx, dy)),
+            Symmetry::Mirrored => {
+                for (sx, sy) in [(-1, 1), (1, -1), (-1, -1)] {
+                    add((dx * sx, dy * sy));
                 }
             }
-            return out;
-        }
-        if self.sideways {
-            add((-dx, dy));
-        }
-        if self.forward_backward {
-            add((dx, -dy));
-        }
-        if self.sideways && self.forward_backward {
-            add((-dx, -dy));
+            Symmetry::Turns | Symmetry::Everything => {
+                let line = dx == 0 || dy == 0 || dx.abs() == dy.abs();
+                let n = dx.abs().max(dy.abs());
+                let seeds = if self == Symmetry::Everything && line { vec![(0, n), (n, n)] } else { vec![(dx, dy), (dy, dx)] };
+                for (x, y) in seeds.into_iter().flat_map(|(x, y)| [(x, y), (y, x)]) {
+                    for (sx, sy) in [(1, 1), (-1, 1), (1, -1), (-1, -1)] {
+                        add((x * sx, y * sy));
+                    }
+                }
+            }
         }
         out
     }
+
+    /// The widest symmetry the painted moves already have: what an edit should keep. A piece
+    /// with moves both along ranks or files and along diagonals, all alike, gets
+    /// `Everything`; otherwise the widest of the others under which it is unchanged.
+    pub fn of(p: &Painter) -> Symmetry {
+        let unchanged = |sym: Symmetry| {
+            p.steps.iter().all(|(&(dx, dy), strokes)| sym.images(dx, dy).iter().all(|v| p.steps.get(v).is_some_and(|s| same(s, strokes))))
+        };
+        let orth = p.steps.keys().any(|&(x, y)| x == 0 || y == 0);
+        let diag = p.steps.keys().any(|&(x, y)| x.abs() == y.abs());
+        if p.steps.is_empty() || orth && diag && unchanged(Symmetry::Everything) {
+            return Symmetry::Everything;
+        }
+        [Symmetry::Turns, Symmetry::Mirrored, Symmetry::Sideways].into_iter().find(|&s| unchanged(s)).unwrap_or(Symmetry::One)
+    }
 }
 
-/// A toggle on a step.
+/// Two steps' strokes, the same whatever their order.
+fn same(a: &[Stroke], b: &[Stroke]) -> bool {
+    a.len() == b.len() && a.iter().all(|s| b.contains(s))
+}
+
+/// How a move gets to its square, in a chess player's words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Toggle {
-    /// Rides to the edge, or back to a single leap.
-    Ride,
-    /// Hops a screen and lands anywhere beyond (`p`).
-    Hop,
-    /// Hops a screen and lands just beyond it (`g`).
-    Grasshop,
-    /// Blocked on its path (`n`).
-    Lame,
-    /// Only from the first ranks (`i`).
-    Initial,
-    /// Captures en passant (`e`).
-    EnPassant,
+pub enum Reach {
+    /// One step, or a jump straight there over anything (a knight's).
+    Jump,
+    /// Straight there, but a piece on the way blocks it (Xiangqi's horse and elephant).
+    Blocked,
+    /// Slides any distance, step after step, until something is in the way.
+    Slide,
+    /// Slides up to this many steps (2 or more).
+    SlideUpTo(u8),
+    /// Jumps over exactly one piece on its line, to any square beyond it (a cannon).
+    OverAny,
+    /// Jumps over the first piece on its line, landing just beyond it (a grasshopper).
+    OverJustBeyond,
+}
+
+impl Reach {
+    /// How a stroke gets there.
+    pub fn of(s: Stroke) -> Reach {
+        match (s.hop, s.range, s.lame) {
+            (Hop::Any, ..) => Reach::OverAny,
+            (Hop::Adjacent, ..) => Reach::OverJustBeyond,
+            (_, 1, true) => Reach::Blocked,
+            (_, 1, false) => Reach::Jump,
+            (_, 0, _) => Reach::Slide,
+            (_, r, _) => Reach::SlideUpTo(r),
+        }
+    }
+
+    /// The choices for a step (a blocked jump only where something can be in the way), with
+    /// their names: "one step" or "jumps" for a leap, whichever the step is.
+    pub fn choices(dx: i8, dy: i8, up_to: u8) -> Vec<(Reach, &'static str)> {
+        let unit = dx.abs() <= 1 && dy.abs() <= 1;
+        let mut out = vec![(Reach::Jump, if unit { "one step" } else { "jumps (like a knight)" })];
+        if !unit {
+            out.push((Reach::Blocked, "goes there, but a piece on\nthe way blocks it"));
+        }
+        out.push((Reach::Slide, "slides any distance"));
+        out.push((Reach::SlideUpTo(up_to.max(2)), "slides up to"));
+        out.push((Reach::OverAny, "jumps over a piece, on to any\nsquare beyond (like a cannon)"));
+        out.push((Reach::OverJustBeyond, "jumps over a piece, landing just\nbeyond it (like a grasshopper)"));
+        out
+    }
+
+    /// The stroke `s` made this way (its mode and conditions kept).
+    fn apply(self, s: &mut Stroke) {
+        let (range, hop, lame) = match self {
+            Reach::Jump => (1, Hop::None, false),
+            Reach::Blocked => (1, Hop::None, true),
+            Reach::Slide => (0, Hop::None, false),
+            Reach::SlideUpTo(n) => (n.clamp(2, 16), Hop::None, false),
+            Reach::OverAny => (0, Hop::Any, false),
+            Reach::OverJustBeyond => (0, Hop::Adjacent, false),
+        };
+        s.range = range;
+        s.hop = hop;
+        s.lame = lame;
+    }
+}
+
+/// Starting points a designer picks by picture: a known piece's name and moves.
+pub const LIKE: &[(&str, &str)] = &[
+    ("king", "K"),
+    ("queen", "Q"),
+    ("rook", "R"),
+    ("bishop", "B"),
+    ("knight", "N"),
+    ("pawn", "fmWfceFifmnD"),
+    ("camel", "C"),
+    ("zebra", "Z"),
+    ("cannon", "mRcpR"),
+    ("grasshopper", "gQ"),
+];
+
+/// Two movements together: the moves of both, as Betza.
+///
+/// # Errors
+/// Either is not Betza, or has multi-leg moves (which the painter does not draw).
+pub fn together(a: &str, b: &str) -> Result<String, BetzaError> {
+    let mut atoms = if a.is_empty() { Vec::new() } else { parse_betza(a)? };
+    atoms.extend(parse_betza(b)?);
+    Ok(write_betza(&atom_set(&atoms)))
 }
 
 /// The painted steps of one piece.
@@ -222,41 +335,35 @@ impl Painter {
         });
     }
 
-    /// Flips a toggle on a painted step (and its images), keeping what Betza can say: hopping
-    /// makes a leap ride, lame makes a rider leap.
-    pub fn toggle(&mut self, dx: i8, dy: i8, toggle: Toggle) {
-        self.edit(dx, dy, |s| match toggle {
-            Toggle::Ride => {
-                s.range = if s.range == 1 { 0 } else { 1 };
-                if s.range == 1 {
-                    s.hop = Hop::None;
-                } else {
-                    s.lame = false;
-                }
-            }
-            Toggle::Hop | Toggle::Grasshop => {
-                let kind = if toggle == Toggle::Hop { Hop::Any } else { Hop::Adjacent };
-                s.hop = if s.hop == kind { Hop::None } else { kind };
-                if s.hop != Hop::None && s.range == 1 {
-                    s.range = 0;
-                    s.lame = false;
-                }
-            }
-            Toggle::Lame => {
-                s.lame = !s.lame;
-                if s.lame {
-                    s.range = 1;
-                    s.hop = Hop::None;
-                }
-            }
-            Toggle::Initial => s.initial = !s.initial,
-            Toggle::EnPassant => s.en_passant = !s.en_passant,
-        });
-    }
-
     /// The any-square move (`*`): on with a mode, or off.
     pub fn set_any_square(&mut self, mode: Option<Mode>) {
         self.any_square = mode.map(|m| (m, false));
+    }
+
+    /// How a painted step (and its images) gets there.
+    pub fn set_reach(&mut self, dx: i8, dy: i8, reach: Reach) {
+        self.edit(dx, dy, |s| reach.apply(s));
+    }
+
+    /// What a painted step (and its images) may do: move and capture, only move, only capture.
+    /// A step that no longer captures no longer captures en passant.
+    pub fn set_mode(&mut self, dx: i8, dy: i8, mode: Mode) {
+        self.edit(dx, dy, |s| {
+            s.mode = mode;
+            if !mode.captures() {
+                s.en_passant = false;
+            }
+        });
+    }
+
+    /// Whether a painted step (and its images) is only a first move.
+    pub fn set_first_move(&mut self, dx: i8, dy: i8, on: bool) {
+        self.edit(dx, dy, |s| s.initial = on);
+    }
+
+    /// Whether a painted step (and its images) also captures en passant.
+    pub fn set_en_passant(&mut self, dx: i8, dy: i8, on: bool) {
+        self.edit(dx, dy, |s| s.en_passant = on && s.mode.captures());
     }
 
     fn edit(&mut self, dx: i8, dy: i8, f: impl Fn(&mut Stroke)) {
@@ -289,10 +396,10 @@ mod tests {
 
     #[test]
     fn clicks_cycle_and_symmetry_paints_the_images() {
-        let mut p = Painter { symmetry: Symmetry { all: true, ..Symmetry::default() }, ..Painter::default() };
+        let mut p = Painter { symmetry: Symmetry::Turns, ..Painter::default() };
         p.cycle(1, 2);
         assert_eq!(p.betza(), "N");
-        p.symmetry = Symmetry::default();
+        p.symmetry = Symmetry::One;
         p.cycle(1, 2);
         // One knight step now moves only: the others still move and capture.
         assert_eq!(atom_set(&parse_betza(&p.betza()).unwrap()), p.atoms());
@@ -305,26 +412,26 @@ mod tests {
 
     #[test]
     fn riding_hopping_and_lame_stay_expressible() {
-        let mut p = Painter { symmetry: Symmetry { sideways: true, forward_backward: true, all: false }, ..Painter::default() };
+        let mut p = Painter { symmetry: Symmetry::Mirrored, ..Painter::default() };
         p.cycle(1, 0);
         p.cycle(0, 1);
         assert_eq!(p.betza(), "W");
-        p.toggle(1, 0, Toggle::Ride);
-        p.toggle(0, 1, Toggle::Ride);
+        p.set_reach(1, 0, Reach::Slide);
+        p.set_reach(0, 1, Reach::Slide);
         assert_eq!(p.betza(), "R");
         // A grasshopper's rook half: hopping, landing just beyond.
-        p.toggle(1, 0, Toggle::Grasshop);
-        p.toggle(0, 1, Toggle::Grasshop);
+        p.set_reach(1, 0, Reach::OverJustBeyond);
+        p.set_reach(0, 1, Reach::OverJustBeyond);
         assert_eq!(p.betza(), "gR");
-        // Lame makes it a leap again, and stops the hop.
-        p.toggle(1, 0, Toggle::Lame);
+        // Blocked makes it a leap again, and stops the hop.
+        p.set_reach(1, 0, Reach::Blocked);
         assert_eq!(p.at(1, 0).map(|s| (s.range, s.hop, s.lame)), Some((1, Hop::None, true)));
         assert_eq!(Painter::from_betza(&p.betza()).unwrap().atoms(), p.atoms());
         p.set_range(0, 1, 3);
         assert_eq!(p.at(0, -1).map(|s| (s.range, s.hop)), Some((3, Hop::Adjacent)));
     }
 
-    /// Every piece of the catalogue painted click by click (modality, then range and toggles)
+    /// Every piece of the catalogue painted click by click (what it does, then how it gets there)
     /// gives Betza that compiles to the same moves, and the same diagram.
     #[test]
     fn every_catalogue_piece_can_be_painted() {
@@ -357,19 +464,14 @@ mod tests {
                     for _ in 0..clicks {
                         p.cycle(a.dx, a.dy);
                     }
-                    if a.range != 1 {
+                    // How it gets there, in the painter's words (a hop within some squares, which
+                    // the words do not offer, by its range).
+                    p.set_reach(a.dx, a.dy, Reach::of(stroke));
+                    if a.hop != Hop::None && a.range != 0 {
                         p.set_range(a.dx, a.dy, a.range);
                     }
-                    match a.hop {
-                        Hop::None => {}
-                        Hop::Any => p.toggle(a.dx, a.dy, Toggle::Hop),
-                        Hop::Adjacent => p.toggle(a.dx, a.dy, Toggle::Grasshop),
-                    }
-                    for (on, toggle) in [(a.lame, Toggle::Lame), (a.initial, Toggle::Initial), (a.en_passant, Toggle::EnPassant)] {
-                        if on {
-                            p.toggle(a.dx, a.dy, toggle);
-                        }
-                    }
+                    p.set_first_move(a.dx, a.dy, a.initial);
+                    p.set_en_passant(a.dx, a.dy, a.en_passant);
                 }
                 let what = format!("{id} {} ({})", def.name, def.betza);
                 assert_eq!(p.atoms(), want, "{what}: painted");
@@ -393,5 +495,89 @@ mod tests {
         assert_eq!(p.at(0, -1), None);
         let err = Painter::from_betza("fmWx").unwrap_err();
         assert_eq!(err.position, 4);
+    }
+
+    /// The plain-words choices write the Betza a designer would have typed, and read back as
+    /// the same choices.
+    #[test]
+    fn plain_words_write_betza() {
+        // The painting's moves, written as the Betza they equal.
+        let betza = |start: &str, step: (i8, i8), edit: &dyn Fn(&mut Painter, i8, i8)| {
+            let mut p = Painter::from_betza(start).unwrap();
+            p.symmetry = Symmetry::of(&p);
+            edit(&mut p, step.0, step.1);
+            p.atoms()
+        };
+        let moves = |b: &str| atom_set(&parse_betza(b).unwrap());
+        for (reach, want) in
+            [(Reach::Jump, "W"), (Reach::Slide, "R"), (Reach::SlideUpTo(3), "R3"), (Reach::OverAny, "pR"), (Reach::OverJustBeyond, "gR")]
+        {
+            assert_eq!(betza("W", (1, 0), &|p, x, y| p.set_reach(x, y, reach)), moves(want), "{reach:?}");
+            let mut p = Painter::from_betza(want).unwrap();
+            assert_eq!(p.at(0, -1).map(Reach::of), Some(reach), "{want} reads back");
+            p.symmetry = Symmetry::Turns;
+            p.set_reach(0, 1, reach);
+            assert_eq!(p.atoms(), moves(want));
+        }
+        assert_eq!(betza("N", (1, 2), &|p, x, y| p.set_reach(x, y, Reach::Blocked)), moves("nN"));
+        assert_eq!(betza("N", (1, 2), &|p, x, y| p.set_reach(x, y, Reach::Slide)), moves("NN"));
+        assert_eq!(betza("Q", (1, 1), &|p, x, y| p.set_mode(x, y, Mode::Move)), moves("mQ"));
+        assert_eq!(betza("R", (0, 1), &|p, x, y| p.set_mode(x, y, Mode::Capture)), moves("cR"));
+        assert_eq!(betza("N", (2, 1), &|p, x, y| p.set_first_move(x, y, true)), moves("iN"));
+        // A pawn's step: only forward (its symmetry is left and right), captures only.
+        assert_eq!(betza("fF", (1, 1), &|p, x, y| p.set_mode(x, y, Mode::Capture)), moves("fcF"));
+        let mut p = Painter::from_betza("fcF").unwrap();
+        p.set_en_passant(1, 1, true);
+        p.set_mode(1, 1, Mode::Move);
+        assert_eq!(p.at(1, 1).map(|s| s.en_passant), Some(false), "a step that does not capture has no en passant");
+        // Every choice offered for a step is one it can take, and reads back as itself.
+        for step in [(1, 0), (1, 1), (1, 2), (0, 2)] {
+            for (reach, _) in Reach::choices(step.0, step.1, 3) {
+                let mut p = Painter::default();
+                p.cycle(step.0, step.1);
+                p.set_reach(step.0, step.1, reach);
+                assert_eq!(p.at(step.0, step.1).map(Reach::of), Some(reach), "{step:?} {reach:?}");
+                assert_eq!(Painter::from_betza(&p.betza()).unwrap().atoms(), p.atoms(), "{step:?} {reach:?}");
+            }
+        }
+    }
+
+    /// The symmetry an edit starts with is the one the piece has: a queen's or a king's eight
+    /// directions, a rook's or a knight's turns, a pawn's left and right.
+    #[test]
+    fn symmetry_starts_as_the_pieces_own() {
+        let of = |b: &str| Symmetry::of(&Painter::from_betza(b).unwrap());
+        assert_eq!(of("Q"), Symmetry::Everything);
+        assert_eq!(of("K"), Symmetry::Everything);
+        assert_eq!(of("R"), Symmetry::Turns);
+        assert_eq!(of("N"), Symmetry::Turns);
+        assert_eq!(of("NK"), Symmetry::Everything);
+        assert_eq!(of("fmWfceFifmnD"), Symmetry::Sideways);
+        assert_eq!(of("WfF"), Symmetry::Sideways);
+        assert_eq!(of("vWsN"), Symmetry::Mirrored);
+        assert_eq!(of("flW"), Symmetry::One);
+        assert_eq!(Symmetry::of(&Painter::default()), Symmetry::Everything, "a new piece starts with all eight");
+        // With all eight, one click on a neighbour paints a king; on a knight's square, a knight.
+        let mut p = Painter { symmetry: Symmetry::Everything, ..Painter::default() };
+        p.cycle(0, 1);
+        assert_eq!(p.betza(), "K");
+        p.cycle(2, 1);
+        assert_eq!(atom_set(&parse_betza(&p.betza()).unwrap()), atom_set(&parse_betza("KN").unwrap()));
+        // A queen made to slide only two squares stays a queen's shape.
+        let mut p = Painter::from_betza("Q").unwrap();
+        p.symmetry = Symmetry::of(&p);
+        p.set_reach(1, 0, Reach::SlideUpTo(2));
+        assert_eq!(p.atoms(), atom_set(&parse_betza("W2F2").unwrap()));
+    }
+
+    #[test]
+    fn like_a_known_piece() {
+        for (name, betza) in LIKE {
+            assert!(parse_betza(betza).is_ok(), "{name}");
+        }
+        let knight_king = together("N", "K").unwrap();
+        assert_eq!(atom_set(&parse_betza(&knight_king).unwrap()), atom_set(&parse_betza("NK").unwrap()));
+        assert_eq!(together("", "R").unwrap(), "R");
+        assert!(together("R", "x").is_err());
     }
 }

@@ -2,7 +2,8 @@
 //! (`board`, with `marks` and `effects`), input (`play`, `premove`, `typing`), the
 //! computer (`computer`), the clocks (`clocks`), looking back (`browse`), files
 //! (`files`) and the side panel (`ui`, `profile_panel`); the other screens are the start
-//! screen (`screens`) and the variant editor (`editor_screen`); `shell` opens the window
+//! screen (`screens`) and the variant editor (`editor_screen`), which share `pictures` (board
+//! previews, move diagrams, rules in words) with the panel; `shell` opens the window
 //! and holds what belongs to no screen; automation (`--moves`, `--screenshot`, `--bench-frames`)
 //! lets tests and people check the screen without clicking.
 //!
@@ -31,6 +32,7 @@ mod icon;
 mod idle;
 mod marks;
 mod particles;
+mod pictures;
 mod pieces;
 mod play;
 mod premove;

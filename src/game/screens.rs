@@ -1,16 +1,16 @@
-//! The start screen (pick a variant by searching its name or description, see its start
-//! position, tick presets with their descriptions, choose who plays: hot-seat, against the
-//! computer as white, black or at random, or computer against computer, with a level; or
-//! resume the autosaved game) and the picture helpers the panel shares: board previews and
-//! move diagrams.
+//! The start screen: pick a variant by searching its name or description, see its start
+//! position and its rules and pieces in words, tick presets with their descriptions, choose who
+//! plays (hot-seat, against the computer as white, black or at random, or computer against
+//! computer, with a level), or resume the autosaved game.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
+use super::pictures::{board_preview, rules_in_words};
 use super::pieces::PieceTextures;
 use super::shared::{NewGame, PANEL_WIDTH, Screen, Seating, VariantsChanged};
 use crate::presets::ALL;
-use crate::rules::{PieceTypeDef, Side, Variant, diagram, parse_fen};
+use crate::rules::{Side, Variant};
 
 /// Who plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -162,87 +162,6 @@ pub(super) fn plugin(app: &mut App) {
         games.retain(|(p, _)| Some(p.as_path()) != autosave.current_file());
         screen.unfinished = games;
     });
-}
-
-/// Draws `variant`'s start position `size` points wide.
-pub fn board_preview(ui: &mut egui::Ui, variant: &Variant, textures: &PieceTextures, size: f32) {
-    let g = variant.geometry;
-    let cell = size / g.files.max(g.ranks) as f32;
-    let (rect, _) = ui.allocate_exact_size(egui::vec2(cell * g.files as f32, cell * g.ranks as f32), egui::Sense::hover());
-    let painter = ui.painter_at(rect);
-    let light = egui::Color32::from_rgb(240, 217, 181);
-    let dark = egui::Color32::from_rgb(181, 136, 99);
-    let setup = parse_fen(variant, &variant.start_fen).ok();
-    for sq in g.squares() {
-        let (f, r) = (g.file(sq) as f32, g.rank(sq) as f32);
-        let min = rect.min + egui::vec2(f * cell, (g.ranks as f32 - 1.0 - r) * cell);
-        let square = egui::Rect::from_min_size(min, egui::vec2(cell, cell));
-        painter.rect_filled(square, 0.0, if (g.file(sq) + g.rank(sq)).is_multiple_of(2) { dark } else { light });
-        let Some(setup) = &setup else { continue };
-        if let Some(&(_, kind, side)) = setup.pieces.iter().find(|(s, _, _)| *s == sq) {
-            let def = variant.registry.def(kind);
-            match textures.of(def, side) {
-                Some(tex) => {
-                    painter.image(tex, square, egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)), egui::Color32::WHITE);
-                }
-                None => {
-                    let ink = if side == Side::White { egui::Color32::WHITE } else { egui::Color32::BLACK };
-                    painter.text(square.center(), egui::Align2::CENTER_CENTER, def.letter, egui::FontId::proportional(cell * 0.7), ink);
-                }
-            }
-        }
-    }
-}
-
-/// Draws a piece type's moves on a small grid: the piece in the middle, green dots where it
-/// moves, red rings where it captures, blue where it moves by hopping.
-pub fn move_diagram(ui: &mut egui::Ui, def: &PieceTypeDef, texture: Option<egui::TextureId>) {
-    let mut d = diagram(&def.atoms, 9);
-    d.mark_legs(&def.legs);
-    let cell = 16.0;
-    let n = d.size as f32;
-    let (rect, _) = ui.allocate_exact_size(egui::vec2(cell * n, cell * n), egui::Sense::hover());
-    let painter = ui.painter_at(rect);
-    for (y, row) in d.rows.iter().enumerate() {
-        for (x, c) in row.iter().enumerate() {
-            let min = rect.min + egui::vec2(x as f32 * cell, y as f32 * cell);
-            let square = egui::Rect::from_min_size(min, egui::vec2(cell, cell));
-            let shade = if (x + y) % 2 == 0 { egui::Color32::from_rgb(240, 217, 181) } else { egui::Color32::from_rgb(181, 136, 99) };
-            painter.rect_filled(square, 0.0, shade);
-            let centre = square.center();
-            if c.piece {
-                match texture {
-                    Some(tex) => {
-                        painter.image(
-                            tex,
-                            square,
-                            egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)),
-                            egui::Color32::WHITE,
-                        );
-                    }
-                    None => {
-                        painter.text(
-                            centre,
-                            egui::Align2::CENTER_CENTER,
-                            def.letter,
-                            egui::FontId::proportional(cell * 0.8),
-                            egui::Color32::BLACK,
-                        );
-                    }
-                }
-            }
-            if c.moves && c.captures {
-                painter.circle_filled(centre, cell * 0.28, egui::Color32::from_rgb(30, 120, 40));
-            } else if c.moves {
-                painter.circle_filled(centre, cell * 0.22, egui::Color32::from_rgb(60, 160, 70));
-            } else if c.captures {
-                painter.circle_stroke(centre, cell * 0.3, egui::Stroke::new(2.0, egui::Color32::from_rgb(200, 40, 40)));
-            }
-            if c.hops {
-                painter.circle_stroke(centre, cell * 0.3, egui::Stroke::new(2.0, egui::Color32::from_rgb(40, 90, 220)));
-            }
-        }
-    }
 }
 
 /// The new-game window's height, fixed so that it keeps its size and place whatever it shows
@@ -412,7 +331,10 @@ fn start_screen(
                                     ui.label(egui::RichText::new(&v.description).italics());
                                     let left = PREVIEW - (ui.cursor().top() - top);
                                     egui::ScrollArea::vertical().id_salt("summary").max_height(left.max(40.0)).show(ui, |ui| {
-                                        ui.label(&v.rules_summary);
+                                        if !v.rules_summary.is_empty() {
+                                            ui.label(&v.rules_summary);
+                                        }
+                                        rules_in_words(ui, v, &textures);
                                     });
                                 });
                             });

@@ -8,9 +8,10 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
 use super::files::{ClipboardOut, GameAction, saved_games};
+use super::pictures::rules_in_words;
 use super::pieces::PieceTextures;
 use super::profile_panel::{ProfileLocal, ProfileRequest, ProfileView, section};
-use super::screens::{StartScreen, move_diagram};
+use super::screens::StartScreen;
 use super::settings::EffectsLevel;
 use super::settings::{BoardTheme, PieceSet, Settings};
 use super::shared::{
@@ -574,22 +575,13 @@ fn settings_section(ui: &mut egui::Ui, out: &mut PanelOut) {
     }
 }
 
-/// The rules in words, the pieces with their move diagrams, the presets.
+/// The rules in words, the pieces with their sentences and move diagrams, the presets.
 fn rules_of_the_game(ui: &mut egui::Ui, game: &GameView) {
     let v = &game.rules.0;
-    ui.label(&v.rules_summary);
-    ui.label(egui::RichText::new("Pieces (hover for moves)").strong());
-    for kind in v.registry.ids() {
-        let def = v.registry.def(kind);
-        let texture = game.textures.of(def, Side::White);
-        ui.horizontal(|ui| {
-            if let Some(tex) = texture {
-                ui.image(egui::load::SizedTexture::new(tex, [24.0, 24.0]));
-            }
-            let text = if def.betza.is_empty() { def.name.clone() } else { format!("{} ({})", def.name, def.betza) };
-            ui.label(text).on_hover_ui(|ui| move_diagram(ui, def, texture));
-        });
+    if !v.rules_summary.is_empty() {
+        ui.label(&v.rules_summary);
     }
+    rules_in_words(ui, v, &game.textures);
     for a in &game.active.0 {
         if let Some(def) = by_id(a.id) {
             ui.label(egui::RichText::new(def.name).strong());

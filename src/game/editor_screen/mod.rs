@@ -2,12 +2,14 @@
 //!
 //! Sections ([`Section`]): Board (size, how it is drawn, named regions painted square by
 //! square with a drag, per side where it matters), Pieces (the list with each piece's image,
-//! the library of every catalogue piece, and the move painter for the piece picked with its
-//! Betza field in step both ways; letter, name, image, royal, pawn, promotion, castling roles,
-//! confinement and region moves), Start position (the board painted from a palette by clicks
+//! its moves drawn small and said in words; the library of every catalogue piece; "Like a…"
+//! starting points by picture; the move painter in plain words for the piece picked, with its
+//! Betza field in step both ways; letter, name, image, value with the computer's estimate
+//! beside it, royal, pawn, promotion, castling roles, confinement and region moves), Start position (the board painted from a palette by clicks
 //! or drags, pieces dragged about or off it, pockets, a copy of another variant's start, a
-//! Chess960-style shuffle, its FEN field in step), Rules ([`rules`]), RON (the
-//! whole definition as text); one file each (`board`, `pieces`, `start`, `rules`, and the file
+//! Chess960-style shuffle, its FEN field in step), Rules ([`rules`], with ready-made ways to
+//! win), RON (the whole definition as text); beside every section, the variant as it stands
+//! (its start position, its description and its rules in words); one file each (`board`, `pieces`, `start`, `rules`, and the file
 //! `browser`). Every edit can be undone (Ctrl+Z, Ctrl+Y; a drag or a typed
 //! name is one step); the problems of the definition are listed under the sections after
 //! every edit, each with its code and field, and beside the field itself. Test-play starts a
@@ -15,8 +17,9 @@
 //! (with its history) to come back to; Save writes it to the user's variants directory, Save
 //! as… and Open file… use an in-game file browser.
 //!
-//! Reached from the start screen ("Edit a copy…", "New variant…", "Open file…") and by
-//! `chimera --editor [<id|file.ron>]`.
+//! Reached from the start screen ("Edit a copy…", "New variant…", "Open file…"), from the
+//! game's panel, and by `chimera --editor [<id|file.ron>]`; Close goes back to where it was
+//! opened from (its own test game is not such a place).
 
 use std::path::PathBuf;
 
@@ -36,7 +39,7 @@ use start::start_section;
 
 use super::pieces::PieceTextures;
 use super::shared::{BoardView, Clocks, ComputerPlay, GameSystems, Screen, VariantsChanged, after_new_game, start_definition};
-use crate::editor::painter::{Painter, Symmetry, Toggle};
+use crate::editor::painter::{Painter, Reach, Symmetry};
 use crate::editor::{Edit, Editor, Section};
 use crate::rules::{Hop, Mode, Side};
 use crate::variants::{PieceSpec, Problem, RegionSpec, VariantFile};
@@ -96,6 +99,14 @@ pub struct EditorScreen {
     region_name: String,
     /// The piece library's filter, while the library is shown.
     library: Option<String>,
+    /// "Like a …" adds a piece's moves instead of replacing them.
+    like_adds: bool,
+    /// The rules in words of the last version that compiled.
+    words: Option<String>,
+    /// Where Close goes: the screen the editor was opened from (a test game is not one).
+    return_to: Screen,
+    /// A test game of this editor's variant is being played.
+    testing: bool,
     /// Who plays a test game, and the computer's level.
     opponent: TestOpponent,
     level: u8,
@@ -132,6 +143,10 @@ impl Default for EditorScreen {
             region: None,
             region_name: String::new(),
             library: None,
+            like_adds: false,
+            words: None,
+            return_to: Screen::Start,
+            testing: false,
             opponent: TestOpponent::HotSeat,
             level: 3,
             browser: None,
@@ -145,8 +160,8 @@ impl EditorScreen {
     /// Puts `editor` in the editor (keeping who plays its test games); the caller shows the
     /// editor's screen.
     pub fn open_on(&mut self, editor: Editor) {
-        let (opponent, level) = (self.opponent, self.level);
-        *self = EditorScreen { editor: Some(editor), opponent, level, ..EditorScreen::default() };
+        let (opponent, level, return_to) = (self.opponent, self.level, self.return_to);
+        *self = EditorScreen { editor: Some(editor), opponent, level, return_to, ..EditorScreen::default() };
     }
 
     /// Opens the editor on `what`: a new variant (empty), a variant file (`.ron`, see
@@ -215,15 +230,24 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(bevy_egui::EguiPrimaryContextPass, (editor_screen.run_if(in_state(Screen::Editor)), file_browser).chain());
     // Before the game's steps, which wait for the game's screen.
     app.add_systems(Update, test_play.before(GameSystems::Input));
+    app.add_systems(OnEnter(Screen::Editor), remember_origin);
+}
+
+/// Remembers the screen the editor was opened from, for Close: coming back from its own test
+/// game keeps where it was opened from.
+fn remember_origin(mut transitions: MessageReader<StateTransitionEvent<Screen>>, mut screen: ResMut<EditorScreen>) {
+    let Some(last) = transitions.read().last() else { return };
+    let from = last.exited.filter(|s| *s != Screen::Editor).unwrap_or(Screen::Start);
+    if !(from == Screen::Game && screen.testing) {
+        screen.return_to = from;
+    }
+    screen.testing = false;
 }
 
 /// A new variant: a copy of chess named "New variant" (with nothing to undo).
 fn new_variant() -> Result<Editor, String> {
     let mut file = Editor::copy_of("chess").map_err(|e| e.to_string())?.file().clone();
     file.name = Some("New variant".into());
-    // Chess's words do not describe it.
-    file.description = None;
-    file.rules_summary = None;
     Ok(Editor::new(file))
 }
 
@@ -257,6 +281,7 @@ fn test_play(world: &mut World) {
                 TestOpponent::ComputerWhite => [level, None],
             };
             world.resource_mut::<BoardView>().bottom = if opponent == TestOpponent::ComputerWhite { Side::Black } else { Side::White };
+            world.resource_mut::<EditorScreen>().testing = true;
             world.resource_mut::<NextState<Screen>>().set(Screen::Game);
         }
         Err(e) => world.resource_mut::<EditorScreen>().notice = Some(format!("cannot play it yet: {e}")),
@@ -354,6 +379,14 @@ fn editor_screen(
         }
         // Problems and the engine's piece values, worked out once per version of the definition.
         (screen.problems, screen.compiled) = editor.check();
+        // A description that is the rules in words follows them.
+        let words = screen.compiled.as_ref().map(crate::rules::describe_rules);
+        if let (Some(before), Some(now)) = (&screen.words, &words) {
+            editor.follow_words(before, now);
+        }
+        if words.is_some() {
+            screen.words = words;
+        }
         screen.values = screen
             .compiled
             .as_ref()
@@ -363,6 +396,14 @@ fn editor_screen(
             })
             .unwrap_or_default();
         screen.synced = Some(editor.file().clone());
+        // The Pieces section opens on a piece, not on an empty pane.
+        if screen.piece.is_none_or(|l| !editor.file().pieces.iter().flatten().any(|p| p.letter == l))
+            && let Some(first) = editor.file().pieces.iter().flatten().next()
+        {
+            screen.piece = Some(first.letter);
+            screen.betza.clone_from(&first.betza);
+            screen.symmetry = Painter::from_betza(&first.betza).map(|p| Symmetry::of(&p)).unwrap_or_default();
+        }
         // The size fields show the definition's size again (after an undo, say).
         screen.size = None;
     }
@@ -400,7 +441,8 @@ fn editor_screen(
                     TestOpponent::ComputerBlack => format!("vs computer (black, level {})", screen.level),
                     TestOpponent::ComputerWhite => format!("vs computer (white, level {})", screen.level),
                 };
-                egui::ComboBox::from_id_salt("test-opponent").selected_text(who).show_ui(ui, |ui| {
+                // Of one width whatever it shows, so the buttons after it stay put.
+                egui::ComboBox::from_id_salt("test-opponent").width(230.0).selected_text(who).show_ui(ui, |ui| {
                     ui.selectable_value(&mut screen.opponent, TestOpponent::HotSeat, "Two players (hot-seat)");
                     ui.selectable_value(&mut screen.opponent, TestOpponent::ComputerBlack, "The computer plays black");
                     ui.selectable_value(&mut screen.opponent, TestOpponent::ComputerWhite, "The computer plays white");
@@ -446,9 +488,13 @@ fn editor_screen(
                     close = true;
                 }
             });
-            if let Some(n) = &screen.notice {
-                ui.label(egui::RichText::new(n).color(egui::Color32::from_rgb(240, 190, 90)));
-            }
+            // One line for the notice, there or not, so nothing below moves when one shows.
+            ui.allocate_ui_with_layout(egui::vec2(ui.available_width(), 18.0), egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                ui.set_min_height(18.0);
+                if let Some(n) = &screen.notice {
+                    ui.add(egui::Label::new(egui::RichText::new(n).color(egui::Color32::from_rgb(240, 190, 90))).truncate());
+                }
+            });
             for key in ["id", "name", "extends", ""] {
                 exact_problems(ui, &screen.problems, key);
             }
@@ -461,48 +507,69 @@ fn editor_screen(
             ui.separator();
             let problems = screen.problems.clone();
             let height = (ui.available_height() - 150.0).max(200.0);
-            egui::ScrollArea::vertical().id_salt("section").max_height(height).show(ui, |ui| match screen.section {
-                Section::Board => board_section(
-                    ui,
-                    editor,
-                    BoardState {
-                        size: &mut screen.size,
-                        notice: &mut screen.notice,
-                        region: &mut screen.region,
-                        region_name: &mut screen.region_name,
-                    },
-                    &textures,
-                    &problems,
-                ),
-                Section::Pieces => pieces_section(
-                    ui,
-                    editor,
-                    PieceState {
-                        notice: &mut screen.notice,
-                        piece: &mut screen.piece,
-                        step: &mut screen.step,
-                        symmetry: &mut screen.symmetry,
-                        betza: &mut screen.betza,
-                        error: &mut screen.betza_error,
-                        library: &mut screen.library,
-                    },
-                    &screen.values,
-                    &textures,
-                    &problems,
-                ),
-                Section::Start => start_section(
-                    ui,
-                    editor,
-                    &mut screen.palette,
-                    (&mut screen.fen, &mut screen.fen_error, &mut screen.fen_editing),
-                    &textures,
-                    &problems,
-                ),
-                Section::Rules => rules::rules_section(ui, editor, &mut screen.rules, screen.compiled.as_ref(), &problems),
-                Section::Ron => {
-                    ron_section(ui, editor, &mut screen.ron, (&mut screen.ron_error, &mut screen.ron_dirty, &mut screen.broken))
-                }
+            // The section's forms, and beside them the variant as it stands (its board, its
+            // description and its rules in words), in every section.
+            // Each in a rectangle of its own, so a wide form never pushes the preview aside.
+            let whole = egui::Rect::from_min_size(ui.cursor().min, egui::vec2(ui.available_width(), height));
+            let form_rect = egui::Rect::from_min_max(whole.min, egui::pos2(whole.max.x - PREVIEW_WIDTH - 16.0, whole.max.y));
+            let preview_rect = egui::Rect::from_min_max(egui::pos2(whole.max.x - PREVIEW_WIDTH, whole.min.y), whole.max);
+            ui.painter().vline(form_rect.max.x + 8.0, whole.y_range(), ui.visuals().widgets.noninteractive.bg_stroke);
+            {
+                let ui = &mut ui.new_child(egui::UiBuilder::new().max_rect(form_rect));
+                ui.set_clip_rect(form_rect);
+                egui::ScrollArea::vertical().id_salt("section").max_height(height).auto_shrink([false, false]).show(ui, |ui| match screen
+                    .section
+                {
+                    Section::Board => board_section(
+                        ui,
+                        editor,
+                        BoardState {
+                            size: &mut screen.size,
+                            notice: &mut screen.notice,
+                            region: &mut screen.region,
+                            region_name: &mut screen.region_name,
+                        },
+                        &textures,
+                        &problems,
+                    ),
+                    Section::Pieces => pieces_section(
+                        ui,
+                        editor,
+                        PieceState {
+                            notice: &mut screen.notice,
+                            piece: &mut screen.piece,
+                            step: &mut screen.step,
+                            symmetry: &mut screen.symmetry,
+                            betza: &mut screen.betza,
+                            error: &mut screen.betza_error,
+                            library: &mut screen.library,
+                            like_adds: &mut screen.like_adds,
+                        },
+                        &screen.values,
+                        &textures,
+                        &problems,
+                        screen.compiled.as_ref(),
+                    ),
+                    Section::Start => start_section(
+                        ui,
+                        editor,
+                        &mut screen.palette,
+                        (&mut screen.fen, &mut screen.fen_error, &mut screen.fen_editing),
+                        &textures,
+                        &problems,
+                    ),
+                    Section::Rules => rules::rules_section(ui, editor, &mut screen.rules, screen.compiled.as_ref(), &problems),
+                    Section::Ron => {
+                        ron_section(ui, editor, &mut screen.ron, (&mut screen.ron_error, &mut screen.ron_dirty, &mut screen.broken))
+                    }
+                });
+            }
+            let ui_preview = &mut ui.new_child(egui::UiBuilder::new().max_rect(preview_rect));
+            egui::ScrollArea::vertical().id_salt("preview").max_height(height).show(ui_preview, |ui| {
+                preview_column(ui, editor, screen.compiled.as_ref(), &textures);
             });
+            // The two rectangles' room, taken in one piece whatever they hold.
+            ui.allocate_rect(whole, egui::Sense::hover());
             ui.separator();
             // The problems, each with its code and field; a click goes to its section.
             if problems.is_empty() {
@@ -530,9 +597,44 @@ fn editor_screen(
         screen.synced = None;
     }
     if close {
-        next.set(Screen::Game);
+        next.set(screen.return_to);
     }
     Ok(())
+}
+
+/// The width of the column beside every section that shows the variant as it stands.
+const PREVIEW_WIDTH: f32 = 320.0;
+
+/// The variant as it stands: its start position, its description (edited here) and its rules
+/// in words, as players will see them.
+fn preview_column(ui: &mut egui::Ui, editor: &mut Editor, compiled: Option<&crate::rules::Variant>, textures: &PieceTextures) {
+    match compiled {
+        Some(v) => super::pictures::board_preview(ui, v, textures, PREVIEW_WIDTH - 20.0),
+        None => {
+            ui.label("The board shows here once the definition has no errors.");
+        }
+    }
+    ui.add_space(4.0);
+    ui.label(egui::RichText::new("Description").strong()).on_hover_text("Shown with the variant on the start screen");
+    let mut description = editor.file().description.clone().unwrap_or_default();
+    let field = egui::TextEdit::multiline(&mut description).desired_rows(4).desired_width(PREVIEW_WIDTH - 20.0);
+    if ui.add(field).changed() {
+        let _ = editor.apply_merged(&Edit::Description(description.clone()), "description");
+    }
+    if let Some(v) = compiled {
+        let words = crate::rules::describe_rules(v);
+        if ui
+            .add_enabled(description != words, egui::Button::new("Use the rules in words"))
+            .on_hover_text("Put the paragraph below in the description")
+            .clicked()
+        {
+            let _ = editor.apply(&Edit::Description(words.clone()));
+        }
+        if description != words {
+            ui.label(egui::RichText::new("The rules in words").strong());
+            ui.label(egui::RichText::new(words).small());
+        }
+    }
 }
 
 /// A board of `files` × `ranks` drawn `cell` points a square, rank 1 at the bottom; returns its
@@ -632,13 +734,6 @@ fn ron_section(ui: &mut egui::Ui, editor: &mut Editor, ron: &mut String, (error,
     if let Some(e) = error.as_ref() {
         ui.colored_label(ERROR, e);
     }
-    let mut description = editor.file().description.clone().unwrap_or_default();
-    ui.horizontal(|ui| {
-        ui.label("Description");
-        if ui.add(egui::TextEdit::singleline(&mut description).desired_width(700.0)).changed() {
-            let _ = editor.apply_merged(&Edit::Description(description), "description");
-        }
-    });
     if ui.add(egui::TextEdit::multiline(ron).font(egui::TextStyle::Monospace).desired_width(f32::INFINITY).desired_rows(24)).changed() {
         *dirty = true;
     }

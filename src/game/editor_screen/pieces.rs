@@ -12,6 +12,33 @@ pub(super) struct PieceState<'a> {
     pub(super) betza: &'a mut String,
     pub(super) error: &'a mut Option<String>,
     pub(super) library: &'a mut Option<String>,
+    /// "Like a …" adds the piece's moves (rather than putting them in place of its own).
+    pub(super) like_adds: &'a mut bool,
+}
+
+/// The width of the piece list.
+const LIST_WIDTH: f32 = 250.0;
+
+/// Picks a piece: its Betza in the field, and the symmetry its moves have for the painter.
+pub(super) fn pick_piece(st: &mut PieceState, spec: &PieceSpec) {
+    *st.piece = Some(spec.letter);
+    st.betza.clone_from(&spec.betza);
+    *st.error = None;
+    *st.step = None;
+    *st.library = None;
+    *st.symmetry = Painter::from_betza(&spec.betza).map(|p| Symmetry::of(&p)).unwrap_or_default();
+}
+
+/// A piece's moves in words: its compiled type's sentence when the variant compiles (royal,
+/// castling, promotion said too), else its Betza's.
+fn sentence(spec: &PieceSpec, compiled: Option<&crate::rules::Variant>) -> String {
+    if let Some(def) = compiled.and_then(|v| v.registry.types.iter().find(|d| d.letter == spec.letter)) {
+        return crate::rules::describe_piece(def);
+    }
+    match crate::rules::parse_movement(&spec.betza) {
+        Ok(m) => crate::rules::describe_moves(&m.atoms, &m.legs),
+        Err(_) => "Its moves do not read yet.".into(),
+    }
 }
 
 pub(super) fn pieces_section(
@@ -21,24 +48,35 @@ pub(super) fn pieces_section(
     values: &[(char, i32)],
     textures: &PieceTextures,
     problems: &[Problem],
+    compiled: Option<&crate::rules::Variant>,
 ) {
     let pieces = editor.file().pieces.clone().unwrap_or_default();
+    let mut st = st;
     ui.horizontal_top(|ui| {
-        // The piece types.
+        // The piece types: picture, moves drawn small, name and moves in words.
         ui.vertical(|ui| {
-            ui.set_width(250.0);
+            ui.set_width(LIST_WIDTH);
             for p in &pieces {
-                ui.horizontal(|ui| {
-                    piece_icon(ui, textures, p, Side::White, 22.0, egui::Sense::hover());
-                    let label = format!("{}  {}  {}", p.letter, p.name, p.betza);
-                    if ui.selectable_label(*st.piece == Some(p.letter), label).clicked() {
-                        *st.piece = Some(p.letter);
-                        st.betza.clone_from(&p.betza);
-                        *st.error = None;
-                        *st.step = None;
-                        *st.library = None;
+                let picked = *st.piece == Some(p.letter);
+                let row = ui.horizontal_top(|ui| {
+                    piece_icon(ui, textures, p, Side::White, 28.0, egui::Sense::hover());
+                    if let Ok(mut painter) = Painter::from_betza(&p.betza) {
+                        diagram_grid(ui, &mut painter, &mut None, false, 6.0, 7);
+                    } else {
+                        ui.add_space(42.0);
                     }
+                    ui.vertical(|ui| {
+                        let name = egui::RichText::new(format!("{}  {}", p.name, p.letter)).strong();
+                        let clicked = ui.selectable_label(picked, name).clicked();
+                        ui.add(egui::Label::new(egui::RichText::new(sentence(p, compiled)).small()).wrap());
+                        clicked
+                    })
+                    .inner
                 });
+                if row.inner || ui.interact(row.response.rect, ui.id().with(("piece-row", p.letter)), egui::Sense::click()).clicked() {
+                    pick_piece(&mut st, p);
+                }
+                ui.add_space(2.0);
             }
             exact_problems(ui, problems, "pieces");
             field_problems(ui, problems, "remove_pieces");
@@ -51,10 +89,8 @@ pub(super) fn pieces_section(
                     && let Some(letter) = free
                 {
                     let spec = PieceSpec::plain(letter, &format!("piece {letter}"), "W");
-                    let _ = editor.apply(&Edit::Piece(spec));
-                    *st.piece = Some(letter);
-                    *st.betza = "W".into();
-                    *st.library = None;
+                    let _ = editor.apply(&Edit::Piece(spec.clone()));
+                    pick_piece(&mut st, &spec);
                 }
                 if ui.add_enabled(free.is_some(), egui::Button::new("From the library…")).clicked() {
                     *st.library = Some(String::new());
@@ -62,14 +98,13 @@ pub(super) fn pieces_section(
             });
         });
         ui.separator();
-        if let Some(filter) = st.library.as_mut() {
-            if let Some(letter) = library(ui, editor, filter, textures) {
-                *st.piece = Some(letter);
-                *st.library = None;
-                *st.step = None;
-                if let Some(p) = editor.file().pieces.iter().flatten().find(|p| p.letter == letter) {
-                    st.betza.clone_from(&p.betza);
-                }
+        if let Some(mut filter) = st.library.clone() {
+            let added = library(ui, editor, &mut filter, textures);
+            *st.library = Some(filter);
+            if let Some(letter) = added
+                && let Some(p) = editor.file().pieces.iter().flatten().find(|p| p.letter == letter).cloned()
+            {
+                pick_piece(&mut st, &p);
             }
             return;
         }
@@ -174,7 +209,11 @@ pub(super) fn piece_form(
                 let mut name = spec.name.clone();
                 ui.label("Name");
                 if ui.add(egui::TextEdit::singleline(&mut name).desired_width(140.0)).changed() {
-                    set(editor, PieceSpec { name, ..spec.clone() }, "name");
+                    // A piece drawn by its name keeps its picture when renamed: the picture
+                    // becomes its own choice.
+                    let glyph =
+                        spec.glyph.clone().or_else(|| super::super::pieces::image_for(&spec.name, &spec.betza, None).map(str::to_string));
+                    set(editor, PieceSpec { name, glyph, ..spec.clone() }, "name");
                 }
                 let image = super::super::pieces::image_for(&spec.name, &spec.betza, spec.glyph.as_deref());
                 let shown = match (&spec.glyph, image) {
@@ -227,10 +266,28 @@ pub(super) fn piece_form(
         });
     });
     ui.horizontal_wrapped(|ui| {
+        // The value saved, and the computer's estimate from its moves offered beside it.
+        ui.label("Value").on_hover_text(
+            "Saved with the variant, in centipawns (a pawn is 100), for exporting and for people; the computer plays by its own estimate from the moves",
+        );
+        let mut value = spec.value;
+        if ui.add(egui::DragValue::new(&mut value).range(0..=5000).speed(5.0)).changed() {
+            set(editor, PieceSpec { value, ..spec.clone() }, "value");
+        }
         match values.iter().find(|(l, _)| *l == letter) {
-            Some((_, v)) => ui.label(format!("Value, as the computer estimates it from its moves: {v}")),
-            None => ui.label("Value: once the variant plays"),
-        };
+            Some(&(_, v)) if v != spec.value => {
+                ui.label(format!("estimated from its moves: {v}"));
+                if ui.button("use").on_hover_text("Save the estimate as its value").clicked() {
+                    let _ = editor.apply(&Edit::Piece(PieceSpec { value: v, ..spec.clone() }));
+                }
+            }
+            Some(_) => {
+                ui.label("(the estimate from its moves)");
+            }
+            None => {
+                ui.label("estimated once the variant plays");
+            }
+        }
         // What it promotes to on reaching the promotion zone (Shogi-style), if anything.
         let current = spec.promotes_to.map_or("nothing".to_string(), |c| c.to_string());
         egui::ComboBox::from_label("promotes in the zone to").selected_text(current).show_ui(ui, |ui| {
@@ -248,7 +305,7 @@ pub(super) fn piece_form(
     ui.horizontal_wrapped(|ui| {
         // Where its first-move steps apply, for a piece that has some.
         if spec.betza.contains('i') || spec.initial_ranks.is_some() {
-            ui.label("First-move (i) steps from ranks").on_hover_text("1 is its own back rank; commas between");
+            ui.label("Its first moves may be made from ranks").on_hover_text("1 is its own back rank; commas between");
             let now = spec.initial_ranks.clone().unwrap_or_else(|| vec![2]);
             if let Some(ranks) = ranks_field(ui, egui::Id::new(("initial-ranks", letter)), &now, 60.0) {
                 // Rank 2, or nothing typed: the default.
@@ -334,53 +391,101 @@ pub(super) fn piece_form(
         return;
     }
     let mut painter = Painter::from_betza(&spec.betza).unwrap_or_default();
+    let before = painter.clone();
+    // Starting points by picture: a known piece's moves in place of its own, or added.
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Like a…").on_hover_text("Click a piece to give this one its moves; with 'add' ticked, its moves are added");
+        for (name, betza) in crate::editor::painter::LIKE {
+            let like = PieceSpec::plain(name.chars().next().unwrap_or('X').to_ascii_uppercase(), name, betza);
+            let icon = piece_icon(ui, textures, &like, Side::White, 30.0, egui::Sense::click());
+            if icon.on_hover_text(format!("{name}: {}", sentence(&like, None))).clicked() {
+                let base = if *st.like_adds { spec.betza.as_str() } else { "" };
+                if let Ok(betza) = crate::editor::painter::together(base, betza) {
+                    painter = Painter::from_betza(&betza).unwrap_or_default();
+                    *st.symmetry = Symmetry::of(&painter);
+                    *st.step = None;
+                }
+            }
+        }
+        ui.checkbox(st.like_adds, "add to its moves");
+    });
     ui.horizontal(|ui| {
-        ui.label("Symmetry:");
-        ui.checkbox(&mut st.symmetry.sideways, "left-right");
-        ui.checkbox(&mut st.symmetry.forward_backward, "forward-backward");
-        ui.checkbox(&mut st.symmetry.all, "all eight");
+        ui.label("A click paints");
+        egui::ComboBox::from_id_salt("symmetry").width(330.0).selected_text(st.symmetry.label()).show_ui(ui, |ui| {
+            for s in Symmetry::ALL {
+                ui.selectable_value(st.symmetry, s, s.label());
+            }
+        });
     });
     painter.symmetry = *st.symmetry;
-    let before = painter.clone();
-    // Around the piece as far as the board reaches (11 to 21 squares across).
-    let (files, ranks) = editor.board_size();
-    let n = (2 * i16::from(files.max(ranks)) - 1).clamp(11, 21) as i8;
-    diagram_grid(ui, &mut painter, st.step, true, (420.0 / f32::from(n)).min(30.0), n);
-    if let Some((dx, dy)) = *st.step
-        && let Some(stroke) = painter.at(dx, dy)
-    {
-        ui.horizontal(|ui| {
-            ui.label(format!("Step ({dx},{dy}):"));
-            let mut range = stroke.range;
-            ui.label("range");
-            if ui
-                .add(egui::DragValue::new(&mut range).clamp_existing_to_range(false).range(0..=16))
-                .on_hover_text("1: one leap; 0: to the edge")
-                .changed()
-            {
-                painter.set_range(dx, dy, range);
-            }
-            for (toggle, name, on) in [
-                (Toggle::Ride, "ride", stroke.range != 1),
-                (Toggle::Hop, "hop (p)", stroke.hop == Hop::Any),
-                (Toggle::Grasshop, "hop, land beyond (g)", stroke.hop == Hop::Adjacent),
-                (Toggle::Lame, "lame (n)", stroke.lame),
-                (Toggle::Initial, "first move (i)", stroke.initial),
-                (Toggle::EnPassant, "en passant (e)", stroke.en_passant),
-            ] {
-                if ui.selectable_label(on, name).clicked() {
-                    painter.toggle(dx, dy, toggle);
+    ui.horizontal_top(|ui| {
+        // Around the piece as far as the board reaches (11 to 21 squares across).
+        let (files, ranks) = editor.board_size();
+        let n = (2 * i16::from(files.max(ranks)) - 1).clamp(11, 21) as i8;
+        diagram_grid(ui, &mut painter, st.step, true, (330.0 / f32::from(n)).min(30.0), n);
+        ui.vertical(|ui| {
+            ui.set_width(ui.available_width().clamp(200.0, 260.0));
+            match *st.step {
+                Some((dx, dy)) if painter.at(dx, dy).is_some() => step_choices(ui, &mut painter, dx, dy),
+                _ => {
+                    ui.label("Click a square around the piece to paint a move there, or a painted one to pick it; clicking the picked one again makes it 'only to move', then 'only to capture', then nothing.");
+                    ui.label("Then say here how the picked move gets there.");
                 }
             }
         });
-    }
+    });
     if painter.atoms() != before.atoms() {
         let betza = painter.betza();
         st.betza.clone_from(&betza);
         *st.error = None;
         let _ = editor.apply(&Edit::Betza { letter, betza });
     }
-    ui.label("Click a square: moves and captures, then moves only, captures only, nothing. Right-click picks a step without changing it. Green: moves and captures; light green: moves only; red: captures only; small dots: reached by riding; a blue ring: the picked step (its range and toggles below the grid). A double step from the start is a first-move (i) step of range 2; en passant (e) lets it be taken as it passes.");
+    ui.label(
+        egui::RichText::new("Dark green: moves and captures; light green: only moves; red: only captures; small dots: squares it slides through; a blue ring: the move picked. Forward is up.")
+            .small(),
+    );
+}
+
+/// The picked move in plain words: how it gets there, what it may do, and when.
+fn step_choices(ui: &mut egui::Ui, painter: &mut Painter, dx: i8, dy: i8) {
+    let Some(stroke) = painter.at(dx, dy) else { return };
+    let now = Reach::of(stroke);
+    let up_to = if let Reach::SlideUpTo(n) = now { n } else { 2 };
+    ui.label(egui::RichText::new("How it gets there").strong());
+    for (reach, label) in Reach::choices(dx, dy, up_to) {
+        let on = std::mem::discriminant(&reach) == std::mem::discriminant(&now);
+        ui.horizontal(|ui| {
+            if ui.radio(on, label).clicked() && !on {
+                painter.set_reach(dx, dy, reach);
+            }
+            if let Reach::SlideUpTo(_) = reach {
+                let mut n = up_to;
+                if ui.add(egui::DragValue::new(&mut n).range(2..=15).suffix(" squares")).changed() {
+                    painter.set_reach(dx, dy, Reach::SlideUpTo(n));
+                }
+            }
+        });
+    }
+    ui.label(egui::RichText::new("What it may do there").strong());
+    for (mode, label) in [(Mode::Both, "move or capture"), (Mode::Move, "only move (not capture)"), (Mode::Capture, "only capture")] {
+        if ui.radio(stroke.mode == mode, label).clicked() && stroke.mode != mode {
+            painter.set_mode(dx, dy, mode);
+        }
+    }
+    let mut first = stroke.initial;
+    if ui.checkbox(&mut first, "only as its first move").on_hover_text("Only from its starting rank, like a pawn's double step").changed() {
+        painter.set_first_move(dx, dy, first);
+    }
+    if stroke.mode.captures() {
+        let mut ep = stroke.en_passant;
+        if ui
+            .checkbox(&mut ep, "also captures en passant")
+            .on_hover_text("Takes a pawn that has just gone past with a double step")
+            .changed()
+        {
+            painter.set_en_passant(dx, dy, ep);
+        }
+    }
 }
 
 /// A read-only diagram (a piece with multi-leg moves): the painter's colours, green where it
@@ -472,8 +577,11 @@ pub(super) fn diagram_grid(ui: &mut egui::Ui, painter: &mut Painter, step: &mut 
                 continue;
             }
             let response = ui.interact(square, ui.id().with(("paint", x, y)), egui::Sense::click());
+            // A click paints an empty square, picks a painted one, and cycles the one picked.
             if response.clicked() {
-                painter.cycle(dx, dy);
+                if painter.at(dx, dy).is_none() || *step == Some((dx, dy)) {
+                    painter.cycle(dx, dy);
+                }
                 *step = Some((dx, dy));
             }
             if response.secondary_clicked() {

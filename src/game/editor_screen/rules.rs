@@ -21,6 +21,12 @@ use crate::variants::{
 /// The section's own state.
 #[derive(Default)]
 pub struct RulesState {
+    /// The piece whose capture the "capture all of a kind" template is about.
+    capture_all: Option<char>,
+    /// The number of checks the checks template asks for.
+    checks: u8,
+    /// Why the last ready-made way to win was refused.
+    refused: Option<String>,
     /// The profile entry being edited (a piece letter, `white:R`, or a square).
     entry: Option<String>,
     /// The key typed for a new per-piece entry (a starting square).
@@ -101,6 +107,8 @@ pub fn rules_section(
         ui.separator();
         janggi(ui, editor, &pieces, problems);
         let ui = &mut cols[1];
+        ways_to_win(ui, editor, st, &pieces);
+        ui.separator();
         end_conditions(ui, editor, &pieces, problems);
         ui.separator();
         presets(ui, editor, problems);
@@ -420,6 +428,54 @@ fn janggi(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], problems
 }
 
 /// The kinds of end condition, with a new one of each.
+/// Ready-made ways to win: one click writes the end condition and the region it needs.
+fn ways_to_win(ui: &mut egui::Ui, editor: &mut Editor, st: &mut RulesState, pieces: &[PieceSpec]) {
+    use crate::editor::WinTemplate;
+    ui.label(egui::RichText::new("Ways to win, ready-made").strong())
+        .on_hover_text("Each adds its condition to the list below (hover one for what it does); checkmate stays unless you remove it");
+    let mut picked = None;
+    ui.horizontal_wrapped(|ui| {
+        let royal = editor.royal_letters();
+        for t in [WinTemplate::Hill, WinTemplate::FarRank { pieces: royal }, WinTemplate::BareKing, WinTemplate::Extinction] {
+            if ui.button(t.title()).on_hover_text(t.explanation()).clicked() {
+                picked = Some(t);
+            }
+        }
+    });
+    ui.horizontal(|ui| {
+        if st.checks == 0 {
+            st.checks = 3;
+        }
+        let checks = WinTemplate::Checks(st.checks);
+        ui.add(egui::DragValue::new(&mut st.checks).range(1..=20));
+        if ui.button("checks win").on_hover_text(checks.explanation()).clicked() {
+            picked = Some(checks);
+        }
+        ui.separator();
+        let letter =
+            st.capture_all.filter(|l| pieces.iter().any(|p| p.letter == *l)).or_else(|| pieces.iter().find(|p| !p.royal).map(|p| p.letter));
+        let name = |l: char| pieces.iter().find(|p| p.letter == l).map_or(l.to_string(), |p| p.name.clone());
+        let all = WinTemplate::CaptureAll { letter: letter.unwrap_or('P') };
+        if ui.button("Capture every").on_hover_text(all.explanation()).clicked() && letter.is_some() {
+            picked = Some(all);
+        }
+        egui::ComboBox::from_id_salt("capture-all").width(120.0).selected_text(letter.map(name).unwrap_or_default()).show_ui(ui, |ui| {
+            for p in pieces {
+                if ui.selectable_label(letter == Some(p.letter), &p.name).clicked() {
+                    st.capture_all = Some(p.letter);
+                }
+            }
+        });
+        ui.label("to win");
+    });
+    if let Some(t) = picked {
+        st.refused = editor.add_win(&t).err();
+    }
+    if let Some(e) = &st.refused {
+        ui.colored_label(super::ERROR, e);
+    }
+}
+
 fn new_conditions(pieces: &[PieceSpec], regions: &[String]) -> Vec<(&'static str, EndSpec)> {
     let royal: String = pieces.iter().filter(|p| p.royal).map(|p| p.letter).collect();
     let region = regions.first().cloned().unwrap_or_default();
@@ -502,9 +558,15 @@ fn condition_row(ui: &mut egui::Ui, i: usize, e: &mut EndSpec, pieces: &[PieceSp
                 *letters = l;
                 changed = true;
             }
-            changed |= ui.checkbox(reply, "black may reply").changed();
-            changed |= ui.checkbox(safe, "safe there").changed();
-            ui.label("pieces needed");
+            changed |= ui
+                .checkbox(reply, "black may reply")
+                .on_hover_text("If White gets there first, Black may still draw by getting there with the very next move (Racing Kings)")
+                .changed();
+            changed |= ui
+                .checkbox(safe, "safe there")
+                .on_hover_text("The piece counts only where the opponent cannot take it at once (Dobutsu's try)")
+                .changed();
+            ui.label("pieces needed").on_hover_text("How many of those pieces must stand there together (Knights Halma: 9)");
             changed |= ui.add(egui::DragValue::new(count).clamp_existing_to_range(false).range(1..=u8::MAX)).changed();
         }
         EndSpec::RegionHeld { pieces: letters, region } => {
