@@ -1,6 +1,6 @@
 //! Drawing only when something changes: the window updates on input and window events, and
 //! asks for the next frame only while something moves on it (effects, glides, the computer
-//! thinking or due to move, a scripted move still to play). Otherwise it sleeps, so an idle
+//! thinking or due to move, a scripted move still to play, another screen asked for). Otherwise it sleeps, so an idle
 //! board costs next to nothing. Automation (`--screenshot`, `--bench-frames`, `--moves`) runs
 //! continuously, as it counts frames.
 //!
@@ -100,10 +100,14 @@ pub(super) fn keep_awake_while_moving(
     state: Res<crate::rules::GameState>,
     script: Res<Script>,
     screen: Option<Res<State<Screen>>>,
+    next_screen: Option<Res<NextState<Screen>>>,
     warming: Option<Res<Warming>>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
-    if warming.is_some_and(|w| w.busy()) {
+    // Another screen asked for: the next frame shows it (it once waited for the next event, so
+    // keys typed into a new variant's name went to the screen before it).
+    let switching = next_screen.is_some_and(|n| !matches!(*n, NextState::Unchanged));
+    if switching || warming.is_some_and(|w| w.busy()) {
         redraw.write(RequestRedraw);
         return;
     }
@@ -170,6 +174,11 @@ mod tests {
         app.insert_resource(warming.clone());
         assert_eq!(redraws(&mut app), 1);
         warming.0.store(false, Ordering::Relaxed);
+        assert_eq!(redraws(&mut app), 0);
+        // Another screen asked for is shown at once.
+        app.insert_resource(NextState::Pending(Screen::Start));
+        assert_eq!(redraws(&mut app), 1);
+        app.insert_resource(NextState::<Screen>::Unchanged);
         assert_eq!(redraws(&mut app), 0);
     }
 

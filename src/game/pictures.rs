@@ -41,7 +41,11 @@ pub fn board_preview(ui: &mut egui::Ui, variant: &Variant, textures: &PieceTextu
 /// piece type with its picture, its name and its sentence (its move diagram on hover). Words
 /// are worked out when drawn, which is cheap next to the drawing.
 pub fn rules_in_words(ui: &mut egui::Ui, variant: &Variant, textures: &PieceTextures) {
-    ui.label(crate::rules::describe_rules(variant));
+    // Said once: a description that is these words already is not repeated.
+    let words = crate::rules::describe_rules(variant);
+    if words != variant.description {
+        ui.label(words);
+    }
     for def in &variant.registry.types {
         let texture = textures.of(def, Side::White);
         ui.horizontal_top(|ui| {

@@ -41,6 +41,7 @@ impl Default for StartScreen {
         StartScreen {
             search: String::new(),
             selected: None,
+            show_selected: false,
             presets: Vec::new(),
             opponent: Opponent::HotSeat,
             play_as: PlayAs::White,
@@ -137,6 +138,8 @@ pub struct StartScreen {
     confirm_open: Option<String>,
     /// The clocks chosen.
     pub clock: ClockChoice,
+    /// The list scrolls to the variant picked (one just saved) when next shown.
+    show_selected: bool,
 }
 
 impl StartScreen {
@@ -148,9 +151,17 @@ impl StartScreen {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<StartScreen>();
-    // A variant saved in the editor is listed from then on.
+    // A variant saved in the editor is listed from then on, and picked (and scrolled to).
     app.add_systems(Update, |mut changed: MessageReader<VariantsChanged>, mut screen: ResMut<StartScreen>| {
-        if changed.read().count() > 0 {
+        let mut any = false;
+        for VariantsChanged(saved) in changed.read() {
+            any = true;
+            if let Some(path) = saved {
+                screen.selected = Some(path.display().to_string());
+                screen.show_selected = true;
+            }
+        }
+        if any {
             screen.forget_catalogue();
         }
     });
@@ -288,11 +299,17 @@ fn start_screen(
                     if !hits.is_empty() && !hits.iter().any(|&i| screen.selected.as_deref() == Some(screen.catalogue[i].0.as_str())) {
                         screen.selected = Some(screen.catalogue[hits[0]].0.clone());
                     }
+                    let mut show = screen.show_selected;
                     egui::ScrollArea::vertical().id_salt("variants").auto_shrink([false, false]).max_height(room - SEARCH).show(ui, |ui| {
                         for &i in &hits {
                             let (id, v) = &screen.catalogue[i];
-                            if ui.selectable_label(screen.selected.as_deref() == Some(id), &v.name).clicked() {
+                            let row = ui.selectable_label(screen.selected.as_deref() == Some(id), &v.name);
+                            if row.clicked() {
                                 screen.selected = Some(id.clone());
+                            }
+                            if screen.show_selected && screen.selected.as_deref() == Some(id) {
+                                row.scroll_to_me(Some(egui::Align::Center));
+                                show = false;
                             }
                         }
                         for (path, name, why) in &screen.unplayable {
@@ -306,6 +323,7 @@ fn start_screen(
                             }
                         }
                     });
+                    screen.show_selected = show;
                 });
                 ui.separator();
                 // The variant picked: preview, description, presets, sides, clocks (scrolled in

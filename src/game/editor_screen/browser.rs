@@ -220,7 +220,7 @@ pub(super) fn file_browser(
             BrowseFor::SaveAs => match screen.editor.as_mut() {
                 Some(editor) => editor.save_as(&path).map(|()| {
                     screen.notice = Some(format!("saved to {}", path.display()));
-                    variants_changed.write(VariantsChanged);
+                    variants_changed.write(VariantsChanged(Some(path.clone())));
                 }),
                 None => Err("nothing to save".into()),
             },

@@ -103,6 +103,9 @@ pub struct EditorScreen {
     like_adds: bool,
     /// The rules in words of the last version that compiled.
     words: Option<String>,
+    /// The name field takes the keyboard with its text selected (a new variant: type its name),
+    /// asked again for this many frames (a new egui area is not shown on its first).
+    name_focus: u8,
     /// Where Close goes: the screen the editor was opened from (a test game is not one).
     return_to: Screen,
     /// A test game of this editor's variant is being played.
@@ -145,6 +148,7 @@ impl Default for EditorScreen {
             library: None,
             like_adds: false,
             words: None,
+            name_focus: 0,
             return_to: Screen::Start,
             testing: false,
             opponent: TestOpponent::HotSeat,
@@ -181,6 +185,8 @@ impl EditorScreen {
         }
         let editor = if what.is_empty() { new_variant()? } else { Editor::copy_of(what).map_err(|e| e.to_string())? };
         self.open_on(editor);
+        // A new variant asks for its name first: typing replaces "New variant".
+        self.name_focus = if what.is_empty() { 3 } else { 0 };
         Ok(())
     }
 
@@ -419,7 +425,16 @@ fn editor_screen(
             ui.horizontal(|ui| {
                 ui.heading("Variant editor");
                 let mut name = editor.file().name.clone().unwrap_or_default();
-                if ui.add(egui::TextEdit::singleline(&mut name).desired_width(260.0)).changed() {
+                let name_id = egui::Id::new("variant-name");
+                if screen.name_focus > 0 && !ui.memory(|m| m.has_focus(name_id)) {
+                    let mut state = egui::text_edit::TextEditState::load(ui.ctx(), name_id).unwrap_or_default();
+                    let all = egui::text::CCursorRange::two(egui::text::CCursor::new(0), egui::text::CCursor::new(name.chars().count()));
+                    state.cursor.set_char_range(Some(all));
+                    state.store(ui.ctx(), name_id);
+                    ui.memory_mut(|m| m.request_focus(name_id));
+                }
+                screen.name_focus = screen.name_focus.saturating_sub(1);
+                if ui.add(egui::TextEdit::singleline(&mut name).id(name_id).desired_width(260.0)).changed() {
                     let _ = editor.apply_merged(&Edit::Name(name), "name");
                 }
                 if ui.add_enabled(editor.can_undo(), egui::Button::new("Undo")).on_hover_text("Ctrl+Z").clicked() {
@@ -458,7 +473,7 @@ fn editor_screen(
                         Some(dir) => match editor.save_in(&dir) {
                             Ok(path) => {
                                 // The start screen lists it from now on.
-                                variants_changed.write(VariantsChanged);
+                                variants_changed.write(VariantsChanged(Some(path.clone())));
                                 format!("saved to {}", path.display())
                             }
                             Err(e) => e,

@@ -99,6 +99,6 @@ pub struct CheckSquares(pub Vec<Square>);
 pub struct Script(pub VecDeque<String>);
 
 /// The user's own variants changed on disk (the editor saved, renamed or deleted one): lists of
-/// variants read them again.
-#[derive(Message, Clone, Copy, Debug, Default)]
-pub struct VariantsChanged;
+/// variants read them again, and show the file saved, if one was.
+#[derive(Message, Clone, Debug, Default)]
+pub struct VariantsChanged(pub Option<std::path::PathBuf>);
