@@ -15,7 +15,10 @@
 #
 #   bash scripts/editor-e2e.sh [screenshot-dir]
 #
-# Needs xvfb, xdotool and imagemagick. Coordinates are the editor's at 1240x880.
+# Needs xvfb, xdotool and imagemagick. Coordinates are the editor's at 1240x880 as it was laid
+# out before issue 33 (the variant's preview beside every section moved the forms): they are to
+# be measured again, and until then the script stops part of the way. The model test above
+# replays the edits in CI; scripts/editor-novice.sh drives the new layout.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shots="${1:-$(mktemp -d)}"

@@ -1,6 +1,7 @@
 //! Drawing only when something changes: the window updates on input and window events, and
 //! asks for the next frame only while something moves on it (effects, glides, the computer
-//! thinking or due to move, a scripted move still to play, another screen asked for). Otherwise it sleeps, so an idle
+//! thinking or due to move, a scripted move still to play, another screen asked for, and one
+//! frame after a click or a key so that what it changed is drawn). Otherwise it sleeps, so an idle
 //! board costs next to nothing. Automation (`--screenshot`, `--bench-frames`, `--moves`) runs
 //! continuously, as it counts frames.
 //!
@@ -44,7 +45,7 @@ pub(super) fn plugin(app: &mut App) {
         render.add_systems(bevy::render::Render, note_warming.in_set(bevy::render::RenderSystems::Cleanup));
         app.insert_resource(warming);
     }
-    app.add_systems(bevy_egui::EguiPrimaryContextPass, window_style);
+    app.add_systems(bevy_egui::EguiPrimaryContextPass, (window_style, settle_after_input));
     app.add_systems(PostUpdate, keep_awake_while_moving);
     app.add_systems(
         PreUpdate,
@@ -73,6 +74,20 @@ fn window_style(mut contexts: EguiContexts, mut done: Local<bool>) {
             s.spacing.scroll = egui::style::ScrollStyle::solid();
         });
         *done = true;
+    }
+}
+
+/// A click or a key can change what the window shows after the part it changed was drawn (a
+/// piece added below the list that shows it, a popup that egui lays out unseen on its first
+/// frame): one more frame after each settles it, which the window would otherwise draw only at
+/// the next event (a click then seemed to do nothing until the pointer moved).
+fn settle_after_input(mut contexts: EguiContexts, mut redraw: MessageWriter<RequestRedraw>) {
+    let Ok(ctx) = contexts.ctx_mut() else { return };
+    let acted = ctx.input(|i| {
+        i.events.iter().any(|e| matches!(e, egui::Event::PointerButton { .. } | egui::Event::Key { .. } | egui::Event::Text(_)))
+    });
+    if acted {
+        redraw.write(RequestRedraw);
     }
 }
 

@@ -511,7 +511,11 @@ fn types_named(variant: &Variant, set: u64) -> String {
 fn squares_named(variant: &Variant, set: super::geometry::SquareSet) -> String {
     let g = variant.registry.geometry;
     let names: Vec<String> = g.squares().filter(|sq| set.contains(*sq)).map(|sq| g.name(sq)).collect();
-    if names.len() > 8 { format!("one of {} squares", names.len()) } else { or_list(&names) }
+    match names.len() {
+        0 => "a region with no squares yet".into(),
+        n if n > 8 => format!("one of {n} squares"),
+        _ => or_list(&names),
+    }
 }
 
 /// A region's squares for a sentence: "the 8th rank" when it is a whole rank, else named.

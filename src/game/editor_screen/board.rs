@@ -10,6 +10,8 @@ pub(super) struct BoardState<'a> {
     pub(super) notice: &'a mut Option<String>,
     pub(super) region: &'a mut Option<String>,
     pub(super) region_name: &'a mut String,
+    /// Came to paint a region the Rules section asked for: a button goes back there.
+    pub(super) back_to_rules: &'a mut bool,
 }
 
 /// A region's definition in words.
@@ -65,6 +67,13 @@ pub(super) fn board_section(ui: &mut egui::Ui, editor: &mut Editor, st: BoardSta
     ui.horizontal_top(|ui| {
         ui.vertical(|ui| {
             ui.set_width(330.0);
+            if *st.back_to_rules {
+                let name = st.region.clone().unwrap_or_default();
+                ui.label(format!("Paint the squares of '{name}' on the board, then:"));
+                if ui.button("Done: back to Rules").clicked() {
+                    *st.back_to_rules = false;
+                }
+            }
             ui.label(egui::RichText::new("Regions").strong());
             ui.label(egui::RichText::new("Named sets of squares: promotion zones, palaces, hills, drop zones. Pick one and paint it on the board: a click or a drag adds squares, starting on one of its squares takes them out. Blue: the region for both sides; white or black: for that side only.").small());
             for (name, spec) in &regions {

@@ -97,6 +97,9 @@ pub struct EditorScreen {
     region: Option<String>,
     /// The name field for a new or renamed region.
     region_name: String,
+    /// The region picked was made for the Rules section, which the board section offers to go
+    /// back to.
+    back_to_rules: bool,
     /// The piece library's filter, while the library is shown.
     library: Option<String>,
     /// "Like a …" adds a piece's moves instead of replacing them.
@@ -145,6 +148,7 @@ impl Default for EditorScreen {
             synced: None,
             region: None,
             region_name: String::new(),
+            back_to_rules: false,
             library: None,
             like_adds: false,
             words: None,
@@ -522,6 +526,7 @@ fn editor_screen(
             ui.separator();
             let problems = screen.problems.clone();
             let height = (ui.available_height() - 150.0).max(200.0);
+            let painting_for_rules = screen.back_to_rules;
             // The section's forms, and beside them the variant as it stands (its board, its
             // description and its rules in words), in every section.
             // Each in a rectangle of its own, so a wide form never pushes the preview aside.
@@ -543,6 +548,7 @@ fn editor_screen(
                             notice: &mut screen.notice,
                             region: &mut screen.region,
                             region_name: &mut screen.region_name,
+                            back_to_rules: &mut screen.back_to_rules,
                         },
                         &textures,
                         &problems,
@@ -585,6 +591,15 @@ fn editor_screen(
             });
             // The two rectangles' room, taken in one piece whatever they hold.
             ui.allocate_rect(whole, egui::Sense::hover());
+            // A region made for an end condition is painted on the board, then back to Rules.
+            if let Some(name) = screen.rules.paint.take() {
+                screen.section = Section::Board;
+                screen.region = Some(name.clone());
+                screen.region_name = name;
+                screen.back_to_rules = true;
+            } else if painting_for_rules && !screen.back_to_rules {
+                screen.section = Section::Rules;
+            }
             ui.separator();
             // The problems, each with its code and field; a click goes to its section.
             if problems.is_empty() {

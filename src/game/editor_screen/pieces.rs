@@ -112,6 +112,8 @@ pub(super) fn pieces_section(
             ui.label("Pick a piece on the left.");
             return;
         };
+        // As they are now: a piece added by the list's buttons just above is shown at once.
+        let pieces = editor.file().pieces.clone().unwrap_or_default();
         let Some(spec) = pieces.iter().find(|p| p.letter == letter).cloned() else { return };
         ui.vertical(|ui| piece_form(ui, editor, st, &spec, &pieces, values, textures, problems));
     });

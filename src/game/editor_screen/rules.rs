@@ -27,6 +27,8 @@ pub struct RulesState {
     checks: u8,
     /// Why the last ready-made way to win was refused.
     refused: Option<String>,
+    /// A region just made for an end condition, to be painted on the board.
+    pub(super) paint: Option<String>,
     /// The profile entry being edited (a piece letter, `white:R`, or a square).
     entry: Option<String>,
     /// The key typed for a new per-piece entry (a starting square).
@@ -109,7 +111,7 @@ pub fn rules_section(
         let ui = &mut cols[1];
         ways_to_win(ui, editor, st, &pieces);
         ui.separator();
-        end_conditions(ui, editor, &pieces, problems);
+        end_conditions(ui, editor, st, &pieces, problems);
         ui.separator();
         presets(ui, editor, problems);
         ui.separator();
@@ -509,14 +511,29 @@ fn new_conditions(pieces: &[PieceSpec], regions: &[String]) -> Vec<(&'static str
     ]
 }
 
-/// One end condition's row: what it is and its values; returns whether it changed.
-fn condition_row(ui: &mut egui::Ui, i: usize, e: &mut EndSpec, pieces: &[PieceSpec], regions: &[String]) -> bool {
+/// One end condition's row: what it is and its values; returns whether it changed. A region
+/// asked for may be a new one ("New region…"): its name is put in `new_region`, to be made and
+/// painted.
+fn condition_row(
+    ui: &mut egui::Ui,
+    i: usize,
+    e: &mut EndSpec,
+    pieces: &[PieceSpec],
+    regions: &[String],
+    new_region: &mut Option<String>,
+) -> bool {
     let mut changed = false;
-    let region_combo = |ui: &mut egui::Ui, region: &mut String| {
+    let mut region_combo = |ui: &mut egui::Ui, region: &mut String| {
         let mut changed = false;
         egui::ComboBox::from_id_salt(("end-region", i)).selected_text(region.clone()).show_ui(ui, |ui| {
             for r in regions {
                 changed |= ui.selectable_value(region, r.clone(), r).changed();
+            }
+            if ui.selectable_label(false, "New region…").on_hover_text("Make a region and paint its squares on the board").clicked() {
+                let name = (1..).map(|n| format!("region-{n}")).find(|n| !regions.contains(n)).unwrap_or_default();
+                region.clone_from(&name);
+                *new_region = Some(name);
+                changed = true;
             }
         });
         changed
@@ -645,13 +662,14 @@ fn condition_row(ui: &mut egui::Ui, i: usize, e: &mut EndSpec, pieces: &[PieceSp
     changed
 }
 
-fn end_conditions(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], problems: &[Problem]) {
+fn end_conditions(ui: &mut egui::Ui, editor: &mut Editor, st: &mut RulesState, pieces: &[PieceSpec], problems: &[Problem]) {
     ui.label(egui::RichText::new("How the game ends (checked in this order)").strong());
     if editor.file().end.is_none() {
         ui.label(egui::RichText::new("Chess's, as the file leaves them out:").small());
     }
     let regions: Vec<String> = editor.file().regions.iter().flatten().map(|(n, _)| n.clone()).collect();
     let mut list = editor.end_conditions();
+    let mut new_region = None;
     let mut changed = false;
     let mut merge = false;
     let mut action: Option<(usize, i32)> = None;
@@ -666,7 +684,7 @@ fn end_conditions(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], 
             if ui.small_button("✖").on_hover_text("remove").clicked() {
                 action = Some((i, 0));
             }
-            if condition_row(ui, i, e, pieces, &regions) {
+            if condition_row(ui, i, e, pieces, &regions, &mut new_region) {
                 changed = true;
                 merge = true;
             }
@@ -695,7 +713,14 @@ fn end_conditions(ui: &mut egui::Ui, editor: &mut Editor, pieces: &[PieceSpec], 
             }
         }
     });
-    if changed {
+    if let Some(name) = new_region {
+        // The region first (empty, to be painted), then the condition that names it; the
+        // screen goes to the board to paint it.
+        if editor.apply(&Edit::Region { name: name.clone(), spec: Some(crate::variants::RegionSpec::Squares(Vec::new())) }).is_ok() {
+            let _ = editor.apply(&Edit::End(list));
+            st.paint = Some(name);
+        }
+    } else if changed {
         let _ = if merge { editor.apply_merged(&Edit::End(list), "end") } else { editor.apply(&Edit::End(list)) };
     }
     // The list's own problems (each condition's are beside it).
