@@ -12,8 +12,9 @@
 //! typed — merges into one step: [`Editor::apply_merged`]), live problems and the section each
 //! belongs to ([`Section::of`]), the RON text both ways, the move painter ([`painter`]) in plain
 //! words and kept in step with Betza, ready-made ways to win ([`templates`]), a description that
-//! follows the rules in words while the designer has not written one ([`Editor::follow_words`]), the start position as a grid with its pockets and a Chess960-style shuffle
-//! ([`start`]), the rules' forms and regions painted square by square, the piece library and
+//! follows the rules in words while the designer has not written one ([`Editor::follow_words`]),
+//! the start position as a grid with its pockets and a Chess960-style shuffle ([`start`]), the
+//! rules' forms and regions painted square by square, the piece library and
 //! the catalogue's starts ([`rules`]), saving (to the user's variants, or as any file) and the
 //! file browser's model ([`browse`]).
 //!

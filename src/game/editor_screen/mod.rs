@@ -5,17 +5,18 @@
 //! its moves drawn small and said in words; the library of every catalogue piece; "Like a…"
 //! starting points by picture; the move painter in plain words for the piece picked, with its
 //! Betza field in step both ways; letter, name, image, value with the computer's estimate
-//! beside it, royal, pawn, promotion, castling roles, confinement and region moves), Start position (the board painted from a palette by clicks
-//! or drags, pieces dragged about or off it, pockets, a copy of another variant's start, a
-//! Chess960-style shuffle, its FEN field in step), Rules ([`rules`], with ready-made ways to
-//! win), RON (the whole definition as text); beside every section, the variant as it stands
-//! (its start position, its description and its rules in words); one file each (`board`, `pieces`, `start`, `rules`, and the file
-//! `browser`). Every edit can be undone (Ctrl+Z, Ctrl+Y; a drag or a typed
-//! name is one step); the problems of the definition are listed under the sections after
-//! every edit, each with its code and field, and beside the field itself. Test-play starts a
-//! game of the variant as it stands, hot-seat or against the computer, and keeps the editor
-//! (with its history) to come back to; Save writes it to the user's variants directory, Save
-//! as… and Open file… use an in-game file browser.
+//! beside it, royal, pawn, promotion, castling roles, confinement and region moves), Start
+//! position (the board painted from a palette by clicks or drags, pieces dragged about or off
+//! it, pockets, a copy of another variant's start, a Chess960-style shuffle, its FEN field in
+//! step), Rules ([`rules`], with ready-made ways to win and "New region…" where a condition
+//! asks for one), RON (the whole definition as text); beside every section, the variant as it
+//! stands (its start position, its description and its rules in words); one file each
+//! (`board`, `pieces`, `start`, `rules`, and the file `browser`). Every edit can be undone
+//! (Ctrl+Z, Ctrl+Y; a drag or a typed name is one step); the problems of the definition are
+//! listed under the sections after every edit, each with its code and field, and beside the
+//! field itself. Test-play starts a game of the variant as it stands, hot-seat or against the
+//! computer, and keeps the editor (with its history) to come back to; Save writes it to the
+//! user's variants directory, Save as… and Open file… use an in-game file browser.
 //!
 //! Reached from the start screen ("Edit a copy…", "New variant…", "Open file…"), from the
 //! game's panel, and by `chimera --editor [<id|file.ron>]`; Close goes back to where it was
