@@ -970,4 +970,10 @@ fn different_moves_get_different_words() {
         }
     }
     assert!(seen.len() > 60, "{}", seen.len());
+    // Rules the words once got wrong: the promotion rank, black's own choices, Shatar's mate.
+    let words = |id: &str| describe_rules(&variants::builtin(id).unwrap());
+    assert!(words("makruk").contains("Pawns promote on their 6th rank to met."), "{}", words("makruk"));
+    assert!(words("chigorin").contains("Black's to queen, rook or bishop"), "{}", words("chigorin"));
+    assert!(words("kingofthehill").contains("by getting a king to d4, e4, d5 or e5"), "{}", words("kingofthehill"));
+    assert!(words("shatar").contains("a checkmate given by a knight alone loses"), "{}", words("shatar"));
 }

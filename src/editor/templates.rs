@@ -125,6 +125,7 @@ impl Editor {
                 }
                 let ((f0, f1), (r0, r1)) = (middle(files), middle(ranks));
                 let mut squares = vec![(f0, r0), (f1, r0), (f0, r1), (f1, r1)];
+                squares.sort_unstable();
                 squares.dedup();
                 let (region, add) = self.region_for("centre", &squares, &squares);
                 regions = add;
@@ -154,7 +155,18 @@ impl Editor {
             WinTemplate::Checks(n) => EndSpec::NCheck((*n).max(1)),
             WinTemplate::BareKing => EndSpec::BareKing(Verdict::Loss),
             WinTemplate::Extinction => {
-                let all: String = self.file().pieces.iter().flatten().map(|p| p.letter).collect();
+                // The kinds a side starts with (on the board or in hand): one that only comes by
+                // promotion is not lost before it is there.
+                let start = self.file().start.clone().unwrap_or_default();
+                let placed = start.split_whitespace().next().unwrap_or_default();
+                let all: String = self
+                    .file()
+                    .pieces
+                    .iter()
+                    .flatten()
+                    .map(|p| p.letter)
+                    .filter(|l| placed.contains([*l, l.to_ascii_lowercase()]))
+                    .collect();
                 EndSpec::Extinction { pieces: all, per_type: true, fewer_than: 1, verdict: Verdict::Loss, pseudo_royal: false }
             }
         };
@@ -286,5 +298,19 @@ mod tests {
         let mut ext = Editor::copy_of("chess").unwrap();
         ext.add_win(&WinTemplate::Extinction).unwrap();
         assert_eq!(perft(&ext, fen, 3), perft(&builtin("extinction"), fen, 3));
+        // In Shogi, kinds that come only by promotion are not counted as lost from the start.
+        let mut shogi = Editor::copy_of("shogi").unwrap();
+        shogi.add_win(&WinTemplate::Extinction).unwrap();
+        let v = crate::variants::compile(shogi.file()).unwrap();
+        let mut g = crate::presets::new_game(v.clone(), &v.start_fen).unwrap();
+        g.play_uci("c3c4").unwrap();
+        assert!(g.outcome().is_none(), "{:?}", g.outcome());
+
+        // On a board of odd ranks, the hill is two squares, and a second click changes nothing.
+        let mut e = Editor::copy_of("chess").unwrap();
+        e.apply(&crate::editor::Edit::Board { files: 8, ranks: 9 }).unwrap();
+        assert!(e.add_win(&WinTemplate::Hill).unwrap());
+        assert_eq!(e.region_squares("centre")[0], vec![(3, 4), (4, 4)]);
+        assert!(!e.add_win(&WinTemplate::Hill).unwrap());
     }
 }

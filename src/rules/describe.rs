@@ -256,7 +256,9 @@ struct Phrase {
 }
 
 fn phrase(s: (i8, i8), dirs: &[(i8, i8)], how: How) -> Phrase {
-    let full = dirs.len() == 8 || (s.0 == s.1 || s.0 == 0) && dirs.len() == 4;
+    let orth = dirs.iter().all(|&(x, y)| x == 0 || y == 0);
+    let diag = dirs.iter().all(|&(x, y)| x != 0 && y != 0);
+    let full = dirs.len() == 8 || dirs.len() == 4 && (orth || diag);
     let line = s.0 == 0 || s.0 == s.1;
     let n = s.1;
     let named = if !how.plain() || !full {
@@ -486,7 +488,7 @@ pub fn describe_piece(def: &PieceTypeDef) -> String {
         s.push_str(" Castles with its rook.");
     }
     if def.promotes {
-        s.push_str(" Promotes on reaching the last rank.");
+        s.push_str(" Promotes on reaching the promotion rank.");
     }
     s
 }
@@ -530,6 +532,17 @@ fn region_named(variant: &Variant, set: super::geometry::SquareSet) -> String {
     }
 }
 
+fn ordinal(n: u8) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, 11) | (2, 12) | (3, 13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
 fn times(n: u8) -> String {
     match n {
         1 => "once".into(),
@@ -552,8 +565,12 @@ pub fn describe_rules(variant: &Variant) -> String {
         match e {
             EndCondition::Checkmate => wins.push("by checkmate".to_string()),
             EndCondition::Checkmated(v) => ends.push(format!("A side that is checkmated {}.", wl(v))),
-            EndCondition::ShatarMate { .. } => {
-                wins.push("by checkmate, if a rook, knight or bers gave a check in the mating series".into())
+            EndCondition::ShatarMate { shak, knights } => {
+                wins.push(format!("by checkmate, if a {} gave a check in the mating series", types_named(variant, *shak)));
+                ends.push(format!(
+                    "Any other checkmate is a draw, and a checkmate given by a {} alone loses for the side that gave it.",
+                    types_named(variant, *knights)
+                ));
             }
             EndCondition::Stalemate(Verdict::Draw) => draws.push("stalemate".to_string()),
             EndCondition::Stalemate(v) => ends.push(format!("A side left with no move {}.", wl(v))),
@@ -580,6 +597,12 @@ pub fn describe_rules(variant: &Variant) -> String {
                 region_named(variant, regions[0])
             )),
             EndCondition::BareKing(v) => ends.push(format!("A side left with only its king {}.", wl(v))),
+            EndCondition::Extinction { types, fewer_than, pseudo_royal: true, .. } if variant.blast.is_none() => {
+                let kinds = types_named(variant, *types);
+                ends.push(format!(
+                    "While a side has no more than {fewer_than} of its {kinds} pieces, they are royal: they must not be left in check, and checkmate ends the game."
+                ));
+            }
             EndCondition::Extinction { types, per_type, fewer_than, verdict: v, .. } => {
                 let kinds = types_named(variant, *types);
                 let one = types.count_ones() == 1;
@@ -597,7 +620,10 @@ pub fn describe_rules(variant: &Variant) -> String {
             EndCondition::Repetition(n) => draws.push(format!("the same position {}", times(*n))),
             EndCondition::RepetitionScored { count, verdict: v, for_white } => {
                 let who = if *for_white { "White" } else { "the side to move" };
-                ends.push(format!("The same position {} {} for {who}.", times(*count), verdict(*v, "is a win", "is a loss")));
+                ends.push(match v {
+                    Verdict::Draw => format!("The same position {} is a draw.", times(*count)),
+                    _ => format!("The same position {} {} for {who}.", times(*count), verdict(*v, "is a win", "is a loss")),
+                });
             }
             EndCondition::InsufficientMaterial | EndCondition::InsufficientMaterialAs(_) => {
                 draws.push("neither side having the material to win".into());
@@ -614,9 +640,26 @@ pub fn describe_rules(variant: &Variant) -> String {
         out.push(format!("Drawn by {}.", or_list(&draws)));
     }
     let name = |k: &super::piece::PieceType| variant.registry.def(*k).name.clone();
-    if !variant.promotion.choices.is_empty() {
-        let choices: Vec<String> = variant.promotion.choices.iter().map(name).collect();
-        out.push(format!("Pawns promote on the last rank to {}.", or_list(&choices)));
+    let p = &variant.promotion;
+    if !p.choices.is_empty() {
+        let choices: Vec<String> = p.choices.iter().map(name).collect();
+        let last = u16::from(p.rank) + 1 == u16::from(g.ranks);
+        let at = match (p.squares.is_some(), p.optional_from) {
+            (true, _) => "on their promotion squares".to_string(),
+            (false, Some(from)) => format!("from their {} rank (by their {} at the latest)", ordinal(from + 1), ordinal(p.rank + 1)),
+            (false, None) if last => "on the last rank".to_string(),
+            (false, None) => format!("on their {} rank", ordinal(p.rank + 1)),
+        };
+        match &p.black_choices {
+            Some(black) => {
+                let black: Vec<String> = black.iter().map(name).collect();
+                out.push(format!("Pawns promote {at}: White's to {}, Black's to {}.", or_list(&choices), or_list(&black)));
+            }
+            None => out.push(format!("Pawns promote {at} to {}.", or_list(&choices))),
+        }
+        if !p.limits.is_empty() {
+            out.push("Only to a piece there are not too many of already.".into());
+        }
     }
     if variant.piece_promotion.is_some() {
         out.push("Some pieces may promote when they move into, within or out of the far zone.".into());
@@ -634,6 +677,9 @@ pub fn describe_rules(variant: &Variant) -> String {
     if let Some(b) = &variant.blast {
         let spared = if b.immune == 0 { String::new() } else { format!(" but a {}", types_named(variant, b.immune)) };
         out.push(format!("A capture explodes: the capturing piece and every piece next to the square{spared} are removed."));
+        if b.unharmed != 0 {
+            out.push(format!("No blast harms a {}.", types_named(variant, b.unharmed)));
+        }
     }
     if variant.switches.mandatory_capture {
         out.push("Capturing is compulsory.".into());
@@ -675,6 +721,7 @@ mod tests {
             ("FfW", "Moves one step forward or diagonally."),
             ("RfB", "Moves as a rook or any distance diagonally forward."),
             ("BN", "Moves as a bishop or as a knight."),
+            ("vRfB", "Moves any distance forward or backward or diagonally forward."),
             ("ffN", "Moves by jumping two squares forward and one to either side."),
         ] {
             assert_eq!(says(betza), words, "{betza}");

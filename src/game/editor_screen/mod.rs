@@ -242,6 +242,9 @@ pub(super) fn plugin(app: &mut App) {
     // Before the game's steps, which wait for the game's screen.
     app.add_systems(Update, test_play.before(GameSystems::Input));
     app.add_systems(OnEnter(Screen::Editor), remember_origin);
+    // The start screen leaves the test game behind: opened from the game after it, the editor
+    // goes back to the game.
+    app.add_systems(OnEnter(Screen::Start), |mut screen: ResMut<EditorScreen>| screen.testing = false);
 }
 
 /// Remembers the screen the editor was opened from, for Close: coming back from its own test

@@ -714,12 +714,13 @@ fn end_conditions(ui: &mut egui::Ui, editor: &mut Editor, st: &mut RulesState, p
         }
     });
     if let Some(name) = new_region {
-        // The region first (empty, to be painted), then the condition that names it; the
-        // screen goes to the board to paint it.
-        if editor.apply(&Edit::Region { name: name.clone(), spec: Some(crate::variants::RegionSpec::Squares(Vec::new())) }).is_ok() {
-            let _ = editor.apply(&Edit::End(list));
-            st.paint = Some(name);
-        }
+        // The region (empty, to be painted) and the condition that names it, one step of undo;
+        // the screen goes to the board to paint it.
+        editor.edit(|f| {
+            f.regions.get_or_insert_with(Default::default).insert(name.clone(), crate::variants::RegionSpec::Squares(Vec::new()));
+            f.end = Some(list);
+        });
+        st.paint = Some(name);
     } else if changed {
         let _ = if merge { editor.apply_merged(&Edit::End(list), "end") } else { editor.apply(&Edit::End(list)) };
     }
