@@ -19,24 +19,8 @@
 # out before issue 33 (the variant's preview beside every section moved the forms): they are to
 # be measured again, and until then the script stops part of the way. The model test above
 # replays the edits in CI; scripts/editor-novice.sh drives the new layout.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-shots="${1:-$(mktemp -d)}"
-mkdir -p "$shots"
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/chimera-target}"
-cargo build --locked >/dev/null 2>&1
-bin="$CARGO_TARGET_DIR/debug/chimera"
-data=$(mktemp -d)
-export XDG_DATA_HOME="$data" XDG_CONFIG_HOME="$data"
-Xvfb :95 -screen 0 1240x880x24 >/dev/null 2>&1 &
-xvfb=$!
-export DISPLAY=:95
-sleep 1
-"$bin" >/dev/null 2>&1 &
-game=$!
-trap 'kill $game $xvfb 2>/dev/null || true; rm -rf "$data"' EXIT
-sleep 5
-xdotool windowfocus "$(xdotool search --name Chimera | head -1)"
+source "$(dirname "$0")/xvfb-game.sh"
+start_game 95 5
 # The window sleeps between events: the pointer arrives first, then the press.
 click() { xdotool mousemove "$1" "$2"; sleep 0.25; xdotool click "${3:-1}"; sleep 0.5; }
 select_all() { click "$1" "$2"; xdotool keydown ctrl; sleep 0.15; xdotool key a; sleep 0.15; xdotool keyup ctrl; sleep 0.15; }

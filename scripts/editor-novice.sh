@@ -15,24 +15,8 @@
 #
 # Needs xvfb, xdotool and imagemagick. Coordinates are the window's on a 1240x880 screen (the
 # window takes 1224x816 of it).
-set -euo pipefail
-cd "$(dirname "$0")/.."
-shots="${1:-$(mktemp -d)}"
-mkdir -p "$shots"
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/chimera-target}"
-cargo build --locked >/dev/null 2>&1
-bin="${CHIMERA_BIN:-$CARGO_TARGET_DIR/debug/chimera}"
-data=$(mktemp -d)
-export XDG_DATA_HOME="$data" XDG_CONFIG_HOME="$data"
-Xvfb :94 -screen 0 1240x880x24 >/dev/null 2>&1 &
-xvfb=$!
-export DISPLAY=:94
-sleep 1
-"$bin" >/dev/null 2>&1 &
-game=$!
-trap 'kill $game $xvfb 2>/dev/null || true; rm -rf "$data"' EXIT
-sleep 6
-xdotool windowfocus "$(xdotool search --name Chimera | head -1)"
+source "$(dirname "$0")/xvfb-game.sh"
+start_game 94 6
 clicks=0
 keys=0
 began=$(date +%s.%N)
