@@ -3,6 +3,7 @@
 # 1240x880 Xvfb on :DISPLAY with the game in it, its data and settings in a fresh directory
 # ($data, removed on exit), waits WAIT seconds for the window and gives it the keyboard. Sets
 # $bin, $data and $shots (the first argument of the script, or a new directory).
+# `restart_game WAIT` quits the game and starts it again on the same data.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 shots="${1:-$(mktemp -d)}"
@@ -18,9 +19,19 @@ start_game() {
     xvfb=$!
     export DISPLAY=":$1"
     sleep 1
+    trap 'kill $game $xvfb 2>/dev/null || true; rm -rf "$data"' EXIT
+    run_game "$2"
+}
+
+run_game() {
     "$bin" >/dev/null 2>&1 &
     game=$!
-    trap 'kill $game $xvfb 2>/dev/null || true; rm -rf "$data"' EXIT
-    sleep "$2"
+    sleep "$1"
     xdotool windowfocus "$(xdotool search --name Chimera | head -1)"
+}
+
+restart_game() {
+    kill "$game"
+    wait "$game" 2>/dev/null || true
+    run_game "$1"
 }

@@ -5,9 +5,9 @@
 //!
 //! | tag | holds |
 //! |---|---|
-//! | `ChimeraSave` | the format's version, `2` (version 1, the same without clocks, still reads) |
+//! | `ChimeraSave` | the format's version, `3` (versions 1, without clocks, and 2, without pictures, still read) |
 //! | `Variant` | the built-in id, or the name of the user's file |
-//! | `ChimeraVariant` | a user variant's whole definition as one line of RON, its `extends` resolved (so the save opens on a machine without the file) |
+//! | `ChimeraVariant` | a user variant's whole definition as one line of RON, its `extends` resolved and its pieces' own pictures carried in `pictures` (base64 of each file), so the save opens on a machine without the file or its pictures |
 //! | `ChimeraPresets` | the presets the game started with: id, parameters, scope and duration |
 //! | `Profile`, `ProfileSwap` | the modifier profile the game started with, and every swap (as plain PGN) |
 //! | `FEN` | the start, when it is not the variant's usual one; its facts field carries preset state |
@@ -50,7 +50,7 @@ use crate::rules::{Board, Engine, MoveLog, PresetRequest, Rules, RulesWorld, Sid
 use crate::variants::VariantFile;
 
 /// The save format this build writes and the newest it reads.
-pub const FORMAT: u32 = 2;
+pub const FORMAT: u32 = 3;
 
 /// Who plays, and how the board is turned.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -522,10 +522,10 @@ mod tests {
         assert_eq!(read_save(&edited).unwrap_err().code(), "save-checksum");
         let cut = &text[..text.len() - 20];
         assert_eq!(read_save(cut).unwrap_err().code(), "save-checksum");
-        let newer = text.replace("[ChimeraSave \"2\"]", "[ChimeraSave \"3\"]");
+        let newer = text.replace(&format!("[ChimeraSave \"{FORMAT}\"]"), &format!("[ChimeraSave \"{}\"]", FORMAT + 1));
         let err = read_save(&newer).unwrap_err();
         assert_eq!(err.code(), "save-version");
-        assert!(err.to_string().contains("format '3'"), "{err}");
+        assert!(err.to_string().contains(&format!("format '{}'", FORMAT + 1)), "{err}");
         let unsummed: String = text.lines().filter(|l| !is_checksum_line(l)).map(|l| format!("{l}\n")).collect();
         assert_eq!(read_save(&unsummed).unwrap_err().code(), "save-checksum");
     }

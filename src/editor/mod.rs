@@ -29,6 +29,9 @@ pub mod templates;
 pub use rules::{LibraryPiece, Switch, castling_default, catalogue_starts, piece_library, region_uses, square_name};
 pub use templates::WinTemplate;
 
+use std::collections::BTreeMap;
+
+use crate::rules::Side;
 use crate::variants::{
     BlastSpec, BoardSpec, CastlingSpec, DropsSpec, EndSpec, LoadError, MaterialCountSpec, PiecePromotionSpec, PieceSpec, PresetUse,
     Problem, ProblemCode, ProfileUse, PromotionSpec, RegionSpec, ShuffleSpec, VariantFile,
@@ -497,6 +500,7 @@ impl Editor {
                     Some(p) => *p = spec.clone(),
                     None => pieces.push(spec.clone()),
                 }
+                drop_unused_pictures(f);
             })),
             Edit::RemovePiece(letter) => {
                 let mut g = self.start_grid().ok();
@@ -519,6 +523,7 @@ impl Editor {
                     if let Some(g) = g {
                         f.start = Some(g.fen());
                     }
+                    drop_unused_pictures(f);
                 }))
             }
             Edit::Letter { from, to } => {
@@ -829,16 +834,25 @@ impl Editor {
         written
     }
 
-    /// Writes the definition to `path` atomically and reads it back.
+    /// Writes the definition to `path` atomically and reads it back. The pieces' own pictures
+    /// are written first, to `<id>-images/` beside it (see
+    /// [`crate::variants::pictures::write_beside`]); the file names them there.
     fn write_to(&mut self, path: &std::path::Path) -> Result<(), String> {
-        let text = self.ron();
+        let dir = path.parent().unwrap_or(std::path::Path::new(""));
+        let mut file = self.file.clone();
+        let named = crate::variants::pictures::write_beside(&mut file, dir)
+            .map_err(|e| format!("cannot write the pictures beside {}: {e}", path.display()))?;
+        let text = crate::variants::write_variant_file(&named).expect("plain data serialises");
         crate::save::write_atomically(path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        let back = std::fs::read_to_string(path)
+        let mut back = std::fs::read_to_string(path)
             .map_err(|e| e.to_string())
             .and_then(|t| crate::variants::parse_variant_file(&t).map_err(|e| e.to_string()))?;
-        if back != self.file {
+        crate::variants::pictures::embed_beside(&mut back, dir);
+        if back != file {
             return Err(format!("{} does not read back as it was written", path.display()));
         }
+        // The pictures are now named where they were written (the same pictures: no edit).
+        self.file = file;
         self.saved_as = Some(path.to_path_buf());
         self.saved = Some(self.file.clone());
         self.wrote_it = true;
@@ -924,12 +938,82 @@ impl Editor {
         if self.mirror && self.start_grid().is_ok_and(|g| !g.is_mirrored()) {
             out.push(Problem::new(ProblemCode::StartAsymmetric, "start", "black's pieces do not mirror white's"));
         }
+        out.extend(crate::variants::pictures::problems(&self.file));
         (out, Some(variant))
     }
 
-    /// The definition as RON, as it would be saved.
+    /// The definition as RON, as it would be saved (the pieces' pictures named, not carried).
     pub fn ron(&self) -> String {
-        crate::variants::write_variant_file(&self.file).expect("plain data serialises")
+        let named = VariantFile { pictures: None, ..self.file.clone() };
+        crate::variants::write_variant_file(&named).expect("plain data serialises")
+    }
+
+    /// Gives the piece `letter` the picture in the file at `path`, for `side`, or for both
+    /// sides (`None`: the other side's is the same picture recoloured). The picture is read
+    /// and drawn first, and refused as [`crate::variants::pictures`] says; the definition then
+    /// carries it until Save writes it beside the variant. Returns what of it is not drawn
+    /// (text in an SVG). One step of undo.
+    ///
+    /// # Errors
+    /// No such piece, or the picture refused (why, in words).
+    pub fn import_picture(&mut self, letter: char, side: Option<Side>, path: &std::path::Path) -> Result<Vec<String>, String> {
+        use crate::variants::pictures;
+        let Some(spec) = self.file.pieces.iter().flatten().find(|p| p.letter == letter).cloned() else {
+            return Err(format!("no piece {letter}"));
+        };
+        let shown = path.file_name().and_then(|n| n.to_str()).unwrap_or("the picture").to_string();
+        let bytes = pictures::read_file(path).map_err(|e| format!("{shown} {e}"))?;
+        let notes = pictures::draw(&bytes).map_err(|e| format!("{shown} is refused: {e}"))?.notes;
+        let data = pictures::to_base64(&bytes);
+        let carried = self.file.pictures.clone().unwrap_or_default();
+        // Named in the folder Save writes to; a name taken by another picture gets a number.
+        let ext = if pictures::is_png(&bytes) { "png" } else { "svg" };
+        let stem: String = std::path::Path::new(&shown)
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("picture")
+            .chars()
+            .map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
+            .collect();
+        let mut key = format!("{}-images/{stem}.{ext}", self.file.id);
+        let mut n = 1;
+        while carried.get(&key).is_some_and(|d| *d != data) {
+            n += 1;
+            key = format!("{}-images/{stem}-{n}.{ext}", self.file.id);
+        }
+        let mut picture = spec.picture.clone().unwrap_or_default();
+        match side {
+            None => picture = crate::variants::PictureSpec { white: Some(key.clone()), black: None },
+            Some(Side::White) => picture.white = Some(key.clone()),
+            Some(Side::Black) => picture.black = Some(key.clone()),
+        }
+        self.edit(|f| {
+            f.pictures.get_or_insert_with(Default::default).insert(key, data);
+            if let Some(p) = f.pieces.iter_mut().flatten().find(|p| p.letter == letter) {
+                p.picture = Some(picture);
+            }
+            drop_unused_pictures(f);
+        });
+        Ok(notes)
+    }
+
+    /// Takes the piece's own pictures away (it is drawn with the piece set's again), or one
+    /// side's (`Some(side)`: that side becomes the other's recoloured). One step of undo.
+    pub fn clear_picture(&mut self, letter: char, side: Option<Side>) -> bool {
+        self.edit(|f| {
+            if let Some(p) = f.pieces.iter_mut().flatten().find(|p| p.letter == letter) {
+                match (side, &mut p.picture) {
+                    (None, picture) => *picture = None,
+                    (Some(Side::White), Some(picture)) => picture.white = None,
+                    (Some(Side::Black), Some(picture)) => picture.black = None,
+                    (Some(_), None) => {}
+                }
+                if p.picture.as_ref().is_some_and(|q| q.white.is_none() && q.black.is_none()) {
+                    p.picture = None;
+                }
+            }
+            drop_unused_pictures(f);
+        })
     }
 
     /// Replaces the definition with RON text (an edit: it can be undone).
@@ -964,7 +1048,26 @@ impl Editor {
             };
             file.extends = None;
         }
+        // The text names the pictures; the ones already carried stay, and new names are read
+        // from beside the file.
+        file.pictures.clone_from(&self.file.pictures);
+        if let Some(dir) = beside.and_then(std::path::Path::parent) {
+            crate::variants::pictures::embed_beside(&mut file, dir);
+        }
+        drop_unused_pictures(&mut file);
         Ok(self.edit(|f| *f = file))
+    }
+}
+
+/// Drops the carried pictures that no piece names.
+fn drop_unused_pictures(f: &mut VariantFile) {
+    let named: Vec<String> =
+        f.pieces.iter().flatten().filter_map(|p| p.picture.as_ref()).flat_map(|p| [p.white.clone(), p.black.clone()]).flatten().collect();
+    if let Some(m) = &mut f.pictures {
+        m.retain(|path, _| named.contains(path));
+    }
+    if f.pictures.as_ref().is_some_and(BTreeMap::is_empty) {
+        f.pictures = None;
     }
 }
 
@@ -1685,5 +1788,108 @@ mod tests {
         assert_eq!(e.file().name.as_deref(), Some("Shogi (mine)"), "a text that does not parse changes nothing");
         assert!(e.undo());
         assert_eq!(e.ron(), text);
+    }
+
+    /// A piece gets its own pictures (an SVG for White, a PNG for Black); refused files say why;
+    /// Save writes them beside the variant; the file reopens with them; a saved game carries
+    /// them and resumes with them after the files are deleted.
+    #[test]
+    fn a_piece_gets_its_own_pictures_and_a_save_keeps_them() {
+        use crate::variants::pictures::{self, tests::DISC, tests::tiny_png};
+        let dir = std::env::temp_dir().join(format!("chimera-own-pictures-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let (art, saved) = (dir.join("art"), dir.join("mine"));
+        std::fs::create_dir_all(&art).unwrap();
+        std::fs::create_dir_all(&saved).unwrap();
+        std::fs::write(art.join("dragon.svg"), DISC).unwrap();
+        std::fs::write(art.join("dragon black.png"), tiny_png(16, 16, |x, y| [(x * 16) as u8, (y * 16) as u8, 90, 255])).unwrap();
+        std::fs::write(art.join("notes.svg"), "this is not a picture").unwrap();
+        let far = r#"<svg xmlns="http://www.w3.org/2000/svg"><image href="../secret.png" width="9" height="9"/></svg>"#;
+        std::fs::write(art.join("far.svg"), far).unwrap();
+        std::fs::write(art.join("huge.png"), vec![0u8; pictures::MAX_FILE_BYTES as usize + 1]).unwrap();
+
+        let mut e = Editor::copy_of("chess").unwrap();
+        e.apply(&Edit::Name("Dragon chess".into())).unwrap();
+        let before = e.file().clone();
+        assert_eq!(e.import_picture('Q', Some(Side::White), &art.join("dragon.svg")), Ok(vec![]));
+        assert_eq!(e.import_picture('Q', Some(Side::Black), &art.join("dragon black.png")), Ok(vec![]));
+        for (file, why) in [
+            ("notes.svg", "not a PNG or SVG picture"),
+            ("far.svg", "refers to another file"),
+            ("huge.png", "too large"),
+            ("missing.png", "cannot be read"),
+            ("dragon.svg", "no piece"),
+        ] {
+            let letter = if file == "dragon.svg" { 'Z' } else { 'Q' };
+            let err = e.import_picture(letter, None, &art.join(file)).unwrap_err();
+            assert!(err.contains(why), "{file}: {err}");
+        }
+        let queen = |e: &Editor| e.file().pieces.iter().flatten().find(|p| p.letter == 'Q').unwrap().clone();
+        let keys = pictures::keys(&queen(&e), e.file());
+        assert!(keys.iter().all(|k| k.is_some_and(|k| !k.recoloured)), "{keys:?}");
+        let (problems, compiled) = e.check();
+        assert!(problems.is_empty(), "{problems:?}");
+        let v = compiled.unwrap();
+        let q = v.registry.ids().find(|&k| v.registry.def(k).letter == 'Q').unwrap();
+        assert_eq!(v.registry.def(q).pictures, keys);
+        // One picture for both sides: Black's is White's recoloured.
+        e.import_picture('N', None, &art.join("dragon.svg")).unwrap();
+        let knight = e.file().pieces.iter().flatten().find(|p| p.letter == 'N').unwrap().clone();
+        let [w, b] = pictures::keys(&knight, e.file());
+        assert_eq!((w.unwrap().source, w.unwrap().recoloured, b.unwrap().recoloured), (b.unwrap().source, false, true));
+        assert_eq!(e.file().pictures.as_ref().unwrap().len(), 2, "one copy of the SVG for both pieces");
+        assert!(e.undo());
+        assert!(e.file().pieces.iter().flatten().find(|p| p.letter == 'N').unwrap().picture.is_none());
+
+        // Saved: the files beside the variant, the RON naming them and carrying none.
+        let path = e.save_in(&saved).unwrap();
+        assert_eq!(path, saved.join("dragon-chess.ron"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("white: \"dragon-chess-images/dragon.svg\""), "{text}");
+        assert!(text.contains("black: \"dragon-chess-images/dragon-black.png\""), "{text}");
+        assert!(!text.contains("pictures"), "a variant file names its pictures, never carries them");
+        assert_eq!(std::fs::read(saved.join("dragon-chess-images/dragon.svg")).unwrap(), DISC.as_bytes());
+        assert!(!e.has_unsaved_changes());
+        assert!(!e.ron().contains("pictures"));
+        let reopened = Editor::open(&path).unwrap();
+        assert_eq!(pictures::keys(&queen(&reopened), reopened.file()), keys);
+        let loaded = crate::variants::load_path(&path).unwrap();
+        assert_eq!(loaded.registry.def(q).pictures, keys);
+
+        // A game saved carries them; with the files gone, it resumes with its pictures.
+        let definition = crate::variants::resolve_path(&path).unwrap();
+        let mut game = crate::presets::new_game(loaded, "startpos").unwrap();
+        game.play_san("e4").unwrap();
+        let input = crate::save::SaveInput {
+            variant_id: &path.display().to_string(),
+            definition: Some(&definition),
+            presets: &[],
+            start_fen: "startpos",
+            seats: crate::save::Seats::default(),
+            redo: &[],
+            date: "2026.11.29",
+            clock: None,
+        };
+        let save_text = crate::save::write_save(game.world_mut(), &input);
+        assert!(save_text.contains(&format!("[ChimeraSave \"{}\"]", crate::save::FORMAT)));
+        std::fs::remove_dir_all(saved.join("dragon-chess-images")).unwrap();
+        assert_eq!(crate::variants::pictures::problems(&crate::variants::resolve_path(&path).unwrap()).len(), 2, "both files gone");
+        let save = crate::save::read_save(&save_text).unwrap();
+        let variant = crate::save::variant_of(&save).unwrap();
+        assert_eq!(variant.registry.def(q).pictures, keys);
+        let carried = pictures::carried(save.definition.as_ref().unwrap());
+        assert_eq!(carried.len(), 2);
+        for (key, data) in carried {
+            assert_eq!(pictures::draw_carried(key, data).unwrap().size, pictures::SIZE);
+        }
+        crate::save::resume(&save).unwrap();
+
+        // Removed, the pictures go with it; undo brings them back.
+        assert!(e.clear_picture('Q', None));
+        assert_eq!(e.file().pictures, None);
+        assert!(e.undo());
+        assert_eq!(pictures::keys(&queen(&e), e.file()), keys);
+        assert_ne!(e.file(), &before);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -411,7 +411,8 @@ fn dress_pieces(
     settings: Res<Settings>,
     pieces: Query<(Entity, &PieceType, &Owner, Option<&Drawn>, Option<&Promoted>), With<Piece>>,
 ) {
-    let redraw_all = settings.is_changed();
+    // (A designer's picture drawn since: the pieces are dressed again.)
+    let redraw_all = settings.is_changed() || images.is_changed();
     for (entity, kind, owner, drawn, promoted) in &pieces {
         if drawn == Some(&Drawn(*kind, owner.0)) && !redraw_all {
             continue;
@@ -442,13 +443,14 @@ fn piece_sprite(
     let def = rules.registry.def(kind);
     let base = promoted_from.map(|b| rules.registry.def(b)).filter(|b| b.promotes_to == Some(kind));
     let name = piece_image_name(def, base);
-    let image = match settings.pieces {
+    // The designer's own picture, in every set; else the set's image.
+    let image = images.own(def, side).or_else(|| match settings.pieces {
         PieceSet::Glyphs => name.and_then(|n| images.get(n, side)),
         // The flat set has the standard pieces and the knight compounds; the others keep their
         // glyph images.
         PieceSet::Flat => name.and_then(|n| images.get(&format!("flat-{n}"), side).or_else(|| images.get(n, side))),
         PieceSet::Letters => None,
-    };
+    });
     match image {
         Some(image) => (Sprite { image, custom_size: Some(Vec2::splat(SQUARE * 0.92)), ..default() }, None),
         None => {
@@ -486,7 +488,7 @@ fn draw_browsed(
     mut live: Query<(Entity, &mut Visibility), With<Piece>>,
     mut hidden: Local<bool>,
 ) {
-    if !(browse.is_changed() || view.is_changed() || layout.is_changed() || settings.is_changed()) {
+    if !(browse.is_changed() || view.is_changed() || layout.is_changed() || settings.is_changed() || images.is_changed()) {
         return;
     }
     for e in &old {
@@ -624,10 +626,10 @@ fn draw_pockets(
     old: Query<Entity, Or<(With<PocketSlot>, With<PocketTile>)>>,
     browse: Res<Browse>,
     (state, selection): (Res<crate::rules::GameState>, Res<Selection>),
-    mut drawn: Local<Option<(u64, u64, Side, Option<usize>, Option<Origin>, usize)>>,
+    mut drawn: Local<Option<(u64, u64, Side, Option<usize>, Option<Origin>, usize, usize)>>,
 ) {
     let rules_id = std::sync::Arc::as_ptr(&rules.0) as usize;
-    let key = (version.0, layout.0, view.bottom, browse.ply, selection.origin, rules_id);
+    let key = (version.0, layout.0, view.bottom, browse.ply, selection.origin, rules_id, images.1.len());
     if *drawn == Some(key) {
         return;
     }
@@ -639,7 +641,10 @@ fn draw_pockets(
         return;
     }
     let g = board.geometry;
-    let sprite_of = |kind: PieceType, side: Side, size: f32| match image_name(rules.registry.def(kind)).and_then(|n| images.get(n, side)) {
+    let sprite_of = |kind: PieceType, side: Side, size: f32| match images
+        .own(rules.registry.def(kind), side)
+        .or_else(|| image_name(rules.registry.def(kind)).and_then(|n| images.get(n, side)))
+    {
         Some(image) => Sprite { image, custom_size: Some(Vec2::splat(size)), ..default() },
         None => Sprite::from_color(Color::srgb(0.5, 0.5, 0.5), Vec2::splat(size * 0.7)),
     };

@@ -10,7 +10,9 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiTextureHandle, egui};
 
 use super::shared::GameSystems;
-use crate::rules::{PieceTypeDef, Side};
+use std::collections::HashMap;
+
+use crate::rules::{PictureKey, PieceTypeDef, Side};
 
 macro_rules! images {
     ($($name:literal),* $(,)?) => {
@@ -107,6 +109,40 @@ pub fn image_names() -> impl Iterator<Item = &'static str> {
     IMAGES.iter().map(|(n, _, _)| *n).filter(|n| !n.ends_with("-promoted"))
 }
 
+/// An image's name in plain words, for the picture picker: "Knight, turned a quarter",
+/// "Xiangqi cannon", "Amazon (knight and queen)".
+pub fn plain_name(image: &str) -> String {
+    let (flat, image) = match image.strip_prefix("flat-") {
+        Some(rest) => (true, rest),
+        None => (false, image),
+    };
+    let words = match image {
+        "knight-queen" => "amazon (knight and queen)".to_string(),
+        "knight-rook" => "chancellor (knight and rook)".to_string(),
+        "knight-bishop" => "archbishop (knight and bishop)".to_string(),
+        "equihopper" => "equihopper".to_string(),
+        _ => {
+            let (family, rest) = match image.split_once('-') {
+                Some(("xq", rest)) => ("Xiangqi ", rest),
+                Some(("sh", rest)) => ("Shogi ", rest),
+                Some(("do", rest)) => ("Dōbutsu ", rest),
+                Some(("turned", rest)) => ("", rest),
+                _ => ("", image),
+            };
+            let turned = image.starts_with("turned-");
+            let (piece, angle) = match rest.rsplit_once('-') {
+                Some((piece, "90")) => (piece, ", turned a quarter"),
+                Some((piece, "45")) => (piece, ", turned an eighth"),
+                _ => (rest, ""),
+            };
+            format!("{family}{piece}{angle}{}", if turned { ", upside down" } else { "" })
+        }
+    };
+    let words = if flat { format!("{words}, flat") } else { words };
+    let mut chars = words.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
 /// The image a piece of this name and movement is drawn with, given the image its variant
 /// chooses (`glyph`), or `None` for a letter disc.
 pub fn image_for(name: &str, betza: &str, glyph: Option<&str>) -> Option<&'static str> {
@@ -174,22 +210,29 @@ pub fn image_for(name: &str, betza: &str, glyph: Option<&str>) -> Option<&'stati
     }
 }
 
-/// The piece images: decoded at start, and registered with egui for the panels.
+/// The piece images: decoded at start, and registered with egui for the panels; a designer's
+/// own pictures drawn when a definition that carries them is shown.
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PieceImages>();
     app.init_resource::<PieceTextures>();
+    app.init_resource::<WantedPictures>();
     app.add_systems(Startup, load_piece_images);
-    app.add_systems(Update, register_textures.in_set(GameSystems::Present));
+    app.add_systems(Update, (want_the_games_pictures, draw_pictures, register_textures).chain().in_set(GameSystems::Present));
 }
 
-/// The decoded images, by name, for both sides.
+/// The decoded images, by name, for both sides; and the designers' own pictures drawn so far.
 #[derive(Resource, Default)]
-pub struct PieceImages(pub Vec<(&'static str, Handle<Image>, Handle<Image>)>);
+pub struct PieceImages(pub Vec<(&'static str, Handle<Image>, Handle<Image>)>, pub HashMap<PictureKey, Handle<Image>>);
 
 impl PieceImages {
     /// The image of `name` for `side`.
     pub fn get(&self, name: &str, side: Side) -> Option<Handle<Image>> {
         self.0.iter().find(|(n, _, _)| *n == name).map(|(_, w, b)| if side == Side::White { w.clone() } else { b.clone() })
+    }
+
+    /// The designer's own picture of a piece type for a side, once drawn.
+    pub fn own(&self, def: &PieceTypeDef, side: Side) -> Option<Handle<Image>> {
+        self.1.get(&def.pictures[side.index()]?).cloned()
     }
 }
 
@@ -213,14 +256,77 @@ fn load_piece_images(mut images: ResMut<Assets<Image>>, mut out: ResMut<PieceIma
     }
 }
 
-/// Piece images registered with egui, by image name: `(white, black)`.
+/// Designers' pictures to draw: the screens that show a definition carrying pictures (the
+/// game's, the editor's, the start screen's) ask for the ones not drawn yet.
 #[derive(Resource, Default)]
-pub struct PieceTextures(pub Vec<(&'static str, egui::TextureId, egui::TextureId)>);
+pub struct WantedPictures(Vec<(PictureKey, String)>);
+
+impl WantedPictures {
+    /// Asks for every picture `file` carries that is not drawn yet.
+    pub fn want(&mut self, file: &crate::variants::VariantFile, images: &PieceImages) {
+        for (key, data) in crate::variants::pictures::carried(file) {
+            if !images.1.contains_key(&key) && !self.0.iter().any(|(k, _)| *k == key) {
+                self.0.push((key, data.to_string()));
+            }
+        }
+    }
+}
+
+/// A new game (or one resumed) asks for its definition's pictures.
+fn want_the_games_pictures(setup: Res<super::shared::GameSetup>, images: Res<PieceImages>, mut wanted: ResMut<WantedPictures>) {
+    if setup.is_changed()
+        && let Some(file) = &setup.definition
+    {
+        wanted.want(file, &images);
+    }
+}
+
+/// Draws the pictures asked for into images (a picture that does not draw is logged and left:
+/// its piece keeps the piece set's image). The board's pieces are dressed again when a picture
+/// arrives, since [`PieceImages`] changes.
+fn draw_pictures(
+    mut wanted: ResMut<WantedPictures>,
+    mut assets: ResMut<Assets<Image>>,
+    mut images: ResMut<PieceImages>,
+    mut redraw: MessageWriter<bevy::window::RequestRedraw>,
+) {
+    if wanted.0.is_empty() {
+        return;
+    }
+    for (key, data) in std::mem::take(&mut wanted.0) {
+        match crate::variants::pictures::draw_carried(key, &data) {
+            Ok(picture) => {
+                let size = bevy::render::render_resource::Extent3d { width: picture.size, height: picture.size, depth_or_array_layers: 1 };
+                let mut image = Image::new(
+                    size,
+                    bevy::render::render_resource::TextureDimension::D2,
+                    picture.rgba,
+                    bevy::render::render_resource::TextureFormat::Rgba8UnormSrgb,
+                    RenderAssetUsages::default(),
+                );
+                image.sampler = ImageSampler::linear();
+                images.1.insert(key, assets.add(image));
+            }
+            Err(e) => warn!("a piece's own picture is not drawn: {e}"),
+        }
+    }
+    redraw.write(bevy::window::RequestRedraw);
+}
+
+/// Piece images registered with egui, by image name: `(white, black)`; and the designers' own
+/// pictures by key.
+#[derive(Resource, Default)]
+pub struct PieceTextures(pub Vec<(&'static str, egui::TextureId, egui::TextureId)>, HashMap<PictureKey, egui::TextureId>, OwnPaths);
+
+/// The definition being edited's own pictures, by path (the editor draws its pieces from their
+/// specs, which name pictures by path).
+#[derive(Default)]
+struct OwnPaths(Option<crate::variants::VariantFile>);
 
 impl PieceTextures {
-    /// The texture of a piece type for a side, if it has an image.
+    /// The texture of a piece type for a side, if it has an image: its own picture first.
     pub fn of(&self, def: &PieceTypeDef, side: Side) -> Option<egui::TextureId> {
-        self.named(image_name(def)?, side)
+        def.pictures[side.index()].and_then(|k| self.1.get(&k).copied()).or_else(|| self.named(image_name(def)?, side))
     }
 
     /// The texture of the image `name` for a side.
@@ -228,19 +334,37 @@ impl PieceTextures {
         self.0.iter().find(|(n, _, _)| *n == name).map(|(_, w, b)| if side == Side::White { *w } else { *b })
     }
 
-    /// The texture of a piece as a variant file writes it, for a side, if it has an image.
+    /// The texture of a piece as the definition being edited writes it (see
+    /// [`PieceTextures::editing`]), for a side, if it has an image: its own picture first.
     pub fn of_spec(&self, spec: &crate::variants::PieceSpec, side: Side) -> Option<egui::TextureId> {
-        self.named(image_for(&spec.name, &spec.betza, spec.glyph.as_deref())?, side)
+        let own = self.2.0.as_ref().and_then(|file| crate::variants::pictures::keys(spec, file)[side.index()]);
+        own.and_then(|k| self.1.get(&k).copied()).or_else(|| self.named(image_for(&spec.name, &spec.betza, spec.glyph.as_deref())?, side))
+    }
+
+    /// Names the definition being edited, whose pieces' own pictures [`PieceTextures::of_spec`]
+    /// draws; it keeps only what it needs for that (the pictures carried).
+    pub fn editing(&mut self, file: &crate::variants::VariantFile) {
+        if self.2.0.as_ref().map(|f| &f.pictures) != Some(&file.pictures) {
+            self.2.0 = Some(crate::variants::VariantFile { pictures: file.pictures.clone(), ..Default::default() });
+        }
     }
 }
 
 fn register_textures(mut contexts: EguiContexts, images: Res<PieceImages>, mut textures: ResMut<PieceTextures>) {
-    if !textures.0.is_empty() || images.0.is_empty() {
-        return;
+    if textures.0.is_empty() && !images.0.is_empty() {
+        for (name, w, b) in &images.0 {
+            let (tw, tb) =
+                (contexts.add_image(EguiTextureHandle::Strong(w.clone())), contexts.add_image(EguiTextureHandle::Strong(b.clone())));
+            textures.0.push((name, tw, tb));
+        }
     }
-    for (name, w, b) in &images.0 {
-        let (tw, tb) = (contexts.add_image(EguiTextureHandle::Strong(w.clone())), contexts.add_image(EguiTextureHandle::Strong(b.clone())));
-        textures.0.push((name, tw, tb));
+    if textures.1.len() != images.1.len() {
+        for (key, handle) in &images.1 {
+            if !textures.1.contains_key(key) {
+                let id = contexts.add_image(EguiTextureHandle::Strong(handle.clone()));
+                textures.1.insert(*key, id);
+            }
+        }
     }
 }
 
@@ -269,6 +393,22 @@ mod tests {
                 assert!(!names[..i].contains(n), "{id}: two piece types drawn as {n}");
             }
         }
+    }
+
+    #[test]
+    fn every_image_has_a_plain_name() {
+        let names: Vec<String> = image_names().map(plain_name).collect();
+        for (image, plain) in image_names().zip(&names) {
+            assert!(!plain.contains("xq") && !plain.contains("sh-") && !plain.contains("-9"), "{image}: {plain}");
+        }
+        assert_eq!(plain_name("knight-90"), "Knight, turned a quarter");
+        assert_eq!(plain_name("xq-cannon"), "Xiangqi cannon");
+        assert_eq!(plain_name("turned-rook"), "Rook, upside down");
+        assert_eq!(plain_name("flat-knight-queen"), "Amazon (knight and queen), flat");
+        let mut unique = names.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len(), "two images with one name: {names:?}");
     }
 
     #[test]

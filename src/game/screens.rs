@@ -217,7 +217,7 @@ pub fn search(catalogue: &[(String, Variant)], text: &str) -> Vec<usize> {
 fn start_screen(
     mut contexts: EguiContexts,
     mut screen: ResMut<StartScreen>,
-    textures: Res<PieceTextures>,
+    (textures, images, mut wanted): (Res<PieceTextures>, Res<super::pieces::PieceImages>, ResMut<super::pieces::WantedPictures>),
     mut new_game: MessageWriter<NewGame>,
     mut actions: MessageWriter<super::files::GameAction>,
     mut editor: ResMut<super::editor_screen::EditorScreen>,
@@ -232,6 +232,10 @@ fn start_screen(
             for (path, name) in crate::editor::my_variants(&dir) {
                 match crate::variants::load_path(&path).and_then(|v| crate::variants::playable(&v).map(|_| v)) {
                     Ok(mut v) => {
+                        // Its pieces' own pictures, for the preview.
+                        if let Ok(file) = crate::variants::resolve_path(&path) {
+                            wanted.want(&file, &images);
+                        }
                         v.name = format!("{} (mine)", v.name);
                         screen.catalogue.push((path.display().to_string(), v));
                     }

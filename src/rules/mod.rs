@@ -144,7 +144,7 @@ pub use piece::{Cell, Homes, Location, Owner, Piece, PieceType, Promoted, piece_
 pub use pipeline::{Hook, Hooks, Step, SystemFactory, rebuild_pipelines};
 pub use position::{Making, PositionWriter, TrialOp, TrialWriter, Victim, blast_squares, en_passant_takers, make};
 pub use query::{LegalMoveQuery, MoveQuery, QueryPart, QueryParts, QuerySystems, QueryView, royal_attacked, safe_after};
-pub use registry::{AttackProbe, MoveGenerator, PieceTypeDef, PieceTypeRegistry, RegistryError};
+pub use registry::{AttackProbe, MoveGenerator, PictureKey, PieceTypeDef, PieceTypeRegistry, RegistryError};
 pub use schedules::{Pipeline, Pipelines, run_pipeline};
 pub use shuffle::{chess960_back_rank, chess960_fen, shuffle_start};
 pub use state::{CastlingRights, DecidedOutcome, GameState, decide};

@@ -28,6 +28,16 @@ pub enum AttackProbe {
     Custom(ProbeFn),
 }
 
+/// Names a designer's picture that a variant carries: a hash of its bytes, and whether it is
+/// drawn recoloured (the other side's picture, its light parts made dark and its dark lines light).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PictureKey {
+    /// FNV-1a of the picture as carried.
+    pub source: u64,
+    /// Drawn recoloured.
+    pub recoloured: bool,
+}
+
 /// One piece type.
 #[derive(Clone, Debug)]
 pub struct PieceTypeDef {
@@ -43,6 +53,9 @@ pub struct PieceTypeDef {
     pub betza: String,
     /// The image it is drawn with, when the variant names one.
     pub glyph: Option<String>,
+    /// The designer's own pictures, white's and black's, when the variant carries them (see
+    /// `variants::pictures`); they come before `glyph` and the piece set's.
+    pub pictures: [Option<PictureKey>; 2],
     /// Its movement as atoms.
     pub atoms: Vec<Atom>,
     /// Its multi-leg moves (XBetza `a`), generated beside the atoms and probed piece by piece.
@@ -78,6 +91,7 @@ impl PieceTypeDef {
             value,
             betza: String::new(),
             glyph: None,
+            pictures: [None, None],
             atoms,
             legs: Vec::new(),
             pawn: false,

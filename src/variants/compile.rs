@@ -244,6 +244,7 @@ fn check_piece(file: &VariantFile, cx: &Context, i: usize, p: &PieceSpec, ck: &m
         cx.rank_off_board(format!("{path}.initial_ranks"), r, ck);
     }
     let mut def = piece_def(p, &format!("{path}.betza"), ck)?;
+    def.pictures = super::pictures::keys(p, file);
     if let Some(name) = &p.code {
         match code_piece(name) {
             Some((generator, probe)) if (p.confined.is_none() || code_piece_confinable(name)) && p.region_moves.is_none() => {

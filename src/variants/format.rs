@@ -238,6 +238,10 @@ variant_file! {
         blast: BlastSpec,
         /// Letters of the types that cannot capture one another (Atomar: `"K"`, no king takes a king).
         mutually_immune: String,
+        /// The pieces' own pictures, carried (path → base64 of the file): filled when the file
+        /// is read from the pictures beside it, and written only inside saved games, so that a
+        /// save opens without the files (see `variants::pictures`).
+        pictures: BTreeMap<String, String>,
         /// A game that would be drawn is won by this side instead (Armageddon: `Black`).
         draw_odds: crate::rules::Side,
         /// The region (by name) whose points are joined by diagonal lines that the `janggi_*` code
@@ -443,6 +447,10 @@ pub struct PieceSpec {
     /// A glyph or image name for display.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub glyph: Option<String>,
+    /// The designer's own pictures, PNG or SVG files beside the variant; they come before
+    /// `glyph` (see `variants::pictures`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub picture: Option<PictureSpec>,
     /// Movement written in code (a registered generator and attack probe, e.g. `cannon`);
     /// `betza` then only draws its diagram.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -468,9 +476,23 @@ impl PieceSpec {
             confined: None,
             region_moves: None,
             glyph: None,
+            picture: None,
             code: None,
         }
     }
+}
+
+/// A piece's own pictures: paths relative to the variant file's folder. A side left out is
+/// drawn as the other side's picture recoloured.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PictureSpec {
+    /// White's picture.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub white: Option<String>,
+    /// Black's picture.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub black: Option<String>,
 }
 
 /// Movement that replaces a type's own inside a region.

@@ -44,6 +44,12 @@ fn merge(mut parent: VariantFile, mut child: VariantFile) -> VariantFile {
         }
     }
     child.pieces = Some(pieces);
+    // Pictures carried by both: the child's win where a path is in both.
+    if let (Some(mine), Some(theirs)) = (&mut child.pictures, parent.pictures.take()) {
+        for (path, data) in theirs {
+            mine.entry(path).or_insert(data);
+        }
+    }
     child.inherit(parent);
     child.extends = None;
     child.remove_pieces = None;
@@ -97,9 +103,12 @@ pub fn resolve(file: VariantFile, lookup: &dyn Fn(&str) -> Option<VariantFile>) 
     Ok(resolved)
 }
 
+/// Reads the variant file at `path`, with the pictures its pieces name read from beside it.
 fn read_path(path: &Path) -> Result<VariantFile, LoadError> {
     let text = crate::rules::read_text(path).map_err(|e| LoadError::Io(format!("{}: {e}", path.display())))?;
-    parse_variant_file(&text)
+    let mut file = parse_variant_file(&text)?;
+    super::pictures::embed_beside(&mut file, path.parent().unwrap_or(Path::new("")));
+    Ok(file)
 }
 
 /// Parents of the file at `path`: a file beside it first, then a built-in variant.
@@ -108,7 +117,7 @@ pub fn sibling_lookup(path: &Path) -> impl Fn(&str) -> Option<VariantFile> {
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     move |id: &str| -> Option<VariantFile> {
         let sibling = dir.join(format!("{id}.ron"));
-        crate::rules::read_text(&sibling).ok().and_then(|t| parse_variant_file(&t).ok()).or_else(|| super::builtin_file(id))
+        read_path(&sibling).ok().or_else(|| super::builtin_file(id))
     }
 }
 

@@ -7,14 +7,15 @@ mod compile;
 pub mod fairy;
 mod format;
 mod load;
+pub mod pictures;
 pub mod placement;
 mod problem;
 
 pub use compile::{compile, default_end, region_squares};
 pub use format::{
-    BlastSpec, BoardSpec, BoardStyle, CastlingSpec, DropsSpec, EndSpec, INI_LACKING, IniSwitch, MaterialCountSpec, PiecePromotionSpec,
-    PieceSpec, PresetUse, ProfileUse, PromotionSpec, RegionMoves, RegionSpec, RuleSwitch, SWITCHES, Scope, ShuffleSpec, SwitchSection,
-    VariantFile, switch,
+    BlastSpec, BoardSpec, BoardStyle, CastlingSpec, DropsSpec, EndSpec, INI_LACKING, IniSwitch, MaterialCountSpec, PictureSpec,
+    PiecePromotionSpec, PieceSpec, PresetUse, ProfileUse, PromotionSpec, RegionMoves, RegionSpec, RuleSwitch, SWITCHES, Scope, ShuffleSpec,
+    SwitchSection, VariantFile, switch,
 };
 pub use load::{load_path, parse_variant_file, playable, resolve, resolve_path, sibling_lookup, write_variant_file};
 pub use problem::{LoadError, Problem, ProblemCode, Severity};

@@ -139,6 +139,9 @@ stable_codes! {
     NoLegalMove = "W_NO_LEGAL_MOVE",
     /// The start was to mirror white's pieces for black, and does not.
     StartAsymmetric = "W_START_ASYMMETRIC",
+    /// A piece's own picture is refused or not beside the file (it is drawn with the piece
+    /// set's picture).
+    Picture = "W_PICTURE",
 }
 }
 

@@ -1,6 +1,6 @@
-//! The in-game file browser ("Open file…", "Save as…"): a window over the editor or the start
-//! screen, listing folders and variant files, asking before it replaces a file or throws away
-//! changes not saved. A Fairy-Stockfish `variants.ini` opens as the list of its sections: those
+//! The in-game file browser ("Open file…", "Save as…", a piece's picture): a window over the
+//! editor or the start screen, listing folders and variant files (or PNG and SVG pictures),
+//! asking before it replaces a file or throws away changes not saved. A Fairy-Stockfish `variants.ini` opens as the list of its sections: those
 //! that convert open in the editor as new variants, the others say what stops them.
 
 use super::super::shared::{Screen, VariantsChanged};
@@ -13,6 +13,8 @@ pub(super) enum BrowseFor {
     Open,
     /// Where to save the variant.
     SaveAs,
+    /// A picture for the piece of this letter: for one side, or (`None`) for both.
+    Picture(char, Option<Side>),
 }
 
 /// The in-game file browser.
@@ -72,6 +74,7 @@ pub(super) fn file_browser(
     let title = match browser.purpose {
         BrowseFor::Open => "Open a variant file",
         BrowseFor::SaveAs => "Save the variant as",
+        BrowseFor::Picture(..) => "Import a picture (PNG or SVG)",
     };
     let mut done = false;
     let mut chosen: Option<PathBuf> = None;
@@ -94,6 +97,11 @@ pub(super) fn file_browser(
                 && ui.button("Working folder").clicked()
             {
                 browser.dir = here;
+            }
+            if let Some(home) = std::env::var_os("HOME").map(PathBuf::from).filter(|h| h.is_dir())
+                && ui.button("Home").clicked()
+            {
+                browser.dir = home;
             }
         });
         if let Some(ini) = browser.ini.clone() {
@@ -127,41 +135,54 @@ pub(super) fn file_browser(
             }
         }
         ui.label(egui::RichText::new(browser.dir.display().to_string()).monospace());
-        let kinds: &[&str] = if browser.purpose == BrowseFor::Open { &["ron", "ini"] } else { &["ron"] };
+        let kinds: &[&str] = match browser.purpose {
+            BrowseFor::Open => &["ron", "ini"],
+            BrowseFor::SaveAs => &["ron"],
+            BrowseFor::Picture(..) => &["png", "svg", "PNG", "SVG"],
+        };
         let listing_height = if browser.ini.is_some() { 120.0 } else { 300.0 };
-        egui::ScrollArea::vertical().id_salt("files").max_height(listing_height).show(ui, |ui| {
-            match crate::editor::browse::listing(&browser.dir, kinds) {
-                Ok(entries) => {
-                    if entries.is_empty() {
-                        ui.label(egui::RichText::new("No folders or variant files here.").weak());
-                    }
-                    for e in entries {
-                        let label = if e.is_dir { format!("{}/", e.name) } else { e.name.clone() };
-                        let response = ui.selectable_label(!e.is_dir && browser.name == e.name, label);
-                        if response.clicked() {
-                            if e.is_dir {
-                                browser.dir = browser.dir.join(&e.name);
-                            } else {
-                                browser.name = e.name.clone();
-                            }
-                        }
-                        if response.double_clicked() && !e.is_dir {
-                            chosen = Some(browser.dir.join(&e.name));
+        // Always as tall, so that the window keeps its size and its buttons their places.
+        let listing = egui::ScrollArea::vertical().id_salt("files").max_height(listing_height).min_scrolled_height(listing_height);
+        listing.auto_shrink([false, false]).show(ui, |ui| match crate::editor::browse::listing(&browser.dir, kinds) {
+            Ok(entries) => {
+                if entries.is_empty() {
+                    let none = if kinds.contains(&"png") { "No folders or pictures here." } else { "No folders or variant files here." };
+                    ui.label(egui::RichText::new(none).weak());
+                }
+                for e in entries {
+                    let label = if e.is_dir { format!("{}/", e.name) } else { e.name.clone() };
+                    let response = ui.selectable_label(!e.is_dir && browser.name == e.name, label);
+                    if response.clicked() {
+                        if e.is_dir {
+                            browser.dir = browser.dir.join(&e.name);
+                        } else {
+                            browser.name = e.name.clone();
                         }
                     }
+                    if response.double_clicked() && !e.is_dir {
+                        chosen = Some(browser.dir.join(&e.name));
+                    }
                 }
-                Err(e) => {
-                    ui.colored_label(ERROR, e);
-                }
+            }
+            Err(e) => {
+                ui.colored_label(ERROR, e);
             }
         });
         ui.horizontal(|ui| {
             ui.label("File");
             let field = ui.add(egui::TextEdit::singleline(&mut browser.name).desired_width(300.0));
             let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-            let verb = if browser.purpose == BrowseFor::Open { "Open" } else { "Save" };
+            let verb = match browser.purpose {
+                BrowseFor::Open => "Open",
+                BrowseFor::SaveAs => "Save",
+                BrowseFor::Picture(..) => "Use",
+            };
             if ui.button(verb).clicked() || enter {
-                chosen = crate::editor::browse::typed_path(&browser.dir, &browser.name);
+                chosen = match browser.purpose {
+                    // A picture is named whole: no extension is added.
+                    BrowseFor::Picture(..) => Some(browser.dir.join(browser.name.trim())).filter(|_| !browser.name.trim().is_empty()),
+                    _ => crate::editor::browse::typed_path(&browser.dir, &browser.name),
+                };
             }
             if ui.button("Cancel").clicked() {
                 done = true;
@@ -175,7 +196,9 @@ pub(super) fn file_browser(
             ui.horizontal(|ui| {
                 let (question, verb) = match browser.purpose {
                     BrowseFor::SaveAs => (format!("{} exists.", path.display()), "Replace it"),
-                    BrowseFor::Open => ("The variant being edited has changes not saved.".to_string(), "Discard them and open"),
+                    BrowseFor::Open | BrowseFor::Picture(..) => {
+                        ("The variant being edited has changes not saved.".to_string(), "Discard them and open")
+                    }
                 };
                 ui.colored_label(WARNING, question);
                 if ui.button(verb).clicked() {
@@ -204,6 +227,7 @@ pub(super) fn file_browser(
         let risky = match browser.purpose {
             BrowseFor::SaveAs => path.exists(),
             BrowseFor::Open => screen.editor.as_ref().is_some_and(Editor::has_unsaved_changes),
+            BrowseFor::Picture(..) => false,
         };
         if risky {
             browser.confirm = chosen.take();
@@ -223,6 +247,22 @@ pub(super) fn file_browser(
                     variants_changed.write(VariantsChanged(Some(path.clone())));
                 }),
                 None => Err("nothing to save".into()),
+            },
+            BrowseFor::Picture(letter, side) => match screen.editor.as_mut() {
+                // Refused pictures stay in the browser with why; one imported closes it, and
+                // the picker says what of it is not drawn.
+                Some(editor) => editor.import_picture(letter, side, &path).map(|notes| {
+                    screen.picture_dir = path.parent().map(std::path::Path::to_path_buf);
+                    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                    let message = match notes.is_empty() {
+                        true => (DONE, format!("{name} imported; Save keeps it beside the variant.")),
+                        false => (WARNING, format!("{name} imported, but {}.", notes.join("; "))),
+                    };
+                    if let Some(picker) = &mut screen.picker {
+                        picker.message = Some(message);
+                    }
+                }),
+                None => Err("no variant is being edited".into()),
             },
         };
         match result {

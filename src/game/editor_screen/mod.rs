@@ -29,16 +29,18 @@ use bevy_egui::{EguiContexts, egui};
 
 mod board;
 mod browser;
+mod picture;
 mod pieces;
 mod rules;
 mod start;
 
 use board::{BoardState, board_section};
 use browser::{BrowseFor, Browser, browse_start, file_browser, open_browser};
+use picture::{Picker, picture_picker};
 use pieces::{PieceState, pieces_section};
 use start::start_section;
 
-use super::pieces::PieceTextures;
+use super::pieces::{PieceImages, PieceTextures, WantedPictures};
 use super::shared::{BoardView, Clocks, ComputerPlay, GameSystems, Screen, VariantsChanged, after_new_game, start_definition};
 use crate::editor::painter::{Painter, Reach, Symmetry};
 use crate::editor::{Edit, Editor, Section};
@@ -49,6 +51,8 @@ use crate::variants::{PieceSpec, Problem, RegionSpec, VariantFile};
 pub(super) const ERROR: egui::Color32 = egui::Color32::from_rgb(235, 100, 90);
 /// Amber for warnings.
 pub(super) const WARNING: egui::Color32 = egui::Color32::from_rgb(230, 190, 80);
+/// Green for what went as asked.
+pub(super) const DONE: egui::Color32 = egui::Color32::from_rgb(130, 200, 130);
 
 /// Who plays a test game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -118,6 +122,10 @@ pub struct EditorScreen {
     opponent: TestOpponent,
     level: u8,
     browser: Option<Browser>,
+    /// The picture picker, while it is open.
+    picker: Option<Picker>,
+    /// The folder pictures were last imported from.
+    picture_dir: Option<PathBuf>,
     /// The rules section's own state.
     pub(super) rules: rules::RulesState,
     /// The file opened whose text did not parse, until its text applies.
@@ -159,6 +167,8 @@ impl Default for EditorScreen {
             opponent: TestOpponent::HotSeat,
             level: 3,
             browser: None,
+            picker: None,
+            picture_dir: None,
             rules: Default::default(),
             broken: None,
         }
@@ -238,7 +248,10 @@ pub struct TestPlay;
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<EditorScreen>();
     app.add_message::<TestPlay>();
-    app.add_systems(bevy_egui::EguiPrimaryContextPass, (editor_screen.run_if(in_state(Screen::Editor)), file_browser).chain());
+    app.add_systems(
+        bevy_egui::EguiPrimaryContextPass,
+        (editor_screen.run_if(in_state(Screen::Editor)), picture_picker.run_if(in_state(Screen::Editor)), file_browser).chain(),
+    );
     // Before the game's steps, which wait for the game's screen.
     app.add_systems(Update, test_play.before(GameSystems::Input));
     app.add_systems(OnEnter(Screen::Editor), remember_origin);
@@ -355,7 +368,7 @@ fn editor_screen(
     mut screen: ResMut<EditorScreen>,
     mut play: MessageWriter<TestPlay>,
     mut variants_changed: MessageWriter<VariantsChanged>,
-    textures: Res<PieceTextures>,
+    (mut textures, images, mut wanted): (ResMut<PieceTextures>, Res<PieceImages>, ResMut<WantedPictures>),
     mut next: ResMut<NextState<Screen>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -410,6 +423,9 @@ fn editor_screen(
             })
             .unwrap_or_default();
         screen.synced = Some(editor.file().clone());
+        // The pieces' own pictures: drawn (by the next frame) and found by their paths.
+        wanted.want(editor.file(), &images);
+        textures.editing(editor.file());
         // The Pieces section opens on a piece, not on an empty pane.
         if screen.piece.is_none_or(|l| !editor.file().pieces.iter().flatten().any(|p| p.letter == l))
             && let Some(first) = editor.file().pieces.iter().flatten().next()
@@ -569,6 +585,7 @@ fn editor_screen(
                             error: &mut screen.betza_error,
                             library: &mut screen.library,
                             like_adds: &mut screen.like_adds,
+                            picker: &mut screen.picker,
                         },
                         &screen.values,
                         &textures,

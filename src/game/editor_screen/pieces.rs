@@ -14,6 +14,8 @@ pub(super) struct PieceState<'a> {
     pub(super) library: &'a mut Option<String>,
     /// "Like a …" adds the piece's moves (rather than putting them in place of its own).
     pub(super) like_adds: &'a mut bool,
+    /// The picture picker, opened by the piece's "Picture…".
+    pub(super) picker: &'a mut Option<super::Picker>,
 }
 
 /// The width of the piece list.
@@ -193,8 +195,12 @@ pub(super) fn piece_form(
         let _ = editor.apply_merged(&Edit::Piece(new), &format!("pieces[{letter}].{field}"));
     };
     ui.horizontal(|ui| {
-        piece_icon(ui, textures, spec, Side::White, 40.0, egui::Sense::hover());
-        piece_icon(ui, textures, spec, Side::Black, 40.0, egui::Sense::hover());
+        // The pictures open the picture picker too.
+        for side in [Side::White, Side::Black] {
+            if piece_icon(ui, textures, spec, side, 40.0, egui::Sense::click()).on_hover_text("Choose its picture").clicked() {
+                *st.picker = Some(super::Picker { letter, ..Default::default() });
+            }
+        }
         ui.vertical(|ui| {
             ui.horizontal(|ui| {
                 let mut text = letter.to_string();
@@ -217,27 +223,16 @@ pub(super) fn piece_form(
                         spec.glyph.clone().or_else(|| super::super::pieces::image_for(&spec.name, &spec.betza, None).map(str::to_string));
                     set(editor, PieceSpec { name, glyph, ..spec.clone() }, "name");
                 }
-                let image = super::super::pieces::image_for(&spec.name, &spec.betza, spec.glyph.as_deref());
-                let shown = match (&spec.glyph, image) {
-                    (None, Some(i)) => format!("by its name ({i})"),
-                    (None, None) => "a disc with its letter".to_string(),
-                    (Some(g), _) => g.clone(),
+                let shown = match (&spec.picture, &spec.glyph) {
+                    (Some(_), _) => "its own".to_string(),
+                    (None, Some(g)) => super::super::pieces::plain_name(g),
+                    (None, None) => "by its name".to_string(),
                 };
-                egui::ComboBox::from_label("image").selected_text(shown).height(400.0).show_ui(ui, |ui| {
-                    let mut glyph = spec.glyph.clone();
-                    ui.selectable_value(&mut glyph, None, "by its name and moves");
-                    for name in super::super::pieces::image_names() {
-                        ui.horizontal(|ui| {
-                            if let Some(tex) = textures.named(name, Side::White) {
-                                ui.add(egui::Image::new((tex, egui::vec2(20.0, 20.0))));
-                            }
-                            ui.selectable_value(&mut glyph, Some(name.to_string()), name);
-                        });
-                    }
-                    if glyph != spec.glyph {
-                        let _ = editor.apply(&Edit::Piece(PieceSpec { glyph, ..spec.clone() }));
-                    }
-                });
+                let button = egui::Button::new("Picture…");
+                let hover = format!("Now: {shown}. Choose another, or import your own PNG or SVG.");
+                if ui.add_sized([76.0, 20.0], button).on_hover_text(hover).clicked() {
+                    *st.picker = Some(super::Picker { letter, ..Default::default() });
+                }
                 if ui.button("Remove").clicked() {
                     let _ = editor.apply(&Edit::RemovePiece(letter));
                     *st.piece = None;
