@@ -27,7 +27,7 @@ shot() { import -window root "$shots/$1.png"; }
 shot start
 click 437 707                                  # start screen: New variant… (its name field has the keyboard)
 typed "Dragon chess"                           # the name: the only typing
-click 120 318                                  # Pieces: the queen
+click 120 328                                  # Pieces: the queen (its name)
 click 500 236                                  # Like a… knight: its moves in place of the queen's
 click 721 236                                  # add to its moves
 click 349 236                                  # Like a… king, added: a knight or a king

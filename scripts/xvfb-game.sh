@@ -1,4 +1,5 @@
-# Shared by the scripts that drive the game window under Xvfb (editor-e2e.sh, editor-novice.sh):
+# Shared by the scripts that drive the game window under Xvfb (editor-e2e.sh, editor-novice.sh,
+# editor-pictures.sh):
 # source it, then `start_game DISPLAY WAIT` builds the game (or takes $CHIMERA_BIN), starts a
 # 1240x880 Xvfb on :DISPLAY with the game in it, its data and settings in a fresh directory
 # ($data, removed on exit), waits WAIT seconds for the window and gives it the keyboard. Sets
@@ -11,7 +12,7 @@ mkdir -p "$shots"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/chimera-target}"
 
 start_game() {
-    cargo build --locked >/dev/null 2>&1
+    [ -n "${CHIMERA_BIN:-}" ] || cargo build --locked >/dev/null 2>&1
     bin="${CHIMERA_BIN:-$CARGO_TARGET_DIR/debug/chimera}"
     data=$(mktemp -d)
     export XDG_DATA_HOME="$data" XDG_CONFIG_HOME="$data"

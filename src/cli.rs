@@ -353,8 +353,9 @@ pub fn run_check(files: &[String], out: &mut impl Write) -> bool {
         let written = match result {
             Ok(v) => {
                 // The pieces' own pictures only warn: the variant plays with the set's pictures.
+                let path = std::path::Path::new(f);
                 let pictures =
-                    variants::resolve_path(std::path::Path::new(f)).map(|file| variants::pictures::problems(&file)).unwrap_or_default();
+                    variants::resolve_path(path).map(|file| variants::pictures::problems(&file, path.parent())).unwrap_or_default();
                 writeln!(out, "ok {f} ({}, {}×{}, {} piece types)", v.name, v.geometry.files, v.geometry.ranks, v.registry.types.len())
                     .and_then(|()| pictures.iter().try_for_each(|p| writeln!(out, "{f}: warning: {p} [{}]", p.code)))
             }

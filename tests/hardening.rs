@@ -548,3 +548,28 @@ fn a_gate_goes_with_the_piece_a_preset_removes() {
         assert_eq!(again.fen(), fen);
     }
 }
+
+/// S-House with Knightmate's rules (and white's berserkers, as the soak had them): a king (a
+/// common piece there, so it can be taken and dropped) dropped beside the castling king leaves
+/// its castling rights alone, so the gates and rights read back as written (the rights were
+/// lost, and the rook gates then read back as castling rights; found by the soak at seed
+/// 0xfef6d1b9f8132d29).
+#[test]
+fn a_king_dropped_beside_the_castling_king_keeps_its_rights() {
+    let mut v = variants::builtin("shouse").unwrap();
+    v.presets.push(chimera::rules::PresetRequest { id: "berserker".into(), sides: [true, false], ..Default::default() });
+    v.presets.push(chimera::rules::PresetRequest { id: "knightmate-rules".into(), sides: [true, true], ..Default::default() });
+    let mut e = chimera::presets::new_game(v.clone(), "startpos").unwrap();
+    let moves = "E@f5 E@e6 H@d3 H@a6 g1h3 a6c4 f2f3 b8c6 f5d5 c6b8 d5b4 e6d6 b4b3 d6f5 b3b7 b7d8 f5f6 Q@d4 b8a6 b2b4 \
+                 f6g4 P@b2 g4g5 h3g5 g8h6 e2e4 h6g8 d1e2 f7f5 e2d1 a6b8 d4f6 a7a6 d8e8 e8c7 c4b2 P@a3 g7f6 g5h3 c8b7q \
+                 E@e6 b2e5 e6d6 P@c6 d6d4 e5d3 d4d3 d3d7 c8d7 H@a5 E@c8";
+    for m in moves.split_whitespace() {
+        e.play_uci(m).unwrap();
+    }
+    let before = e.fen();
+    e.play_uci("K@b3").unwrap();
+    let fen = e.fen();
+    let rights = |fen: &str| fen.split(' ').nth(2).unwrap().to_string();
+    assert_eq!(rights(&fen), rights(&before), "the drop keeps the rights: {before} → {fen}");
+    assert_eq!(chimera::presets::new_game(v, &fen).unwrap().fen(), fen);
+}

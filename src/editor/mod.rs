@@ -840,6 +840,11 @@ impl Editor {
     fn write_to(&mut self, path: &std::path::Path) -> Result<(), String> {
         let dir = path.parent().unwrap_or(std::path::Path::new(""));
         let mut file = self.file.clone();
+        // Pictures named and not carried (not read when opened): read from where the file was,
+        // so that a copy saved elsewhere takes them along.
+        if let Some(old) = self.saved_as.as_deref().and_then(std::path::Path::parent) {
+            crate::variants::pictures::embed_beside(&mut file, old);
+        }
         let named = crate::variants::pictures::write_beside(&mut file, dir)
             .map_err(|e| format!("cannot write the pictures beside {}: {e}", path.display()))?;
         let text = crate::variants::write_variant_file(&named).expect("plain data serialises");
@@ -938,7 +943,7 @@ impl Editor {
         if self.mirror && self.start_grid().is_ok_and(|g| !g.is_mirrored()) {
             out.push(Problem::new(ProblemCode::StartAsymmetric, "start", "black's pieces do not mirror white's"));
         }
-        out.extend(crate::variants::pictures::problems(&self.file));
+        out.extend(crate::variants::pictures::problems(&self.file, self.saved_as.as_deref().and_then(std::path::Path::parent)));
         (out, Some(variant))
     }
 
@@ -964,10 +969,20 @@ impl Editor {
         let shown = path.file_name().and_then(|n| n.to_str()).unwrap_or("the picture").to_string();
         let bytes = pictures::read_file(path).map_err(|e| format!("{shown} {e}"))?;
         let notes = pictures::draw(&bytes).map_err(|e| format!("{shown} is refused: {e}"))?.notes;
-        let data = pictures::to_base64(&bytes);
+        let data: std::sync::Arc<str> = pictures::to_base64(&bytes).into();
         let carried = self.file.pictures.clone().unwrap_or_default();
+        // What the variant carries in all stays within the limit (other pieces' pictures, and
+        // this piece's own for the side replaced, count until the import replaces them).
+        let total: u64 = carried.values().map(|d| d.len() as u64 / 4 * 3).sum::<u64>() + bytes.len() as u64;
+        if total > pictures::MAX_TOTAL_BYTES {
+            return Err(format!(
+                "{shown} is refused: the variant's pictures would come to {} KiB, and {} KiB is the most in all",
+                total / 1024,
+                pictures::MAX_TOTAL_BYTES / 1024
+            ));
+        }
         // Named in the folder Save writes to; a name taken by another picture gets a number.
-        let ext = if pictures::is_png(&bytes) { "png" } else { "svg" };
+        let ext = pictures::extension(&bytes);
         let stem: String = std::path::Path::new(&shown)
             .file_stem()
             .and_then(|s| s.to_str())
@@ -1873,7 +1888,9 @@ mod tests {
         let save_text = crate::save::write_save(game.world_mut(), &input);
         assert!(save_text.contains(&format!("[ChimeraSave \"{}\"]", crate::save::FORMAT)));
         std::fs::remove_dir_all(saved.join("dragon-chess-images")).unwrap();
-        assert_eq!(crate::variants::pictures::problems(&crate::variants::resolve_path(&path).unwrap()).len(), 2, "both files gone");
+        let gone = crate::variants::pictures::problems(&crate::variants::resolve_path(&path).unwrap(), Some(&saved));
+        assert_eq!(gone.len(), 2, "both files gone: {gone:?}");
+        assert!(gone[0].message.contains("cannot be read"), "{gone:?}");
         let save = crate::save::read_save(&save_text).unwrap();
         let variant = crate::save::variant_of(&save).unwrap();
         assert_eq!(variant.registry.def(q).pictures, keys);
@@ -1883,6 +1900,22 @@ mod tests {
             assert_eq!(pictures::draw_carried(key, data).unwrap().size, pictures::SIZE);
         }
         crate::save::resume(&save).unwrap();
+
+        // What a variant carries in all has a limit, said when an import would pass it.
+        let mut big = Editor::copy_of("chess").unwrap();
+        let mut refused = None;
+        for (i, (letter, side)) in ['P', 'N', 'B', 'R', 'Q', 'K'].into_iter().flat_map(|l| [(l, Side::White), (l, Side::Black)]).enumerate()
+        {
+            let png = art.join(format!("big-{i}.png"));
+            std::fs::write(&png, tiny_png(600, 400, |x, _| [i as u8, (x % 256) as u8, 7, 255])).unwrap();
+            if let Err(e) = big.import_picture(letter, Some(side), &png) {
+                refused = Some((i, e));
+                break;
+            }
+        }
+        let (i, why) = refused.expect("twelve pictures of 940 KiB pass the limit");
+        assert_eq!(i, 8, "eight fit in 8 MiB");
+        assert!(why.contains("8192 KiB is the most in all"), "{why}");
 
         // Removed, the pictures go with it; undo brings them back.
         assert!(e.clear_picture('Q', None));

@@ -318,10 +318,11 @@ fn draw_pictures(
 #[derive(Resource, Default)]
 pub struct PieceTextures(pub Vec<(&'static str, egui::TextureId, egui::TextureId)>, HashMap<PictureKey, egui::TextureId>, OwnPaths);
 
-/// The definition being edited's own pictures, by path (the editor draws its pieces from their
-/// specs, which name pictures by path).
+/// The definition being edited's own pictures, by path: the hash each is known by (the editor
+/// draws its pieces from their specs, which name pictures by path). Worked out when the
+/// pictures change, not for every piece drawn.
 #[derive(Default)]
-struct OwnPaths(Option<crate::variants::VariantFile>);
+struct OwnPaths(Option<std::collections::BTreeMap<String, std::sync::Arc<str>>>, HashMap<String, u64>);
 
 impl PieceTextures {
     /// The texture of a piece type for a side, if it has an image: its own picture first.
@@ -337,15 +338,17 @@ impl PieceTextures {
     /// The texture of a piece as the definition being edited writes it (see
     /// [`PieceTextures::editing`]), for a side, if it has an image: its own picture first.
     pub fn of_spec(&self, spec: &crate::variants::PieceSpec, side: Side) -> Option<egui::TextureId> {
-        let own = self.2.0.as_ref().and_then(|file| crate::variants::pictures::keys(spec, file)[side.index()]);
+        let own = crate::variants::pictures::keys_by(spec, |path| self.2.1.get(path).copied())[side.index()];
         own.and_then(|k| self.1.get(&k).copied()).or_else(|| self.named(image_for(&spec.name, &spec.betza, spec.glyph.as_deref())?, side))
     }
 
     /// Names the definition being edited, whose pieces' own pictures [`PieceTextures::of_spec`]
     /// draws; it keeps only what it needs for that (the pictures carried).
     pub fn editing(&mut self, file: &crate::variants::VariantFile) {
-        if self.2.0.as_ref().map(|f| &f.pictures) != Some(&file.pictures) {
-            self.2.0 = Some(crate::variants::VariantFile { pictures: file.pictures.clone(), ..Default::default() });
+        if self.2.0 != file.pictures {
+            self.2.0.clone_from(&file.pictures);
+            let by_path = file.pictures.iter().flatten();
+            self.2.1 = by_path.map(|(path, data)| (path.clone(), crate::variants::pictures::key_of(data, false).source)).collect();
         }
     }
 }

@@ -445,10 +445,11 @@ pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: 
     }
     // Castling rights: a castling king that moves or is taken (where kings are ordinary
     // pieces) loses both; a rook that moves or is taken loses its own. (A king a preset
-    // crowned beside it is not the castling king; that is asked only where there are rights
-    // to lose, as the question scans the board.)
+    // crowned beside it is not the castling king, nor is a king dropped beside it, as in
+    // Fairy-Stockfish, where a drop touches only the rights of its own square; that is asked
+    // only where there are rights to lose, as the question scans the board.)
     let has_rights = st.castling.rooks.map(|r| r.iter().any(Option::is_some));
-    if def.castles && has_rights[side.index()] && (m.dropped().is_some() || is_castling_king(rules, w.board(), side, m.from, Some(piece))) {
+    if def.castles && has_rights[side.index()] && m.dropped().is_none() && is_castling_king(rules, w.board(), side, m.from, Some(piece)) {
         st.castling.rooks[side.index()] = [None, None];
     }
     if let Some(v) = mk.victim

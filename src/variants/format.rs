@@ -240,8 +240,9 @@ variant_file! {
         mutually_immune: String,
         /// The pieces' own pictures, carried (path → base64 of the file): filled when the file
         /// is read from the pictures beside it, and written only inside saved games, so that a
-        /// save opens without the files (see `variants::pictures`).
-        pictures: BTreeMap<String, String>,
+        /// save opens without the files (see `variants::pictures`). Shared, not copied, by the
+        /// editor's undo steps.
+        pictures: BTreeMap<String, std::sync::Arc<str>>,
         /// A game that would be drawn is won by this side instead (Armageddon: `Black`).
         draw_odds: crate::rules::Side,
         /// The region (by name) whose points are joined by diagonal lines that the `janggi_*` code

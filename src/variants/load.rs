@@ -44,11 +44,15 @@ fn merge(mut parent: VariantFile, mut child: VariantFile) -> VariantFile {
         }
     }
     child.pieces = Some(pieces);
-    // Pictures carried by both: the child's win where a path is in both.
-    if let (Some(mine), Some(theirs)) = (&mut child.pictures, parent.pictures.take()) {
-        for (path, data) in theirs {
-            mine.entry(path).or_insert(data);
+    // The pictures of both: the child's win where a path is in both.
+    match (&mut child.pictures, parent.pictures.take()) {
+        (Some(mine), Some(theirs)) => {
+            for (path, data) in theirs {
+                mine.entry(path).or_insert(data);
+            }
         }
+        (None, theirs) => child.pictures = theirs,
+        (Some(_), None) => {}
     }
     child.inherit(parent);
     child.extends = None;
@@ -107,6 +111,8 @@ pub fn resolve(file: VariantFile, lookup: &dyn Fn(&str) -> Option<VariantFile>) 
 fn read_path(path: &Path) -> Result<VariantFile, LoadError> {
     let text = crate::rules::read_text(path).map_err(|e| LoadError::Io(format!("{}: {e}", path.display())))?;
     let mut file = parse_variant_file(&text)?;
+    // A file on disk names its pictures; what it would carry is not taken from it.
+    file.pictures = None;
     super::pictures::embed_beside(&mut file, path.parent().unwrap_or(Path::new("")));
     Ok(file)
 }

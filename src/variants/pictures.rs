@@ -47,6 +47,9 @@ pub const MAX_PNG_SIDE: u32 = 2048;
 pub const MAX_SVG_NODES: u32 = 50_000;
 /// The side of a drawn picture, in pixels.
 pub const SIZE: u32 = 256;
+/// The most picture data a variant may carry in all, in bytes (8 MiB: a saved game carrying
+/// them stays under the 16 MiB a save may be).
+pub const MAX_TOTAL_BYTES: u64 = 8 << 20;
 
 /// Why a picture was refused. Each kind has a stable code.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -115,6 +118,11 @@ pub struct Drawn {
 /// # Errors
 /// [`PictureError::Unreadable`] or [`PictureError::TooLarge`].
 pub fn read_file(path: &Path) -> Result<Vec<u8>, PictureError> {
+    // A plain file (a link to one is followed): not a folder, a device or a pipe.
+    let meta = std::fs::metadata(path).map_err(|e| PictureError::Unreadable(format!("{}: {e}", path.display())))?;
+    if !meta.is_file() {
+        return Err(PictureError::Unreadable(format!("{} is not a file", path.display())));
+    }
     let file = std::fs::File::open(path).map_err(|e| PictureError::Unreadable(format!("{}: {e}", path.display())))?;
     let mut bytes = Vec::new();
     file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(|e| PictureError::Unreadable(format!("{}: {e}", path.display())))?;
@@ -133,6 +141,23 @@ const PNG_SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1A, b'\n
 /// Whether the bytes are a PNG (by its signature); anything else is read as SVG.
 pub fn is_png(bytes: &[u8]) -> bool {
     bytes.starts_with(&PNG_SIGNATURE)
+}
+
+/// Whether the bytes look like a picture, without drawing it: a PNG's signature, or XML
+/// whose root element is `svg`. Files beside a variant that do not are never read into it (a
+/// variant naming another kind of file does not carry it into saved games).
+pub fn looks_like_picture(bytes: &[u8]) -> bool {
+    if is_png(bytes) {
+        return true;
+    }
+    let Ok(text) = std::str::from_utf8(bytes) else { return false };
+    let parsing = usvg::roxmltree::ParsingOptions { allow_dtd: true, nodes_limit: MAX_SVG_NODES, entity_resolver: None };
+    usvg::roxmltree::Document::parse_with_options(text, parsing).is_ok_and(|doc| doc.root_element().has_tag_name("svg"))
+}
+
+/// The file extension for picture bytes: `png` or `svg`.
+pub fn extension(bytes: &[u8]) -> &'static str {
+    if is_png(bytes) { "png" } else { "svg" }
 }
 
 /// Draws a PNG or SVG picture at [`SIZE`]×[`SIZE`].
@@ -292,6 +317,15 @@ pub fn to_base64(bytes: &[u8]) -> String {
 
 /// Base64 back to bytes; `None` for text that is not padded base64 of the standard alphabet.
 pub fn from_base64(text: &str) -> Option<Vec<u8>> {
+    const INVALID: u8 = 0xFF;
+    static TABLE: std::sync::OnceLock<[u8; 256]> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = [INVALID; 256];
+        for (i, &c) in ALPHABET.iter().enumerate() {
+            t[c as usize] = i as u8;
+        }
+        t
+    });
     let text = text.as_bytes();
     if !text.len().is_multiple_of(4) {
         return None;
@@ -305,8 +339,11 @@ pub fn from_base64(text: &str) -> Option<Vec<u8>> {
         }
         let mut n = 0u32;
         for (i, &c) in quad[..4 - pad].iter().enumerate() {
-            let v = ALPHABET.iter().position(|&a| a == c)? as u32;
-            n |= v << (18 - 6 * i);
+            let v = table[c as usize];
+            if v == INVALID {
+                return None;
+            }
+            n |= u32::from(v) << (18 - 6 * i);
         }
         out.extend_from_slice(&n.to_be_bytes()[1..4 - pad]);
     }
@@ -341,31 +378,40 @@ fn named(spec: &PieceSpec) -> impl Iterator<Item = &str> {
 
 /// Reads every picture the pieces of `file` name from beside it (`dir`, the file's folder)
 /// into `file.pictures`, where it is not there already. A path that is refused, a file that
-/// is missing or too large is left out: [`problems`] says why, and the piece is drawn with the
-/// piece set's picture.
+/// is missing, too large or not a PNG or SVG is left out: [`problems`] says why, and the piece
+/// is drawn with the piece set's picture.
 pub fn embed_beside(file: &mut VariantFile, dir: &Path) {
     let wanted: Vec<String> = file.pieces.iter().flatten().flat_map(named).map(str::to_string).collect();
     for path in wanted {
         if file.pictures.as_ref().is_some_and(|m| m.contains_key(&path)) || check_path(&path).is_err() {
             continue;
         }
-        if let Ok(bytes) = read_file(&dir.join(&path)) {
-            file.pictures.get_or_insert_with(BTreeMap::new).insert(path, to_base64(&bytes));
+        if let Ok(bytes) = read_file(&dir.join(&path))
+            && looks_like_picture(&bytes)
+        {
+            file.pictures.get_or_insert_with(BTreeMap::new).insert(path, to_base64(&bytes).into());
         }
     }
+}
+
+/// The picture data a piece's path names, for each side: its own, or the other side's (then
+/// recoloured). `carried` looks a path up.
+fn sides<'a, T: Copy>(spec: &'a PieceSpec, carried: impl Fn(&'a str) -> Option<T>) -> [Option<(T, bool)>; 2] {
+    let Some(p) = &spec.picture else { return [None, None] };
+    let (white, black) = (p.white.as_deref().and_then(&carried), p.black.as_deref().and_then(&carried));
+    [white.map(|w| (w, false)).or(black.map(|b| (b, true))), black.map(|b| (b, false)).or(white.map(|w| (w, true)))]
 }
 
 /// The keys of a piece's pictures, white's and black's: its own, or the other side's
 /// recoloured; `None` for a side with neither (drawn with the piece set's picture). Only
 /// pictures that `file` carries count.
 pub fn keys(spec: &PieceSpec, file: &VariantFile) -> [Option<PictureKey>; 2] {
-    let Some(p) = &spec.picture else { return [None, None] };
-    let carried = |path: &Option<String>| path.as_ref().and_then(|path| file.pictures.as_ref()?.get(path));
-    let (white, black) = (carried(&p.white), carried(&p.black));
-    [
-        white.map(|b| key_of(b, false)).or_else(|| black.map(|b| key_of(b, true))),
-        black.map(|b| key_of(b, false)).or_else(|| white.map(|b| key_of(b, true))),
-    ]
+    keys_by(spec, |path| file.pictures.as_ref()?.get(path).map(|b| key_of(b, false).source))
+}
+
+/// [`keys`], with the carried pictures' hashes looked up by `source` (a view that keeps them).
+pub fn keys_by(spec: &PieceSpec, source: impl Fn(&str) -> Option<u64>) -> [Option<PictureKey>; 2] {
+    sides(spec, source).map(|side| side.map(|(source, recoloured)| PictureKey { source, recoloured }))
 }
 
 /// Every picture a definition carries, by key, as base64: the ones its pieces use, for both
@@ -373,13 +419,10 @@ pub fn keys(spec: &PieceSpec, file: &VariantFile) -> [Option<PictureKey>; 2] {
 pub fn carried(file: &VariantFile) -> Vec<(PictureKey, &str)> {
     let mut out: Vec<(PictureKey, &str)> = Vec::new();
     for spec in file.pieces.iter().flatten() {
-        let Some(p) = &spec.picture else { continue };
-        for (key, path) in keys(spec, file).into_iter().zip([p.white.as_ref().or(p.black.as_ref()), p.black.as_ref().or(p.white.as_ref())])
-        {
-            if let (Some(key), Some(b64)) = (key, path.and_then(|path| file.pictures.as_ref()?.get(path)))
-                && !out.iter().any(|(k, _)| *k == key)
-            {
-                out.push((key, b64.as_str()));
+        for (b64, recoloured) in sides(spec, |path| file.pictures.as_ref()?.get(path).map(|b| &**b)).into_iter().flatten() {
+            let key = key_of(b64, recoloured);
+            if !out.iter().any(|(k, _)| *k == key) {
+                out.push((key, b64));
             }
         }
     }
@@ -397,10 +440,30 @@ pub fn draw_carried(key: PictureKey, base64: &str) -> Result<Picture, PictureErr
     Ok(if key.recoloured { recolour(&drawn) } else { drawn })
 }
 
+/// Whether a carried picture draws (why not, when it does not), worked out once per picture:
+/// the editor asks after every edit.
+fn verdict(b64: &str) -> Result<(), String> {
+    static SEEN: std::sync::Mutex<Vec<(u64, Result<(), String>)>> = std::sync::Mutex::new(Vec::new());
+    let key = key_of(b64, false).source;
+    if let Some((_, v)) = SEEN.lock().expect("not poisoned").iter().find(|(k, _)| *k == key) {
+        return v.clone();
+    }
+    let v = from_base64(b64)
+        .ok_or_else(|| "the carried copy is not base64".to_string())
+        .and_then(|b| draw(&b).map(|_| ()).map_err(|e| e.to_string()));
+    let mut seen = SEEN.lock().expect("not poisoned");
+    if seen.len() > 256 {
+        seen.clear();
+    }
+    seen.push((key, v.clone()));
+    v
+}
+
 /// Warnings about the pieces' pictures: a path refused, a picture not found beside the file
-/// (and not carried), or one that is refused when drawn. The variant loads regardless; those
-/// pieces are drawn with the piece set's pictures.
-pub fn problems(file: &VariantFile) -> Vec<Problem> {
+/// (`dir`, when the file has one: the reason it could not be read), or one that is refused
+/// when drawn. The variant loads regardless; those pieces are drawn with the piece set's
+/// pictures.
+pub fn problems(file: &VariantFile, dir: Option<&Path>) -> Vec<Problem> {
     let mut out = Vec::new();
     for spec in file.pieces.iter().flatten() {
         let at = format!("pieces[{}].picture", spec.letter);
@@ -410,13 +473,15 @@ pub fn problems(file: &VariantFile) -> Vec<Problem> {
         for path in named(spec) {
             let why = match (check_path(path), file.pictures.as_ref().and_then(|m| m.get(path))) {
                 (Err(e), _) => e.to_string(),
-                (Ok(()), None) => format!("'{path}' is not beside the variant (or could not be read there)"),
-                (Ok(()), Some(b64)) => {
-                    match from_base64(b64).ok_or_else(|| "not base64".to_string()).and_then(|b| draw(&b).map_err(|e| e.to_string())) {
-                        Ok(_) => continue,
-                        Err(e) => format!("'{path}': {e}"),
-                    }
-                }
+                (Ok(()), None) => match dir.map(|d| read_file(&d.join(path))) {
+                    Some(Err(e)) => format!("'{path}' {e}"),
+                    Some(Ok(bytes)) if !looks_like_picture(&bytes) => format!("'{path}' is not a PNG or SVG picture"),
+                    _ => format!("'{path}' is not beside the variant"),
+                },
+                (Ok(()), Some(b64)) => match verdict(b64) {
+                    Ok(()) => continue,
+                    Err(e) => format!("'{path}': {e}"),
+                },
             };
             out.push(Problem::new(ProblemCode::Picture, at.clone(), format!("{why}; the piece set's picture is drawn instead")));
         }
@@ -434,7 +499,7 @@ pub fn problems(file: &VariantFile) -> Vec<Problem> {
 pub fn write_beside(file: &mut VariantFile, dir: &Path) -> std::io::Result<VariantFile> {
     let folder = format!("{}-images", file.id);
     let carried = file.pictures.take().unwrap_or_default();
-    let mut kept: BTreeMap<String, String> = BTreeMap::new();
+    let mut kept: BTreeMap<String, std::sync::Arc<str>> = BTreeMap::new();
     let mut renamed: BTreeMap<String, String> = BTreeMap::new();
     for spec in file.pieces.iter_mut().flatten() {
         let Some(p) = &mut spec.picture else { continue };
@@ -445,12 +510,14 @@ pub fn write_beside(file: &mut VariantFile, dir: &Path) -> std::io::Result<Varia
                 *path = new.clone();
                 continue;
             }
-            let base = Path::new(path.as_str()).file_name().and_then(|n| n.to_str()).unwrap_or("picture").to_string();
-            let mut name = format!("{folder}/{base}");
+            // Its file name, with the extension its bytes have (whatever a save's map says).
+            let Some(bytes) = from_base64(b64) else { continue };
+            let stem = Path::new(path.as_str()).file_stem().and_then(|n| n.to_str()).unwrap_or("picture").to_string();
+            let ext = extension(&bytes);
+            let mut name = format!("{folder}/{stem}.{ext}");
             let mut n = 1;
             while kept.get(&name).is_some_and(|b| b != b64) {
                 n += 1;
-                let (stem, ext) = base.rsplit_once('.').unwrap_or((base.as_str(), ""));
                 name = format!("{folder}/{stem}-{n}.{ext}");
             }
             renamed.insert(path.clone(), name.clone());
@@ -587,6 +654,49 @@ pub(crate) mod tests {
         assert_eq!(read_file(&big).unwrap_err().code(), "picture-too-large");
         assert_eq!(read_file(&dir.join("missing.png")).unwrap_err().code(), "picture-unreadable");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Pictures beside variant files: read when named and pictures (not a text file named as
+    /// one, nor a map written into the file), inherited by a file extending one beside it,
+    /// each side drawn from the right file, and what is wrong said with its reason.
+    #[test]
+    fn pictures_beside_variant_files() {
+        let dir = std::env::temp_dir().join(format!("chimera-beside-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("art")).unwrap();
+        std::fs::write(dir.join("art/b.svg"), DISC).unwrap();
+        std::fs::write(dir.join("art/notes.png"), "my private notes").unwrap();
+        let parent = r#"(
+            id: "parent", extends: "chess",
+            pieces: [(letter: 'Q', name: "queen", betza: "Q", picture: (black: "art/b.svg")),
+                     (letter: 'N', name: "knight", betza: "N", picture: (white: "art/notes.png"))],
+            pictures: {"art/b.svg": "bm90IGEgcGljdHVyZQ=="},
+        )"#;
+        std::fs::write(dir.join("parent.ron"), parent).unwrap();
+        std::fs::write(dir.join("child.ron"), r#"(id: "child", extends: "parent", name: "Child")"#).unwrap();
+        for id in ["parent", "child"] {
+            let path = dir.join(format!("{id}.ron"));
+            let file = crate::variants::resolve_path(&path).unwrap();
+            let carried = file.pictures.clone().unwrap();
+            assert_eq!(carried.keys().collect::<Vec<_>>(), ["art/b.svg"], "{id}: the text file is not carried");
+            assert_eq!(from_base64(&carried["art/b.svg"]).unwrap(), DISC.as_bytes(), "{id}: the file's map is not taken");
+            let v = crate::variants::load_path(&path).unwrap();
+            let q = v.registry.ids().map(|k| v.registry.def(k)).find(|d| d.letter == 'Q').unwrap();
+            let own = key_of(&carried["art/b.svg"], false);
+            assert_eq!(q.pictures, [Some(PictureKey { recoloured: true, ..own }), Some(own)], "{id}");
+            // The carried pictures are the ones the keys name: White's is Black's recoloured.
+            let mut drawn: Vec<PictureKey> = carried_for(&file);
+            drawn.sort_by_key(|k| k.recoloured);
+            assert_eq!(drawn, [own, PictureKey { recoloured: true, ..own }]);
+            let warned = problems(&file, Some(&dir));
+            assert_eq!(warned.len(), 1, "{warned:?}");
+            assert!(warned[0].message.contains("'art/notes.png' is not a PNG or SVG picture"), "{warned:?}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn carried_for(file: &VariantFile) -> Vec<PictureKey> {
+        carried(file).into_iter().map(|(k, _)| k).collect()
     }
 
     /// An uncompressed (stored) PNG of `w`×`h` RGBA pixels, for the tests.
