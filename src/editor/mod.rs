@@ -27,7 +27,7 @@ pub mod start;
 pub mod templates;
 
 pub use rules::{LibraryPiece, Switch, castling_default, catalogue_starts, piece_library, region_uses, square_name};
-pub use templates::WinTemplate;
+pub use templates::{WinTemplate, free_region_name};
 
 use std::collections::BTreeMap;
 

@@ -93,9 +93,7 @@ impl Editor {
                 return (r.clone(), Vec::new());
             }
         }
-        let free = |base: &str| {
-            (1..).map(|i| if i == 1 { base.to_string() } else { format!("{base}-{i}") }).find(|n| !regions.contains(n)).unwrap_or_default()
-        };
+        let free = |base: &str| free_region_name(base, &regions);
         let list = |v: &[(u8, u8)]| RegionSpec::Squares(v.iter().map(|&(f, r)| square_name(f, r)).collect());
         if want[0] == want[1] {
             let n = free(name);
@@ -212,6 +210,11 @@ impl Editor {
         }
         Ok(())
     }
+}
+
+/// A region name not in `taken`: `base`, else `base-2`, `base-3`…
+pub fn free_region_name(base: &str, taken: &[String]) -> String {
+    (1..).map(|i| if i == 1 { base.to_string() } else { format!("{base}-{i}") }).find(|n| !taken.contains(n)).expect("some number is free")
 }
 
 #[cfg(test)]

@@ -174,3 +174,54 @@ pub fn load_path(path: &Path) -> Result<Variant, LoadError> {
         (Err(e), _) => Err(e),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::pictures::tests::DISC;
+    use super::super::pictures::{carried, from_base64, key_of, problems};
+    use super::*;
+    use crate::rules::PictureKey;
+
+    /// Pictures beside variant files: read when named and pictures (not a text file named as
+    /// one, nor a map written into the file), inherited by a file extending one beside it,
+    /// each side drawn from the right file, and what is wrong said with its reason.
+    #[test]
+    fn pictures_beside_variant_files() {
+        let dir = std::env::temp_dir().join(format!("chimera-beside-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("art")).unwrap();
+        std::fs::write(dir.join("art/b.svg"), DISC).unwrap();
+        std::fs::write(dir.join("art/notes.png"), "my private notes").unwrap();
+        let parent = r#"(
+            id: "parent", extends: "chess",
+            pieces: [(letter: 'Q', name: "queen", betza: "Q", picture: (black: "art/b.svg")),
+                     (letter: 'N', name: "knight", betza: "N", picture: (white: "art/notes.png"))],
+            pictures: {"art/b.svg": "bm90IGEgcGljdHVyZQ=="},
+        )"#;
+        std::fs::write(dir.join("parent.ron"), parent).unwrap();
+        std::fs::write(dir.join("child.ron"), r#"(id: "child", extends: "parent", name: "Child")"#).unwrap();
+        for id in ["parent", "child"] {
+            let path = dir.join(format!("{id}.ron"));
+            let file = resolve_path(&path).unwrap();
+            let carried = file.pictures.clone().unwrap();
+            assert_eq!(carried.keys().collect::<Vec<_>>(), ["art/b.svg"], "{id}: the text file is not carried");
+            assert_eq!(from_base64(&carried["art/b.svg"]).unwrap(), DISC.as_bytes(), "{id}: the file's map is not taken");
+            let v = load_path(&path).unwrap();
+            let q = v.registry.ids().map(|k| v.registry.def(k)).find(|d| d.letter == 'Q').unwrap();
+            let own = key_of(&carried["art/b.svg"], false);
+            assert_eq!(q.pictures, [Some(PictureKey { recoloured: true, ..own }), Some(own)], "{id}");
+            // The carried pictures are the ones the keys name: White's is Black's recoloured.
+            let mut drawn: Vec<PictureKey> = carried_for(&file);
+            drawn.sort_by_key(|k| k.recoloured);
+            assert_eq!(drawn, [own, PictureKey { recoloured: true, ..own }]);
+            let warned = problems(&file, Some(&dir));
+            assert_eq!(warned.len(), 1, "{warned:?}");
+            assert!(warned[0].message.contains("'art/notes.png' is not a PNG or SVG picture"), "{warned:?}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn carried_for(file: &VariantFile) -> Vec<PictureKey> {
+        carried(file).into_iter().map(|(k, _)| k).collect()
+    }
+}

@@ -11,7 +11,8 @@ pub(super) struct BoardState<'a> {
     pub(super) region: &'a mut Option<String>,
     pub(super) region_name: &'a mut String,
     /// Came to paint a region the Rules section asked for: a button goes back there.
-    pub(super) back_to_rules: &'a mut bool,
+    /// The section a region was made for, to go back to once it is painted.
+    pub(super) back_to: &'a mut Option<Section>,
 }
 
 /// A region's definition in words.
@@ -67,11 +68,11 @@ pub(super) fn board_section(ui: &mut egui::Ui, editor: &mut Editor, st: BoardSta
     ui.horizontal_top(|ui| {
         ui.vertical(|ui| {
             ui.set_width(330.0);
-            if *st.back_to_rules {
+            if let Some(section) = *st.back_to {
                 let name = st.region.clone().unwrap_or_default();
                 ui.label(format!("Paint the squares of '{name}' on the board, then:"));
-                if ui.button("Done: back to Rules").clicked() {
-                    *st.back_to_rules = false;
+                if ui.button(format!("Done: back to {}", section.title())).clicked() {
+                    *st.back_to = None;
                 }
             }
             ui.label(egui::RichText::new("Regions").strong());

@@ -4,18 +4,21 @@
 //! square with a drag, per side where it matters), Pieces (the list with each piece's image,
 //! its moves drawn small and said in words; the library of every catalogue piece; "Like a…"
 //! starting points by picture; the move painter in plain words for the piece picked, with its
-//! Betza field in step both ways; letter, name, image, value with the computer's estimate
-//! beside it, royal, pawn, promotion, castling roles, confinement and region moves), Start
-//! position (the board painted from a palette by clicks or drags, pieces dragged about or off
-//! it, pockets, a copy of another variant's start, a Chess960-style shuffle, its FEN field in
-//! step), Rules ([`rules`], with ready-made ways to win and "New region…" where a condition
-//! asks for one), RON (the whole definition as text); beside every section, the variant as it
-//! stands (its start position, its description and its rules in words); one file each
-//! (`board`, `pieces`, `start`, `rules`, and the file `browser`). Every edit can be undone
-//! (Ctrl+Z, Ctrl+Y; a drag or a typed name is one step); the problems of the definition are
-//! listed under the sections after every edit, each with its code and field, and beside the
-//! field itself. Test-play starts a game of the variant as it stands, hot-seat or against the
-//! computer, and keeps the editor (with its history) to come back to; Save writes it to the
+//! Betza field in step both ways; letter, name, its picture (the [`picture`] picker: every
+//! built-in picture by plain name, or the designer's own PNG or SVG), value with the
+//! computer's estimate beside it, royal, pawn, promotion, castling roles, confinement and
+//! region moves), Start position (the board painted from a palette by clicks or drags, pieces
+//! dragged about or off it, pockets, a copy of another variant's start, a Chess960-style
+//! shuffle, its FEN field in step), Rules ([`rules`], with ready-made ways to win), RON (the
+//! whole definition as text); beside every section, the variant as it stands (its start
+//! position, its description and its rules in words); one file each (`board`, `pieces`,
+//! `start`, `rules`, `picture`, and the file `browser`). Wherever a region is asked for (an
+//! end condition, a piece's confinement or region moves), "New region…" makes one and goes to
+//! the board to paint it, then back. Every edit can be undone (Ctrl+Z, Ctrl+Y; a drag or a
+//! typed name is one step); the problems of the definition are listed under the sections after
+//! every edit, each with its code and field, and beside the field itself. Test-play starts a
+//! game of the variant as it stands, hot-seat or against the computer, and keeps the editor
+//! (with its history) to come back to; Save writes it (and its pictures, beside it) to the
 //! user's variants directory, Save as… and Open file… use an in-game file browser.
 //!
 //! Reached from the start screen ("Edit a copy…", "New variant…", "Open file…"), from the
@@ -102,9 +105,9 @@ pub struct EditorScreen {
     region: Option<String>,
     /// The name field for a new or renamed region.
     region_name: String,
-    /// The region picked was made for the Rules section, which the board section offers to go
-    /// back to.
-    back_to_rules: bool,
+    /// The region picked was made for this section (Rules or Pieces), which the board section
+    /// offers to go back to.
+    back_to: Option<Section>,
     /// The piece library's filter, while the library is shown.
     library: Option<String>,
     /// "Like a …" adds a piece's moves instead of replacing them.
@@ -124,6 +127,8 @@ pub struct EditorScreen {
     browser: Option<Browser>,
     /// The picture picker, while it is open.
     picker: Option<Picker>,
+    /// A region made by the Pieces section ("New region…"), to be painted.
+    paint: Option<String>,
     /// The folder pictures were last imported from.
     picture_dir: Option<PathBuf>,
     /// The rules section's own state.
@@ -157,7 +162,7 @@ impl Default for EditorScreen {
             synced: None,
             region: None,
             region_name: String::new(),
-            back_to_rules: false,
+            back_to: None,
             library: None,
             like_adds: false,
             words: None,
@@ -168,6 +173,7 @@ impl Default for EditorScreen {
             level: 3,
             browser: None,
             picker: None,
+            paint: None,
             picture_dir: None,
             rules: Default::default(),
             broken: None,
@@ -546,7 +552,7 @@ fn editor_screen(
             ui.separator();
             let problems = screen.problems.clone();
             let height = (ui.available_height() - 150.0).max(200.0);
-            let painting_for_rules = screen.back_to_rules;
+            let painting_for = screen.back_to;
             // The section's forms, and beside them the variant as it stands (its board, its
             // description and its rules in words), in every section.
             // Each in a rectangle of its own, so a wide form never pushes the preview aside.
@@ -568,7 +574,7 @@ fn editor_screen(
                             notice: &mut screen.notice,
                             region: &mut screen.region,
                             region_name: &mut screen.region_name,
-                            back_to_rules: &mut screen.back_to_rules,
+                            back_to: &mut screen.back_to,
                         },
                         &textures,
                         &problems,
@@ -586,6 +592,7 @@ fn editor_screen(
                             library: &mut screen.library,
                             like_adds: &mut screen.like_adds,
                             picker: &mut screen.picker,
+                            paint: &mut screen.paint,
                         },
                         &screen.values,
                         &textures,
@@ -612,14 +619,22 @@ fn editor_screen(
             });
             // The two rectangles' room, taken in one piece whatever they hold.
             ui.allocate_rect(whole, egui::Sense::hover());
-            // A region made for an end condition is painted on the board, then back to Rules.
-            if let Some(name) = screen.rules.paint.take() {
+            // A region made for an end condition or a piece is painted on the board, then back
+            // to the section it was made for.
+            let made = match (screen.rules.paint.take(), screen.paint.take()) {
+                (Some(name), _) => Some((name, Section::Rules)),
+                (None, Some(name)) => Some((name, Section::Pieces)),
+                (None, None) => None,
+            };
+            if let Some((name, from)) = made {
                 screen.section = Section::Board;
                 screen.region = Some(name.clone());
                 screen.region_name = name;
-                screen.back_to_rules = true;
-            } else if painting_for_rules && !screen.back_to_rules {
-                screen.section = Section::Rules;
+                screen.back_to = Some(from);
+            } else if let Some(from) = painting_for
+                && screen.back_to.is_none()
+            {
+                screen.section = from;
             }
             ui.separator();
             // The problems, each with its code and field; a click goes to its section.

@@ -161,17 +161,20 @@ pub(super) fn picture_picker(mut contexts: EguiContexts, mut screen: ResMut<Edit
                         let _ = editor.apply(&Edit::Piece(PieceSpec { glyph: None, picture: None, ..spec.clone() }));
                     }
                     for (name, plain, words) in library() {
-                        let found = needle.is_empty()
-                            || plain.to_lowercase().contains(&needle)
-                            || words.contains(&needle)
-                            || name.contains(&needle);
-                        if !found {
+                        let by_name = plain.to_lowercase().contains(&needle) || name.contains(&needle);
+                        // Found by a piece drawn with it: that piece is named under it.
+                        let by_piece = (!by_name).then(|| words.split(", ").find(|w| w.contains(&needle))).flatten();
+                        if !needle.is_empty() && !by_name && by_piece.is_none() {
                             continue;
                         }
+                        let label = match by_piece {
+                            Some(piece) => format!("{plain} ({piece})"),
+                            None => plain.clone(),
+                        };
                         let shown = PieceSpec { glyph: Some(name.to_string()), picture: None, ..spec.clone() };
                         let hover = if words.is_empty() { String::new() } else { format!("As drawn for: {words}") };
                         let picked = spec.picture.is_none() && spec.glyph.as_deref() == Some(name);
-                        if tile(ui, shown.clone(), plain, &hover, picked) {
+                        if tile(ui, shown.clone(), &label, &hover, picked) {
                             let _ = editor.apply(&Edit::Piece(shown));
                         }
                     }

@@ -16,6 +16,8 @@ pub(super) struct PieceState<'a> {
     pub(super) like_adds: &'a mut bool,
     /// The picture picker, opened by the piece's "Picture…".
     pub(super) picker: &'a mut Option<super::Picker>,
+    /// A region made here ("New region…"), to be painted on the board.
+    pub(super) paint: &'a mut Option<String>,
 }
 
 /// The width of the piece list.
@@ -310,6 +312,16 @@ pub(super) fn piece_form(
                 set(editor, PieceSpec { initial_ranks, ..spec.clone() }, "initial_ranks");
             }
         }
+        // A region may be a new one: made empty with the piece's change (one step of undo),
+        // then painted on the board.
+        let new_region = |ui: &mut egui::Ui| {
+            let hover = "Make a region and paint its squares on the board";
+            ui.selectable_label(false, "New region…")
+                .on_hover_text(hover)
+                .clicked()
+                .then(|| crate::editor::free_region_name("region", &regions))
+        };
+        let mut made: Option<(String, PieceSpec)> = None;
         let shown = spec.confined.clone().unwrap_or_else(|| "anywhere".into());
         egui::ComboBox::from_label("moves within").selected_text(shown).show_ui(ui, |ui| {
             let mut confined = spec.confined.clone();
@@ -317,7 +329,9 @@ pub(super) fn piece_form(
             for r in &regions {
                 ui.selectable_value(&mut confined, Some(r.clone()), r);
             }
-            if confined != spec.confined {
+            if let Some(name) = new_region(ui) {
+                made = Some((name.clone(), PieceSpec { confined: Some(name), ..spec.clone() }));
+            } else if confined != spec.confined {
                 let _ = editor.apply(&Edit::Piece(PieceSpec { confined, ..spec.clone() }));
             }
         });
@@ -328,12 +342,24 @@ pub(super) fn piece_form(
             for r in &regions {
                 ui.selectable_value(&mut region, Some(r.clone()), r);
             }
-            if region != spec.region_moves.as_ref().map(|rm| rm.region.clone()) {
-                let betza = spec.region_moves.as_ref().map_or(spec.betza.clone(), |rm| rm.betza.clone());
+            let betza = spec.region_moves.as_ref().map_or(spec.betza.clone(), |rm| rm.betza.clone());
+            if let Some(name) = new_region(ui) {
+                let region_moves = Some(crate::variants::RegionMoves { region: name.clone(), betza });
+                made = Some((name, PieceSpec { region_moves, ..spec.clone() }));
+            } else if region != spec.region_moves.as_ref().map(|rm| rm.region.clone()) {
                 let region_moves = region.map(|region| crate::variants::RegionMoves { region, betza });
                 let _ = editor.apply(&Edit::Piece(PieceSpec { region_moves, ..spec.clone() }));
             }
         });
+        if let Some((name, piece)) = made {
+            editor.edit(|f| {
+                f.regions.get_or_insert_with(Default::default).insert(name.clone(), crate::variants::RegionSpec::Squares(Vec::new()));
+                if let Some(p) = f.pieces.iter_mut().flatten().find(|p| p.letter == piece.letter) {
+                    *p = piece;
+                }
+            });
+            *st.paint = Some(name);
+        }
         if let Some(rm) = &spec.region_moves {
             let mut betza = rm.betza.clone();
             ui.label("there:");

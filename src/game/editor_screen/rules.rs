@@ -530,7 +530,7 @@ fn condition_row(
                 changed |= ui.selectable_value(region, r.clone(), r).changed();
             }
             if ui.selectable_label(false, "New region…").on_hover_text("Make a region and paint its squares on the board").clicked() {
-                let name = (1..).map(|n| format!("region-{n}")).find(|n| !regions.contains(n)).unwrap_or_default();
+                let name = crate::editor::free_region_name("region", regions);
                 region.clone_from(&name);
                 *new_region = Some(name);
                 changed = true;
