@@ -4,6 +4,7 @@
 
 mod common;
 
+mod actions;
 mod ai;
 mod andernach;
 mod bench_rows;

@@ -20,6 +20,7 @@
 //!
 //! Layer: uses `rules` and `modifiers`.
 
+mod actions;
 mod berolina_pawns;
 mod berserker;
 mod capture_to_win;
@@ -52,6 +53,7 @@ use crate::rules::{
     PendingMove, Piece, RoyalRule, RuleFns, Rules, Side, SystemFactory, UndoLog, Variant, mix, position_hash, rebuild_pipelines,
 };
 
+pub use actions::ACTIONS;
 pub use berolina_pawns::BEROLINA_PAWNS;
 pub use berserker::BERSERKER;
 pub use capture_to_win::CAPTURE_TO_WIN;
@@ -149,6 +151,9 @@ pub struct PresetDef {
     pub params: &'static [ParamSpec],
     /// Its hook systems for one activation.
     pub hooks: fn(&Activation) -> Vec<Hook>,
+    /// Its hook systems for one activation in a variant (the `actions` preset's, one for each
+    /// of the variant's actions), after those of `hooks`.
+    pub variant_hooks: fn(&Activation, &Variant) -> Vec<Hook>,
     /// Its movement layers (override, transform, extra moves) for one activation in a variant:
     /// function values that generation and check detection both run.
     pub layers: fn(&Activation, &Variant) -> Vec<MoveLayer>,
@@ -225,6 +230,7 @@ impl PresetDef {
         piece_attributes: &[],
         params: &[],
         hooks: no_hooks,
+        variant_hooks: no_variant_hooks,
         layers: no_layers,
         royalty: no_royalty,
         hash_facts: None,
@@ -236,6 +242,10 @@ impl PresetDef {
 }
 
 fn no_hooks(_a: &Activation) -> Vec<Hook> {
+    Vec::new()
+}
+
+fn no_variant_hooks(_a: &Activation, _v: &Variant) -> Vec<Hook> {
     Vec::new()
 }
 
@@ -356,7 +366,8 @@ pub fn reset_on_retract<C: IntFact>(owner: &'static str, value: i32) -> Hook {
 
 /// The preset with this id.
 pub fn by_id(id: &str) -> Option<&'static PresetDef> {
-    ALL.iter().copied().find(|p| p.id == id)
+    // `actions` runs a variant's own actions: the loader asks for it, a player does not.
+    ALL.iter().copied().chain([&ACTIONS]).find(|p| p.id == id)
 }
 
 /// The active presets, in activation order.
@@ -478,7 +489,7 @@ pub fn set_active_presets(world: &mut World, set: Vec<Activation>) -> Result<(),
     // are seen by the spawn hooks of the presets activated before it.
     world.insert_resource(ActivePresets(set.clone()));
     world.insert_resource(ConfiguredPresets(set.clone()));
-    let mut hooks = hooks_of(&set);
+    let mut hooks = hooks_of(&set, world.get_resource::<Rules>().map(|r| r.0.clone()).as_deref());
     hooks.extend(profile::hooks(world));
     world.insert_resource(Hooks(hooks));
     install_rule_fns(world, &set);
@@ -521,7 +532,7 @@ fn install_rule_fns(world: &mut World, set: &[Activation]) {
 /// move's hash is recorded); between moves call [`refresh_position_hash`] after it.
 pub fn reinstall_rules(world: &mut World) {
     let set = world.get_resource::<ActivePresets>().map(|a| a.0.clone()).unwrap_or_default();
-    let mut hooks = hooks_of(&set);
+    let mut hooks = hooks_of(&set, world.get_resource::<Rules>().map(|r| r.0.clone()).as_deref());
     hooks.extend(profile::hooks(world));
     world.insert_resource(Hooks(hooks));
     install_rule_fns(world, &set);
@@ -685,7 +696,7 @@ fn active_set_from(configured: &[Activation], sections: &[String]) -> Result<Vec
 /// Puts `set` in place as the active presets with their hooks, rule functions and pipelines
 /// (no on-activate or on-deactivate runs).
 fn install_set(world: &mut World, set: Vec<Activation>) {
-    let mut hooks = hooks_of(&set);
+    let mut hooks = hooks_of(&set, world.get_resource::<Rules>().map(|r| r.0.clone()).as_deref());
     hooks.extend(profile::hooks(world));
     world.insert_resource(Hooks(hooks));
     install_rule_fns(world, &set);
@@ -764,13 +775,14 @@ pub fn refresh_position_hash(world: &mut World) {
 
 /// The hook systems of an active set, in activation order. A timed preset's hooks are gated
 /// on it still being active, and the duration tick is added when any preset is timed.
-fn hooks_of(set: &[Activation]) -> Vec<Hook> {
+fn hooks_of(set: &[Activation], variant: Option<&Variant>) -> Vec<Hook> {
     let mut hooks = Vec::new();
     for a in set {
         let Some(def) = by_id(a.id) else { continue };
+        let own = variant.map(|v| (def.variant_hooks)(a, v)).unwrap_or_default();
         // The pipeline enforces the activation's scope in the scope-aware steps (a hook that
         // judges by another side than the step's declares its own).
-        for h in (def.hooks)(a).into_iter().map(|h| if h.scope.is_none() { h.scoped(a.scope.sides()) } else { h }) {
+        for h in (def.hooks)(a).into_iter().chain(own).map(|h| if h.scope.is_none() { h.scoped(a.scope.sides()) } else { h }) {
             if a.turns_left.is_some() {
                 let (id, make) = (a.id, h.make.clone());
                 let gated: SystemFactory =

@@ -425,6 +425,8 @@ pub struct Variant {
     pub material_count: Option<MaterialCount>,
     /// Presets a game of this variant starts with, in activation order.
     pub presets: Vec<PresetRequest>,
+    /// The variant's own actions (run by the `actions` preset, which `presets` then names).
+    pub actions: Vec<super::actions::Action>,
     /// The modifier profile a game of this variant starts with, as RON text (the modifiers
     /// module reads it; the rules only carry it).
     pub profile: Option<String>,
@@ -516,6 +518,7 @@ impl Variant {
             material_count: None,
             look: BoardLook::default(),
             presets: Vec::new(),
+            actions: Vec::new(),
             profile: None,
             layouts: Some(fide_layout),
         }

@@ -69,10 +69,12 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
         material_count,
         look,
         presets,
+        actions: Vec::new(),
         profile: None,
         layouts: Some(super::catalogue_layout),
     };
     let variant = Variant { profile: check_profile(file, &variant, &mut ck), ..variant };
+    let variant = check_actions(file, &cx, &mut ck, variant);
     check_start(file, &variant, &mut ck);
     if ck.problems.is_empty() { Ok(variant) } else { Err(LoadError::Invalid(ck.problems)) }
 }
@@ -822,4 +824,125 @@ fn check_start(file: &VariantFile, variant: &Variant, ck: &mut Checker) {
             }
         }
     }
+}
+
+/// `format` and `actions`: each action compiled (piece types by name or letter, regions by
+/// name), and the `actions` preset asked for (after the presets the file lists, unless it
+/// lists it itself) so that they run.
+fn check_actions(file: &VariantFile, cx: &Context, ck: &mut Checker, mut variant: Variant) -> Variant {
+    use super::actions::{ConditionSpec, DamageKindSpec, EffectSpec, EventSpec, FORMAT, ShowSpec, WhoSpec};
+    use crate::rules::{Action, ActionEffect, Condition, DamageKind, EffectKind, Event, Who};
+    let format = file.format.unwrap_or(1);
+    if format > FORMAT {
+        ck.add(ProblemCode::FormatNewer, "format", format!("format {format} is newer than this build reads (up to {FORMAT})"));
+    }
+    let Some(specs) = file.actions.as_ref().filter(|a| !a.is_empty()) else { return variant };
+    if format < 2 {
+        ck.add(ProblemCode::ActionFormat, "format", "a file with actions says `format: 2`");
+    }
+    let piece = |name: &str, path: String, ck: &mut Checker| -> Option<PieceType> {
+        let by_letter = name.chars().count() == 1 && name.chars().all(|c| c.is_ascii_uppercase());
+        let found = if by_letter { name.chars().next().and_then(|c| cx.letter(c)) } else { None }
+            .or_else(|| cx.specs.iter().position(|p| p.name == name).map(|i| PieceType(i as u8)));
+        if found.is_none() {
+            let known: Vec<&str> = cx.specs.iter().map(|p| p.name.as_str()).collect();
+            ck.add(ProblemCode::ActionPiece, path, format!("no piece type '{name}' (there are: {})", known.join(", ")));
+        }
+        found
+    };
+    let who = |w: WhoSpec| match w {
+        WhoSpec::Mover => Who::Mover,
+        WhoSpec::Victim => Who::Victim,
+    };
+    fn condition(
+        c: &ConditionSpec,
+        path: &str,
+        cx: &Context,
+        ck: &mut Checker,
+        piece: &dyn Fn(&str, String, &mut Checker) -> Option<PieceType>,
+        who: &dyn Fn(WhoSpec) -> Who,
+    ) -> Option<Condition> {
+        Some(match c {
+            ConditionSpec::Captures => Condition::Captures,
+            ConditionSpec::Is(w, name) => Condition::Is(who(*w), piece(name, path.to_string(), ck)?),
+            ConditionSpec::Royal(w) => Condition::Royal(who(*w)),
+            ConditionSpec::In(w, region) => Condition::On(who(*w), cx.region(region, ck)),
+            ConditionSpec::Not(inner) => Condition::Not(Box::new(condition(inner, path, cx, ck, piece, who)?)),
+        })
+    }
+    let mut actions = Vec::new();
+    for (i, spec) in specs.iter().enumerate() {
+        let at = format!("actions[{i}]");
+        if spec.name.trim().is_empty() || specs[..i].iter().any(|s| s.name == spec.name) {
+            ck.add(ProblemCode::ActionName, format!("{at}.name"), format!("'{}' is empty or the name of an earlier action", spec.name));
+        }
+        let when = match spec.when {
+            EventSpec::Capture => Event::Capture,
+            EventSpec::Moved => Event::Moved,
+            EventSpec::Result => Event::Result,
+        };
+        let conditions: Vec<Option<Condition>> =
+            spec.conditions.iter().enumerate().map(|(j, c)| condition(c, &format!("{at}.if[{j}]"), cx, ck, &piece, &who)).collect();
+        if spec.then.is_empty() {
+            ck.add(ProblemCode::ActionEffect, format!("{at}.then"), "no effect: say what happens");
+        }
+        let mut effects = Vec::new();
+        for (j, e) in spec.then.iter().enumerate() {
+            let path = format!("{at}.then[{j}]");
+            let effect = match e {
+                EffectSpec::TakeCapture if when != Event::Capture => {
+                    ck.add(ProblemCode::ActionEffect, path, "a capture is taken over only when: Capture");
+                    None
+                }
+                EffectSpec::TakeCapture => Some(ActionEffect::TakeCapture),
+                EffectSpec::Win(..) if when != Event::Result => {
+                    ck.add(ProblemCode::ActionEffect, path, "a win is declared only when: Result");
+                    None
+                }
+                EffectSpec::Win(w, reason) => Some(ActionEffect::Win(who(*w), reason.clone())),
+                EffectSpec::Damage(d) => {
+                    if d.amount < 1 || d.around > 8 {
+                        let message =
+                            format!("{} points over {} squares round it: at least 1 point, at most 8 squares", d.amount, d.around);
+                        ck.add(ProblemCode::ActionDamage, path.clone(), message);
+                    }
+                    let spare: Vec<Option<PieceType>> = d.spare.iter().map(|n| piece(n, format!("{path}.spare"), ck)).collect();
+                    let kind = match d.kind {
+                        DamageKindSpec::Explosion => DamageKind::Explosion,
+                        DamageKindSpec::Poison => DamageKind::Poison,
+                    };
+                    spare.into_iter().collect::<Option<Vec<_>>>().map(|spare| ActionEffect::Damage {
+                        at: who(d.at),
+                        around: d.around,
+                        amount: d.amount,
+                        kind,
+                        spare,
+                    })
+                }
+                EffectSpec::Remove(w) => Some(ActionEffect::Remove(who(*w))),
+                EffectSpec::Show(kind, w) => {
+                    let kind = match kind {
+                        ShowSpec::Explosion => EffectKind::Explosion,
+                        ShowSpec::Poison => EffectKind::Poison,
+                        ShowSpec::Sparkle => EffectKind::Other("sparkle"),
+                    };
+                    Some(ActionEffect::Show(kind, who(*w)))
+                }
+                EffectSpec::Note(text) => Some(ActionEffect::Note(text.clone())),
+            };
+            effects.push(effect);
+        }
+        let (Some(conditions), Some(effects)) =
+            (conditions.into_iter().collect::<Option<Vec<_>>>(), effects.into_iter().collect::<Option<Vec<_>>>())
+        else {
+            continue;
+        };
+        let sides = spec.sides.unwrap_or_default().sides();
+        actions.push(Action { name: crate::rules::intern(&spec.name), when, conditions, effects, sides });
+    }
+    if !variant.presets.iter().any(|p| p.id == "actions") {
+        variant.presets.push(crate::rules::PresetRequest { id: "actions".into(), sides: [true, true], ..Default::default() });
+    }
+    variant.actions = actions;
+    variant
 }

@@ -204,6 +204,8 @@ macro_rules! variant_file {
 
 variant_file! {
     fields {
+        /// The format of the file: 1 when left out; 2 for a file with `actions`.
+        format: u32,
         /// The variant this one starts from; only what differs needs stating.
         extends: String,
         /// Display name.
@@ -238,6 +240,9 @@ variant_file! {
         blast: BlastSpec,
         /// Letters of the types that cannot capture one another (Atomar: `"K"`, no king takes a king).
         mutually_immune: String,
+        /// The variant's own actions: when an event happens, if conditions hold, then effects
+        /// (see `variants::actions`).
+        actions: Vec<super::actions::ActionSpec>,
         /// The pieces' own pictures, carried (path → base64 of the file): filled when the file
         /// is read from the pictures beside it, and written only inside saved games, so that a
         /// save opens without the files (see `variants::pictures`). Shared, not copied, by the

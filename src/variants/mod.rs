@@ -3,6 +3,7 @@
 //!
 //! Layer: uses `rules`, `modifiers` and `presets`.
 
+pub mod actions;
 mod compile;
 pub mod fairy;
 mod format;

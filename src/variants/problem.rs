@@ -129,6 +129,21 @@ stable_codes! {
     /// A per-instance entry names a square the start does not hold (a warning; it is dropped).
     ProfileOrphan = "E_PROFILE_ORPHAN_INSTANCE",
 
+    // `format` and `actions`.
+    /// `format` is newer than this build reads.
+    FormatNewer = "E_FORMAT_NEWER",
+    /// `actions` in a file that does not say `format: 2`.
+    ActionFormat = "E_ACTION_FORMAT",
+    /// An action's name is empty or used by an earlier action.
+    ActionName = "E_ACTION_NAME",
+    /// An action names no piece type.
+    ActionPiece = "E_ACTION_PIECE",
+    /// An action has no effect, or one its event cannot have (taking a capture over outside
+    /// `Capture`, a win outside `Result`).
+    ActionEffect = "E_ACTION_EFFECT",
+    /// Damage of less than one point, or an area wider than 8 squares round its centre.
+    ActionDamage = "E_ACTION_DAMAGE",
+
     // Design warnings: the variant loads, but probably does not do what its designer meant.
     // The editor shows them; the loader does not look for them.
     /// The game is won by checkmate, but no piece type is royal.

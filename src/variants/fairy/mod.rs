@@ -882,6 +882,9 @@ fn export_ends(x: &mut Export) {
     if !file.presets.as_ref().is_none_or(Vec::is_empty) {
         x.refuse("presets", "presets are Chimera's own");
     }
+    for (i, a) in file.actions.iter().flatten().enumerate() {
+        x.refuse(&format!("actions[{i}]"), &format!("the action '{}' is Chimera's own: Fairy-Stockfish has no actions", a.name));
+    }
     if file.profile.is_some() {
         x.refuse("profile", "modifier profiles are Chimera's own");
     }
