@@ -161,6 +161,16 @@ fn a_rule_of_the_variants_own() {
     e.play_uci("f3e5").unwrap();
     let outcome = e.outcome().expect("the knight's capture ends it");
     assert!(format!("{outcome:?}").contains("a knight took"), "{outcome:?}");
+    // Said in the rules in words.
+    let v = with_actions("chess", &data_presets(variants::builtin("chess").unwrap().geometry)[0].1);
+    let words = chimera::rules::describe_rules(&v);
+    assert!(
+        words.ends_with(
+            "When a rook captures a piece: it does not take the piece as usual, every piece within 1 square of the captured piece \
+             takes 1 point of explosion damage, kings excepted, the moving piece is removed."
+        ),
+        "{words}"
+    );
     // Undone, the game goes on.
     e.undo().expect("a move to take back");
     assert_eq!(e.outcome(), None);

@@ -684,7 +684,87 @@ pub fn describe_rules(variant: &Variant) -> String {
     if variant.switches.mandatory_capture {
         out.push("Capturing is compulsory.".into());
     }
+    out.extend(variant.actions.iter().map(|a| describe_action(variant, a)));
     out.join(" ")
+}
+
+/// One of a variant's own actions in words: "When a rook captures: it takes the capture over,
+/// …". (The editor's Actions section will say the same.)
+pub fn describe_action(variant: &Variant, action: &super::actions::Action) -> String {
+    use super::actions::{ActionEffect, Condition, Event, Who};
+    let name = |k: super::piece::PieceType| variant.registry.def(k).name.clone();
+    let whose = |w: Who| match w {
+        Who::Mover => "the moving piece",
+        Who::Victim => "the captured piece",
+    };
+    // What the conditions say of the mover and of the victim, folded into the event's words.
+    let mut mover = "a piece".to_string();
+    let mut victim: Option<String> = None;
+    let mut more = Vec::new();
+    for c in &action.conditions {
+        match c {
+            Condition::Is(Who::Mover, k) => mover = format!("a {}", name(*k)),
+            Condition::Is(Who::Victim, k) => victim = Some(format!("a {}", name(*k))),
+            Condition::Captures => victim = victim.or_else(|| Some("a piece".into())),
+            Condition::Royal(w) => more.push(format!("{} is royal", whose(*w))),
+            Condition::On(w, sets) => more.push(format!("{} stands on {}", whose(*w), region_named(variant, sets[0]))),
+            Condition::Not(inner) => more.push(match &**inner {
+                Condition::Royal(w) => format!("{} is not royal", whose(*w)),
+                Condition::Is(w, k) => format!("{} is not a {}", whose(*w), name(*k)),
+                Condition::On(w, sets) => format!("{} is not on {}", whose(*w), region_named(variant, sets[0])),
+                Condition::Captures => "it captures nothing".into(),
+                Condition::Not(_) => "a double negation holds".into(),
+            }),
+        }
+    }
+    let when = match (action.when, &victim) {
+        (Event::Capture, v) => format!("When {mover} captures {}", v.clone().unwrap_or_else(|| "a piece".into())),
+        (Event::Moved, Some(v)) => format!("When {mover} has moved, capturing {v}"),
+        (Event::Moved, None) => format!("When {mover} has moved"),
+        (Event::Result, Some(v)) => format!("When {mover} captures {v}"),
+        (Event::Result, None) => format!("When {mover} moves"),
+    };
+    let side = match action.sides {
+        [true, false] => " (White only)",
+        [false, true] => " (Black only)",
+        _ => "",
+    };
+    let condition = if more.is_empty() { String::new() } else { format!(" and {}", more.join(" and ")) };
+    let effects: Vec<String> = action
+        .effects
+        .iter()
+        .filter_map(|e| match e {
+            ActionEffect::TakeCapture => Some("it does not take the piece as usual".to_string()),
+            ActionEffect::Damage { at, around: 0, amount, kind, .. } => {
+                Some(format!("{} takes {amount} point{} of {} damage", whose(*at), if *amount == 1 { "" } else { "s" }, damage_words(kind)))
+            }
+            ActionEffect::Damage { at, around, amount, kind, spare } => {
+                let spared: Vec<String> = spare.iter().map(|k| format!("{}s", name(*k))).collect();
+                let except = if spared.is_empty() { String::new() } else { format!(", {} excepted", or_list(&spared)) };
+                Some(format!(
+                    "every piece within {around} square{} of {} takes {amount} point{} of {} damage{except}",
+                    if *around == 1 { "" } else { "s" },
+                    whose(*at),
+                    if *amount == 1 { "" } else { "s" },
+                    damage_words(kind)
+                ))
+            }
+            ActionEffect::Remove(w) => Some(format!("{} is removed", whose(*w))),
+            ActionEffect::Win(Who::Mover, reason) => Some(format!("its side wins ({reason})")),
+            ActionEffect::Win(Who::Victim, reason) => Some(format!("the captured piece's side wins ({reason})")),
+            ActionEffect::Show(..) | ActionEffect::Note(_) => None,
+        })
+        .collect();
+    format!("{when}{condition}{side}: {}.", effects.join(", "))
+}
+
+fn damage_words(kind: &super::damage::DamageKind) -> &str {
+    match kind {
+        super::damage::DamageKind::Capture => "capture",
+        super::damage::DamageKind::Explosion => "explosion",
+        super::damage::DamageKind::Poison => "poison",
+        super::damage::DamageKind::Other(name) => name,
+    }
 }
 
 #[cfg(test)]

@@ -122,7 +122,7 @@ pub use code_pieces::{CODE_PIECES, code_piece, code_piece_betza, code_piece_conf
 pub use codes::Severity;
 pub(crate) use codes::stable_codes;
 pub use damage::{DamageAdjusters, DamageKind, DamagePipeline, DamageRequest, DamageSystems, deal_damage};
-pub use describe::{describe_moves, describe_piece, describe_rules};
+pub use describe::{describe_action, describe_moves, describe_piece, describe_rules};
 pub use effects::{Effect, EffectKind, Effects, emit_effect, subscribe_effects, take_effects};
 pub use end::FOUL_DROP;
 pub use engine::{
