@@ -106,7 +106,8 @@ fn do_effect(world: &mut World, owner: &'static str, effect: &ActionEffect) {
             let moving = world.resource::<PendingMove>().piece;
             // The targets first, then the damage (a piece that dies leaves the board).
             let targets: Vec<(Entity, Side)> = if *around == 0 {
-                entity.map(|e| (e, side)).into_iter().collect()
+                // (A captured piece, once the move is made, is off the board: nothing to hit.)
+                entity.filter(|&e| matches!(world.get::<Location>(e), Some(Location::Board(_)))).map(|e| (e, side)).into_iter().collect()
             } else {
                 let g = world.resource::<Rules>().0.geometry;
                 let board = world.resource::<Board>();
