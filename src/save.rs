@@ -323,9 +323,7 @@ pub fn variant_of(save: &Save) -> Result<Variant, SaveError> {
         .map(|a| PresetRequest { id: a.id.to_string(), params: a.params.clone(), sides: a.scope.sides(), turns: a.turns_left })
         .collect();
     // The variant's own actions run whether or not the save lists the preset that runs them.
-    if !variant.actions.is_empty() && !variant.presets.iter().any(|p| p.id == "actions") {
-        variant.presets.push(PresetRequest { id: "actions".into(), sides: [true, true], ..Default::default() });
-    }
+    crate::presets::ask_for_actions(&mut variant);
     variant.profile = match save.game.tag("Profile") {
         Some(text) => {
             let profile = crate::modifiers::Profile::from_ron(text).map_err(|e| SaveError::Field("Profile".into(), e))?;

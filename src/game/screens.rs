@@ -232,8 +232,10 @@ fn start_screen(
             for (path, name) in crate::editor::my_variants(&dir) {
                 match crate::variants::load_path(&path).and_then(|v| crate::variants::playable(&v).map(|_| v)) {
                     Ok(mut v) => {
-                        // Its pieces' own pictures, for the preview.
-                        if let Ok(file) = crate::variants::resolve_path(&path) {
+                        // Its pieces' own pictures, for the preview (read again, with the
+                        // file, only for a variant that has some).
+                        let pictured = v.registry.types.iter().any(|d| d.pictures.iter().any(Option::is_some));
+                        if pictured && let Ok(file) = crate::variants::resolve_path(&path) {
                             wanted.want(&file, &images);
                         }
                         v.name = format!("{} (mine)", v.name);

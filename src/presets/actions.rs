@@ -28,6 +28,15 @@ pub const ACTIONS: PresetDef = PresetDef {
     ..PresetDef::BASE
 };
 
+/// Asks `variant` for this preset when it has actions and does not ask already (after the
+/// presets it lists): the loader does, and so does a save, whose own list of presets replaces
+/// the variant's.
+pub fn ask_for_actions(variant: &mut Variant) {
+    if !variant.actions.is_empty() && !variant.presets.iter().any(|p| p.id == ACTIONS.id) {
+        variant.presets.push(crate::rules::PresetRequest { id: ACTIONS.id.into(), sides: [true, true], ..Default::default() });
+    }
+}
+
 fn variant_hooks(a: &Activation, v: &Variant) -> Vec<Hook> {
     let scope = a.scope.sides();
     v.actions

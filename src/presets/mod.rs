@@ -53,7 +53,7 @@ use crate::rules::{
     PendingMove, Piece, RoyalRule, RuleFns, Rules, Side, SystemFactory, UndoLog, Variant, mix, position_hash, rebuild_pipelines,
 };
 
-pub use actions::ACTIONS;
+pub use actions::{ACTIONS, ask_for_actions};
 pub use berolina_pawns::BEROLINA_PAWNS;
 pub use berserker::BERSERKER;
 pub use capture_to_win::CAPTURE_TO_WIN;
@@ -489,7 +489,7 @@ pub fn set_active_presets(world: &mut World, set: Vec<Activation>) -> Result<(),
     // are seen by the spawn hooks of the presets activated before it.
     world.insert_resource(ActivePresets(set.clone()));
     world.insert_resource(ConfiguredPresets(set.clone()));
-    let mut hooks = hooks_of(&set, world.get_resource::<Rules>().map(|r| r.0.clone()).as_deref());
+    let mut hooks = hooks_of(&set, world);
     hooks.extend(profile::hooks(world));
     world.insert_resource(Hooks(hooks));
     install_rule_fns(world, &set);
@@ -532,7 +532,7 @@ fn install_rule_fns(world: &mut World, set: &[Activation]) {
 /// move's hash is recorded); between moves call [`refresh_position_hash`] after it.
 pub fn reinstall_rules(world: &mut World) {
     let set = world.get_resource::<ActivePresets>().map(|a| a.0.clone()).unwrap_or_default();
-    let mut hooks = hooks_of(&set, world.get_resource::<Rules>().map(|r| r.0.clone()).as_deref());
+    let mut hooks = hooks_of(&set, world);
     hooks.extend(profile::hooks(world));
     world.insert_resource(Hooks(hooks));
     install_rule_fns(world, &set);
@@ -696,7 +696,7 @@ fn active_set_from(configured: &[Activation], sections: &[String]) -> Result<Vec
 /// Puts `set` in place as the active presets with their hooks, rule functions and pipelines
 /// (no on-activate or on-deactivate runs).
 fn install_set(world: &mut World, set: Vec<Activation>) {
-    let mut hooks = hooks_of(&set, world.get_resource::<Rules>().map(|r| r.0.clone()).as_deref());
+    let mut hooks = hooks_of(&set, world);
     hooks.extend(profile::hooks(world));
     world.insert_resource(Hooks(hooks));
     install_rule_fns(world, &set);
@@ -775,7 +775,8 @@ pub fn refresh_position_hash(world: &mut World) {
 
 /// The hook systems of an active set, in activation order. A timed preset's hooks are gated
 /// on it still being active, and the duration tick is added when any preset is timed.
-fn hooks_of(set: &[Activation], variant: Option<&Variant>) -> Vec<Hook> {
+fn hooks_of(set: &[Activation], world: &World) -> Vec<Hook> {
+    let variant = world.get_resource::<Rules>().map(|r| &*r.0);
     let mut hooks = Vec::new();
     for a in set {
         let Some(def) = by_id(a.id) else { continue };

@@ -940,9 +940,7 @@ fn check_actions(file: &VariantFile, cx: &Context, ck: &mut Checker, mut variant
         let sides = spec.sides.unwrap_or_default().sides();
         actions.push(Action { name: crate::rules::intern(&spec.name), when, conditions, effects, sides });
     }
-    if !variant.presets.iter().any(|p| p.id == "actions") {
-        variant.presets.push(crate::rules::PresetRequest { id: "actions".into(), sides: [true, true], ..Default::default() });
-    }
     variant.actions = actions;
+    crate::presets::ask_for_actions(&mut variant);
     variant
 }

@@ -151,8 +151,13 @@ pub fn looks_like_picture(bytes: &[u8]) -> bool {
         return true;
     }
     let Ok(text) = std::str::from_utf8(bytes) else { return false };
+    parse_xml(text).is_ok_and(|doc| doc.root_element().has_tag_name("svg"))
+}
+
+/// The XML of an SVG, within [`MAX_SVG_NODES`].
+fn parse_xml(text: &str) -> Result<usvg::roxmltree::Document<'_>, usvg::roxmltree::Error> {
     let parsing = usvg::roxmltree::ParsingOptions { allow_dtd: true, nodes_limit: MAX_SVG_NODES, entity_resolver: None };
-    usvg::roxmltree::Document::parse_with_options(text, parsing).is_ok_and(|doc| doc.root_element().has_tag_name("svg"))
+    usvg::roxmltree::Document::parse_with_options(text, parsing)
 }
 
 /// The file extension for picture bytes: `png` or `svg`.
@@ -225,8 +230,7 @@ fn fit(w: f32, h: f32) -> tiny_skia::Transform {
 
 fn svg_pixmap(bytes: &[u8]) -> Result<(tiny_skia::Pixmap, Vec<String>), PictureError> {
     let text = std::str::from_utf8(bytes).map_err(|_| PictureError::NotAPicture("neither a PNG nor SVG text".into()))?;
-    let parsing = usvg::roxmltree::ParsingOptions { allow_dtd: true, nodes_limit: MAX_SVG_NODES, entity_resolver: None };
-    let doc = usvg::roxmltree::Document::parse_with_options(text, parsing).map_err(|e| match e {
+    let doc = parse_xml(text).map_err(|e| match e {
         usvg::roxmltree::Error::NodesLimitReached => PictureError::TooLarge(format!("more than {MAX_SVG_NODES} XML nodes")),
         e => PictureError::NotAPicture(format!("not SVG: {e}")),
     })?;

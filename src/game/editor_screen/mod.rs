@@ -734,6 +734,13 @@ fn square_rect(board: egui::Rect, ranks: u8, cell: f32, file: u8, rank: u8) -> e
     egui::Rect::from_min_size(min, egui::vec2(cell, cell))
 }
 
+/// The "New region…" item of a list of regions: when clicked, the name for the new region (one
+/// not among `regions`), which the caller makes and sends to the board to be painted.
+fn new_region_item(ui: &mut egui::Ui, regions: &[String]) -> Option<String> {
+    let item = ui.selectable_label(false, "New region…").on_hover_text("Make a region and paint its squares on the board");
+    item.clicked().then(|| crate::editor::free_region_name("region", regions))
+}
+
 /// A piece's image (or a lettered disc) `size` points wide.
 fn piece_icon(ui: &mut egui::Ui, textures: &PieceTextures, spec: &PieceSpec, side: Side, size: f32, sense: egui::Sense) -> egui::Response {
     let (rect, response) = ui.allocate_exact_size(egui::vec2(size, size), sense);

@@ -314,13 +314,6 @@ pub(super) fn piece_form(
         }
         // A region may be a new one: made empty with the piece's change (one step of undo),
         // then painted on the board.
-        let new_region = |ui: &mut egui::Ui| {
-            let hover = "Make a region and paint its squares on the board";
-            ui.selectable_label(false, "New region…")
-                .on_hover_text(hover)
-                .clicked()
-                .then(|| crate::editor::free_region_name("region", &regions))
-        };
         let mut made: Option<(String, PieceSpec)> = None;
         let shown = spec.confined.clone().unwrap_or_else(|| "anywhere".into());
         egui::ComboBox::from_label("moves within").selected_text(shown).show_ui(ui, |ui| {
@@ -329,7 +322,7 @@ pub(super) fn piece_form(
             for r in &regions {
                 ui.selectable_value(&mut confined, Some(r.clone()), r);
             }
-            if let Some(name) = new_region(ui) {
+            if let Some(name) = super::new_region_item(ui, &regions) {
                 made = Some((name.clone(), PieceSpec { confined: Some(name), ..spec.clone() }));
             } else if confined != spec.confined {
                 let _ = editor.apply(&Edit::Piece(PieceSpec { confined, ..spec.clone() }));
@@ -343,7 +336,7 @@ pub(super) fn piece_form(
                 ui.selectable_value(&mut region, Some(r.clone()), r);
             }
             let betza = spec.region_moves.as_ref().map_or(spec.betza.clone(), |rm| rm.betza.clone());
-            if let Some(name) = new_region(ui) {
+            if let Some(name) = super::new_region_item(ui, &regions) {
                 let region_moves = Some(crate::variants::RegionMoves { region: name.clone(), betza });
                 made = Some((name, PieceSpec { region_moves, ..spec.clone() }));
             } else if region != spec.region_moves.as_ref().map(|rm| rm.region.clone()) {

@@ -529,8 +529,7 @@ fn condition_row(
             for r in regions {
                 changed |= ui.selectable_value(region, r.clone(), r).changed();
             }
-            if ui.selectable_label(false, "New region…").on_hover_text("Make a region and paint its squares on the board").clicked() {
-                let name = crate::editor::free_region_name("region", regions);
+            if let Some(name) = super::new_region_item(ui, regions) {
                 region.clone_from(&name);
                 *new_region = Some(name);
                 changed = true;
