@@ -81,24 +81,26 @@ fn main() {
         let (secs, nodes) = best_of(3, || engine.perft(4));
         println!("Kiwipete + {preset:<15} depth 4: {nodes:>10} nodes in {secs:>7.3} s = {:>6.2} M nodes/s", nodes as f64 / secs / 1e6);
     }
-    // A preset written as the variant's own actions against the Rust preset (issue 34): the
-    // same tree, asserted, and the time of each.
-    let blast = r#"(id: "chess", format: 2, actions: [(name: "explosive-rook", when: Capture, if: [Is(Mover, "rook")], then: [
-        TakeCapture, Show(Explosion, Victim), Damage((at: Victim, around: 1, kind: Explosion, spare: ["king"])), Remove(Mover)])])"#;
-    let mut file = variants::builtin_resolved("chess").expect("chess");
-    let actions = variants::parse_variant_file(blast).expect("the actions read");
-    (file.format, file.actions) = (actions.format, actions.actions);
-    let mut data = chimera::presets::new_game(variants::compile(&file).expect("the actions compile"), KIWIPETE).expect("game");
-    let mut rust = Engine::from_fen(variants::builtin("chess").expect("chess"), KIWIPETE).expect("benchmark FEN reads");
-    chimera::presets::set_active_presets(rust.world_mut(), vec![chimera::presets::Activation::of("explosive-rook")])
-        .expect("preset activates");
-    let (rust_secs, rust_nodes) = best_of(3, || rust.perft(4));
-    let (data_secs, data_nodes) = best_of(3, || data.perft(4));
-    assert_eq!(data_nodes, rust_nodes, "explosive-rook as actions counts another tree");
-    println!(
-        "Kiwipete + explosive-rook   depth 4: {rust_nodes:>10} nodes: Rust {rust_secs:>7.3} s, as actions {data_secs:>7.3} s ({:.2}×)",
-        data_secs / rust_secs
-    );
+    // Presets written as data (the shipped data presets, issue 34) against their Rust oracles:
+    // the same tree, asserted, and the time of each.
+    for (oracle, data) in
+        [("explosive-rook", "explosive-rook-data"), ("piece-hp", "piece-hp-data"), ("knight-immunity", "knight-immunity-data")]
+    {
+        let mut times = Vec::new();
+        for id in [oracle, data] {
+            let mut engine = Engine::from_fen(variants::builtin("chess").expect("chess"), KIWIPETE).expect("benchmark FEN reads");
+            let def = chimera::presets::by_id(id).expect("a preset");
+            chimera::presets::set_active_presets(engine.world_mut(), vec![chimera::presets::Activation::of(def.id)])
+                .expect("preset activates");
+            times.push(best_of(3, || engine.perft(4)));
+        }
+        let ((rust_secs, rust_nodes), (data_secs, data_nodes)) = (times[0], times[1]);
+        assert_eq!(data_nodes, rust_nodes, "{data} counts another tree than {oracle}");
+        println!(
+            "Kiwipete + {oracle:<15} depth 4: {rust_nodes:>10} nodes: Rust {rust_secs:>7.3} s, as data {data_secs:>7.3} s ({:.2}×)",
+            data_secs / rust_secs
+        );
+    }
     // The cost of a modifier profile per node: every piece of a profiled side is asked through
     // the layered movement in check detection.
     for profile in ["long-stride", "sturdy-rooks"] {

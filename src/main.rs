@@ -23,7 +23,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::ListVariants => print(|out| chimera::variants::builtin_ids().try_for_each(|id| writeln!(out, "{id}"))),
-        Command::ListPresets => print(|out| chimera::presets::ALL.iter().try_for_each(|p| writeln!(out, "{}\t{}", p.id, p.name))),
+        Command::ListPresets => print(|out| chimera::presets::every().try_for_each(|p| writeln!(out, "{}\t{}", p.id, p.name))),
         Command::ListProfiles => print(|out| {
             chimera::modifiers::BUILTIN.iter().try_for_each(|(id, _)| {
                 let name = chimera::modifiers::builtin(id).and_then(|p| p.name).unwrap_or_default();

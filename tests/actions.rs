@@ -1,17 +1,137 @@
-//! Actions (rules as data, issue 34) against the Rust presets they re-express: seeded random
-//! games played move for move under the Rust preset and under the same rule written as the
-//! variant's actions, in chess and two other catalogue variants. At every ply the two games
-//! must agree on the legal moves, the position (the FEN's six fields: a Rust preset's own state
-//! is written in the facts field, which the data version does not keep) and the result with
-//! its reason. A disagreement is a bug in one or the other.
+//! Rules as data (issue 34) against the Rust presets they re-express: seeded random games
+//! played move for move under the Rust presets and under the same rules written as data — the
+//! shipped data presets (`data-presets/*.ron`), alone and in pairs, and rules written as a
+//! variant's own actions — in chess and other catalogue variants. At every ply the two games
+//! must agree on the legal moves, the FEN with its facts field (hit points, shields), and the
+//! result with its reason. A disagreement is a bug in one or the other.
 
+use chimera::presets::data;
 use chimera::presets::new_game;
 use chimera::rules::{Engine, PresetRequest, Variant};
 use chimera::variants;
 
 use crate::common::{Rng, seed};
 
-/// The rules written as data: the Rust preset's id, and the actions that say the same.
+/// The FEN with the data presets' ids written as their oracles', its sections sorted, and the preset state left
+/// out (a Rust preset's own bookkeeping, such as poisoned-squares' list of squares, which the
+/// data version keeps as a region of its file).
+fn comparable_fen(e: &mut Engine) -> String {
+    let mut fen = e.fen();
+    for d in data::all() {
+        fen = fen.replace(&d.file.id, d.file.oracle.as_deref().unwrap_or(&d.file.id));
+    }
+    let Some((board, facts)) = fen.split_once(" {") else { return fen };
+    // (In any order: the Rust presets write theirs in a fixed order, declared facts follow the
+    // order of activation.)
+    let mut sections: Vec<&str> = facts.trim_end_matches('}').split(';').filter(|s| !s.starts_with("state=")).collect();
+    sections.sort();
+    if sections.is_empty() { board.to_string() } else { format!("{board} {{{}}}", sections.join(";")) }
+}
+
+/// Plays `games` random games of `plies` plies of `variant` with the Rust presets `rust` and
+/// with `data`, comparing at every ply; returns the positions compared.
+fn play_beside(rng: &mut Rng, variant: &str, rust: &[&str], data: &[&str], games: usize, plies: usize) -> usize {
+    let with = |ids: &[&str]| {
+        let mut v = variants::builtin(variant).unwrap();
+        v.presets.extend(ids.iter().map(|id| PresetRequest { id: (*id).into(), sides: [true, true], ..Default::default() }));
+        v
+    };
+    compare_games(rng, &format!("{data:?} in {variant}"), &with(rust), &with(data), games, plies)
+}
+
+/// Plays `games` random games of `plies` plies under `rust` and under `data` (the same moves
+/// in both), comparing at every ply; returns the positions compared.
+fn compare_games(rng: &mut Rng, label: &str, rust: &Variant, data: &Variant, games: usize, plies: usize) -> usize {
+    let mut compared = 0;
+    for game in 0..games {
+        let mut a = new_game(rust.clone(), "startpos").unwrap();
+        let mut b = new_game(data.clone(), "startpos").unwrap();
+        let mut played: Vec<String> = Vec::new();
+        for _ in 0..plies {
+            let at = format!("{label}, game {game}, after {played:?}");
+            let moves = legal(&mut a);
+            assert_eq!(legal(&mut b), moves, "{at}: legal moves");
+            assert_eq!(comparable_fen(&mut b), comparable_fen(&mut a), "{at}: position");
+            assert_eq!(b.outcome(), a.outcome(), "{at}: result");
+            compared += 1;
+            if moves.is_empty() || a.outcome().is_some() {
+                break;
+            }
+            let m = &moves[rng.below(moves.len())];
+            a.play_uci(m).unwrap_or_else(|e| panic!("{at}: {m}: {e}"));
+            b.play_uci(m).unwrap_or_else(|e| panic!("{at}: {m} (data): {e}"));
+            played.push(m.clone());
+        }
+    }
+    compared
+}
+
+/// A data preset's set and its oracle's: the presets it requires first.
+fn sets(d: &data::DataPreset) -> (Vec<&'static str>, Vec<&'static str>) {
+    let oracle = |d: &data::DataPreset| chimera::presets::by_id(d.file.oracle.as_deref().expect("an oracle")).unwrap().id;
+    let required: Vec<&data::DataPreset> = d.file.requires.iter().map(|id| data::by_id(id).unwrap()).collect();
+    let rust = required.iter().map(|r| oracle(r)).chain([oracle(d)]).collect();
+    let data = required.iter().map(|r| r.def.id).chain([d.def.id]).collect();
+    (rust, data)
+}
+
+/// Every shipped data preset plays as its Rust oracle: 20 games of up to 80 plies each, in
+/// chess and two other catalogue variants (ones with hands for the facts, with gating for
+/// the splitting queen).
+#[test]
+fn data_presets_play_as_their_rust_oracles() {
+    let mut rng = Rng(seed("CHIMERA_ACTIONS_SEED", "data-presets"));
+    assert!(data::all().len() >= 10);
+    for d in data::all() {
+        let (rust, data) = sets(d);
+        let others = match d.file.oracle.as_deref() {
+            Some("piece-hp" | "piece-shield" | "king-heals") => ["crazyhouse", "capablanca"],
+            Some("queen-splits") => ["seirawan", "capablanca"],
+            _ => ["capablanca", "shatranj"],
+        };
+        for (variant, games) in [("chess", 8), (others[0], 6), (others[1], 6)] {
+            let compared = play_beside(&mut rng, variant, &rust, &data, games, 80);
+            println!("{} in {variant}: {games} games, {compared} positions compared", d.def.id);
+        }
+    }
+}
+
+/// The data presets in pairs, each pair the Rust presets allow together (in both orders of
+/// activation where the order matters to them: damage absorbers), against the same pair of
+/// Rust presets: 2 games of up to 80 plies each in chess.
+#[test]
+fn data_presets_pair_as_their_rust_oracles() {
+    let mut rng = Rng(seed("CHIMERA_ACTIONS_SEED", "data-preset-pairs"));
+    let all = data::all();
+    let mut pairs = 0;
+    for (i, x) in all.iter().enumerate() {
+        for y in &all[i + 1..] {
+            let ((mut rust, mut data), (rust_y, data_y)) = (sets(x), sets(y));
+            for (r, d) in rust_y.into_iter().zip(data_y) {
+                if !data.contains(&d) {
+                    rust.push(r);
+                    data.push(d);
+                }
+            }
+            // Pairs the Rust presets refuse together are refused as data too.
+            let mut v = variants::builtin("chess").unwrap();
+            v.presets = rust.iter().map(|id| PresetRequest { id: (*id).into(), sides: [true, true], ..Default::default() }).collect();
+            let refused = new_game(v.clone(), "startpos").is_err();
+            v.presets = data.iter().map(|id| PresetRequest { id: (*id).into(), sides: [true, true], ..Default::default() }).collect();
+            assert_eq!(new_game(v, "startpos").is_err(), refused, "{data:?} against {rust:?}");
+            if refused {
+                continue;
+            }
+            let compared = play_beside(&mut rng, "chess", &rust, &data, 2, 80);
+            pairs += 1;
+            println!("{data:?}: {compared} positions compared");
+        }
+    }
+    assert!(pairs >= 30, "{pairs} pairs played");
+}
+
+/// Rules written as a variant's own actions: the Rust preset's id, and the actions that say
+/// the same.
 fn data_presets(g: chimera::rules::Geometry) -> Vec<(&'static str, String)> {
     let centre: Vec<String> = chimera::presets::centre_squares(g).into_iter().map(|sq| format!("{:?}", g.name(sq))).collect();
     vec![
@@ -62,41 +182,19 @@ fn legal(e: &mut Engine) -> Vec<String> {
     moves
 }
 
-fn board_fen(e: &mut Engine) -> String {
-    e.fen().split(' ').take(6).collect::<Vec<_>>().join(" ")
-}
-
+/// A variant's own actions play as the Rust presets (the loader's path to the same runtime
+/// as the data presets': 2 games in each of three variants).
 #[test]
-fn data_presets_play_as_the_rust_presets_do() {
+fn a_variants_own_actions_play_as_the_rust_presets_do() {
     let mut rng = Rng(seed("CHIMERA_ACTIONS_SEED", "actions"));
-    let (games, plies) = (7, 80);
+    let (games, plies) = (2, 80);
     for id in ["chess", "capablanca", "shatranj"] {
         let g = variants::builtin(id).unwrap().geometry;
         for (preset, written) in data_presets(g) {
             let mut rust = variants::builtin(id).unwrap();
             rust.presets.push(PresetRequest { id: preset.into(), sides: [true, true], ..Default::default() });
             let data = with_actions(id, &written);
-            let mut compared = 0;
-            for game in 0..games {
-                let mut a = new_game(rust.clone(), "startpos").unwrap();
-                let mut b = new_game(data.clone(), "startpos").unwrap();
-                let mut played: Vec<String> = Vec::new();
-                for _ in 0..plies {
-                    let at = format!("{preset} in {id}, game {game}, after {played:?}");
-                    let moves = legal(&mut a);
-                    assert_eq!(legal(&mut b), moves, "{at}: legal moves");
-                    assert_eq!(board_fen(&mut b), board_fen(&mut a), "{at}: position");
-                    assert_eq!(b.outcome(), a.outcome(), "{at}: result");
-                    compared += 1;
-                    if moves.is_empty() || a.outcome().is_some() {
-                        break;
-                    }
-                    let m = &moves[rng.below(moves.len())];
-                    a.play_uci(m).unwrap_or_else(|e| panic!("{at}: {m}: {e}"));
-                    b.play_uci(m).unwrap_or_else(|e| panic!("{at}: {m} (data): {e}"));
-                    played.push(m.clone());
-                }
-            }
+            let compared = compare_games(&mut rng, &format!("{preset} as actions in {id}"), &rust, &data, games, plies);
             println!("{preset} in {id}: {games} games, {compared} positions compared");
         }
     }
@@ -134,6 +232,42 @@ fn actions_are_checked_with_codes_and_paths() {
     ] {
         assert!(got.iter().any(|(c, p)| c == want.0 && p == want.1), "{want:?} not in {got:?}");
     }
+    // Facts, the pieces an event has, and what goes with what.
+    let facts = |facts: &str, actions: &str| -> Vec<(String, String)> {
+        let text = format!("(id: \"x\", extends: \"chess\", name: \"X\", format: 2, facts: {facts}, actions: {actions})");
+        let file = variants::resolve(variants::parse_variant_file(&text).unwrap(), &variants::builtin_file).unwrap();
+        match variants::compile(&file) {
+            Ok(v) => {
+                assert!(v.presets.iter().any(|p| p.id == "actions"), "facts and actions ask for the actions preset");
+                Vec::new()
+            }
+            Err(variants::LoadError::Invalid(ps)) => ps.into_iter().map(|p| (p.code.to_string(), p.path)).collect(),
+            Err(e) => panic!("{e}"),
+        }
+    };
+    let hp = r#"[(name: "Hp", start: 2, look: Pips(200, 0, 0))]"#;
+    assert_eq!(facts(hp, r#"[(name: "a", when: Damaged, then: [Absorb("Hp")])]"#), []);
+    let got = facts(
+        r#"[(name: "Hp", start: 2), (name: "Hp", start: 1), (name: "2x", start: 0), (name: "Low", start: -1)]"#,
+        r#"[(name: "a", when: Moved, if: [Fact(Hit, "Hp", AtLeast(1))], then: [AddFact(Mover, "Mana", 1)]),
+            (name: "b", when: Listing, if: [Captures], then: [AllowCheck]),
+            (name: "c", when: Moved, pieces: ["king"], then: [Remove(This)]),
+            (name: "d", when: TurnStart, then: [Soak(1), ExtraMove, Cancel("no")])]"#,
+    );
+    for want in [
+        ("E_ACTION_FACT", "facts[1]"),
+        ("E_ACTION_FACT", "facts[2]"),
+        ("E_ACTION_FACT", "facts[3]"),
+        ("E_ACTION_WHO", "actions[0].if[0]"),
+        ("E_ACTION_FACT", "actions[0].then[0]"),
+        ("E_ACTION_EFFECT", "actions[1].then"),
+        ("E_ACTION_PIECE", "actions[2].pieces"),
+        ("E_ACTION_EFFECT", "actions[3].then[0]"),
+        ("E_ACTION_EFFECT", "actions[3].then[1]"),
+        ("E_ACTION_EFFECT", "actions[3].then[2]"),
+    ] {
+        assert!(got.iter().any(|(c, p)| c == want.0 && p == want.1), "{want:?} not in {got:?}");
+    }
     // Fairy-Stockfish's format has no actions: the export names each one it leaves out.
     let mut file = variants::builtin_resolved("chess").unwrap();
     file.format = Some(2);
@@ -143,6 +277,29 @@ fn actions_are_checked_with_codes_and_paths() {
     // A file without actions loads as before, and does not ask for the actions preset.
     let plain = variants::compile(&variants::builtin_resolved("chess").unwrap()).unwrap();
     assert!(plain.actions.is_empty() && !plain.presets.iter().any(|p| p.id == "actions"));
+}
+
+/// Every shipped data preset reads, and its actions compile against every catalogue variant
+/// with no problem but a piece type the variant lacks (which leaves that action out there).
+#[test]
+fn the_data_presets_compile_in_every_variant() {
+    for d in data::all() {
+        let chess = variants::builtin("chess").unwrap();
+        let (actions, problems) = data::compiled(d, &chess);
+        assert!(problems.is_empty() && actions.len() == d.file.actions.len(), "{} in chess: {problems:?}", d.def.id);
+        for id in variants::builtin_ids() {
+            let v = variants::builtin(id).unwrap();
+            let (_, problems) = data::compiled(d, &v);
+            assert!(
+                problems.iter().all(|p| p.code == chimera::presets::action_compile::ActionCode::Piece),
+                "{} in {id}: {problems:?}",
+                d.def.id
+            );
+        }
+        // Its words are the rules panel's.
+        let words: Vec<String> = data::compiled(d, &chess).0.iter().map(|a| chimera::rules::describe_action(&chess, a)).collect();
+        assert!(words.iter().all(|w| w.ends_with('.') && w.len() > 12), "{words:?}");
+    }
 }
 
 /// A rule no preset has, written only as data: a knight that captures wins; taken back, the

@@ -945,6 +945,8 @@ fn draw_facts(
     marks: Res<MarkImages>,
     board: Res<Board>,
     profile: Option<Res<crate::presets::ActiveProfile>>,
+    rules: Option<Res<crate::rules::Rules>>,
+    slots: Option<Res<crate::presets::FactSlots>>,
     mut drawn: Local<Option<(u64, u64)>>,
 ) {
     if *drawn == Some((version.0, layout.0)) {
@@ -956,7 +958,7 @@ fn draw_facts(
     }
     // Every preset's way of showing a piece fact, drawn wherever a piece has that fact (a
     // profile's hit-point bonus gives hit points without the preset on).
-    let looks: Vec<FactLook> = crate::presets::ALL.iter().flat_map(|d| d.looks.iter().copied()).collect();
+    let looks: Vec<FactLook> = crate::presets::fact_looks(rules.as_deref().map(|r| &*r.0));
     let pip = |colour: Color, x: f32, y: f32| {
         (
             FactBadge,
@@ -994,13 +996,13 @@ fn draw_facts(
         for look in &looks {
             match *look {
                 FactLook::Pips { fact, top, colour: [r, g, b] } => {
-                    if let Some(n) = crate::presets::piece_fact(&piece, fact) {
+                    if let Some(n) = crate::presets::piece_fact(&piece, slots.as_deref(), fact) {
                         let y = if top { SQUARE * 0.4 } else { -SQUARE * 0.4 };
                         row(n, y, Color::srgb_u8(r, g, b), &mut commands, e);
                     }
                 }
                 FactLook::Ring { fact, colour: [r, g, b, a] } => {
-                    if crate::presets::piece_fact(&piece, fact).is_some_and(|n| n > 0) {
+                    if crate::presets::piece_fact(&piece, slots.as_deref(), fact).is_some_and(|n| n > 0) {
                         commands.entity(e).with_child((
                             FactBadge,
                             Sprite {

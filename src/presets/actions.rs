@@ -1,13 +1,19 @@
-//! `actions`: runs a variant's own actions ([`crate::rules::Action`], written in its file's
-//! `actions`). One hook per action, at the step of the move-application sequence its event
-//! belongs to (`Capture` → before-capture, `Moved` → after-move, `Result` → game-result), in
-//! the file's order, at this preset's place in the active set: the loader asks for it after the
-//! presets a file lists, unless the file lists it itself (then it runs where it is listed). The
-//! hooks follow the preset rules: an action that takes a capture over does not run once the
-//! capture is taken (first taker wins), and takes it in its own name; before-capture is scoped
-//! by the engine (the mover's side), the other steps by the action itself. It keeps no state of
-//! its own: what its effects change (pieces removed, damage, the result) is undone with the
-//! move, as any preset's is. It is not one of the presets a player switches on.
+//! Running rules as data: the hooks of a list of [`Action`]s, one per action, at the step of
+//! the legal-move query or of move application its event belongs to (`BeforeMove` →
+//! before-move, `Capture` → before-capture, `Damaged` → on-damage, `TurnEnd` →
+//! should-advance-turn, `Moved` → after-move, `TurnStart` → turn-start, `Result` →
+//! game-result, `Listing` → filter-legal-moves, and should-filter-self-check for
+//! `AllowCheck`), in the list's order, at their preset's place in the active set.
+//!
+//! Two presets run actions: `actions`, a variant's own (the loader asks for it after the
+//! presets a file lists, unless the file lists it itself, and then it runs where it is listed),
+//! and each data preset (`super::data`). The hooks follow the preset rules: an action that
+//! would take over what is already taken (a capture, a hit, the turn's flip) does not run
+//! (first taker wins), and takes it in its own name; the engine scopes before-move,
+//! before-capture (by the mover), on-damage (by the piece hit) and turn-start (by the side now
+//! to move); in the other steps the action judges the mover's side itself. Actions keep no
+//! state of their own: what their effects change (pieces, facts, the result) is undone with
+//! the move, as any preset's is.
 
 use std::sync::Arc;
 
@@ -15,8 +21,9 @@ use bevy::prelude::*;
 
 use super::{Activation, PresetDef};
 use crate::rules::{
-    Action, ActionEffect, ApplySystems, Board, Condition, DecidedOutcome, Effect, Event, Hook, Location, Outcome, PendingMove, Reason,
-    Rules, Side, Square, Variant, Who, deal_damage, decide, emit_effect, retract_piece,
+    Action, ActionEffect, ApplySystems, Board, Condition, DamageKind, DamageRequest, DecidedOutcome, Effect, EffectKind, Event, GameState,
+    Hook, Location, Move, MoveQuery, Outcome, Owner, PendingMove, PieceType, Place, QuerySystems, Reason, Rules, Side, Square, Step,
+    Variant, Who, deal_damage, decide, emit_effect, retract_piece, spawn_piece,
 };
 
 /// The preset.
@@ -25,102 +32,269 @@ pub const ACTIONS: PresetDef = PresetDef {
     name: "The variant's own actions",
     description: "Runs the actions the variant's file writes: when an event happens, if its conditions hold, then its effects.",
     variant_hooks,
+    on_activate,
+    on_deactivate,
     ..PresetDef::BASE
 };
 
-/// Asks `variant` for this preset when it has actions and does not ask already (after the
-/// presets it lists): the loader does, and so does a save, whose own list of presets replaces
-/// the variant's.
+/// Asks `variant` for this preset when it has actions or facts and does not ask already (after
+/// the presets it lists): the loader does, and so does a save, whose own list of presets
+/// replaces the variant's.
 pub fn ask_for_actions(variant: &mut Variant) {
-    if !variant.actions.is_empty() && !variant.presets.iter().any(|p| p.id == ACTIONS.id) {
+    let wants = !variant.actions.is_empty() || !variant.facts.is_empty();
+    if wants && !variant.presets.iter().any(|p| p.id == ACTIONS.id) {
         variant.presets.push(crate::rules::PresetRequest { id: ACTIONS.id.into(), sides: [true, true], ..Default::default() });
     }
 }
 
 fn variant_hooks(a: &Activation, v: &Variant) -> Vec<Hook> {
-    let scope = a.scope.sides();
-    v.actions
+    let mut hooks = super::facts::hooks(ACTIONS.id, &v.facts);
+    hooks.extend(hooks_for(&v.actions, a.scope.sides()));
+    hooks
+}
+
+fn on_activate(world: &mut World, _a: &Activation) {
+    let facts = world.resource::<Rules>().0.facts.clone();
+    super::facts::give_all(world, &facts);
+}
+
+fn on_deactivate(world: &mut World, _a: &Activation) {
+    let facts = world.resource::<Rules>().0.facts.clone();
+    super::facts::take_all(world, &facts);
+}
+
+/// One hook per action, for an activation covering the sides `scope`.
+pub fn hooks_for(actions: &[Action], scope: [bool; 2]) -> Vec<Hook> {
+    actions
         .iter()
         .map(|action| {
             let sides = [action.sides[0] && scope[0], action.sides[1] && scope[1]];
+            let lifts = action.effects.contains(&ActionEffect::AllowCheck);
             let action = Arc::new(action.clone());
-            let step = match action.when {
-                Event::Capture => ApplySystems::BeforeCapture,
-                Event::Moved => ApplySystems::AfterMove,
-                Event::Result => ApplySystems::GameResult,
+            let step: Step = match action.when {
+                Event::BeforeMove => ApplySystems::BeforeMove.into(),
+                Event::Capture => ApplySystems::BeforeCapture.into(),
+                Event::Damaged => Step::Damage,
+                Event::TurnEnd => ApplySystems::AdvanceTurn.into(),
+                Event::Moved => ApplySystems::AfterMove.into(),
+                Event::TurnStart => ApplySystems::TurnStart.into(),
+                Event::Result => ApplySystems::GameResult.into(),
+                Event::Listing if lifts => QuerySystems::SelfCheckPoll.into(),
+                Event::Listing => QuerySystems::LegalFilter.into(),
             };
-            Hook::new(action.name, step, move |world: &mut World| run(world, &action, sides)).scoped(sides)
+            let hook = match action.when {
+                Event::Listing if lifts => Hook::new(action.name, step, move |mut q: ResMut<MoveQuery>| {
+                    if sides[q.side.index()] {
+                        q.filter_self_check = false;
+                    }
+                }),
+                Event::Listing => Hook::new(action.name, step, move |world: &mut World| forbid(world, &action, sides)),
+                _ => Hook::new(action.name, step, move |world: &mut World| run(world, &action, sides)),
+            };
+            hook.scoped(sides)
         })
         .collect()
 }
 
-/// A piece the action speaks of, as the move stands: its entity (when it is one), side, type
-/// and square. The mover is where it stands (before a capture, its square of departure); one
-/// no longer on the board is none: conditions on it fail and effects skip it.
-fn piece(world: &World, who: Who) -> Option<(Option<Entity>, Side, crate::rules::PieceType, Square)> {
-    let p = world.resource::<PendingMove>();
-    match who {
-        Who::Mover => {
-            let entity = p.piece?;
-            let Some(Location::Board(square)) = world.get::<Location>(entity).copied() else { return None };
-            Some((Some(entity), p.mover, p.piece_type?, square))
+/// A piece an action speaks of: its entity (none for a piece still in hand), side, type and
+/// square.
+#[derive(Copy, Clone, Debug)]
+struct P {
+    entity: Option<Entity>,
+    side: Side,
+    kind: PieceType,
+    square: Square,
+}
+
+/// What an action is judged against: the side moving, the move, and its pieces.
+#[derive(Clone, Debug, Default)]
+struct Ctx {
+    mover: Side,
+    mv: Option<Move>,
+    moving: Option<P>,
+    victim: Option<P>,
+    hit: Option<P>,
+    this: Option<P>,
+}
+
+impl Ctx {
+    fn get(&self, who: Who) -> Option<P> {
+        match who {
+            Who::Mover => self.moving,
+            Who::Victim => self.victim,
+            Who::Hit => self.hit,
+            Who::This => self.this,
         }
-        Who::Victim => p.victim.map(|v| (Some(v.entity), p.mover.opponent(), v.kind, v.square)),
     }
-}
 
-fn holds(world: &World, c: &Condition) -> bool {
-    match c {
-        Condition::Captures => world.resource::<PendingMove>().victim.is_some(),
-        Condition::Is(who, kind) => piece(world, *who).is_some_and(|(_, _, k, _)| k == *kind),
-        Condition::Royal(who) => piece(world, *who).is_some_and(|(_, _, k, _)| world.resource::<Rules>().0.registry.def(k).royal),
-        Condition::On(who, sets) => piece(world, *who).is_some_and(|(_, side, _, sq)| sets[side.index()].contains(sq)),
-        Condition::Not(inner) => !holds(world, inner),
-    }
-}
-
-fn run(world: &mut World, action: &Action, sides: [bool; 2]) {
-    let (mover, consumed, captures) = {
+    /// The move being made, as it stands: the mover where it stands (before a capture, its
+    /// square of departure; none once off the board), the victim as the move found it.
+    fn of_move(world: &World) -> Ctx {
         let p = world.resource::<PendingMove>();
-        (p.mover, p.capture_consumed_by.is_some(), p.victim.is_some())
-    };
-    // (Before-capture is scoped by the engine; the other steps are the action's to judge.) The
-    // capture event is a capture's: a move that takes nothing has none.
-    if !sides[mover.index()] || (action.takes_capture() && consumed) || (action.when == Event::Capture && !captures) {
-        return;
+        let moving = p.piece.zip(p.piece_type).and_then(|(e, kind)| match world.get::<Location>(e) {
+            Some(Location::Board(square)) => Some(P { entity: Some(e), side: p.mover, kind, square: *square }),
+            _ => None,
+        });
+        let victim = p.victim.map(|v| P { entity: Some(v.entity), side: p.mover.opponent(), kind: v.kind, square: v.square });
+        Ctx { mover: p.mover, mv: p.mv, moving, victim, ..Default::default() }
     }
-    if !action.conditions.iter().all(|c| holds(world, c)) {
-        return;
-    }
-    for effect in &action.effects {
-        do_effect(world, action.name, effect);
+
+    /// A move being listed, judged before it is made.
+    fn of_listed(board: &Board, side: Side, m: &Move) -> Ctx {
+        let moving = match m.dropped() {
+            Some(kind) => Some(P { entity: None, side, kind, square: m.to }),
+            None => {
+                let c = board.cell(m.from);
+                c.is_piece().then(|| P { entity: board.entity(m.from), side, kind: c.kind(), square: m.from })
+            }
+        };
+        let victim = if m.capture {
+            let sq = m.victim_square();
+            let c = board.cell(sq);
+            c.is_piece().then(|| P { entity: board.entity(sq), side: c.side(), kind: c.kind(), square: sq })
+        } else {
+            None
+        };
+        Ctx { mover: side, mv: Some(*m), moving, victim, ..Default::default() }
     }
 }
 
-fn do_effect(world: &mut World, owner: &'static str, effect: &ActionEffect) {
-    let mover = world.resource::<PendingMove>().mover;
+/// A piece on the board, as a [`P`].
+fn on_board(world: &World, e: Entity) -> Option<P> {
+    let Some(Location::Board(square)) = world.get::<Location>(e).copied() else { return None };
+    Some(P { entity: Some(e), side: world.get::<Owner>(e)?.0, kind: *world.get::<PieceType>(e)?, square })
+}
+
+fn holds(world: &World, cx: &Ctx, c: &Condition) -> bool {
+    match c {
+        Condition::Captures => cx.victim.is_some(),
+        Condition::Promotes => cx.mv.is_some_and(|m| m.promotion.is_some()),
+        Condition::Is(who, kind) => cx.get(*who).is_some_and(|p| p.kind == *kind),
+        Condition::Royal(who) => cx.get(*who).is_some_and(|p| world.resource::<Rules>().0.registry.def(p.kind).royal),
+        Condition::Side(who, side) => cx.get(*who).is_some_and(|p| p.side == *side),
+        Condition::On(who, sets) => cx.get(*who).is_some_and(|p| sets[p.side.index()].contains(p.square)),
+        Condition::Fact(who, name, compare) => {
+            cx.get(*who).and_then(|p| p.entity).and_then(|e| super::facts::value(world, e, name)).is_some_and(|v| compare.holds(v))
+        }
+        Condition::MovesThisTurn(compare) => compare.holds(i32::from(world.resource::<GameState>().half_moves_this_turn)),
+        Condition::Not(inner) => !holds(world, cx, inner),
+        Condition::Any(list) => list.iter().any(|c| holds(world, cx, c)),
+    }
+}
+
+/// A `Listing` action: forbids each listed move its conditions hold for (the mover's side in
+/// its sides).
+fn forbid(world: &mut World, action: &Action, sides: [bool; 2]) {
+    let side = world.resource::<MoveQuery>().side;
+    if !sides[side.index()] {
+        return;
+    }
+    let moves = std::mem::take(&mut world.resource_mut::<MoveQuery>().moves);
+    let board = world.resource::<Board>();
+    let kept: Vec<Move> =
+        moves.into_iter().filter(|m| !action.conditions.iter().all(|c| holds(world, &Ctx::of_listed(board, side, m), c))).collect();
+    world.resource_mut::<MoveQuery>().moves = kept;
+}
+
+/// An action of move application (or of the damage pipeline).
+fn run(world: &mut World, action: &Action, sides: [bool; 2]) {
+    let mut cx = Ctx::of_move(world);
+    let p = world.resource::<PendingMove>();
+    match action.when {
+        // Scoped by the engine (before-capture by the mover): the capture event is a
+        // capture's, and what is taken once is not taken again.
+        Event::Capture if p.victim.is_none() || (action.takes_capture() && p.capture_consumed_by.is_some()) => return,
+        Event::Damaged => {
+            let req = world.resource::<DamageRequest>();
+            let takes = action.effects.iter().any(|e| matches!(e, ActionEffect::Absorb(_) | ActionEffect::Soak(_)));
+            if takes && req.consumed_by.is_some() {
+                return;
+            }
+            let Some(hit) = req.target.and_then(|e| on_board(world, e)) else { return };
+            cx.hit = Some(hit);
+        }
+        Event::TurnEnd if p.advance_vetoed_by.is_some() && action.effects.contains(&ActionEffect::ExtraMove) => return,
+        Event::BeforeMove | Event::Capture | Event::TurnStart => {}
+        _ if !sides[p.mover.index()] => return,
+        _ => {}
+    }
+    if action.pieces.is_empty() {
+        if action.conditions.iter().all(|c| holds(world, &cx, c)) {
+            act(world, action, &cx);
+        }
+        return;
+    }
+    // Attached: once for each such piece of the side concerned (turn start: the side now to
+    // move; turn end: the side that moved).
+    let side = if action.when == Event::TurnStart { world.resource::<GameState>().turn } else { cx.mover };
+    let board = world.resource::<Board>();
+    let pieces: Vec<Entity> =
+        board.squares_of(side).filter(|&sq| action.pieces.contains(&board.cell(sq).kind())).filter_map(|sq| board.entity(sq)).collect();
+    for e in pieces {
+        cx.this = on_board(world, e);
+        if cx.this.is_some() && action.conditions.iter().all(|c| holds(world, &cx, c)) {
+            act(world, action, &cx);
+        }
+    }
+}
+
+/// The effects in order (a strike that leaves its target alive ends them).
+fn act(world: &mut World, action: &Action, cx: &Ctx) {
+    for effect in &action.effects {
+        if !effect_done(world, action.name, effect, cx) {
+            return;
+        }
+    }
+}
+
+/// The piece, if it still stands on the board.
+fn standing(world: &World, cx: &Ctx, who: Who) -> Option<P> {
+    cx.get(who).and_then(|p| p.entity).and_then(|e| on_board(world, e))
+}
+
+/// One effect; false ends the action's effects.
+fn effect_done(world: &mut World, owner: &'static str, effect: &ActionEffect, cx: &Ctx) -> bool {
+    let mover = cx.mover;
     match effect {
         ActionEffect::TakeCapture => {
             world.resource_mut::<PendingMove>().consume_capture(owner);
         }
+        ActionEffect::Strike(who) => {
+            let Some(p) = standing(world, cx, *who) else { return true };
+            let e = p.entity.expect("a standing piece is an entity");
+            let attacker = cx.moving.and_then(|m| m.entity).filter(|&m| m != e);
+            let died = deal_damage(world, e, p.side, 1, DamageKind::Capture, attacker);
+            let is_victim = cx.victim.and_then(|v| v.entity) == Some(e);
+            if died {
+                retract_piece(world, e);
+                if is_victim {
+                    world.resource_mut::<PendingMove>().victim_died = true;
+                }
+            } else {
+                if is_victim {
+                    world.resource_mut::<PendingMove>().victim_survived = true;
+                }
+                return false;
+            }
+        }
         ActionEffect::Show(kind, who) => {
-            if let Some((_, _, _, sq)) = piece(world, *who) {
-                let effect = Effect::new(kind.clone(), sq, owner).side(mover);
-                let effect = if *kind == crate::rules::EffectKind::Poison { effect.amount(1) } else { effect };
+            if let Some(p) = cx.get(*who) {
+                let effect = Effect::new(kind.clone(), p.square, owner).side(p.side);
+                let effect = if matches!(kind, EffectKind::Poison | EffectKind::Heal) { effect.amount(1) } else { effect };
                 emit_effect(world, effect);
             }
         }
         ActionEffect::Damage { at, around, amount, kind, spare } => {
-            let Some((entity, side, _, centre)) = piece(world, *at) else { return };
-            let moving = world.resource::<PendingMove>().piece;
+            let Some(centre) = cx.get(*at) else { return true };
+            let moving = cx.moving.and_then(|m| m.entity);
             // The targets first, then the damage (a piece that dies leaves the board).
             let targets: Vec<(Entity, Side)> = if *around == 0 {
                 // (A captured piece, once the move is made, is off the board: nothing to hit.)
-                entity.filter(|&e| matches!(world.get::<Location>(e), Some(Location::Board(_)))).map(|e| (e, side)).into_iter().collect()
+                standing(world, cx, *at).and_then(|p| Some((p.entity?, p.side))).into_iter().collect()
             } else {
                 let g = world.resource::<Rules>().0.geometry;
                 let board = world.resource::<Board>();
-                let (f, r, n) = (g.file(centre) as i32, g.rank(centre) as i32, i32::from(*around));
+                let (f, r, n) = (g.file(centre.square) as i32, g.rank(centre.square) as i32, i32::from(*around));
                 let mut out = Vec::new();
                 for dy in -n..=n {
                     for dx in -n..=n {
@@ -143,20 +317,61 @@ fn do_effect(world: &mut World, owner: &'static str, effect: &ActionEffect) {
                 }
             }
         }
-        ActionEffect::Remove(who) => {
-            if let Some((Some(e), ..)) = piece(world, *who)
-                && matches!(world.get::<Location>(e), Some(Location::Board(_)))
+        ActionEffect::Absorb(fact) => {
+            let Some(target) = world.resource::<DamageRequest>().target else { return true };
+            let Some(now) = super::facts::value(world, target, fact) else { return true };
+            let amount = world.resource::<DamageRequest>().amount;
+            let min = super::facts::slot_of(world, fact).map_or(0, |(_, d)| d.min);
+            let after = super::facts::set_value(world, target, fact, now - amount).unwrap_or(now);
+            world.resource_mut::<DamageRequest>().consume(owner, after <= min);
+        }
+        ActionEffect::Soak(n) => {
+            let mut req = world.resource_mut::<DamageRequest>();
+            req.amount -= (*n).min(req.amount);
+            if req.amount <= 0 {
+                req.consume(owner, false);
+            }
+        }
+        ActionEffect::AddFact(who, fact, n) => {
+            if let Some(e) = cx.get(*who).and_then(|p| p.entity)
+                && let Some(now) = super::facts::value(world, e, fact)
             {
+                super::facts::set_value(world, e, fact, now.saturating_add(*n));
+            }
+        }
+        ActionEffect::SetFact(who, fact, n) => {
+            if let Some(e) = cx.get(*who).and_then(|p| p.entity) {
+                super::facts::set_value(world, e, fact, *n);
+            }
+        }
+        ActionEffect::Remove(who) => {
+            if let Some(e) = standing(world, cx, *who).and_then(|p| p.entity) {
                 retract_piece(world, e);
             }
         }
-        ActionEffect::Win(who, reason) => {
-            let side = match who {
-                Who::Mover => mover,
-                Who::Victim => mover.opponent(),
+        ActionEffect::Spawn(kind, place) => {
+            let Some(m) = cx.mv else { return true };
+            let square = match place {
+                Place::From => Some(m.from),
+                Place::To => Some(m.to),
+                Place::At(who) => cx.get(*who).map(|p| p.square),
             };
-            decide(&mut world.resource_mut::<DecidedOutcome>(), Outcome::win(side, Reason::Rule(reason.clone())));
+            // A square the move gates a piece onto is the gated piece's.
+            if let Some(sq) = square.filter(|&sq| m.gate.is_none_or(|g| g.square != sq)) {
+                let _ = spawn_piece(world, *kind, mover, sq);
+            }
         }
+        // (Listing's effects are the query's: see `forbid` and `hooks_for`.)
+        ActionEffect::Forbid | ActionEffect::AllowCheck => {}
+        ActionEffect::ExtraMove => world.resource_mut::<PendingMove>().veto_turn_advance(owner),
+        ActionEffect::Cancel(reason) => world.resource_mut::<PendingMove>().cancel(owner, reason.clone()),
+        ActionEffect::Win(who, reason) | ActionEffect::Lose(who, reason) => {
+            let side = cx.get(*who).map_or(if *who == Who::Victim { mover.opponent() } else { mover }, |p| p.side);
+            let winner = if matches!(effect, ActionEffect::Win(..)) { side } else { side.opponent() };
+            decide(&mut world.resource_mut::<DecidedOutcome>(), Outcome::win(winner, Reason::Rule(reason.clone())));
+        }
+        ActionEffect::Draw(reason) => decide(&mut world.resource_mut::<DecidedOutcome>(), Outcome::draw(Reason::Rule(reason.clone()))),
         ActionEffect::Note(text) => world.resource_mut::<PendingMove>().effects.push(text.clone()),
     }
+    true
 }

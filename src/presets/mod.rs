@@ -20,14 +20,18 @@
 //!
 //! Layer: uses `rules` and `modifiers`.
 
+pub mod action_compile;
+pub mod action_spec;
 mod actions;
 mod berolina_pawns;
 mod berserker;
 mod capture_to_win;
+pub mod data;
 mod definition;
 mod double_move;
 mod dual_king;
 mod explosive_rook;
+mod facts;
 mod king_heals;
 mod knight_immunity;
 mod knights_leap_twice;
@@ -61,6 +65,7 @@ pub use definition::{GameDefinition, Start, new_game};
 pub use double_move::{DOUBLE_MOVE, MONSTER_RULES};
 pub use dual_king::{Crowned, DUAL_KING, WEAK_DUAL_KING};
 pub use explosive_rook::EXPLOSIVE_ROOK;
+pub use facts::{DataFact, FactSlots};
 pub use king_heals::KING_HEALS;
 pub use knight_immunity::KNIGHT_IMMUNITY;
 pub use knights_leap_twice::KNIGHTS_LEAP_TWICE;
@@ -334,6 +339,16 @@ pub fn effective_piece_attributes(world: &World) -> Vec<&'static str> {
                 out.push(attr);
             }
         }
+        // The facts a variant declares for its own actions.
+        if a.id == ACTIONS.id
+            && let Some(rules) = world.get_resource::<Rules>()
+        {
+            for d in &rules.0.facts {
+                if !out.contains(&d.name) {
+                    out.push(d.name);
+                }
+            }
+        }
     }
     out
 }
@@ -364,10 +379,16 @@ pub fn reset_on_retract<C: IntFact>(owner: &'static str, value: i32) -> Hook {
     )
 }
 
+/// Every preset a variant may name: the Rust presets, then the data presets.
+pub fn every() -> impl Iterator<Item = &'static PresetDef> {
+    ALL.iter().copied().chain(data::all().iter().map(|d| d.def))
+}
+
 /// The preset with this id.
 pub fn by_id(id: &str) -> Option<&'static PresetDef> {
     // `actions` runs a variant's own actions: the loader asks for it, a player does not.
-    ALL.iter().copied().chain([&ACTIONS]).find(|p| p.id == id)
+    // Data presets are switched on by id as the Rust presets are.
+    ALL.iter().copied().chain([&ACTIONS]).find(|p| p.id == id).or_else(|| data::by_id(id).map(|d| d.def))
 }
 
 /// The active presets, in activation order.
@@ -517,6 +538,9 @@ fn install_rule_fns(world: &mut World, set: &[Activation]) {
         extras.push(hash_preset_state);
     }
     extras.extend(set.iter().filter_map(|a| by_id(a.id).and_then(|d| d.hash_facts)));
+    // Declared facts have their slots before anything reads them.
+    facts::declare(world, &declared_facts(world, set));
+    extras.extend(facts::hashers(world));
     world.insert_resource(HashExtras(extras));
     world.insert_resource(ForkCopiers(vec![fork_presets]));
     // With timed presets the FEN says how many turns each has left, even once all have run out.
@@ -524,6 +548,20 @@ fn install_rule_fns(world: &mut World, set: &[Activation]) {
     world.insert_resource(FenExtras(if set.is_empty() && !timed { Vec::new() } else { vec![write_fen_sections] }));
     // The modifier profile's layer, hashers and copier come after the presets' (outermost).
     profile::contribute(world);
+}
+
+/// The facts the data presets of `set` and the variant's own actions declare.
+fn declared_facts(world: &World, set: &[Activation]) -> Vec<crate::rules::FactDecl> {
+    let mut out: Vec<crate::rules::FactDecl> = Vec::new();
+    for a in set {
+        let decls = match data::by_id(a.id) {
+            Some(d) => d.facts.clone(),
+            None if a.id == ACTIONS.id => world.get_resource::<Rules>().map(|r| r.0.facts.clone()).unwrap_or_default(),
+            None => Vec::new(),
+        };
+        out.extend(decls.into_iter().filter(|d| !out.iter().any(|o| o.name == d.name)).collect::<Vec<_>>());
+    }
+    out
 }
 
 /// Installs the rules again from the active presets and the modifier profile (after a profile
@@ -546,7 +584,8 @@ type FactAccess = (&'static str, fn(&World, Entity) -> Option<i32>, fn(&mut Worl
 
 /// The value of the piece fact `name` (`Hp`, `Shield`, `Stamina`, `Crowned`) on a piece, for
 /// views that draw facts by name ([`FactLook`]).
-pub fn piece_fact(piece: &bevy::ecs::world::EntityRef, name: &str) -> Option<i32> {
+/// A declared fact (a data preset's, a variant's own) of that name is read from its slot.
+pub fn piece_fact(piece: &bevy::ecs::world::EntityRef, slots: Option<&FactSlots>, name: &str) -> Option<i32> {
     match name {
         "Hp" => piece.get::<Hp>().map(|c| c.value()),
         "Shield" => piece.get::<Shield>().map(|c| c.value()),
@@ -554,6 +593,24 @@ pub fn piece_fact(piece: &bevy::ecs::world::EntityRef, name: &str) -> Option<i32
         "Crowned" => piece.get::<Crowned>().map(|c| c.value()),
         _ => None,
     }
+    .or_else(|| facts::value_of(slots?, piece, name))
+}
+
+/// Every way a piece fact is shown: the Rust presets', then the data presets' and the
+/// variant's own declared facts' (one look per fact name).
+pub fn fact_looks(variant: Option<&Variant>) -> Vec<FactLook> {
+    let named = |l: &FactLook| match l {
+        FactLook::Pips { fact, .. } | FactLook::Ring { fact, .. } => Some(*fact),
+        FactLook::StateSquares { .. } => None,
+    };
+    let own: Vec<FactLook> = variant.map(|v| v.facts.iter().filter_map(facts::look_of).collect()).unwrap_or_default();
+    let mut out: Vec<FactLook> = Vec::new();
+    for look in ALL.iter().flat_map(|d| d.looks.iter()).chain(data::all().iter().flat_map(|d| d.def.looks.iter())).chain(own.iter()) {
+        if named(look).is_none_or(|n| !out.iter().any(|l| named(l) == Some(n))) {
+            out.push(*look);
+        }
+    }
+    out
 }
 
 fn fact_get<C: IntFact>(world: &World, e: Entity) -> Option<i32> {
@@ -587,11 +644,21 @@ fn write_fen_sections(world: &mut World) -> Vec<String> {
     // Every fact an active preset gives is written, even with no piece holding it (a broken
     // shield, no crowned king left), so that the reader knows the pieces not named lack it.
     let attributes = effective_piece_attributes(world);
-    for (name, get, _, _) in FACTS {
+    // A declared fact (a data preset's, a variant's own) is written from its slot, even under
+    // a Rust preset's fact's name (the data version of hit points writes `Hp`).
+    let active = world.get_resource::<ActivePresets>().map(|a| a.0.clone()).unwrap_or_default();
+    let declared = declared_facts(world, &active);
+    for (name, get, _, _) in FACTS.into_iter().filter(|f| !declared.iter().any(|d| d.name == f.0)) {
         let values: Vec<String> = pieces.iter().filter_map(|&(sq, e)| Some(format!("{}:{}", g.name(sq), get(world, e)?))).collect();
         if !values.is_empty() || attributes.contains(&name) {
             out.push(format!("{name}={}", values.join(",")));
         }
+    }
+    // Declared facts (a data preset's, a variant's own), unless a Rust preset's has the name.
+    for d in &declared {
+        let values: Vec<String> =
+            pieces.iter().filter_map(|&(sq, e)| Some(format!("{}:{}", g.name(sq), facts::value(world, e, d.name)?))).collect();
+        out.push(format!("{}={}", d.name, values.join(",")));
     }
     if let Some(section) = world.get_resource::<PresetState>().and_then(|s| state::write_section(s, g)) {
         out.push(section);
@@ -618,6 +685,8 @@ fn write_fen_sections(world: &mut World) -> Vec<String> {
 /// A section no active preset owns, a square without a piece, or a value that is not a number.
 pub fn read_fen_sections(world: &mut World, sections: &[String]) -> Result<(), String> {
     let attributes = effective_piece_attributes(world);
+    let active = world.get_resource::<ActivePresets>().map(|a| a.0.clone()).unwrap_or_default();
+    let declared = declared_facts(world, &active);
     let g = world.resource::<Rules>().0.geometry;
     for section in sections {
         let (name, body) = section.split_once('=').ok_or_else(|| format!("trailing field: '{section}' is not name=values"))?;
@@ -637,8 +706,25 @@ pub fn read_fen_sections(world: &mut World, sections: &[String]) -> Result<(), S
             world.insert_resource(state::read_section(body, g)?);
             continue;
         }
-        let Some(&(_, get, set, clear)) = FACTS.iter().find(|f| f.0 == name && attributes.contains(&f.0)) else {
+        // A declared fact (a data preset's, a variant's own), or a Rust preset's.
+        let declared = declared.iter().any(|d| d.name == name) && facts::slot_of(world, name).is_some();
+        let rust = if declared { None } else { FACTS.iter().find(|f| f.0 == name && attributes.contains(&f.0)).copied() };
+        if rust.is_none() && !declared {
             return Err(format!("trailing field: no active preset has the piece fact '{name}'"));
+        }
+        let get = |world: &World, e: Entity| match rust {
+            Some((_, get, _, _)) => get(world, e),
+            None => facts::value(world, e, name),
+        };
+        let clear = |world: &mut World, e: Entity| match rust {
+            Some((_, _, _, clear)) => clear(world, e),
+            None => facts::clear(world, e, name),
+        };
+        let set = |world: &mut World, e: Entity, v: i32| match rust {
+            Some((_, _, set, _)) => set(world, e, v),
+            None => {
+                facts::put(world, e, name, v);
+            }
         };
         // The section names every piece that has the fact: the others lose what the presets
         // gave them when the position was set up.
@@ -719,6 +805,7 @@ fn fork_presets(src: &World, dst: &mut World, map: &EntityMap) {
     copy_fact::<Shield>(src, dst, map);
     copy_fact::<Stamina>(src, dst, map);
     copy_fact::<Crowned>(src, dst, map);
+    facts::fork(src, dst, map);
 }
 
 /// Copies a numeric piece fact to the pieces of a fork.

@@ -56,7 +56,8 @@ fn hooks(a: &Activation) -> Vec<Hook> {
 /// undo), and `owner` consumes the damage, the target dying at zero. Shared with a modifier
 /// profile's extra hit points.
 pub fn take_hit(owner: &'static str, req: &mut DamageRequest, hp: &mut Query<&mut Hp>, undo: &mut UndoLog) {
-    let Some(target) = req.target else { return };
+    // (The first consumer wins: a hit an earlier hook took is not counted again.)
+    let (Some(target), None) = (req.target, req.consumed_by) else { return };
     let Ok(mut hp) = hp.get_mut(target) else { return };
     undo.record_fact::<Hp>(target, Some(hp.0));
     hp.0 -= req.amount;

@@ -44,7 +44,8 @@ fn hooks(a: &Activation) -> Vec<Hook> {
                   mut shields: Query<(&mut Shield, &Location)>,
                   mut undo: ResMut<UndoLog>,
                   mut effects: Effects| {
-                let Some(target) = req.target else { return };
+                // (The first consumer wins: a hit an earlier hook took is not soaked again.)
+                let (Some(target), None) = (req.target, req.consumed_by) else { return };
                 let Ok((mut shield, loc)) = shields.get_mut(target) else { return };
                 if shield.0 <= 0 {
                     return;

@@ -1,13 +1,18 @@
-//! A variant's own actions, compiled: `when` an event happens, `if` its conditions hold,
-//! `then` its effects, in order (the variant format's `actions`, see `presets/README.md`). The
-//! engine runs them as hooks of the `actions` preset (`presets::actions`), each at the step of
-//! the move-application sequence its event belongs to.
+//! Rules as data, compiled: `when` an event happens, `if` its conditions hold, `then` its
+//! effects, in order (the variant format's `actions`, see `presets/README.md`, "Actions"), and
+//! the piece facts a variant or a data preset declares. The engine runs actions as hooks
+//! (`presets::actions`), each at the step of the legal-move query or of move application its
+//! event belongs to.
 //!
-//! This is the first part of the vocabulary of «Rules as data»: the events of a capture, of a
-//! move made and of the game's result; conditions on the moving and the captured piece; and
-//! the effects that take a capture over, deal damage to a piece or an area, remove a piece,
-//! declare a win, play an animation and annotate the move.
+//! The vocabulary so far: the events of a move about to be made, a capture, the damage a piece
+//! takes, the turn ending and starting, a move made, the game's result, and the legal-move
+//! list; conditions on the moving, captured, hit or attached piece (type, side, royalty,
+//! region, a fact's value), on the move (capture, promotion) and on the turn; and effects that
+//! take a capture over, strike, deal or absorb damage, change facts, spawn and remove pieces,
+//! forbid or cancel a move, grant an extra move, lift the check rule, declare a result, play an
+//! animation and annotate the move.
 
+use super::Side;
 use super::damage::DamageKind;
 use super::effects::EffectKind;
 use super::geometry::SquareSet;
@@ -16,7 +21,7 @@ use super::piece::PieceType;
 /// One action.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Action {
-    /// Its name: it owns what it takes over (a capture), as a preset's id does.
+    /// Its name: it owns what it takes over (a capture, a hit, a veto), as a preset's id does.
     pub name: &'static str,
     /// The event it answers.
     pub when: Event,
@@ -24,19 +29,34 @@ pub struct Action {
     pub conditions: Vec<Condition>,
     /// Done in order.
     pub effects: Vec<ActionEffect>,
-    /// The sides whose moves it answers, `[white, black]`.
+    /// The sides whose moves (or, for `Damaged`, whose pieces; for `TurnStart`, whose turn) it
+    /// answers, `[white, black]`.
     pub sides: [bool; 2],
+    /// The piece types it is attached to: for `TurnStart` and `TurnEnd` it runs once for each
+    /// piece of these types of the side concerned, which `This` names. Empty: once.
+    pub pieces: Vec<PieceType>,
 }
 
-/// When an action runs: a step of the move-application sequence.
+/// When an action runs: a step of the legal-move query or of move application.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Event {
+    /// Before a move is made (`before-move`): it may cancel the move.
+    BeforeMove,
     /// Before a capture happens (`before-capture`): it may take the capture over.
     Capture,
+    /// A piece takes damage (`on-damage`): it may absorb, soak or block the hit.
+    Damaged,
+    /// The turn is about to pass (`should-advance-turn`): it may grant an extra move.
+    TurnEnd,
     /// After the move is made (`after-move`).
     Moved,
+    /// A side's turn starts (`turn-start`), for the side now to move.
+    TurnStart,
     /// When the game's result is decided (`game-result`).
     Result,
+    /// The legal moves are listed (`filter-legal-moves`, and `should-filter-self-check` for
+    /// [`ActionEffect::AllowCheck`]): judged move by move, it may forbid one.
+    Listing,
 }
 
 /// A piece an action speaks of.
@@ -46,6 +66,32 @@ pub enum Who {
     Mover,
     /// The piece it captures (none without a capture: conditions on it fail, effects skip it).
     Victim,
+    /// The piece a hit lands on (`Damaged`).
+    Hit,
+    /// The piece the action is attached to (`pieces`, on `TurnStart` and `TurnEnd`).
+    This,
+}
+
+/// A comparison with a number.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Compare {
+    /// At least this.
+    AtLeast(i32),
+    /// At most this.
+    AtMost(i32),
+    /// Exactly this.
+    Exactly(i32),
+}
+
+impl Compare {
+    /// Whether `v` passes.
+    pub fn holds(self, v: i32) -> bool {
+        match self {
+            Compare::AtLeast(n) => v >= n,
+            Compare::AtMost(n) => v <= n,
+            Compare::Exactly(n) => v == n,
+        }
+    }
 }
 
 /// A condition.
@@ -53,15 +99,36 @@ pub enum Who {
 pub enum Condition {
     /// The move captures.
     Captures,
+    /// The move promotes.
+    Promotes,
     /// The piece is of this type (the mover's type before the move).
     Is(Who, PieceType),
     /// The piece's type is royal.
     Royal(Who),
+    /// The piece belongs to this side.
+    Side(Who, Side),
     /// The piece stands on one of these squares, `[white's, black's]` by the piece's side (the
     /// mover where it stands when the action runs: before a capture, its square of departure).
     On(Who, [SquareSet; 2]),
+    /// The piece has the fact of this name and its value passes.
+    Fact(Who, &'static str, Compare),
+    /// The half-moves made this turn, this one included from `TurnEnd` on, pass.
+    MovesThisTurn(Compare),
     /// The condition does not hold.
     Not(Box<Condition>),
+    /// One of the conditions holds.
+    Any(Vec<Condition>),
+}
+
+/// Where a spawned piece appears.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// The square the move leaves.
+    From,
+    /// The square the move goes to.
+    To,
+    /// Where the piece stands.
+    At(Who),
 }
 
 /// An effect.
@@ -71,6 +138,10 @@ pub enum ActionEffect {
     /// taken does not run): the engine neither damages nor removes the victim, nor moves the
     /// mover there.
     TakeCapture,
+    /// Strikes the piece as a capture does (one point of capture damage through the damage
+    /// hooks): a piece that dies is removed; one that lives keeps its square, the move's
+    /// capture fails (the mover stays), and the action's later effects are skipped.
+    Strike(Who),
     /// Deals `amount` damage of `kind` to the piece (`around` 0), or to every piece within
     /// `around` squares of it (the mover excepted, and types in `spare`), through the damage
     /// hooks; a piece that dies is removed.
@@ -86,10 +157,35 @@ pub enum ActionEffect {
         /// Types an area spares.
         spare: Vec<PieceType>,
     },
+    /// The hit piece's fact takes the whole hit (`Damaged`): it loses the hit's amount, and the
+    /// piece dies once it is at its lower limit. The hit is consumed (first consumer wins).
+    Absorb(&'static str),
+    /// Takes up to this many points off the hit (`Damaged`); a hit with nothing left is
+    /// consumed and the piece lives.
+    Soak(i32),
+    /// Adds to the piece's fact (negative: takes away), within the fact's limits.
+    AddFact(Who, &'static str, i32),
+    /// Sets the piece's fact, within its limits.
+    SetFact(Who, &'static str, i32),
     /// Removes the piece from the game.
     Remove(Who),
-    /// The piece's side wins, for this reason.
+    /// A piece of this type, of the mover's side, appears (unless the square is taken, or a
+    /// piece is gated onto it by the move).
+    Spawn(PieceType, Place),
+    /// The move is not listed (`Listing`).
+    Forbid,
+    /// Moves that leave a royal piece attacked are not filtered out (`Listing`).
+    AllowCheck,
+    /// The side that moved moves again (`TurnEnd`; first veto wins).
+    ExtraMove,
+    /// The move is not made, for this reason (`BeforeMove`).
+    Cancel(String),
+    /// The piece's side wins, for this reason (`Result`).
     Win(Who, String),
+    /// The piece's side loses, for this reason (`Result`).
+    Lose(Who, String),
+    /// The game is drawn, for this reason (`Result`).
+    Draw(String),
     /// Plays an animation at the piece's square.
     Show(EffectKind, Who),
     /// Annotates the move.
@@ -101,6 +197,41 @@ impl Action {
     pub fn takes_capture(&self) -> bool {
         self.effects.contains(&ActionEffect::TakeCapture)
     }
+}
+
+/// A piece fact a variant or a data preset declares: every piece has it, from `start`, kept
+/// within `min..=max`; a piece that leaves the board is given `start` again.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FactDecl {
+    /// Its name (in the FEN's facts field too: `Hp=d5:1`).
+    pub name: &'static str,
+    /// The value every piece starts with.
+    pub start: i32,
+    /// The lower limit.
+    pub min: i32,
+    /// The upper limit.
+    pub max: i32,
+    /// How the board shows it.
+    pub look: FactShow,
+}
+
+/// How the board shows a declared fact.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum FactShow {
+    /// Not at all.
+    Hidden,
+    /// Pips along the piece's bottom (or top) edge.
+    Pips {
+        /// Along the top edge.
+        top: bool,
+        /// sRGB.
+        colour: [u8; 3],
+    },
+    /// A ring while it is above zero.
+    Ring {
+        /// sRGB and alpha.
+        colour: [u8; 4],
+    },
 }
 
 /// The name as a `&'static str`, as hooks and owners are named: each distinct name is kept

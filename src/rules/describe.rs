@@ -688,74 +688,142 @@ pub fn describe_rules(variant: &Variant) -> String {
     out.join(" ")
 }
 
-/// One of a variant's own actions in words: "When a rook captures: it takes the capture over,
-/// …". (The editor's Actions section will say the same.)
+/// One action in words: "When a rook captures a piece: it does not take the piece as usual,
+/// …". (The editor's Actions section says the same.)
 pub fn describe_action(variant: &Variant, action: &super::actions::Action) -> String {
     use super::actions::{ActionEffect, Condition, Event, Who};
     let name = |k: super::piece::PieceType| variant.registry.def(k).name.clone();
+    let attached: Vec<String> = action.pieces.iter().map(|k| name(*k)).collect();
+    let this = if attached.len() == 1 { format!("the {}", attached[0]) } else { "the piece".to_string() };
     let whose = |w: Who| match w {
-        Who::Mover => "the moving piece",
-        Who::Victim => "the captured piece",
+        Who::Mover => "the moving piece".to_string(),
+        Who::Victim => "the captured piece".to_string(),
+        Who::Hit => "the piece hit".to_string(),
+        Who::This => this.clone(),
     };
-    // What the conditions say of the mover and of the victim, folded into the event's words.
+    fn compared(c: super::actions::Compare) -> String {
+        match c {
+            super::actions::Compare::AtLeast(n) => format!("at least {n}"),
+            super::actions::Compare::AtMost(n) => format!("at most {n}"),
+            super::actions::Compare::Exactly(n) => format!("exactly {n}"),
+        }
+    }
+    fn words(c: &Condition, variant: &Variant, whose: &dyn Fn(Who) -> String) -> String {
+        let name = |k: super::piece::PieceType| variant.registry.def(k).name.clone();
+        match c {
+            Condition::Captures => "it captures".into(),
+            Condition::Promotes => "it promotes".into(),
+            Condition::Is(w, k) => format!("{} is a {}", whose(*w), name(*k)),
+            Condition::Royal(w) => format!("{} is royal", whose(*w)),
+            Condition::Side(w, side) => format!("{} is {side}'s", whose(*w)),
+            Condition::On(w, sets) => format!("{} stands on {}", whose(*w), region_named(variant, sets[0])),
+            Condition::Fact(w, fact, c) => format!("{} has {} {fact}", whose(*w), compared(*c)),
+            Condition::MovesThisTurn(c) => format!("{} moves have been made this turn", compared(*c)),
+            Condition::Not(inner) => match &**inner {
+                Condition::Royal(w) => format!("{} is not royal", whose(*w)),
+                Condition::Is(w, k) => format!("{} is not a {}", whose(*w), name(*k)),
+                Condition::On(w, sets) => format!("{} is not on {}", whose(*w), region_named(variant, sets[0])),
+                Condition::Captures => "it captures nothing".into(),
+                Condition::Promotes => "it does not promote".into(),
+                other => format!("not: {}", words(other, variant, whose)),
+            },
+            Condition::Any(list) => or_list(&list.iter().map(|c| words(c, variant, whose)).collect::<Vec<_>>()),
+        }
+    }
+    // What the conditions say of the pieces' types, folded into the event's words.
     let mut mover = "a piece".to_string();
     let mut victim: Option<String> = None;
+    let mut hit = "a piece".to_string();
     let mut more = Vec::new();
     for c in &action.conditions {
         match c {
             Condition::Is(Who::Mover, k) => mover = format!("a {}", name(*k)),
             Condition::Is(Who::Victim, k) => victim = Some(format!("a {}", name(*k))),
+            Condition::Is(Who::Hit, k) => hit = format!("a {}", name(*k)),
             Condition::Captures => victim = victim.or_else(|| Some("a piece".into())),
-            Condition::Royal(w) => more.push(format!("{} is royal", whose(*w))),
-            Condition::On(w, sets) => more.push(format!("{} stands on {}", whose(*w), region_named(variant, sets[0]))),
-            Condition::Not(inner) => more.push(match &**inner {
-                Condition::Royal(w) => format!("{} is not royal", whose(*w)),
-                Condition::Is(w, k) => format!("{} is not a {}", whose(*w), name(*k)),
-                Condition::On(w, sets) => format!("{} is not on {}", whose(*w), region_named(variant, sets[0])),
-                Condition::Captures => "it captures nothing".into(),
-                Condition::Not(_) => "a double negation holds".into(),
-            }),
+            other => more.push(words(other, variant, &whose)),
         }
     }
+    let each = if attached.is_empty() { String::new() } else { format!(", for each {}", or_list(&attached)) };
+    let forbids = action.effects.contains(&ActionEffect::Forbid);
     let when = match (action.when, &victim) {
+        (Event::BeforeMove, _) => format!("Before {mover} moves"),
         (Event::Capture, v) => format!("When {mover} captures {}", v.clone().unwrap_or_else(|| "a piece".into())),
+        (Event::Damaged, _) => format!("When {hit} takes damage"),
+        (Event::TurnEnd, _) => format!("When a turn would pass{each}"),
         (Event::Moved, Some(v)) => format!("When {mover} has moved, capturing {v}"),
         (Event::Moved, None) => format!("When {mover} has moved"),
+        (Event::TurnStart, _) => format!("At the start of each turn{each}"),
         (Event::Result, Some(v)) => format!("When {mover} captures {v}"),
         (Event::Result, None) => format!("When {mover} moves"),
+        (Event::Listing, Some(v)) if forbids => format!("{} may not capture {v}", capitalised(&mover)),
+        (Event::Listing, None) if forbids => format!("{} may not move", capitalised(&mover)),
+        (Event::Listing, _) => "Always".into(),
     };
     let side = match action.sides {
         [true, false] => " (White only)",
         [false, true] => " (Black only)",
         _ => "",
     };
-    let condition = if more.is_empty() { String::new() } else { format!(" and {}", more.join(" and ")) };
+    let condition =
+        if more.is_empty() { String::new() } else { format!(" {} {}", if forbids { "when" } else { "and" }, more.join(" and ")) };
+    let points = |n: i32| format!("{n} point{}", if n == 1 { "" } else { "s" });
     let effects: Vec<String> = action
         .effects
         .iter()
         .filter_map(|e| match e {
             ActionEffect::TakeCapture => Some("it does not take the piece as usual".to_string()),
+            ActionEffect::Strike(w) => Some(format!("{} is struck as a capture strikes (if it survives, nothing more happens)", whose(*w))),
             ActionEffect::Damage { at, around: 0, amount, kind, .. } => {
-                Some(format!("{} takes {amount} point{} of {} damage", whose(*at), if *amount == 1 { "" } else { "s" }, damage_words(kind)))
+                Some(format!("{} takes {} of {} damage", whose(*at), points(*amount), damage_words(kind)))
             }
             ActionEffect::Damage { at, around, amount, kind, spare } => {
                 let spared: Vec<String> = spare.iter().map(|k| format!("{}s", name(*k))).collect();
                 let except = if spared.is_empty() { String::new() } else { format!(", {} excepted", or_list(&spared)) };
                 Some(format!(
-                    "every piece within {around} square{} of {} takes {amount} point{} of {} damage{except}",
+                    "every piece within {around} square{} of {} takes {} of {} damage{except}",
                     if *around == 1 { "" } else { "s" },
                     whose(*at),
-                    if *amount == 1 { "" } else { "s" },
+                    points(*amount),
                     damage_words(kind)
                 ))
             }
+            ActionEffect::Absorb(fact) => Some(format!("the hit comes off its {fact}, and it is removed once none is left")),
+            ActionEffect::Soak(n) => Some(format!("{} of the hit {} stopped", points(*n), if *n == 1 { "is" } else { "are" })),
+            ActionEffect::AddFact(w, fact, n) if *n >= 0 => Some(format!("{} gains {n} {fact}", whose(*w))),
+            ActionEffect::AddFact(w, fact, n) => Some(format!("{} loses {} {fact}", whose(*w), -n)),
+            ActionEffect::SetFact(w, fact, n) => Some(format!("{}'s {fact} becomes {n}", whose(*w))),
             ActionEffect::Remove(w) => Some(format!("{} is removed", whose(*w))),
-            ActionEffect::Win(Who::Mover, reason) => Some(format!("its side wins ({reason})")),
+            ActionEffect::Spawn(k, place) => Some(format!(
+                "a {} appears {}",
+                name(*k),
+                match place {
+                    super::actions::Place::From => "on the square the move left".to_string(),
+                    super::actions::Place::To => "on the square the move went to".to_string(),
+                    super::actions::Place::At(w) => format!("where {} stands", whose(*w)),
+                }
+            )),
+            ActionEffect::Forbid => None,
+            ActionEffect::AllowCheck => Some("check does not restrict moves".into()),
+            ActionEffect::ExtraMove => Some("the same side moves again".into()),
+            ActionEffect::Cancel(reason) => Some(format!("the move is not made ({reason})")),
             ActionEffect::Win(Who::Victim, reason) => Some(format!("the captured piece's side wins ({reason})")),
+            ActionEffect::Win(_, reason) => Some(format!("its side wins ({reason})")),
+            ActionEffect::Lose(Who::Victim, reason) => Some(format!("the captured piece's side loses ({reason})")),
+            ActionEffect::Lose(_, reason) => Some(format!("its side loses ({reason})")),
+            ActionEffect::Draw(reason) => Some(format!("the game is drawn ({reason})")),
             ActionEffect::Show(..) | ActionEffect::Note(_) => None,
         })
         .collect();
+    if effects.is_empty() {
+        return format!("{when}{condition}{side}.");
+    }
     format!("{when}{condition}{side}: {}.", effects.join(", "))
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str()).unwrap_or_default()
 }
 
 fn damage_words(kind: &super::damage::DamageKind) -> &str {

@@ -427,6 +427,8 @@ pub struct Variant {
     pub presets: Vec<PresetRequest>,
     /// The variant's own actions (run by the `actions` preset, which `presets` then names).
     pub actions: Vec<super::actions::Action>,
+    /// The piece facts the variant declares for its actions.
+    pub facts: Vec<super::actions::FactDecl>,
     /// The modifier profile a game of this variant starts with, as RON text (the modifiers
     /// module reads it; the rules only carry it).
     pub profile: Option<String>,
@@ -519,6 +521,7 @@ impl Variant {
             look: BoardLook::default(),
             presets: Vec::new(),
             actions: Vec::new(),
+            facts: Vec::new(),
             profile: None,
             layouts: Some(fide_layout),
         }

@@ -70,6 +70,7 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
         look,
         presets,
         actions: Vec::new(),
+        facts: Vec::new(),
         profile: None,
         layouts: Some(super::catalogue_layout),
     };
@@ -643,7 +644,7 @@ fn check_presets(file: &VariantFile, ck: &mut Checker) -> Vec<PresetRequest> {
                 activations.push(crate::presets::Activation { id: def.id, params: p.params.clone(), scope, turns_left: p.duration });
             }
             None => {
-                let known: Vec<&str> = crate::presets::ALL.iter().map(|d| d.id).collect();
+                let known: Vec<&str> = crate::presets::every().map(|d| d.id).collect();
                 ck.add(
                     ProblemCode::UnknownPreset,
                     format!("presets[{i}].id"),
@@ -830,117 +831,52 @@ fn check_start(file: &VariantFile, variant: &Variant, ck: &mut Checker) {
 /// name), and the `actions` preset asked for (after the presets the file lists, unless it
 /// lists it itself) so that they run.
 fn check_actions(file: &VariantFile, cx: &Context, ck: &mut Checker, mut variant: Variant) -> Variant {
-    use super::actions::{ConditionSpec, DamageKindSpec, EffectSpec, EventSpec, FORMAT, ShowSpec, WhoSpec};
-    use crate::rules::{Action, ActionEffect, Condition, DamageKind, EffectKind, Event, Who};
+    use crate::presets::action_compile::{ActionCode, Names, compile_actions, compile_facts};
+    use crate::presets::action_spec::FORMAT;
     let format = file.format.unwrap_or(1);
     if format > FORMAT {
         ck.add(ProblemCode::FormatNewer, "format", format!("format {format} is newer than this build reads (up to {FORMAT})"));
     }
-    let Some(specs) = file.actions.as_ref().filter(|a| !a.is_empty()) else { return variant };
+    let (specs, fact_specs) = (file.actions.as_deref().unwrap_or_default(), file.facts.as_deref().unwrap_or_default());
+    if specs.is_empty() && fact_specs.is_empty() {
+        return variant;
+    }
     if format < 2 {
-        ck.add(ProblemCode::ActionFormat, "format", "a file with actions says `format: 2`");
+        ck.add(ProblemCode::ActionFormat, "format", "a file with actions or facts says `format: 2`");
     }
-    let piece = |name: &str, path: String, ck: &mut Checker| -> Option<PieceType> {
-        let by_letter = name.chars().count() == 1 && name.chars().all(|c| c.is_ascii_uppercase());
-        let found = if by_letter { name.chars().next().and_then(|c| cx.letter(c)) } else { None }
-            .or_else(|| cx.specs.iter().position(|p| p.name == name).map(|i| PieceType(i as u8)));
-        if found.is_none() {
-            let known: Vec<&str> = cx.specs.iter().map(|p| p.name.as_str()).collect();
-            ck.add(ProblemCode::ActionPiece, path, format!("no piece type '{name}' (there are: {})", known.join(", ")));
-        }
-        found
-    };
-    let who = |w: WhoSpec| match w {
-        WhoSpec::Mover => Who::Mover,
-        WhoSpec::Victim => Who::Victim,
-    };
-    fn condition(
-        c: &ConditionSpec,
-        path: &str,
-        cx: &Context,
-        ck: &mut Checker,
-        piece: &dyn Fn(&str, String, &mut Checker) -> Option<PieceType>,
-        who: &dyn Fn(WhoSpec) -> Who,
-    ) -> Option<Condition> {
-        Some(match c {
-            ConditionSpec::Captures => Condition::Captures,
-            ConditionSpec::Is(w, name) => Condition::Is(who(*w), piece(name, path.to_string(), ck)?),
-            ConditionSpec::Royal(w) => Condition::Royal(who(*w)),
-            ConditionSpec::In(w, region) => Condition::On(who(*w), cx.region(region, ck)),
-            ConditionSpec::Not(inner) => Condition::Not(Box::new(condition(inner, path, cx, ck, piece, who)?)),
-        })
+    /// The file's piece types and regions.
+    struct FileNames<'a, 'f> {
+        cx: &'a Context<'f>,
+        ck: &'a mut Checker,
     }
-    let mut actions = Vec::new();
-    for (i, spec) in specs.iter().enumerate() {
-        let at = format!("actions[{i}]");
-        if spec.name.trim().is_empty() || specs[..i].iter().any(|s| s.name == spec.name) {
-            ck.add(ProblemCode::ActionName, format!("{at}.name"), format!("'{}' is empty or the name of an earlier action", spec.name));
+    impl Names for FileNames<'_, '_> {
+        fn piece(&self, name: &str) -> Option<PieceType> {
+            let by_letter = name.chars().count() == 1 && name.chars().all(|c| c.is_ascii_uppercase());
+            if by_letter { name.chars().next().and_then(|c| self.cx.letter(c)) } else { None }
+                .or_else(|| self.cx.specs.iter().position(|p| p.name == name).map(|i| PieceType(i as u8)))
         }
-        let when = match spec.when {
-            EventSpec::Capture => Event::Capture,
-            EventSpec::Moved => Event::Moved,
-            EventSpec::Result => Event::Result,
+        fn piece_names(&self) -> Vec<String> {
+            self.cx.specs.iter().map(|p| p.name.clone()).collect()
+        }
+        fn region(&mut self, name: &str, _path: &str) -> [crate::rules::SquareSet; 2] {
+            self.cx.region(name, self.ck)
+        }
+    }
+    let mut problems = Vec::new();
+    variant.facts = compile_facts(fact_specs, &[], &mut problems);
+    let facts: Vec<&'static str> = variant.facts.iter().map(|d| d.name).collect();
+    variant.actions = compile_actions(specs, &facts, &mut FileNames { cx, ck }, &mut problems);
+    for p in problems {
+        let code = match p.code {
+            ActionCode::Name => ProblemCode::ActionName,
+            ActionCode::Piece => ProblemCode::ActionPiece,
+            ActionCode::Effect => ProblemCode::ActionEffect,
+            ActionCode::Damage => ProblemCode::ActionDamage,
+            ActionCode::Fact => ProblemCode::ActionFact,
+            ActionCode::Who => ProblemCode::ActionWho,
         };
-        let conditions: Vec<Option<Condition>> =
-            spec.conditions.iter().enumerate().map(|(j, c)| condition(c, &format!("{at}.if[{j}]"), cx, ck, &piece, &who)).collect();
-        if spec.then.is_empty() {
-            ck.add(ProblemCode::ActionEffect, format!("{at}.then"), "no effect: say what happens");
-        }
-        let mut effects = Vec::new();
-        for (j, e) in spec.then.iter().enumerate() {
-            let path = format!("{at}.then[{j}]");
-            let effect = match e {
-                EffectSpec::TakeCapture if when != Event::Capture => {
-                    ck.add(ProblemCode::ActionEffect, path, "a capture is taken over only when: Capture");
-                    None
-                }
-                EffectSpec::TakeCapture => Some(ActionEffect::TakeCapture),
-                EffectSpec::Win(..) if when != Event::Result => {
-                    ck.add(ProblemCode::ActionEffect, path, "a win is declared only when: Result");
-                    None
-                }
-                EffectSpec::Win(w, reason) => Some(ActionEffect::Win(who(*w), reason.clone())),
-                EffectSpec::Damage(d) => {
-                    if d.amount < 1 || d.around > 8 {
-                        let message =
-                            format!("{} points over {} squares round it: at least 1 point, at most 8 squares", d.amount, d.around);
-                        ck.add(ProblemCode::ActionDamage, path.clone(), message);
-                    }
-                    let spare: Vec<Option<PieceType>> = d.spare.iter().map(|n| piece(n, format!("{path}.spare"), ck)).collect();
-                    let kind = match d.kind {
-                        DamageKindSpec::Explosion => DamageKind::Explosion,
-                        DamageKindSpec::Poison => DamageKind::Poison,
-                    };
-                    spare.into_iter().collect::<Option<Vec<_>>>().map(|spare| ActionEffect::Damage {
-                        at: who(d.at),
-                        around: d.around,
-                        amount: d.amount,
-                        kind,
-                        spare,
-                    })
-                }
-                EffectSpec::Remove(w) => Some(ActionEffect::Remove(who(*w))),
-                EffectSpec::Show(kind, w) => {
-                    let kind = match kind {
-                        ShowSpec::Explosion => EffectKind::Explosion,
-                        ShowSpec::Poison => EffectKind::Poison,
-                        ShowSpec::Sparkle => EffectKind::Other("sparkle"),
-                    };
-                    Some(ActionEffect::Show(kind, who(*w)))
-                }
-                EffectSpec::Note(text) => Some(ActionEffect::Note(text.clone())),
-            };
-            effects.push(effect);
-        }
-        let (Some(conditions), Some(effects)) =
-            (conditions.into_iter().collect::<Option<Vec<_>>>(), effects.into_iter().collect::<Option<Vec<_>>>())
-        else {
-            continue;
-        };
-        let sides = spec.sides.unwrap_or_default().sides();
-        actions.push(Action { name: crate::rules::intern(&spec.name), when, conditions, effects, sides });
+        ck.add(code, p.path, p.message);
     }
-    variant.actions = actions;
     crate::presets::ask_for_actions(&mut variant);
     variant
 }

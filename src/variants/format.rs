@@ -243,6 +243,8 @@ variant_file! {
         /// The variant's own actions: when an event happens, if conditions hold, then effects
         /// (see `variants::actions`).
         actions: Vec<super::actions::ActionSpec>,
+        /// The piece facts the variant's actions use.
+        facts: Vec<super::actions::FactSpec>,
         /// The pieces' own pictures, carried (path → base64 of the file): filled when the file
         /// is read from the pictures beside it, and written only inside saved games, so that a
         /// save opens without the files (see `variants::pictures`). Shared, not copied, by the

@@ -143,6 +143,12 @@ stable_codes! {
     ActionEffect = "E_ACTION_EFFECT",
     /// Damage of less than one point, or an area wider than 8 squares round its centre.
     ActionDamage = "E_ACTION_DAMAGE",
+    /// A fact not declared, declared twice, badly named, starting outside its limits, or more
+    /// facts than a game holds.
+    ActionFact = "E_ACTION_FACT",
+    /// A piece the action's event does not have (`Hit` outside `Damaged`, `This` without
+    /// `pieces`).
+    ActionWho = "E_ACTION_WHO",
 
     // Design warnings: the variant loads, but probably does not do what its designer meant.
     // The editor shows them; the loader does not look for them.

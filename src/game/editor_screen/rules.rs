@@ -789,7 +789,7 @@ fn presets(ui: &mut egui::Ui, editor: &mut Editor, problems: &[Problem]) {
     }
     // The others, to switch on.
     egui::Grid::new("presets-off").num_columns(3).show(ui, |ui| {
-        for (i, p) in crate::presets::ALL.iter().filter(|p| !used.iter().any(|u| u.id == p.id)).enumerate() {
+        for (i, p) in crate::presets::every().filter(|p| !used.iter().any(|u| u.id == p.id)).enumerate() {
             let mut on = false;
             if ui.checkbox(&mut on, p.name).on_hover_text(p.description).changed() {
                 let _ = editor.apply(&Edit::Preset { id: p.id.to_string(), on });

@@ -885,6 +885,9 @@ fn export_ends(x: &mut Export) {
     for (i, a) in file.actions.iter().flatten().enumerate() {
         x.refuse(&format!("actions[{i}]"), &format!("the action '{}' is Chimera's own: Fairy-Stockfish has no actions", a.name));
     }
+    for (i, f) in file.facts.iter().flatten().enumerate() {
+        x.refuse(&format!("facts[{i}]"), &format!("the piece fact '{}' is Chimera's own: Fairy-Stockfish has no piece facts", f.name));
+    }
     if file.profile.is_some() {
         x.refuse("profile", "modifier profiles are Chimera's own");
     }

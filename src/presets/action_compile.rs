@@ -1,0 +1,361 @@
+//! Compiling rules as data: [`ActionSpec`]s and [`FactSpec`]s as written into the engine's
+//! [`Action`]s and [`FactDecl`]s, against a variant's piece types and regions, with every
+//! problem named by a stable code and a key path (the loader turns them into its own problems;
+//! a data preset's are a bug in the file, which a test reads against every catalogue variant).
+
+use super::action_spec::{
+    ActionSpec, CompareSpec, ConditionSpec, DamageKindSpec, EffectSpec, EventSpec, FactSpec, LookSpec, PlaceSpec, ShowSpec, SideSpec,
+    WhoSpec,
+};
+use crate::rules::{
+    Action, ActionEffect, Compare, Condition, DamageKind, EffectKind, Event, FactDecl, FactShow, PieceType, Place, Side, SquareSet, Who,
+    intern,
+};
+
+/// At most this many facts in one game (a variant's own and its data presets' together).
+pub const MAX_FACTS: usize = 4;
+
+/// What went wrong, as the loader's codes say it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ActionCode {
+    /// `E_ACTION_NAME`: an empty or repeated name.
+    Name,
+    /// `E_ACTION_PIECE`: no such piece type, or `pieces` where the event has no piece to attach.
+    Piece,
+    /// `E_ACTION_EFFECT`: no effect, or an effect its event cannot have.
+    Effect,
+    /// `E_ACTION_DAMAGE`: an amount or area out of range.
+    Damage,
+    /// `E_ACTION_FACT`: a fact not declared, declared twice, badly named or out of its limits,
+    /// or too many facts.
+    Fact,
+    /// `E_ACTION_WHO`: a piece the event does not have (`Hit` outside `Damaged`, `This`
+    /// without `pieces`, a move's pieces in a check rule).
+    Who,
+}
+
+/// One problem.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActionProblem {
+    /// Its code.
+    pub code: ActionCode,
+    /// Where, as a key path (`actions[2].then[0]`).
+    pub path: String,
+    /// What, in words.
+    pub message: String,
+}
+
+/// What actions are compiled against: piece types by name or letter, and regions by name.
+pub trait Names {
+    /// The type of this name, or of this letter (one upper-case letter).
+    fn piece(&self, name: &str) -> Option<PieceType>;
+    /// Every type's name, for the message when one is not found.
+    fn piece_names(&self) -> Vec<String>;
+    /// The region of this name, `[white's, black's]` (an unknown one is the implementor's to
+    /// report, at `path`).
+    fn region(&mut self, name: &str, path: &str) -> [SquareSet; 2];
+}
+
+/// The declared facts, checked: names a letter then letters and digits, unique (also against
+/// `taken`, names already declared elsewhere in the game), `min <= start <= max`, at most
+/// [`MAX_FACTS`] in all.
+pub fn compile_facts(specs: &[FactSpec], taken: &[&str], problems: &mut Vec<ActionProblem>) -> Vec<FactDecl> {
+    let mut out: Vec<FactDecl> = Vec::new();
+    for (i, f) in specs.iter().enumerate() {
+        let path = format!("facts[{i}]");
+        let mut bad = |message: String| problems.push(ActionProblem { code: ActionCode::Fact, path: path.clone(), message });
+        let named = f.name.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) && f.name.chars().all(|c| c.is_ascii_alphanumeric());
+        if !named || f.name.len() > 16 {
+            bad(format!("'{}' is not a fact's name: a letter, then letters and digits, at most 16", f.name));
+            continue;
+        }
+        if out.iter().any(|d| d.name == f.name) || taken.contains(&f.name.as_str()) {
+            bad(format!("'{}' is declared twice", f.name));
+            continue;
+        }
+        if !(f.min <= f.start && f.start <= f.max) {
+            bad(format!("starts at {} outside its limits {}..={}", f.start, f.min, f.max));
+            continue;
+        }
+        if out.len() + taken.len() >= MAX_FACTS {
+            bad(format!("at most {MAX_FACTS} facts in a game"));
+            continue;
+        }
+        let look = match f.look {
+            None => FactShow::Hidden,
+            Some(LookSpec::Pips(r, g, b)) => FactShow::Pips { top: false, colour: [r, g, b] },
+            Some(LookSpec::TopPips(r, g, b)) => FactShow::Pips { top: true, colour: [r, g, b] },
+            Some(LookSpec::Ring(r, g, b, a)) => FactShow::Ring { colour: [r, g, b, a] },
+        };
+        out.push(FactDecl { name: intern(&f.name), start: f.start, min: f.min, max: f.max, look });
+    }
+    out
+}
+
+/// The actions, compiled; `facts` are the fact names they may use. An action with a problem is
+/// left out (the problem says why).
+pub fn compile_actions(
+    specs: &[ActionSpec],
+    facts: &[&'static str],
+    names: &mut dyn Names,
+    problems: &mut Vec<ActionProblem>,
+) -> Vec<Action> {
+    let mut out = Vec::new();
+    for (i, spec) in specs.iter().enumerate() {
+        let at = format!("actions[{i}]");
+        let before = problems.len();
+        if spec.name.trim().is_empty() || specs[..i].iter().any(|s| s.name == spec.name) {
+            problems.push(ActionProblem {
+                code: ActionCode::Name,
+                path: format!("{at}.name"),
+                message: format!("'{}' is empty or the name of an earlier action", spec.name),
+            });
+        }
+        let mut cx = Cx { names, facts, problems, when: event(spec.when), attached: !spec.pieces.is_empty() };
+        if cx.attached && !matches!(spec.when, EventSpec::TurnStart | EventSpec::TurnEnd) {
+            cx.problem(ActionCode::Piece, format!("{at}.pieces"), "only TurnStart and TurnEnd actions are attached to pieces".into());
+        }
+        let pieces: Vec<Option<PieceType>> =
+            spec.pieces.iter().enumerate().map(|(j, n)| cx.piece(n, &format!("{at}.pieces[{j}]"))).collect();
+        let conditions: Vec<Option<Condition>> =
+            spec.conditions.iter().enumerate().map(|(j, c)| cx.condition(c, &format!("{at}.if[{j}]"))).collect();
+        if spec.then.is_empty() {
+            cx.problem(ActionCode::Effect, format!("{at}.then"), "no effect: say what happens".into());
+        }
+        let effects: Vec<Option<ActionEffect>> =
+            spec.then.iter().enumerate().map(|(j, e)| cx.effect(e, &format!("{at}.then[{j}]"))).collect();
+        let lifts = effects.iter().any(|e| matches!(e, Some(ActionEffect::AllowCheck)));
+        if lifts && (!spec.conditions.is_empty() || spec.then.len() > 1) {
+            let message = "AllowCheck stands alone, without conditions: check is lifted for the whole game".into();
+            cx.problem(ActionCode::Effect, format!("{at}.then"), message);
+        }
+        if problems.len() > before {
+            continue;
+        }
+        let (Some(conditions), Some(effects), Some(pieces)) = (
+            conditions.into_iter().collect::<Option<Vec<_>>>(),
+            effects.into_iter().collect::<Option<Vec<_>>>(),
+            pieces.into_iter().collect::<Option<Vec<_>>>(),
+        ) else {
+            continue;
+        };
+        let sides = spec.sides.unwrap_or_default().sides();
+        out.push(Action { name: intern(&spec.name), when: event(spec.when), conditions, effects, sides, pieces });
+    }
+    out
+}
+
+fn event(e: EventSpec) -> Event {
+    match e {
+        EventSpec::BeforeMove => Event::BeforeMove,
+        EventSpec::Capture => Event::Capture,
+        EventSpec::Damaged => Event::Damaged,
+        EventSpec::TurnEnd => Event::TurnEnd,
+        EventSpec::Moved => Event::Moved,
+        EventSpec::TurnStart => Event::TurnStart,
+        EventSpec::Result => Event::Result,
+        EventSpec::Listing => Event::Listing,
+    }
+}
+
+fn compare(c: CompareSpec) -> Compare {
+    match c {
+        CompareSpec::AtLeast(n) => Compare::AtLeast(n),
+        CompareSpec::AtMost(n) => Compare::AtMost(n),
+        CompareSpec::Exactly(n) => Compare::Exactly(n),
+    }
+}
+
+/// One action's compiling: its event, and where problems go.
+struct Cx<'a> {
+    names: &'a mut dyn Names,
+    facts: &'a [&'static str],
+    problems: &'a mut Vec<ActionProblem>,
+    when: Event,
+    attached: bool,
+}
+
+impl Cx<'_> {
+    fn problem(&mut self, code: ActionCode, path: String, message: String) {
+        self.problems.push(ActionProblem { code, path, message });
+    }
+
+    fn piece(&mut self, name: &str, path: &str) -> Option<PieceType> {
+        let found = self.names.piece(name);
+        if found.is_none() {
+            let message = format!("no piece type '{name}' (there are: {})", self.names.piece_names().join(", "));
+            self.problem(ActionCode::Piece, path.into(), message);
+        }
+        found
+    }
+
+    fn fact(&mut self, name: &str, path: &str) -> Option<&'static str> {
+        let found = self.facts.iter().copied().find(|f| *f == name);
+        if found.is_none() {
+            let known = if self.facts.is_empty() { "none is declared".to_string() } else { format!("declared: {}", self.facts.join(", ")) };
+            self.problem(ActionCode::Fact, path.into(), format!("no fact '{name}' ({known})"));
+        }
+        found
+    }
+
+    /// The piece, if the event has it.
+    fn who(&mut self, w: WhoSpec, path: &str) -> Option<Who> {
+        let (who, ok, why) = match w {
+            WhoSpec::Mover => (Who::Mover, true, ""),
+            WhoSpec::Victim => (Who::Victim, true, ""),
+            WhoSpec::Hit => (Who::Hit, self.when == Event::Damaged, "only a Damaged action has a piece hit"),
+            WhoSpec::This => (Who::This, self.attached, "This is the piece an action is attached to: name the types in `pieces`"),
+        };
+        if !ok {
+            self.problem(ActionCode::Who, path.into(), why.into());
+            return None;
+        }
+        Some(who)
+    }
+
+    fn condition(&mut self, c: &ConditionSpec, path: &str) -> Option<Condition> {
+        Some(match c {
+            ConditionSpec::Captures => Condition::Captures,
+            ConditionSpec::Promotes => Condition::Promotes,
+            ConditionSpec::Is(w, name) => {
+                let who = self.who(*w, path);
+                Condition::Is(who?, self.piece(name, path)?)
+            }
+            ConditionSpec::Royal(w) => Condition::Royal(self.who(*w, path)?),
+            ConditionSpec::Side(w, s) => Condition::Side(
+                self.who(*w, path)?,
+                match s {
+                    SideSpec::White => Side::White,
+                    SideSpec::Black => Side::Black,
+                },
+            ),
+            ConditionSpec::In(w, region) => {
+                let who = self.who(*w, path);
+                let sets = self.names.region(region, path);
+                Condition::On(who?, sets)
+            }
+            ConditionSpec::Fact(w, name, c) => {
+                let who = self.who(*w, path);
+                Condition::Fact(who?, self.fact(name, path)?, compare(*c))
+            }
+            ConditionSpec::MovesThisTurn(c) => Condition::MovesThisTurn(compare(*c)),
+            ConditionSpec::Not(inner) => Condition::Not(Box::new(self.condition(inner, path)?)),
+            ConditionSpec::Any(list) => {
+                let all: Vec<Option<Condition>> =
+                    list.iter().enumerate().map(|(k, c)| self.condition(c, &format!("{path}[{k}]"))).collect();
+                Condition::Any(all.into_iter().collect::<Option<Vec<_>>>()?)
+            }
+        })
+    }
+
+    /// The event an effect needs, if it needs one.
+    fn only(&mut self, path: &str, event: Event, what: &str) -> Option<()> {
+        if self.when != event {
+            self.problem(ActionCode::Effect, path.into(), format!("{what} only when: {event:?}"));
+            return None;
+        }
+        Some(())
+    }
+
+    fn effect(&mut self, e: &EffectSpec, path: &str) -> Option<ActionEffect> {
+        // Listing judges moves: it changes nothing.
+        if self.when == Event::Listing && !matches!(e, EffectSpec::Forbid | EffectSpec::AllowCheck) {
+            self.problem(ActionCode::Effect, path.into(), "a Listing action only forbids moves or lifts check".into());
+            return None;
+        }
+        Some(match e {
+            EffectSpec::TakeCapture => {
+                self.only(path, Event::Capture, "a capture is taken over")?;
+                ActionEffect::TakeCapture
+            }
+            EffectSpec::Strike(w) => {
+                self.only(path, Event::Capture, "a piece is struck as a capture strikes")?;
+                ActionEffect::Strike(self.who(*w, path)?)
+            }
+            EffectSpec::Damage(d) => {
+                if d.amount < 1 || d.around > 8 {
+                    let message = format!("{} points over {} squares round it: at least 1 point, at most 8 squares", d.amount, d.around);
+                    self.problem(ActionCode::Damage, path.into(), message);
+                }
+                let at = self.who(d.at, path);
+                let spare: Vec<Option<PieceType>> = d.spare.iter().map(|n| self.piece(n, &format!("{path}.spare"))).collect();
+                let kind = match d.kind {
+                    DamageKindSpec::Explosion => DamageKind::Explosion,
+                    DamageKindSpec::Poison => DamageKind::Poison,
+                };
+                ActionEffect::Damage { at: at?, around: d.around, amount: d.amount, kind, spare: spare.into_iter().collect::<Option<_>>()? }
+            }
+            EffectSpec::Absorb(fact) => {
+                self.only(path, Event::Damaged, "a hit is absorbed")?;
+                ActionEffect::Absorb(self.fact(fact, path)?)
+            }
+            EffectSpec::Soak(n) => {
+                self.only(path, Event::Damaged, "a hit is soaked")?;
+                if *n < 1 {
+                    self.problem(ActionCode::Damage, path.into(), format!("soaks {n}: at least 1"));
+                    return None;
+                }
+                ActionEffect::Soak(*n)
+            }
+            EffectSpec::AddFact(w, fact, n) => {
+                let who = self.who(*w, path);
+                ActionEffect::AddFact(who?, self.fact(fact, path)?, *n)
+            }
+            EffectSpec::SetFact(w, fact, n) => {
+                let who = self.who(*w, path);
+                ActionEffect::SetFact(who?, self.fact(fact, path)?, *n)
+            }
+            EffectSpec::Remove(w) => ActionEffect::Remove(self.who(*w, path)?),
+            EffectSpec::Spawn(name, place) => {
+                let kind = self.piece(name, path);
+                let place = match place {
+                    PlaceSpec::From => Place::From,
+                    PlaceSpec::To => Place::To,
+                    PlaceSpec::At(w) => Place::At(self.who(*w, path)?),
+                };
+                ActionEffect::Spawn(kind?, place)
+            }
+            EffectSpec::Forbid => {
+                self.only(path, Event::Listing, "a move is forbidden")?;
+                ActionEffect::Forbid
+            }
+            EffectSpec::AllowCheck => {
+                self.only(path, Event::Listing, "check is lifted")?;
+                ActionEffect::AllowCheck
+            }
+            EffectSpec::ExtraMove => {
+                self.only(path, Event::TurnEnd, "an extra move is granted")?;
+                ActionEffect::ExtraMove
+            }
+            EffectSpec::Cancel(reason) => {
+                self.only(path, Event::BeforeMove, "a move is cancelled")?;
+                ActionEffect::Cancel(reason.clone())
+            }
+            EffectSpec::Win(w, reason) => {
+                self.only(path, Event::Result, "a win is declared")?;
+                ActionEffect::Win(self.who(*w, path)?, reason.clone())
+            }
+            EffectSpec::Lose(w, reason) => {
+                self.only(path, Event::Result, "a loss is declared")?;
+                ActionEffect::Lose(self.who(*w, path)?, reason.clone())
+            }
+            EffectSpec::Draw(reason) => {
+                self.only(path, Event::Result, "a draw is declared")?;
+                ActionEffect::Draw(reason.clone())
+            }
+            EffectSpec::Show(kind, w) => {
+                let kind = match kind {
+                    ShowSpec::Explosion => EffectKind::Explosion,
+                    ShowSpec::Poison => EffectKind::Poison,
+                    ShowSpec::Sparkle => EffectKind::Other("sparkle"),
+                    ShowSpec::Heal => EffectKind::Heal,
+                    ShowSpec::Fission => EffectKind::Fission,
+                    ShowSpec::ShieldBroken => EffectKind::ShieldBroken,
+                    ShowSpec::Spawn => EffectKind::Spawn,
+                };
+                ActionEffect::Show(kind, self.who(*w, path)?)
+            }
+            EffectSpec::Note(text) => ActionEffect::Note(text.clone()),
+        })
+    }
+}
