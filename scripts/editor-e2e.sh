@@ -69,7 +69,7 @@ click 71 411                                   # b3 (and b6)
 click 365 411                                  # i3 (and i6)
 shot start
 emptied 370 18 20; typed "Capablanca with grasshoppers"
-click 270 71                                   # RON
+click 329 71                                   # RON
 shot ron
 click 810 18                                   # Save
 file="$data/chimera/variants/capablanca-with-grasshoppers.ron"

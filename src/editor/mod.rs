@@ -20,6 +20,7 @@
 //!
 //! Layer: uses `rules` to `cli`.
 
+pub mod actions;
 pub mod browse;
 pub mod painter;
 pub mod rules;
@@ -116,6 +117,10 @@ pub enum Edit {
     /// The end conditions, in the order they are checked (written out even when they are
     /// chess's, which a file may leave out).
     End(Vec<EndSpec>),
+    /// The variant's own actions, in order (the file says `format: 2` while it has any).
+    Actions(Vec<crate::variants::actions::ActionSpec>),
+    /// The piece facts the actions use.
+    Facts(Vec<crate::variants::actions::FactSpec>),
     /// A named region set (`Some`) or removed (`None`).
     Region {
         /// Its name.
@@ -180,13 +185,22 @@ pub enum Section {
     Start,
     /// Castling, promotion, drops, the rule switches, end conditions, presets.
     Rules,
+    /// The variant's own rules as data: actions and the piece facts they use.
+    Actions,
     /// The whole definition as RON (and the header's name and description).
     Ron,
 }
 
+/// A file with actions or facts says `format: 2` (at least); one without keeps what it says.
+fn needs_format(f: &mut VariantFile) {
+    if (f.actions.is_some() || f.facts.is_some()) && f.format.is_none_or(|n| n < 2) {
+        f.format = Some(crate::variants::actions::FORMAT);
+    }
+}
+
 impl Section {
     /// Every section, in the order the editor shows them.
-    pub const ALL: [Section; 5] = [Section::Board, Section::Pieces, Section::Start, Section::Rules, Section::Ron];
+    pub const ALL: [Section; 6] = [Section::Board, Section::Pieces, Section::Start, Section::Rules, Section::Actions, Section::Ron];
 
     /// Its title.
     pub fn title(self) -> &'static str {
@@ -195,6 +209,7 @@ impl Section {
             Section::Pieces => "Pieces",
             Section::Start => "Start position",
             Section::Rules => "Rules",
+            Section::Actions => "Actions",
             Section::Ron => "RON",
         }
     }
@@ -221,6 +236,7 @@ impl Section {
                 "presets",
                 "profile",
             ],
+            Section::Actions => &["format", "actions", "facts"],
             Section::Ron => &["id", "extends", "name", "description", "rules_summary"],
         }
     }
@@ -614,6 +630,14 @@ impl Editor {
             Edit::Blast(spec) => Ok(self.edit(|f| f.blast.clone_from(spec))),
             Edit::Shuffle(spec) => Ok(self.edit(|f| f.shuffle = *spec)),
             Edit::End(list) => Ok(self.edit(|f| f.end = Some(list.clone()))),
+            Edit::Actions(list) => Ok(self.edit(|f| {
+                f.actions = Some(list.clone()).filter(|l| !l.is_empty());
+                needs_format(f);
+            })),
+            Edit::Facts(list) => Ok(self.edit(|f| {
+                f.facts = Some(list.clone()).filter(|l| !l.is_empty());
+                needs_format(f);
+            })),
             Edit::DiagonalLines(region) => Ok(self.edit(|f| f.diagonal_lines.clone_from(region))),
             Edit::MaterialCount(count) => Ok(self.edit(|f| f.material_count.clone_from(count))),
             Edit::Profile(profile) => {

@@ -46,6 +46,7 @@ fn region_names_mut(f: &mut VariantFile) -> Vec<(String, &mut String)> {
     if let Some(region) = f.promotion.as_mut().and_then(|p| p.region.as_mut()) {
         out.push(("promotion.region".into(), region));
     }
+    out.extend(super::actions::regions_named_mut(f.actions.as_deref_mut().unwrap_or_default()));
     out
 }
 

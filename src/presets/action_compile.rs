@@ -30,8 +30,11 @@ pub enum ActionCode {
     /// or too many facts.
     Fact,
     /// `E_ACTION_WHO`: a piece the event does not have (`Hit` outside `Damaged`, `This`
-    /// without `pieces`, a move's pieces in a check rule).
+    /// without `pieces`).
     Who,
+    /// `E_UNKNOWN_REGION`: no region of that name (a data preset's; a variant's loader reports
+    /// its own).
+    Region,
 }
 
 /// One problem.
@@ -51,9 +54,11 @@ pub trait Names {
     fn piece(&self, name: &str) -> Option<PieceType>;
     /// Every type's name, for the message when one is not found.
     fn piece_names(&self) -> Vec<String>;
-    /// The region of this name, `[white's, black's]` (an unknown one is the implementor's to
-    /// report, at `path`).
-    fn region(&mut self, name: &str, path: &str) -> [SquareSet; 2];
+    /// The royal types (what `pieces: ["royal"]` attaches to).
+    fn royal(&self) -> Vec<PieceType>;
+    /// The region of this name, `[white's, black's]`; `None` for an unknown one (which the
+    /// implementor may have reported itself, at `path`).
+    fn region(&mut self, name: &str, path: &str) -> Option<[SquareSet; 2]>;
 }
 
 /// The declared facts, checked: names a letter then letters and digits, unique (also against
@@ -115,8 +120,16 @@ pub fn compile_actions(
         if cx.attached && !matches!(spec.when, EventSpec::TurnStart | EventSpec::TurnEnd) {
             cx.problem(ActionCode::Piece, format!("{at}.pieces"), "only TurnStart and TurnEnd actions are attached to pieces".into());
         }
-        let pieces: Vec<Option<PieceType>> =
-            spec.pieces.iter().enumerate().map(|(j, n)| cx.piece(n, &format!("{at}.pieces[{j}]"))).collect();
+        // (`royal`: every royal type.)
+        let pieces: Vec<Option<PieceType>> = spec
+            .pieces
+            .iter()
+            .enumerate()
+            .flat_map(|(j, n)| match n.as_str() {
+                "royal" => cx.names.royal().into_iter().map(Some).collect(),
+                _ => vec![cx.piece(n, &format!("{at}.pieces[{j}]"))],
+            })
+            .collect();
         let conditions: Vec<Option<Condition>> =
             spec.conditions.iter().enumerate().map(|(j, c)| cx.condition(c, &format!("{at}.if[{j}]"))).collect();
         if spec.then.is_empty() {
@@ -231,7 +244,10 @@ impl Cx<'_> {
             ),
             ConditionSpec::In(w, region) => {
                 let who = self.who(*w, path);
-                let sets = self.names.region(region, path);
+                let Some(sets) = self.names.region(region, path) else {
+                    self.problem(ActionCode::Region, path.into(), format!("no region '{region}'"));
+                    return None;
+                };
                 Condition::On(who?, sets)
             }
             ConditionSpec::Fact(w, name, c) => {
@@ -261,6 +277,22 @@ impl Cx<'_> {
         // Listing judges moves: it changes nothing.
         if self.when == Event::Listing && !matches!(e, EffectSpec::Forbid | EffectSpec::AllowCheck) {
             self.problem(ActionCode::Effect, path.into(), "a Listing action only forbids moves or lifts check".into());
+            return None;
+        }
+        // A hit is being dealt: no hit, piece or move is made inside it.
+        let inside_a_hit = matches!(
+            e,
+            EffectSpec::Absorb(_)
+                | EffectSpec::Soak(_)
+                | EffectSpec::AddFact(..)
+                | EffectSpec::SetFact(..)
+                | EffectSpec::Show(..)
+                | EffectSpec::Note(_)
+        );
+        if self.when == Event::Damaged && !inside_a_hit {
+            let message =
+                "a Damaged action takes or soaks the hit, changes facts, shows or notes: nothing else happens inside a hit".into();
+            self.problem(ActionCode::Effect, path.into(), message);
             return None;
         }
         Some(match e {
@@ -306,6 +338,11 @@ impl Cx<'_> {
                 ActionEffect::SetFact(who?, self.fact(fact, path)?, *n)
             }
             EffectSpec::Remove(w) => ActionEffect::Remove(self.who(*w, path)?),
+            EffectSpec::Transform(w, name) => {
+                let who = self.who(*w, path);
+                ActionEffect::Transform(who?, self.piece(name, path)?)
+            }
+            EffectSpec::ChangeSide(w) => ActionEffect::ChangeSide(self.who(*w, path)?),
             EffectSpec::Spawn(name, place) => {
                 let kind = self.piece(name, path);
                 let place = match place {

@@ -140,6 +140,10 @@ pub enum EffectSpec {
     SetFact(WhoSpec, String, i32),
     /// Removes the piece.
     Remove(WhoSpec),
+    /// The piece becomes one of this type (name or letter).
+    Transform(WhoSpec, String),
+    /// The piece changes sides.
+    ChangeSide(WhoSpec),
     /// A piece of this type (name or letter) of the mover's side appears there.
     Spawn(String, PlaceSpec),
     /// The move is not listed (only on `Listing`).

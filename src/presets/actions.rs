@@ -2,7 +2,8 @@
 //! the legal-move query or of move application its event belongs to (`BeforeMove` →
 //! before-move, `Capture` → before-capture, `Damaged` → on-damage, `TurnEnd` →
 //! should-advance-turn, `Moved` → after-move, `TurnStart` → turn-start, `Result` →
-//! game-result, `Listing` → filter-legal-moves, and should-filter-self-check for
+//! game-result, `Listing` → filter-moves, the per-piece filter, which runs before the
+//! variant's own whole-list rules such as compulsory capture, and should-filter-self-check for
 //! `AllowCheck`), in the list's order, at their preset's place in the active set.
 //!
 //! Two presets run actions: `actions`, a variant's own (the loader asks for it after the
@@ -22,8 +23,8 @@ use bevy::prelude::*;
 use super::{Activation, PresetDef};
 use crate::rules::{
     Action, ActionEffect, ApplySystems, Board, Condition, DamageKind, DamageRequest, DecidedOutcome, Effect, EffectKind, Event, GameState,
-    Hook, Location, Move, MoveQuery, Outcome, Owner, PendingMove, PieceType, Place, QuerySystems, Reason, Rules, Side, Square, Step,
-    Variant, Who, deal_damage, decide, emit_effect, retract_piece, spawn_piece,
+    Hook, Location, Move, MoveQuery, Outcome, Owner, PendingMove, PieceType, Place, PositionWriter, QuerySystems, Reason, Rules, Side,
+    Square, Step, Variant, Who, WorldWriter, deal_damage, decide, emit_effect, retract_piece, spawn_piece,
 };
 
 /// The preset.
@@ -80,11 +81,13 @@ pub fn hooks_for(actions: &[Action], scope: [bool; 2]) -> Vec<Hook> {
                 Event::TurnStart => ApplySystems::TurnStart.into(),
                 Event::Result => ApplySystems::GameResult.into(),
                 Event::Listing if lifts => QuerySystems::SelfCheckPoll.into(),
-                Event::Listing => QuerySystems::LegalFilter.into(),
+                Event::Listing => QuerySystems::PieceFilter.into(),
             };
             let hook = match action.when {
+                // (Should-filter-self-check is unscoped: an answer of "no" holds for both
+                // sides, as a Rust preset's does.)
                 Event::Listing if lifts => Hook::new(action.name, step, move |mut q: ResMut<MoveQuery>| {
-                    if sides[q.side.index()] {
+                    if sides != [false, false] {
                         q.filter_self_check = false;
                     }
                 }),
@@ -183,7 +186,8 @@ fn holds(world: &World, cx: &Ctx, c: &Condition) -> bool {
 }
 
 /// A `Listing` action: forbids each listed move its conditions hold for (the mover's side in
-/// its sides).
+/// its sides; the hook is scoped for both, as the per-piece filter is scoped by the pieces'
+/// side, and judges the mover's side itself).
 fn forbid(world: &mut World, action: &Action, sides: [bool; 2]) {
     let side = world.resource::<MoveQuery>().side;
     if !sides[side.index()] {
@@ -349,6 +353,20 @@ fn effect_done(world: &mut World, owner: &'static str, effect: &ActionEffect, cx
                 retract_piece(world, e);
             }
         }
+        ActionEffect::Transform(who, kind) => {
+            if let Some(p) = standing(world, cx, *who)
+                && p.kind != *kind
+            {
+                let e = p.entity.expect("a standing piece is an entity");
+                WorldWriter(world).change_type(e, Location::Board(p.square), *kind);
+            }
+        }
+        ActionEffect::ChangeSide(who) => {
+            if let Some(p) = standing(world, cx, *who) {
+                let e = p.entity.expect("a standing piece is an entity");
+                WorldWriter(world).change_owner(e, Location::Board(p.square), p.side.opponent());
+            }
+        }
         ActionEffect::Spawn(kind, place) => {
             let Some(m) = cx.mv else { return true };
             let square = match place {
@@ -366,7 +384,13 @@ fn effect_done(world: &mut World, owner: &'static str, effect: &ActionEffect, cx
         ActionEffect::ExtraMove => world.resource_mut::<PendingMove>().veto_turn_advance(owner),
         ActionEffect::Cancel(reason) => world.resource_mut::<PendingMove>().cancel(owner, reason.clone()),
         ActionEffect::Win(who, reason) | ActionEffect::Lose(who, reason) => {
-            let side = cx.get(*who).map_or(if *who == Who::Victim { mover.opponent() } else { mover }, |p| p.side);
+            // (A mover that has left the board is still the side that moved; a victim, a hit
+            // or an attached piece that is not there decides nothing.)
+            let side = match cx.get(*who) {
+                Some(p) => p.side,
+                None if *who == Who::Mover => mover,
+                None => return true,
+            };
             let winner = if matches!(effect, ActionEffect::Win(..)) { side } else { side.opponent() };
             decide(&mut world.resource_mut::<DecidedOutcome>(), Outcome::win(winner, Reason::Rule(reason.clone())));
         }

@@ -142,7 +142,6 @@ pub fn read(text: &str) -> Result<DataPreset, String> {
 struct OnVariant<'a> {
     variant: &'a Variant,
     regions: &'a BTreeMap<String, DataRegion>,
-    problems: Vec<ActionProblem>,
 }
 
 impl Names for OnVariant<'_> {
@@ -159,19 +158,18 @@ impl Names for OnVariant<'_> {
         self.variant.registry.ids().map(|k| self.variant.registry.def(k).name.clone()).collect()
     }
 
-    fn region(&mut self, name: &str, path: &str) -> [SquareSet; 2] {
+    fn royal(&self) -> Vec<PieceType> {
+        self.variant.registry.ids().filter(|&k| self.variant.registry.def(k).royal).collect()
+    }
+
+    fn region(&mut self, name: &str, _path: &str) -> Option<[SquareSet; 2]> {
         let g = self.variant.geometry;
         let mut set = SquareSet::EMPTY;
-        match self.regions.get(name) {
-            Some(DataRegion::Centre) => super::centre_squares(g).into_iter().for_each(|sq| set.insert(sq)),
-            Some(DataRegion::Squares(names)) => names.iter().filter_map(|n| g.parse_square(n)).for_each(|sq| set.insert(sq)),
-            None => self.problems.push(ActionProblem {
-                code: super::action_compile::ActionCode::Piece,
-                path: path.into(),
-                message: format!("no region '{name}'"),
-            }),
+        match self.regions.get(name)? {
+            DataRegion::Centre => super::centre_squares(g).into_iter().for_each(|sq| set.insert(sq)),
+            DataRegion::Squares(names) => names.iter().filter_map(|n| g.parse_square(n)).for_each(|sq| set.insert(sq)),
         }
-        [set, set]
+        Some([set, set])
     }
 }
 
@@ -184,10 +182,9 @@ fn usable_facts(d: &DataPreset) -> Vec<&'static str> {
 /// Its actions compiled against `variant`, with the problems (an action naming a type the
 /// variant lacks is left out, and says so).
 pub fn compiled(d: &DataPreset, variant: &Variant) -> (Vec<crate::rules::Action>, Vec<ActionProblem>) {
-    let mut names = OnVariant { variant, regions: &d.file.regions, problems: Vec::new() };
+    let mut names = OnVariant { variant, regions: &d.file.regions };
     let mut problems = Vec::new();
     let actions = compile_actions(&d.file.actions, &usable_facts(d), &mut names, &mut problems);
-    problems.extend(names.problems);
     (actions, problems)
 }
 

@@ -61,13 +61,23 @@ const fn slot<const I: usize>() -> SlotFns {
 
 const SLOTS: [SlotFns; MAX_FACTS] = [slot::<0>(), slot::<1>(), slot::<2>(), slot::<3>()];
 
-/// Gives each of `decls` a slot if it has none (beyond [`MAX_FACTS`], none: the loader refuses
-/// more).
+/// Makes `decls` the declared facts: a fact declared before keeps its slot (with the new
+/// declaration's limits); a new one takes a free slot, or the slot of a fact no longer
+/// declared (whose preset's on-deactivate took it from every piece). None declared: no slots
+/// (a new game starts from none). [`super::set_active_presets`] refuses more than
+/// [`MAX_FACTS`].
 pub fn declare(world: &mut World, decls: &[FactDecl]) {
     let mut slots = world.get_resource::<FactSlots>().cloned().unwrap_or_default();
+    if decls.is_empty() {
+        slots.0.clear();
+    }
     for d in decls {
-        if !slots.0.iter().any(|s| s.name == d.name) && slots.0.len() < MAX_FACTS {
+        if let Some(s) = slots.0.iter_mut().find(|s| s.name == d.name) {
+            *s = d.clone();
+        } else if slots.0.len() < MAX_FACTS {
             slots.0.push(d.clone());
+        } else if let Some(s) = slots.0.iter_mut().find(|s| !decls.iter().any(|x| x.name == s.name)) {
+            *s = d.clone();
         }
     }
     world.insert_resource(slots);
@@ -122,9 +132,9 @@ pub fn clear(world: &mut World, e: Entity, name: &str) {
     }
 }
 
-/// Gives every piece each of `decls` at its start (on-activate).
+/// Gives every piece each of `decls` at its start (on-activate; the slots are declared when
+/// the set is installed).
 pub fn give_all(world: &mut World, decls: &[FactDecl]) {
-    declare(world, decls);
     for d in decls {
         if let Some((i, _)) = slot_of(world, d.name) {
             (SLOTS[i].give)(world, d.start);

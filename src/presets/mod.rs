@@ -425,6 +425,9 @@ pub enum PresetError {
         /// What is wrong, with what is allowed.
         why: String,
     },
+    /// Declared piece facts that cannot share a game: one name declared twice, a name a Rust
+    /// preset's fact has, or more than a game holds.
+    Facts(String),
 }
 
 impl fmt::Display for PresetError {
@@ -435,6 +438,7 @@ impl fmt::Display for PresetError {
             PresetError::Missing { preset, requires } => write!(f, "'{preset}' needs '{requires}' to be active too"),
             PresetError::Duplicate(id) => write!(f, "'{id}' is listed twice"),
             PresetError::BadParam { preset, name, why } => write!(f, "'{preset}' parameter '{name}': {why}"),
+            PresetError::Facts(why) => write!(f, "piece facts: {why}"),
         }
     }
 }
@@ -498,6 +502,9 @@ pub fn check_params(def: &PresetDef, a: &Activation) -> Result<(), PresetError> 
 /// See [`validate`].
 pub fn set_active_presets(world: &mut World, set: Vec<Activation>) -> Result<(), PresetError> {
     validate(&set)?;
+    let own = if set.iter().any(|a| a.id == ACTIONS.id) { world.get_resource::<Rules>().map(|r| r.0.facts.clone()) } else { None };
+    let profile_hp = world.get_resource::<profile::ActiveProfile>().is_some_and(|p| p.table.hp);
+    check_facts(&set, &own.unwrap_or_default(), profile_hp)?;
     world.init_resource::<PresetState>();
     let old = world.get_resource::<ActivePresets>().map(|a| a.0.clone()).unwrap_or_default();
     for a in old.iter().filter(|a| !set.iter().any(|b| b.id == a.id)) {
@@ -548,6 +555,38 @@ fn install_rule_fns(world: &mut World, set: &[Activation]) {
     world.insert_resource(FenExtras(if set.is_empty() && !timed { Vec::new() } else { vec![write_fen_sections] }));
     // The modifier profile's layer, hashers and copier come after the presets' (outermost).
     profile::contribute(world);
+}
+
+/// Whether the facts the data presets of `set` and the variant's `own` declare can share a
+/// game: each name declared once, none a fact of a Rust preset of the set (or the modifier
+/// profile's hit points, `profile_hp`), at most [`action_compile::MAX_FACTS`].
+///
+/// # Errors
+/// The first conflict, in words.
+pub fn check_facts(set: &[Activation], own: &[crate::rules::FactDecl], profile_hp: bool) -> Result<(), PresetError> {
+    let mut seen: Vec<(&'static str, &'static str)> = own.iter().map(|d| (d.name, "the variant")).collect();
+    for a in set {
+        let decls = data::by_id(a.id).map(|d| d.facts.clone()).unwrap_or_default();
+        for d in decls {
+            if let Some((_, other)) = seen.iter().find(|(n, _)| *n == d.name) {
+                return Err(PresetError::Facts(format!("'{}' is declared by both '{other}' and '{}'", d.name, a.id)));
+            }
+            seen.push((d.name, a.id));
+        }
+    }
+    let rust: Vec<&str> = set
+        .iter()
+        .filter(|a| data::by_id(a.id).is_none())
+        .flat_map(|a| by_id(a.id).map(|d| d.piece_attributes).unwrap_or_default().iter().copied())
+        .chain(profile_hp.then_some("Hp"))
+        .collect();
+    if let Some((name, by)) = seen.iter().find(|(n, _)| rust.contains(n)) {
+        return Err(PresetError::Facts(format!("'{by}' declares '{name}', which a Rust preset (or the modifier profile) of the game has")));
+    }
+    if seen.len() > action_compile::MAX_FACTS {
+        return Err(PresetError::Facts(format!("{} declared; a game holds at most {}", seen.len(), action_compile::MAX_FACTS)));
+    }
+    Ok(())
 }
 
 /// The facts the data presets of `set` and the variant's own actions declare.

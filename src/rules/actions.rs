@@ -8,7 +8,8 @@
 //! takes, the turn ending and starting, a move made, the game's result, and the legal-move
 //! list; conditions on the moving, captured, hit or attached piece (type, side, royalty,
 //! region, a fact's value), on the move (capture, promotion) and on the turn; and effects that
-//! take a capture over, strike, deal or absorb damage, change facts, spawn and remove pieces,
+//! take a capture over, strike, deal or absorb damage, change facts, spawn, transform, turn
+//! and remove pieces,
 //! forbid or cancel a move, grant an extra move, lift the check rule, declare a result, play an
 //! animation and annotate the move.
 
@@ -169,6 +170,10 @@ pub enum ActionEffect {
     SetFact(Who, &'static str, i32),
     /// Removes the piece from the game.
     Remove(Who),
+    /// The piece becomes one of this type (recorded for undo, as a promotion is).
+    Transform(Who, PieceType),
+    /// The piece changes sides.
+    ChangeSide(Who),
     /// A piece of this type, of the mover's side, appears (unless the square is taken, or a
     /// piece is gated onto it by the move).
     Spawn(PieceType, Place),

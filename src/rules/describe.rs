@@ -718,7 +718,13 @@ pub fn describe_action(variant: &Variant, action: &super::actions::Action) -> St
             Condition::Side(w, side) => format!("{} is {side}'s", whose(*w)),
             Condition::On(w, sets) => format!("{} stands on {}", whose(*w), region_named(variant, sets[0])),
             Condition::Fact(w, fact, c) => format!("{} has {} {fact}", whose(*w), compared(*c)),
-            Condition::MovesThisTurn(c) => format!("{} moves have been made this turn", compared(*c)),
+            Condition::MovesThisTurn(c) => {
+                let one = matches!(
+                    c,
+                    super::actions::Compare::AtLeast(1) | super::actions::Compare::AtMost(1) | super::actions::Compare::Exactly(1)
+                );
+                format!("this turn has had {} move{}", compared(*c), if one { "" } else { "s" })
+            }
             Condition::Not(inner) => match &**inner {
                 Condition::Royal(w) => format!("{} is not royal", whose(*w)),
                 Condition::Is(w, k) => format!("{} is not a {}", whose(*w), name(*k)),
@@ -750,7 +756,10 @@ pub fn describe_action(variant: &Variant, action: &super::actions::Action) -> St
         (Event::BeforeMove, _) => format!("Before {mover} moves"),
         (Event::Capture, v) => format!("When {mover} captures {}", v.clone().unwrap_or_else(|| "a piece".into())),
         (Event::Damaged, _) => format!("When {hit} takes damage"),
-        (Event::TurnEnd, _) => format!("When a turn would pass{each}"),
+        (Event::TurnEnd, v) => {
+            let capturing = v.as_ref().map(|v| format!(", capturing {v}")).unwrap_or_default();
+            format!("When {mover} has moved{capturing}, before the turn passes{each}")
+        }
         (Event::Moved, Some(v)) => format!("When {mover} has moved, capturing {v}"),
         (Event::Moved, None) => format!("When {mover} has moved"),
         (Event::TurnStart, _) => format!("At the start of each turn{each}"),
@@ -794,6 +803,8 @@ pub fn describe_action(variant: &Variant, action: &super::actions::Action) -> St
             ActionEffect::AddFact(w, fact, n) => Some(format!("{} loses {} {fact}", whose(*w), -n)),
             ActionEffect::SetFact(w, fact, n) => Some(format!("{}'s {fact} becomes {n}", whose(*w))),
             ActionEffect::Remove(w) => Some(format!("{} is removed", whose(*w))),
+            ActionEffect::Transform(w, k) => Some(format!("{} becomes a {}", whose(*w), name(*k))),
+            ActionEffect::ChangeSide(w) => Some(format!("{} changes sides", whose(*w))),
             ActionEffect::Spawn(k, place) => Some(format!(
                 "a {} appears {}",
                 name(*k),

@@ -661,6 +661,7 @@ fn check_presets(file: &VariantFile, ck: &mut Checker) -> Vec<PresetRequest> {
             PresetError::Missing { .. } => ProblemCode::PresetRequires,
             PresetError::Duplicate(_) => ProblemCode::PresetDuplicate,
             PresetError::BadParam { .. } => ProblemCode::PresetParam,
+            PresetError::Facts(_) => ProblemCode::ActionFact,
         };
         ck.add(code, "presets", e.to_string());
     }
@@ -858,14 +859,24 @@ fn check_actions(file: &VariantFile, cx: &Context, ck: &mut Checker, mut variant
         fn piece_names(&self) -> Vec<String> {
             self.cx.specs.iter().map(|p| p.name.clone()).collect()
         }
-        fn region(&mut self, name: &str, _path: &str) -> [crate::rules::SquareSet; 2] {
-            self.cx.region(name, self.ck)
+        fn royal(&self) -> Vec<PieceType> {
+            self.cx.specs.iter().enumerate().filter(|(_, p)| p.royal).map(|(i, _)| PieceType(i as u8)).collect()
+        }
+        fn region(&mut self, name: &str, _path: &str) -> Option<[crate::rules::SquareSet; 2]> {
+            // (An unknown region is reported by the region walk, at `regions.<name>`.)
+            Some(self.cx.region(name, self.ck))
         }
     }
     let mut problems = Vec::new();
     variant.facts = compile_facts(fact_specs, &[], &mut problems);
     let facts: Vec<&'static str> = variant.facts.iter().map(|d| d.name).collect();
     variant.actions = compile_actions(specs, &facts, &mut FileNames { cx, ck }, &mut problems);
+    // The facts of the data presets the file lists share the game with its own.
+    let set: Vec<crate::presets::Activation> =
+        variant.presets.iter().filter_map(|p| crate::presets::by_id(&p.id)).map(|d| crate::presets::Activation::of(d.id)).collect();
+    if let Err(e) = crate::presets::check_facts(&set, &variant.facts, false) {
+        ck.add(ProblemCode::ActionFact, if variant.facts.is_empty() { "presets" } else { "facts" }, e.to_string());
+    }
     for p in problems {
         let code = match p.code {
             ActionCode::Name => ProblemCode::ActionName,
@@ -874,6 +885,7 @@ fn check_actions(file: &VariantFile, cx: &Context, ck: &mut Checker, mut variant
             ActionCode::Damage => ProblemCode::ActionDamage,
             ActionCode::Fact => ProblemCode::ActionFact,
             ActionCode::Who => ProblemCode::ActionWho,
+            ActionCode::Region => ProblemCode::UnknownRegion,
         };
         ck.add(code, p.path, p.message);
     }

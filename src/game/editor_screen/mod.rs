@@ -30,6 +30,7 @@ use std::path::PathBuf;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
+mod actions;
 mod board;
 mod browser;
 mod picture;
@@ -608,6 +609,7 @@ fn editor_screen(
                         &problems,
                     ),
                     Section::Rules => rules::rules_section(ui, editor, &mut screen.rules, screen.compiled.as_ref(), &problems),
+                    Section::Actions => actions::actions_section(ui, editor, screen.compiled.as_ref(), &problems),
                     Section::Ron => {
                         ron_section(ui, editor, &mut screen.ron, (&mut screen.ron_error, &mut screen.ron_dirty, &mut screen.broken))
                     }

@@ -1,0 +1,244 @@
+//! The Actions section's model: a variant's own rules as data (`actions`) and the piece facts
+//! they use (`facts`), built with pickers rather than typed. Each kind of event, condition and
+//! effect has a name in plain words and a ready-made value to start from; the lists are edited
+//! whole ([`super::Edit::Actions`], [`super::Edit::Facts`]), so that every change is one step of
+//! undo. The sentences the section shows are the rules panel's ([`crate::rules::describe_action`]).
+
+use crate::presets::action_spec::{
+    ActionSpec, CompareSpec, ConditionSpec, DamageKindSpec, DamageSpec, EffectSpec, EventSpec, FactSpec, LookSpec, PlaceSpec, ShowSpec,
+    SideSpec, WhoSpec,
+};
+
+/// The events, in the order a move meets them, with their words.
+pub const EVENTS: [(EventSpec, &str); 8] = [
+    (EventSpec::BeforeMove, "before a move is made"),
+    (EventSpec::Capture, "a piece captures"),
+    (EventSpec::Damaged, "a piece takes damage"),
+    (EventSpec::TurnEnd, "a move is made, before the turn passes"),
+    (EventSpec::Moved, "a move has been made"),
+    (EventSpec::TurnStart, "a turn starts"),
+    (EventSpec::Result, "the result is judged after a move"),
+    (EventSpec::Listing, "moves are listed (to forbid some)"),
+];
+
+/// The words of an event.
+pub fn event_words(e: EventSpec) -> &'static str {
+    EVENTS.iter().find(|(x, _)| *x == e).map_or("", |(_, w)| w)
+}
+
+/// The pieces an action may speak of, with their words.
+pub const WHO: [(WhoSpec, &str); 4] = [
+    (WhoSpec::Mover, "the moving piece"),
+    (WhoSpec::Victim, "the captured piece"),
+    (WhoSpec::Hit, "the piece hit"),
+    (WhoSpec::This, "each attached piece"),
+];
+
+/// The words of a piece spoken of.
+pub fn who_words(w: WhoSpec) -> &'static str {
+    WHO.iter().find(|(x, _)| *x == w).map_or("", |(_, s)| s)
+}
+
+/// The pieces an event has (the `Hit` of damage, the `This` of attached actions).
+pub fn who_for(event: EventSpec, attached: bool) -> Vec<WhoSpec> {
+    let mut out = vec![WhoSpec::Mover, WhoSpec::Victim];
+    if event == EventSpec::Damaged {
+        out.push(WhoSpec::Hit);
+    }
+    if attached {
+        out.push(WhoSpec::This);
+    }
+    out
+}
+
+/// What names and numbers the pickers offer: the file's piece types (by name), regions and
+/// declared facts.
+#[derive(Clone, Debug, Default)]
+pub struct Vocabulary {
+    /// Piece type names.
+    pub pieces: Vec<String>,
+    /// Region names.
+    pub regions: Vec<String>,
+    /// Fact names.
+    pub facts: Vec<String>,
+}
+
+impl Vocabulary {
+    fn piece(&self) -> String {
+        self.pieces.first().cloned().unwrap_or_else(|| "pawn".into())
+    }
+
+    fn fact(&self) -> String {
+        self.facts.first().cloned().unwrap_or_else(|| "Hp".into())
+    }
+}
+
+/// The kinds of condition, each with its words and a value to start from.
+pub fn condition_kinds(v: &Vocabulary) -> Vec<(&'static str, ConditionSpec)> {
+    let mut out = vec![
+        ("it captures", ConditionSpec::Captures),
+        ("it promotes", ConditionSpec::Promotes),
+        ("a piece is of a type", ConditionSpec::Is(WhoSpec::Mover, v.piece())),
+        ("a piece is royal", ConditionSpec::Royal(WhoSpec::Mover)),
+        ("a piece is a side's", ConditionSpec::Side(WhoSpec::Mover, SideSpec::White)),
+        ("a piece stands in a region", ConditionSpec::In(WhoSpec::Mover, v.regions.first().cloned().unwrap_or_default())),
+        ("a piece's fact", ConditionSpec::Fact(WhoSpec::Mover, v.fact(), CompareSpec::AtLeast(1))),
+        ("moves made this turn", ConditionSpec::MovesThisTurn(CompareSpec::AtMost(1))),
+    ];
+    if v.regions.is_empty() {
+        out.retain(|(_, c)| !matches!(c, ConditionSpec::In(..)));
+    }
+    if v.facts.is_empty() {
+        out.retain(|(_, c)| !matches!(c, ConditionSpec::Fact(..)));
+    }
+    out
+}
+
+/// The kind of a condition (its words), looking through `Not`.
+pub fn condition_kind(c: &ConditionSpec) -> &'static str {
+    match c {
+        ConditionSpec::Captures => "it captures",
+        ConditionSpec::Promotes => "it promotes",
+        ConditionSpec::Is(..) => "a piece is of a type",
+        ConditionSpec::Royal(_) => "a piece is royal",
+        ConditionSpec::Side(..) => "a piece is a side's",
+        ConditionSpec::In(..) => "a piece stands in a region",
+        ConditionSpec::Fact(..) => "a piece's fact",
+        ConditionSpec::MovesThisTurn(_) => "moves made this turn",
+        ConditionSpec::Not(inner) => condition_kind(inner),
+        ConditionSpec::Any(_) => "one of several",
+    }
+}
+
+/// The kinds of effect an event may have, each with its words and a value to start from.
+pub fn effect_kinds(event: EventSpec, v: &Vocabulary) -> Vec<(&'static str, EffectSpec)> {
+    let who = if event == EventSpec::Damaged { WhoSpec::Hit } else { WhoSpec::Mover };
+    let mut out: Vec<(&'static str, EffectSpec)> = match event {
+        EventSpec::Listing => {
+            return vec![("forbid the move", EffectSpec::Forbid), ("check does not restrict moves", EffectSpec::AllowCheck)];
+        }
+        EventSpec::Capture => {
+            vec![("take the capture over", EffectSpec::TakeCapture), ("strike as a capture does", EffectSpec::Strike(WhoSpec::Victim))]
+        }
+        EventSpec::Damaged => vec![("a fact takes the hit", EffectSpec::Absorb(v.fact())), ("stop points of the hit", EffectSpec::Soak(1))],
+        EventSpec::TurnEnd => vec![("the side moves again", EffectSpec::ExtraMove)],
+        EventSpec::BeforeMove => vec![("cancel the move", EffectSpec::Cancel("not allowed".into()))],
+        EventSpec::Result => vec![
+            ("a side wins", EffectSpec::Win(WhoSpec::Mover, "a rule of the variant".into())),
+            ("a side loses", EffectSpec::Lose(WhoSpec::Mover, "a rule of the variant".into())),
+            ("the game is drawn", EffectSpec::Draw("a rule of the variant".into())),
+        ],
+        EventSpec::Moved | EventSpec::TurnStart => Vec::new(),
+    };
+    out.extend([
+        (
+            "deal damage",
+            EffectSpec::Damage(DamageSpec { at: who, around: 0, amount: 1, kind: DamageKindSpec::Explosion, spare: Vec::new() }),
+        ),
+        ("remove a piece", EffectSpec::Remove(who)),
+        ("a piece becomes another type", EffectSpec::Transform(who, v.piece())),
+        ("a piece changes sides", EffectSpec::ChangeSide(who)),
+        ("a piece appears", EffectSpec::Spawn(v.piece(), PlaceSpec::From)),
+        ("add to a fact", EffectSpec::AddFact(who, v.fact(), 1)),
+        ("set a fact", EffectSpec::SetFact(who, v.fact(), 0)),
+        ("play an animation", EffectSpec::Show(ShowSpec::Sparkle, who)),
+        ("note on the move", EffectSpec::Note("…".into())),
+    ]);
+    if v.facts.is_empty() {
+        out.retain(|(_, e)| !matches!(e, EffectSpec::Absorb(_) | EffectSpec::AddFact(..) | EffectSpec::SetFact(..)));
+    }
+    out
+}
+
+/// The kind of an effect (its words).
+pub fn effect_kind(e: &EffectSpec) -> &'static str {
+    match e {
+        EffectSpec::TakeCapture => "take the capture over",
+        EffectSpec::Strike(_) => "strike as a capture does",
+        EffectSpec::Damage(_) => "deal damage",
+        EffectSpec::Absorb(_) => "a fact takes the hit",
+        EffectSpec::Soak(_) => "stop points of the hit",
+        EffectSpec::AddFact(..) => "add to a fact",
+        EffectSpec::SetFact(..) => "set a fact",
+        EffectSpec::Remove(_) => "remove a piece",
+        EffectSpec::Transform(..) => "a piece becomes another type",
+        EffectSpec::ChangeSide(_) => "a piece changes sides",
+        EffectSpec::Spawn(..) => "a piece appears",
+        EffectSpec::Forbid => "forbid the move",
+        EffectSpec::AllowCheck => "check does not restrict moves",
+        EffectSpec::ExtraMove => "the side moves again",
+        EffectSpec::Cancel(_) => "cancel the move",
+        EffectSpec::Win(..) => "a side wins",
+        EffectSpec::Lose(..) => "a side loses",
+        EffectSpec::Draw(_) => "the game is drawn",
+        EffectSpec::Show(..) => "play an animation",
+        EffectSpec::Note(_) => "note on the move",
+    }
+}
+
+/// A new action to start from: when a piece captures, sparkles (a name no other action has).
+pub fn new_action(existing: &[ActionSpec]) -> ActionSpec {
+    ActionSpec {
+        name: free_name(existing, "rule"),
+        when: EventSpec::Capture,
+        conditions: Vec::new(),
+        then: vec![EffectSpec::Show(ShowSpec::Sparkle, WhoSpec::Mover)],
+        sides: None,
+        pieces: Vec::new(),
+    }
+}
+
+/// `base`, or `base 2`, `base 3`… : the first name no action has.
+pub fn free_name(existing: &[ActionSpec], base: &str) -> String {
+    let taken = |n: &str| existing.iter().any(|a| a.name == n);
+    if !taken(base) {
+        return base.to_string();
+    }
+    (2..).map(|i| format!("{base} {i}")).find(|n| !taken(n)).expect("a free name")
+}
+
+/// The list with action `i` copied after it, under a free name.
+pub fn duplicated(list: &[ActionSpec], i: usize) -> Vec<ActionSpec> {
+    let mut out = list.to_vec();
+    if let Some(a) = list.get(i) {
+        let base = a.name.trim_end_matches(|c: char| c.is_ascii_digit()).trim_end().to_string();
+        out.insert(i + 1, ActionSpec { name: free_name(list, &base), ..a.clone() });
+    }
+    out
+}
+
+/// The list with action `i` moved one place up (`up`) or down.
+pub fn moved(list: &[ActionSpec], i: usize, up: bool) -> Vec<ActionSpec> {
+    let mut out = list.to_vec();
+    let j = if up { i.checked_sub(1) } else { Some(i + 1).filter(|&j| j < list.len()) };
+    if let Some(j) = j.filter(|_| i < list.len()) {
+        out.swap(i, j);
+    }
+    out
+}
+
+/// A new fact to start from: hit points, or `Fact2`… when taken.
+pub fn new_fact(existing: &[FactSpec]) -> FactSpec {
+    let taken = |n: &str| existing.iter().any(|f| f.name == n);
+    let name = if taken("Hp") { (2..).map(|i| format!("Fact{i}")).find(|n| !taken(n)).expect("a free name") } else { "Hp".into() };
+    FactSpec { name, start: 2, min: 0, max: 99, look: Some(LookSpec::Pips(230, 38, 38)) }
+}
+
+/// The regions a list of conditions names, with where (for renaming and removing regions).
+pub fn regions_named_mut(actions: &mut [ActionSpec]) -> Vec<(String, &mut String)> {
+    fn walk<'a>(c: &'a mut ConditionSpec, path: &str, out: &mut Vec<(String, &'a mut String)>) {
+        match c {
+            ConditionSpec::In(_, region) => out.push((path.to_string(), region)),
+            ConditionSpec::Not(inner) => walk(inner, path, out),
+            ConditionSpec::Any(list) => list.iter_mut().for_each(|c| walk(c, path, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for (i, a) in actions.iter_mut().enumerate() {
+        for (j, c) in a.conditions.iter_mut().enumerate() {
+            walk(c, &format!("actions[{i}].if[{j}]"), &mut out);
+        }
+    }
+    out
+}
