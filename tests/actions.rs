@@ -90,7 +90,7 @@ fn data_presets_play_as_their_rust_oracles() {
     for d in data::all() {
         let (rust, data) = sets(d);
         let others = match d.file.oracle.as_deref() {
-            Some("piece-hp" | "piece-shield" | "king-heals") => ["crazyhouse", "capablanca"],
+            Some("piece-hp" | "piece-shield" | "king-heals" | "stamina") => ["crazyhouse", "capablanca"],
             Some("queen-splits") => ["seirawan", "capablanca"],
             _ => ["capablanca", "shatranj"],
         };
@@ -102,12 +102,13 @@ fn data_presets_play_as_their_rust_oracles() {
 }
 
 /// Switched on for one side only, the data presets play as their oracles too (3 games for
-/// each side in chess), but for the two whose Rust presets read the scope otherwise (see
+/// each side in chess), but for the four whose Rust presets read the scope otherwise (see
 /// `presets/README.md`, "Data presets").
 #[test]
 fn data_presets_play_as_their_rust_oracles_for_one_side() {
     let mut rng = Rng(seed("CHIMERA_ACTIONS_SEED", "data-presets-one-side"));
-    for d in data::all().iter().filter(|d| !matches!(d.def.id, "knight-immunity-data" | "monster-rules-data")) {
+    let reads_otherwise = ["knight-immunity-data", "monster-rules-data", "capture-all-data", "suicide-chess-data"];
+    for d in data::all().iter().filter(|d| !reads_otherwise.contains(&d.def.id)) {
         let (rust, data) = sets(d);
         for sides in [[true, false], [false, true]] {
             let compared = play_beside_for(&mut rng, "chess", sides, &rust, &data, 3, 80);
@@ -517,7 +518,53 @@ fn actions_are_built_in_the_editor_with_pickers() {
     let p = problems.iter().find(|p| p.path == "actions[1].then[0]").unwrap_or_else(|| panic!("{problems:?}"));
     assert_eq!(Section::of(&p.path), Section::Actions);
     assert_eq!(Section::of("facts[0]"), Section::Actions);
+    // An action whose conditions contradict one another is a warning beside it.
+    let mut list = e.file().actions.clone().unwrap();
+    list[1].then = vec![EffectSpec::Note("x".into())];
+    list[1].conditions = vec![ConditionSpec::Captures, ConditionSpec::Not(Box::new(ConditionSpec::Captures))];
+    e.apply(&Edit::Actions(list)).unwrap();
+    let problems = e.problems();
+    assert!(problems.iter().any(|p| p.code.to_string() == "W_ACTION_NEVER" && p.path == "actions[1]"), "{problems:?}");
     // The file round-trips through RON.
     let text = variants::write_variant_file(e.file()).unwrap();
     assert_eq!(&variants::parse_variant_file(&text).unwrap(), e.file());
+}
+
+/// A saved game of a variant with facts of its own (vampire chess), and one with a data
+/// preset switched on, resume to the same position, hit points included.
+#[test]
+fn games_with_declared_facts_save_and_resume() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rule-examples/vampire-chess.ron");
+    let file = variants::resolve_path(&path).unwrap();
+    let mut e = new_game(variants::compile(&file).unwrap(), "startpos").unwrap();
+    for m in ["e2e4", "d7d5", "e4d5", "g8f6"] {
+        e.play_uci(m).unwrap();
+    }
+    let fen = e.fen();
+    assert!(fen.contains("Hp=") && fen.contains("e4:3"), "{fen}");
+    let input = chimera::save::SaveInput {
+        variant_id: "vampire-chess.ron",
+        definition: Some(&file),
+        presets: &[],
+        start_fen: "startpos",
+        seats: chimera::save::Seats::default(),
+        redo: &[],
+        date: "2026.11.29",
+        clock: None,
+    };
+    let saved = chimera::save::write_save(e.world_mut(), &input);
+    let mut back = chimera::save::resume(&chimera::save::read_save(&saved).unwrap()).unwrap();
+    assert_eq!(back.fen(), fen);
+    // A data preset's facts, through the FEN alone: a game set up from it plays on alike.
+    let mut v = variants::builtin("chess").unwrap();
+    v.presets = vec![PresetRequest { id: "piece-hp-data".into(), sides: [true, true], ..Default::default() }];
+    let mut a = new_game(v.clone(), "startpos").unwrap();
+    for m in ["e2e4", "d7d5", "e4d5"] {
+        a.play_uci(m).unwrap();
+    }
+    let mut b = new_game(v, &a.fen()).unwrap();
+    assert_eq!(b.fen(), a.fen());
+    a.play_uci("d5e4").unwrap();
+    b.play_uci("d5e4").unwrap();
+    assert_eq!(b.fen(), a.fen(), "the pawn on d5 had one hit point left in both");
 }

@@ -1104,7 +1104,8 @@ fn gate_blocks_pin(d: &Disagreement) -> bool {
 }
 
 /// The order Fairy-Stockfish writes pieces in hand in, per variant (its piece types'
-/// order, as pyffish's `get_fen` writes a full pocket).
+/// order, as pyffish's `get_fen` writes a full pocket). Dobutsu's lion is its king, its highest
+/// type, first: it is in hand once taken, which ends the game.
 const FS_POCKET_ORDER: &[(&str, &str)] = &[
     ("shogi", "GNLPSRB"),
     ("checkshogi", "GNLPSRB"),
@@ -1113,7 +1114,7 @@ const FS_POCKET_ORDER: &[(&str, &str)] = &[
     ("gorogoro", "GPS"),
     ("euroshogi", "NGPRB"),
     ("okisakishogi", "LGPSQRBN"),
-    ("dobutsu", "GCE"),
+    ("dobutsu", "LGCE"),
     ("torishogi", "PRLCFS"),
 ];
 

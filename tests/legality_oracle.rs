@@ -229,8 +229,24 @@ fn every_registered_type_is_snapshotted(world: &World) {
 fn preset_filters(world: &World, moves: Vec<Move>) -> Vec<Move> {
     let active: Vec<&str> = world.get_resource::<ActivePresets>().map(|a| a.0.iter().map(|x| x.id).collect()).unwrap_or_default();
     let mut moves = moves;
-    if active.contains(&"suicide-chess") && moves.iter().any(|m| m.capture) {
+    // (A data preset filters the whole list as its Rust oracle does: the same rule, here.)
+    if (active.contains(&"suicide-chess") || active.contains(&"suicide-chess-data")) && moves.iter().any(|m| m.capture) {
         moves.retain(|m| m.capture);
+    }
+    if active.contains(&"knight-immunity-data") {
+        let variant = world.resource::<chimera::rules::Rules>().0.clone();
+        let knight = variant.registry.by_name("knight");
+        let board = world.resource::<Board>();
+        moves.retain(|m| !(m.capture && board.cell(m.victim_square()).is_piece() && Some(board.cell(m.victim_square()).kind()) == knight));
+    }
+    if active.contains(&"stamina-data") {
+        let variant = world.resource::<chimera::rules::Rules>().0.clone();
+        let board = world.resource::<Board>();
+        moves.retain(|m| {
+            m.dropped().is_some()
+                || variant.registry.def(board.cell(m.from).kind()).royal
+                || board.entity(m.from).and_then(|e| declared_fact(world, e, "Stamina")).is_none_or(|s| s >= 2)
+        });
     }
     if let Some(sq) = world.get_resource::<PresetState>().and_then(|s| s.piece("berserker", "raging-on")) {
         moves.retain(|m| m.capture && m.from == sq);
@@ -248,6 +264,17 @@ fn preset_filters(world: &World, moves: Vec<Move>) -> Vec<Move> {
         });
     }
     moves
+}
+
+/// A declared fact's value on a piece, read from its slot.
+fn declared_fact(world: &World, e: Entity, name: &str) -> Option<i32> {
+    let slot = world.get_resource::<chimera::presets::FactSlots>()?.0.iter().position(|d| d.name == name)?;
+    match slot {
+        0 => world.get::<chimera::presets::DataFact<0>>(e).map(|f| f.0),
+        1 => world.get::<chimera::presets::DataFact<1>>(e).map(|f| f.0),
+        2 => world.get::<chimera::presets::DataFact<2>>(e).map(|f| f.0),
+        _ => world.get::<chimera::presets::DataFact<3>>(e).map(|f| f.0),
+    }
 }
 
 /// Checks one position; returns how many moves were compared.

@@ -5,12 +5,12 @@
 //! undo. The sentences the section shows are the rules panel's ([`crate::rules::describe_action`]).
 
 use crate::presets::action_spec::{
-    ActionSpec, CompareSpec, ConditionSpec, DamageKindSpec, DamageSpec, EffectSpec, EventSpec, FactSpec, LookSpec, PlaceSpec, ShowSpec,
-    SideSpec, WhoSpec,
+    ActionSpec, CampSpec, CompareSpec, ConditionSpec, DamageKindSpec, DamageSpec, EffectSpec, EventSpec, FactSpec, LookSpec, PlaceSpec,
+    ShowSpec, SideSpec, WhoSpec,
 };
 
 /// The events, in the order a move meets them, with their words.
-pub const EVENTS: [(EventSpec, &str); 8] = [
+pub const EVENTS: [(EventSpec, &str); 9] = [
     (EventSpec::BeforeMove, "before a move is made"),
     (EventSpec::Capture, "a piece captures"),
     (EventSpec::Damaged, "a piece takes damage"),
@@ -19,6 +19,7 @@ pub const EVENTS: [(EventSpec, &str); 8] = [
     (EventSpec::TurnStart, "a turn starts"),
     (EventSpec::Result, "the result is judged after a move"),
     (EventSpec::Listing, "moves are listed (to forbid some)"),
+    (EventSpec::Royalty, "the royal pieces are named"),
 ];
 
 /// The words of an event.
@@ -84,6 +85,8 @@ pub fn condition_kinds(v: &Vocabulary) -> Vec<(&'static str, ConditionSpec)> {
         ("a piece stands in a region", ConditionSpec::In(WhoSpec::Mover, v.regions.first().cloned().unwrap_or_default())),
         ("a piece's fact", ConditionSpec::Fact(WhoSpec::Mover, v.fact(), CompareSpec::AtLeast(1))),
         ("moves made this turn", ConditionSpec::MovesThisTurn(CompareSpec::AtMost(1))),
+        ("pieces left to a side", ConditionSpec::PiecesOf(CampSpec::Other, CompareSpec::AtMost(0))),
+        ("a capture is possible", ConditionSpec::CaptureListed),
     ];
     if v.regions.is_empty() {
         out.retain(|(_, c)| !matches!(c, ConditionSpec::In(..)));
@@ -105,6 +108,8 @@ pub fn condition_kind(c: &ConditionSpec) -> &'static str {
         ConditionSpec::In(..) => "a piece stands in a region",
         ConditionSpec::Fact(..) => "a piece's fact",
         ConditionSpec::MovesThisTurn(_) => "moves made this turn",
+        ConditionSpec::PiecesOf(..) => "pieces left to a side",
+        ConditionSpec::CaptureListed => "a capture is possible",
         ConditionSpec::Not(inner) => condition_kind(inner),
         ConditionSpec::Any(_) => "one of several",
     }
@@ -117,6 +122,7 @@ pub fn effect_kinds(event: EventSpec, v: &Vocabulary) -> Vec<(&'static str, Effe
         EventSpec::Listing => {
             return vec![("forbid the move", EffectSpec::Forbid), ("check does not restrict moves", EffectSpec::AllowCheck)];
         }
+        EventSpec::Royalty => return vec![("these types are royal", EffectSpec::Royal(Vec::new()))],
         EventSpec::Capture => {
             vec![("take the capture over", EffectSpec::TakeCapture), ("strike as a capture does", EffectSpec::Strike(WhoSpec::Victim))]
         }
@@ -166,6 +172,7 @@ pub fn effect_kind(e: &EffectSpec) -> &'static str {
         EffectSpec::Spawn(..) => "a piece appears",
         EffectSpec::Forbid => "forbid the move",
         EffectSpec::AllowCheck => "check does not restrict moves",
+        EffectSpec::Royal(_) => "these types are royal",
         EffectSpec::ExtraMove => "the side moves again",
         EffectSpec::Cancel(_) => "cancel the move",
         EffectSpec::Win(..) => "a side wins",

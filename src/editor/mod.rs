@@ -968,6 +968,13 @@ impl Editor {
             out.push(Problem::new(ProblemCode::StartAsymmetric, "start", "black's pieces do not mirror white's"));
         }
         out.extend(crate::variants::pictures::problems(&self.file, self.saved_as.as_deref().and_then(std::path::Path::parent)));
+        let specs = self.file.actions.as_deref().unwrap_or_default();
+        for a in &variant.actions {
+            if let Some(why) = crate::presets::action_compile::never_runs(a, &variant.facts) {
+                let i = specs.iter().position(|s| s.name == a.name).unwrap_or_default();
+                out.push(Problem::new(ProblemCode::ActionNever, format!("actions[{i}]"), format!("it never runs: {why}")));
+            }
+        }
         (out, Some(variant))
     }
 

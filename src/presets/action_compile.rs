@@ -56,6 +56,8 @@ pub trait Names {
     fn piece_names(&self) -> Vec<String>;
     /// The royal types (what `pieces: ["royal"]` attaches to).
     fn royal(&self) -> Vec<PieceType>;
+    /// Every type (what `pieces: ["all"]` attaches to).
+    fn all(&self) -> Vec<PieceType>;
     /// The region of this name, `[white's, black's]`; `None` for an unknown one (which the
     /// implementor may have reported itself, at `path`).
     fn region(&mut self, name: &str, path: &str) -> Option<[SquareSet; 2]>;
@@ -120,13 +122,14 @@ pub fn compile_actions(
         if cx.attached && !matches!(spec.when, EventSpec::TurnStart | EventSpec::TurnEnd) {
             cx.problem(ActionCode::Piece, format!("{at}.pieces"), "only TurnStart and TurnEnd actions are attached to pieces".into());
         }
-        // (`royal`: every royal type.)
+        // (`royal`: every royal type; `all`: every type.)
         let pieces: Vec<Option<PieceType>> = spec
             .pieces
             .iter()
             .enumerate()
             .flat_map(|(j, n)| match n.as_str() {
                 "royal" => cx.names.royal().into_iter().map(Some).collect(),
+                "all" => cx.names.all().into_iter().map(Some).collect(),
                 _ => vec![cx.piece(n, &format!("{at}.pieces[{j}]"))],
             })
             .collect();
@@ -141,6 +144,9 @@ pub fn compile_actions(
         if lifts && (!spec.conditions.is_empty() || spec.then.len() > 1) {
             let message = "AllowCheck stands alone, without conditions: check is lifted for the whole game".into();
             cx.problem(ActionCode::Effect, format!("{at}.then"), message);
+        }
+        if spec.when == EventSpec::Royalty && !spec.conditions.is_empty() {
+            cx.problem(ActionCode::Effect, format!("{at}.if"), "royalty holds for the whole game: no conditions".into());
         }
         if problems.len() > before {
             continue;
@@ -168,6 +174,7 @@ fn event(e: EventSpec) -> Event {
         EventSpec::TurnStart => Event::TurnStart,
         EventSpec::Result => Event::Result,
         EventSpec::Listing => Event::Listing,
+        EventSpec::Royalty => Event::Royalty,
     }
 }
 
@@ -255,6 +262,20 @@ impl Cx<'_> {
                 Condition::Fact(who?, self.fact(name, path)?, compare(*c))
             }
             ConditionSpec::MovesThisTurn(c) => Condition::MovesThisTurn(compare(*c)),
+            ConditionSpec::PiecesOf(camp, c) => Condition::PiecesOf(
+                match camp {
+                    super::action_spec::CampSpec::Mover => crate::rules::Camp::Mover,
+                    super::action_spec::CampSpec::Other => crate::rules::Camp::Other,
+                },
+                compare(*c),
+            ),
+            ConditionSpec::CaptureListed => {
+                if self.when != Event::Listing {
+                    self.problem(ActionCode::Who, path.into(), "only a Listing action sees the moves listed".into());
+                    return None;
+                }
+                Condition::CaptureListed
+            }
             ConditionSpec::Not(inner) => Condition::Not(Box::new(self.condition(inner, path)?)),
             ConditionSpec::Any(list) => {
                 let all: Vec<Option<Condition>> =
@@ -277,6 +298,11 @@ impl Cx<'_> {
         // Listing judges moves: it changes nothing.
         if self.when == Event::Listing && !matches!(e, EffectSpec::Forbid | EffectSpec::AllowCheck) {
             self.problem(ActionCode::Effect, path.into(), "a Listing action only forbids moves or lifts check".into());
+            return None;
+        }
+        // The royal pieces are being gathered: nothing else is done then.
+        if (self.when == Event::Royalty) != matches!(e, EffectSpec::Royal(_)) {
+            self.problem(ActionCode::Effect, path.into(), "a Royalty action says which types are royal, and only it does".into());
             return None;
         }
         // A hit is being dealt: no hit, piece or move is made inside it.
@@ -360,6 +386,10 @@ impl Cx<'_> {
                 self.only(path, Event::Listing, "check is lifted")?;
                 ActionEffect::AllowCheck
             }
+            EffectSpec::Royal(names) => {
+                let types: Vec<Option<PieceType>> = names.iter().map(|n| self.piece(n, path)).collect();
+                ActionEffect::Royal(types.into_iter().collect::<Option<Vec<_>>>()?)
+            }
             EffectSpec::ExtraMove => {
                 self.only(path, Event::TurnEnd, "an extra move is granted")?;
                 ActionEffect::ExtraMove
@@ -389,10 +419,62 @@ impl Cx<'_> {
                     ShowSpec::Fission => EffectKind::Fission,
                     ShowSpec::ShieldBroken => EffectKind::ShieldBroken,
                     ShowSpec::Spawn => EffectKind::Spawn,
+                    ShowSpec::Tired => EffectKind::Tired,
                 };
                 ActionEffect::Show(kind, self.who(*w, path)?)
             }
             EffectSpec::Note(text) => ActionEffect::Note(text.clone()),
         })
     }
+}
+
+/// Why an action can never run, when its conditions contradict one another or its facts'
+/// limits: a piece of two types or two sides at once, a condition with its negation, no
+/// capture for a capture's event or a captured piece, a fact compared beyond its limits. (A
+/// design warning: the file loads.)
+pub fn never_runs(action: &Action, facts: &[FactDecl]) -> Option<String> {
+    let cs = &action.conditions;
+    for (i, a) in cs.iter().enumerate() {
+        for b in &cs[i + 1..] {
+            match (a, b) {
+                (Condition::Is(w, x), Condition::Is(v, y)) if w == v && x != y => {
+                    return Some(format!("{w:?} cannot be of two types at once"));
+                }
+                (Condition::Side(w, x), Condition::Side(v, y)) if w == v && x != y => {
+                    return Some(format!("{w:?} cannot be of both sides"));
+                }
+                (x, Condition::Not(y)) | (Condition::Not(y), x) if x == &**y => {
+                    return Some("a condition and its negation are both asked for".into());
+                }
+                _ => {}
+            }
+        }
+    }
+    let no_capture = cs.contains(&Condition::Not(Box::new(Condition::Captures)));
+    if no_capture && action.when == Event::Capture {
+        return Some("a capture's action asks for a move that captures nothing".into());
+    }
+    if no_capture
+        && cs.iter().any(|c| {
+            matches!(
+                c,
+                Condition::Is(Who::Victim, _)
+                    | Condition::Royal(Who::Victim)
+                    | Condition::Side(Who::Victim, _)
+                    | Condition::On(Who::Victim, _)
+                    | Condition::Fact(Who::Victim, ..)
+            )
+        })
+    {
+        return Some("it asks for no capture, and about the captured piece".into());
+    }
+    for c in cs {
+        if let Condition::Fact(_, name, compare) = c
+            && let Some(d) = facts.iter().find(|d| d.name == *name)
+            && !(d.min..=d.max).any(|v| compare.holds(v))
+        {
+            return Some(format!("{name} stays within {}..={}: no value passes", d.min, d.max));
+        }
+    }
+    None
 }

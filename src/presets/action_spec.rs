@@ -50,6 +50,17 @@ pub enum EventSpec {
     Result,
     /// The legal moves being listed, move by move.
     Listing,
+    /// The royal pieces being gathered.
+    Royalty,
+}
+
+/// A side, from the side that moves.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CampSpec {
+    /// The side that moves.
+    Mover,
+    /// The other side.
+    Other,
 }
 
 /// A piece an action speaks of.
@@ -104,6 +115,10 @@ pub enum ConditionSpec {
     Fact(WhoSpec, String, CompareSpec),
     /// The half-moves made this turn pass the comparison.
     MovesThisTurn(CompareSpec),
+    /// The side's pieces on the board, counted, pass the comparison.
+    PiecesOf(CampSpec, CompareSpec),
+    /// One of the moves being listed captures (only on `Listing`).
+    CaptureListed,
     /// The condition does not hold.
     Not(Box<ConditionSpec>),
     /// One of the conditions holds.
@@ -150,6 +165,9 @@ pub enum EffectSpec {
     Forbid,
     /// Check does not restrict moves (only on `Listing`).
     AllowCheck,
+    /// The pieces of these types (names or letters) are royal; none: nothing is (only on
+    /// `Royalty`).
+    Royal(Vec<String>),
     /// The side moves again (only on `TurnEnd`).
     ExtraMove,
     /// The move is not made, for this reason (only on `BeforeMove`).
@@ -223,6 +241,8 @@ pub enum ShowSpec {
     ShieldBroken,
     /// A piece appearing.
     Spawn,
+    /// A piece too tired to move.
+    Tired,
 }
 
 /// A piece fact: every piece has it, from `start`, within `min..=max`.

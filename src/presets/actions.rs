@@ -2,9 +2,9 @@
 //! the legal-move query or of move application its event belongs to (`BeforeMove` →
 //! before-move, `Capture` → before-capture, `Damaged` → on-damage, `TurnEnd` →
 //! should-advance-turn, `Moved` → after-move, `TurnStart` → turn-start, `Result` →
-//! game-result, `Listing` → filter-moves, the per-piece filter, which runs before the
-//! variant's own whole-list rules such as compulsory capture, and should-filter-self-check for
-//! `AllowCheck`), in the list's order, at their preset's place in the active set.
+//! game-result, `Listing` → filter-legal-moves, the whole-list filter after the check rule,
+//! so that a forbidden move still attacks, as a pinned piece's does, and should-filter-self-check
+//! for `AllowCheck`), in the list's order, at their preset's place in the active set.
 //!
 //! Two presets run actions: `actions`, a variant's own (the loader asks for it after the
 //! presets a file lists, unless the file lists it itself, and then it runs where it is listed),
@@ -68,6 +68,8 @@ fn on_deactivate(world: &mut World, _a: &Activation) {
 pub fn hooks_for(actions: &[Action], scope: [bool; 2]) -> Vec<Hook> {
     actions
         .iter()
+        // (Royalty is a rule function, not a hook: see `royalty_of`.)
+        .filter(|action| action.when != Event::Royalty)
         .map(|action| {
             let sides = [action.sides[0] && scope[0], action.sides[1] && scope[1]];
             let lifts = action.effects.contains(&ActionEffect::AllowCheck);
@@ -81,7 +83,8 @@ pub fn hooks_for(actions: &[Action], scope: [bool; 2]) -> Vec<Hook> {
                 Event::TurnStart => ApplySystems::TurnStart.into(),
                 Event::Result => ApplySystems::GameResult.into(),
                 Event::Listing if lifts => QuerySystems::SelfCheckPoll.into(),
-                Event::Listing => QuerySystems::PieceFilter.into(),
+                Event::Listing => QuerySystems::LegalFilter.into(),
+                Event::Royalty => unreachable!("royalty actions are left out above"),
             };
             let hook = match action.when {
                 // (Should-filter-self-check is unscoped: an answer of "no" holds for both
@@ -95,6 +98,26 @@ pub fn hooks_for(actions: &[Action], scope: [bool; 2]) -> Vec<Hook> {
                 _ => Hook::new(action.name, step, move |world: &mut World| run(world, &action, sides)),
             };
             hook.scoped(sides)
+        })
+        .collect()
+}
+
+/// The royalty rules of `actions` (get-royal-pieces, unscoped): the pieces of the types each
+/// `Royal` names.
+pub fn royalty_of(actions: &[Action]) -> Vec<crate::rules::RoyalRule> {
+    actions
+        .iter()
+        .filter_map(|a| Some((a.name, a.royal_types()?)))
+        .map(|(owner, types)| {
+            let mask = types.iter().fold(0u64, |m, k| m | 1u64 << k.0);
+            crate::rules::RoyalRule {
+                owner,
+                run: Arc::new(move |_: &Variant, cells: &[crate::rules::Cell], side: Side, out: &mut Vec<Square>| {
+                    out.extend(cells.iter().enumerate().filter_map(|(i, c)| {
+                        (c.is_piece() && c.side() == side && mask & (1u64 << c.kind().0) != 0).then_some(Square(i as u8))
+                    }));
+                }),
+            }
         })
         .collect()
 }
@@ -118,6 +141,8 @@ struct Ctx {
     victim: Option<P>,
     hit: Option<P>,
     this: Option<P>,
+    /// Whether a capture is among the moves listed (`Listing`).
+    capture_listed: bool,
 }
 
 impl Ctx {
@@ -180,14 +205,18 @@ fn holds(world: &World, cx: &Ctx, c: &Condition) -> bool {
             cx.get(*who).and_then(|p| p.entity).and_then(|e| super::facts::value(world, e, name)).is_some_and(|v| compare.holds(v))
         }
         Condition::MovesThisTurn(compare) => compare.holds(i32::from(world.resource::<GameState>().half_moves_this_turn)),
+        Condition::PiecesOf(camp, compare) => {
+            let side = if *camp == crate::rules::Camp::Mover { cx.mover } else { cx.mover.opponent() };
+            compare.holds(world.resource::<Board>().find(side, u64::MAX).count() as i32)
+        }
+        Condition::CaptureListed => cx.capture_listed,
         Condition::Not(inner) => !holds(world, cx, inner),
         Condition::Any(list) => list.iter().any(|c| holds(world, cx, c)),
     }
 }
 
 /// A `Listing` action: forbids each listed move its conditions hold for (the mover's side in
-/// its sides; the hook is scoped for both, as the per-piece filter is scoped by the pieces'
-/// side, and judges the mover's side itself).
+/// its sides: filter-legal-moves is unscoped, and the action judges the side itself).
 fn forbid(world: &mut World, action: &Action, sides: [bool; 2]) {
     let side = world.resource::<MoveQuery>().side;
     if !sides[side.index()] {
@@ -195,8 +224,14 @@ fn forbid(world: &mut World, action: &Action, sides: [bool; 2]) {
     }
     let moves = std::mem::take(&mut world.resource_mut::<MoveQuery>().moves);
     let board = world.resource::<Board>();
-    let kept: Vec<Move> =
-        moves.into_iter().filter(|m| !action.conditions.iter().all(|c| holds(world, &Ctx::of_listed(board, side, m), c))).collect();
+    let capture_listed = moves.iter().any(|m| m.capture);
+    let kept: Vec<Move> = moves
+        .into_iter()
+        .filter(|m| {
+            let cx = Ctx { capture_listed, ..Ctx::of_listed(board, side, m) };
+            !action.conditions.iter().all(|c| holds(world, &cx, c))
+        })
+        .collect();
     world.resource_mut::<MoveQuery>().moves = kept;
 }
 
@@ -379,8 +414,9 @@ fn effect_done(world: &mut World, owner: &'static str, effect: &ActionEffect, cx
                 let _ = spawn_piece(world, *kind, mover, sq);
             }
         }
-        // (Listing's effects are the query's: see `forbid` and `hooks_for`.)
-        ActionEffect::Forbid | ActionEffect::AllowCheck => {}
+        // (Listing's effects are the query's, royalty a rule function's: see `forbid`,
+        // `hooks_for` and `royalty_of`.)
+        ActionEffect::Forbid | ActionEffect::AllowCheck | ActionEffect::Royal(_) => {}
         ActionEffect::ExtraMove => world.resource_mut::<PendingMove>().veto_turn_advance(owner),
         ActionEffect::Cancel(reason) => world.resource_mut::<PendingMove>().cancel(owner, reason.clone()),
         ActionEffect::Win(who, reason) | ActionEffect::Lose(who, reason) => {

@@ -18,7 +18,7 @@ use super::{Activation, FactLook, PresetDef};
 use crate::rules::{FactDecl, Hook, PieceType, SquareSet, Variant};
 
 /// The files, by name.
-const FILES: [(&str, &str); 10] = [
+const FILES: [(&str, &str); 15] = [
     ("explosive-rook.ron", include_str!("../../data-presets/explosive-rook.ron")),
     ("capture-to-win.ron", include_str!("../../data-presets/capture-to-win.ron")),
     ("poisoned-squares.ron", include_str!("../../data-presets/poisoned-squares.ron")),
@@ -29,6 +29,11 @@ const FILES: [(&str, &str); 10] = [
     ("queen-splits.ron", include_str!("../../data-presets/queen-splits.ron")),
     ("double-move.ron", include_str!("../../data-presets/double-move.ron")),
     ("monster-rules.ron", include_str!("../../data-presets/monster-rules.ron")),
+    ("stamina.ron", include_str!("../../data-presets/stamina.ron")),
+    ("coregal.ron", include_str!("../../data-presets/coregal.ron")),
+    ("knightmate-rules.ron", include_str!("../../data-presets/knightmate-rules.ron")),
+    ("capture-all.ron", include_str!("../../data-presets/capture-all.ron")),
+    ("suicide-chess.ron", include_str!("../../data-presets/suicide-chess.ron")),
 ];
 
 /// A data preset's file.
@@ -156,6 +161,10 @@ impl Names for OnVariant<'_> {
 
     fn piece_names(&self) -> Vec<String> {
         self.variant.registry.ids().map(|k| self.variant.registry.def(k).name.clone()).collect()
+    }
+
+    fn all(&self) -> Vec<PieceType> {
+        self.variant.registry.ids().collect()
     }
 
     fn royal(&self) -> Vec<PieceType> {

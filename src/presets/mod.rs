@@ -57,7 +57,7 @@ use crate::rules::{
     PendingMove, Piece, RoyalRule, RuleFns, Rules, Side, SystemFactory, UndoLog, Variant, mix, position_hash, rebuild_pipelines,
 };
 
-pub use actions::{ACTIONS, ask_for_actions};
+pub use actions::{ACTIONS, ask_for_actions, royalty_of};
 pub use berolina_pawns::BEROLINA_PAWNS;
 pub use berserker::BERSERKER;
 pub use capture_to_win::CAPTURE_TO_WIN;
@@ -269,6 +269,12 @@ pub fn rule_fns_of(set: &[Activation], variant: &Variant) -> RuleFns {
         let Some(def) = by_id(a.id) else { continue };
         fns.layers.extend((def.layers)(a, variant));
         fns.royalty.extend((def.royalty)(a));
+        // Royalty written as data: the variant's own actions', a data preset's.
+        if a.id == ACTIONS.id {
+            fns.royalty.extend(actions::royalty_of(&variant.actions));
+        } else if let Some(d) = data::by_id(a.id) {
+            fns.royalty.extend(actions::royalty_of(&data::compiled(d, variant).0));
+        }
     }
     fns
 }

@@ -55,9 +55,21 @@ pub enum Event {
     TurnStart,
     /// When the game's result is decided (`game-result`).
     Result,
-    /// The legal moves are listed (`filter-legal-moves`, and `should-filter-self-check` for
-    /// [`ActionEffect::AllowCheck`]): judged move by move, it may forbid one.
+    /// The legal moves are listed (`filter-legal-moves`, after the check rule;
+    /// `should-filter-self-check` for [`ActionEffect::AllowCheck`]): judged move by move, it
+    /// may forbid one.
     Listing,
+    /// The royal pieces are gathered (`get-royal-pieces`): [`ActionEffect::Royal`] says which.
+    Royalty,
+}
+
+/// A side, from the side that moves.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Camp {
+    /// The side that moves.
+    Mover,
+    /// The other side.
+    Other,
 }
 
 /// A piece an action speaks of.
@@ -115,6 +127,11 @@ pub enum Condition {
     Fact(Who, &'static str, Compare),
     /// The half-moves made this turn, this one included from `TurnEnd` on, pass.
     MovesThisTurn(Compare),
+    /// The side's pieces on the board, counted, pass.
+    PiecesOf(Camp, Compare),
+    /// One of the moves being listed captures (`Listing` only: it then judges the list the
+    /// check rule left).
+    CaptureListed,
     /// The condition does not hold.
     Not(Box<Condition>),
     /// One of the conditions holds.
@@ -181,6 +198,9 @@ pub enum ActionEffect {
     Forbid,
     /// Moves that leave a royal piece attacked are not filtered out (`Listing`).
     AllowCheck,
+    /// The pieces of these types are royal, and no others unless another rule says so; none:
+    /// nothing is royal (`Royalty`).
+    Royal(Vec<PieceType>),
     /// The side that moved moves again (`TurnEnd`; first veto wins).
     ExtraMove,
     /// The move is not made, for this reason (`BeforeMove`).
@@ -201,6 +221,14 @@ impl Action {
     /// Whether it takes a capture over.
     pub fn takes_capture(&self) -> bool {
         self.effects.contains(&ActionEffect::TakeCapture)
+    }
+
+    /// The types it makes royal, when it is a royalty rule.
+    pub fn royal_types(&self) -> Option<Vec<PieceType>> {
+        if self.when != Event::Royalty {
+            return None;
+        }
+        Some(self.effects.iter().flat_map(|e| if let ActionEffect::Royal(types) = e { types.clone() } else { Vec::new() }).collect())
     }
 }
 

@@ -725,6 +725,14 @@ pub fn describe_action(variant: &Variant, action: &super::actions::Action) -> St
                 );
                 format!("this turn has had {} move{}", compared(*c), if one { "" } else { "s" })
             }
+            Condition::PiecesOf(camp, c) => {
+                let whose = if *camp == super::actions::Camp::Mover { "the side that moved" } else { "the other side" };
+                match c {
+                    super::actions::Compare::AtMost(0) | super::actions::Compare::Exactly(0) => format!("{whose} has no piece left"),
+                    c => format!("{whose} has {} pieces", compared(*c)),
+                }
+            }
+            Condition::CaptureListed => "a capture is possible".into(),
             Condition::Not(inner) => match &**inner {
                 Condition::Royal(w) => format!("{} is not royal", whose(*w)),
                 Condition::Is(w, k) => format!("{} is not a {}", whose(*w), name(*k)),
@@ -768,6 +776,7 @@ pub fn describe_action(variant: &Variant, action: &super::actions::Action) -> St
         (Event::Listing, Some(v)) if forbids => format!("{} may not capture {v}", capitalised(&mover)),
         (Event::Listing, None) if forbids => format!("{} may not move", capitalised(&mover)),
         (Event::Listing, _) => "Always".into(),
+        (Event::Royalty, _) => "Royalty".into(),
     };
     let side = match action.sides {
         [true, false] => " (White only)",
@@ -816,6 +825,11 @@ pub fn describe_action(variant: &Variant, action: &super::actions::Action) -> St
             )),
             ActionEffect::Forbid => None,
             ActionEffect::AllowCheck => Some("check does not restrict moves".into()),
+            ActionEffect::Royal(types) if types.is_empty() => Some("no piece is royal: there is no check and no checkmate".into()),
+            ActionEffect::Royal(types) => {
+                let names: Vec<String> = types.iter().map(|k| format!("{}s", name(*k))).collect();
+                Some(format!("the royal pieces are the {}", or_list(&names).replace(" or ", " and ")))
+            }
             ActionEffect::ExtraMove => Some("the same side moves again".into()),
             ActionEffect::Cancel(reason) => Some(format!("the move is not made ({reason})")),
             ActionEffect::Win(Who::Victim, reason) => Some(format!("the captured piece's side wins ({reason})")),

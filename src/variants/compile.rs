@@ -859,6 +859,9 @@ fn check_actions(file: &VariantFile, cx: &Context, ck: &mut Checker, mut variant
         fn piece_names(&self) -> Vec<String> {
             self.cx.specs.iter().map(|p| p.name.clone()).collect()
         }
+        fn all(&self) -> Vec<PieceType> {
+            (0..self.cx.specs.len()).map(|i| PieceType(i as u8)).collect()
+        }
         fn royal(&self) -> Vec<PieceType> {
             self.cx.specs.iter().enumerate().filter(|(_, p)| p.royal).map(|(i, _)| PieceType(i as u8)).collect()
         }

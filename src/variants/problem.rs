@@ -163,6 +163,8 @@ stable_codes! {
     /// A piece's own picture is refused or not beside the file (it is drawn with the piece
     /// set's picture).
     Picture = "W_PICTURE",
+    /// An action's conditions contradict one another (or its facts' limits): it never runs.
+    ActionNever = "W_ACTION_NEVER",
 }
 }
 

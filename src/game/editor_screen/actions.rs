@@ -14,8 +14,8 @@ use crate::editor::actions::{
 use crate::editor::{Edit, Editor};
 use crate::variants::Problem;
 use crate::variants::actions::{
-    ActionSpec, CompareSpec, ConditionSpec, DamageKindSpec, EffectSpec, EventSpec, FactSpec, LookSpec, PlaceSpec, ShowSpec, SideSpec,
-    WhoSpec,
+    ActionSpec, CampSpec, CompareSpec, ConditionSpec, DamageKindSpec, EffectSpec, EventSpec, FactSpec, LookSpec, PlaceSpec, ShowSpec,
+    SideSpec, WhoSpec,
 };
 
 use super::field_problems;
@@ -375,6 +375,22 @@ fn condition_row(ui: &mut egui::Ui, id: (usize, usize), c: &mut ConditionSpec, v
             changed |= p;
             merged |= d;
         }
+        ConditionSpec::PiecesOf(camp, cmp) => {
+            let words = |c: &CampSpec| match c {
+                CampSpec::Mover => "the side that moved",
+                CampSpec::Other => "the other side",
+            };
+            egui::ComboBox::from_id_salt(("if-camp", id)).width(130.0).selected_text(words(camp)).show_ui(ui, |ui| {
+                changed |= ui.selectable_value(camp, CampSpec::Mover, words(&CampSpec::Mover)).changed();
+                changed |= ui.selectable_value(camp, CampSpec::Other, words(&CampSpec::Other)).changed();
+            });
+            ui.label("has");
+            let (p, d) = compare(ui, ("if-cmp", id), cmp);
+            changed |= p;
+            merged |= d;
+            ui.label("pieces");
+        }
+        ConditionSpec::CaptureListed => {}
         ConditionSpec::Not(_) | ConditionSpec::Any(_) => {
             ui.label("(edit it in the RON section)");
         }
@@ -404,6 +420,22 @@ fn effect_row(
     let text = |ui: &mut egui::Ui, s: &mut String| ui.add(egui::TextEdit::singleline(s).desired_width(150.0)).changed();
     match e {
         EffectSpec::TakeCapture | EffectSpec::Forbid | EffectSpec::AllowCheck | EffectSpec::ExtraMove => {}
+        EffectSpec::Royal(types) => {
+            for name in &v.pieces {
+                let mut on = types.contains(name);
+                if ui.checkbox(&mut on, name).changed() {
+                    if on {
+                        types.push(name.clone());
+                    } else {
+                        types.retain(|t| t != name);
+                    }
+                    changed = true;
+                }
+            }
+            if types.is_empty() {
+                ui.label("(none ticked: nothing is royal)");
+            }
+        }
         EffectSpec::Strike(w) | EffectSpec::Remove(w) | EffectSpec::ChangeSide(w) => changed |= who_combo(ui, ("then-who", id), w, whos),
         EffectSpec::Damage(d) => {
             ui.label("to");
@@ -477,6 +509,7 @@ fn effect_row(
                     ShowSpec::Fission,
                     ShowSpec::ShieldBroken,
                     ShowSpec::Spawn,
+                    ShowSpec::Tired,
                 ] {
                     changed |= ui.selectable_value(anim, a, format!("{a:?}")).changed();
                 }
