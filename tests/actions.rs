@@ -568,3 +568,36 @@ fn games_with_declared_facts_save_and_resume() {
     b.play_uci("d5e4").unwrap();
     assert_eq!(b.fen(), a.fen(), "the pawn on d5 had one hit point left in both");
 }
+
+/// The computer's evaluation weighs declared facts as it weighs the Rust presets' hit points
+/// and shields: the same position scores the same under each data preset and its oracle, and
+/// a wound counts.
+#[test]
+fn the_computer_weighs_declared_facts_as_the_rust_ones() {
+    use chimera::ai::eval::{Evaluator, FactQueries};
+    for (rust, data) in [("piece-hp", "piece-hp-data"), ("piece-shield", "piece-shield-data")] {
+        let mut scores = Vec::new();
+        for id in [rust, data] {
+            let mut v = variants::builtin("chess").unwrap();
+            v.presets = vec![PresetRequest { id: id.into(), sides: [true, true], ..Default::default() }];
+            let mut e = new_game(v.clone(), "startpos").unwrap();
+            let eval = Evaluator::new(&v);
+            let start = {
+                let w = e.world_mut();
+                let mut facts = FactQueries::new(w);
+                assert!(facts.is_some(), "{id}: the evaluation reads its facts");
+                eval.evaluate(w, facts.as_mut())
+            };
+            // White's pawn strikes d5, which lives on, hurt; black to move.
+            for m in ["e2e4", "d7d5", "e4d5"] {
+                e.play_uci(m).unwrap();
+            }
+            let w = e.world_mut();
+            let mut facts = FactQueries::new(w);
+            let (with, without) = (eval.evaluate(w, facts.as_mut()), eval.evaluate(w, None));
+            assert!(with < without, "{id}: black's hurt pawn counts against black ({with} against {without})");
+            scores.push((start, with));
+        }
+        assert_eq!(scores[0], scores[1], "{rust} and {data} score alike");
+    }
+}

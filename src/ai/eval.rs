@@ -378,16 +378,19 @@ impl Evaluator {
 pub struct FactQueries {
     hp: QueryState<(&'static Location, &'static Owner, &'static PieceType, &'static Hp)>,
     shield: QueryState<(&'static Location, &'static Owner, &'static PieceType, &'static Shield)>,
+    /// Declared facts (rules as data) that act as hit points or shields.
+    declared: Vec<(&'static str, crate::presets::FactRole)>,
 }
 
 impl FactQueries {
     /// Queries for `world`, or `None` when no preset gives pieces hit points or shields.
     pub fn new(world: &mut World) -> Option<FactQueries> {
         let attributes = crate::presets::effective_piece_attributes(world);
-        if !attributes.iter().any(|a| *a == "Hp" || *a == "Shield") {
+        let declared = crate::presets::declared_fact_roles(world);
+        if !attributes.iter().any(|a| *a == "Hp" || *a == "Shield") && declared.is_empty() {
             return None;
         }
-        Some(FactQueries { hp: world.query(), shield: world.query() })
+        Some(FactQueries { hp: world.query(), shield: world.query(), declared })
     }
 
     /// Per side, the bonus for extra hit points (a quarter of the piece's value per point above
@@ -403,6 +406,22 @@ impl FactQueries {
         for (loc, owner, kind, s) in self.shield.iter(world) {
             if loc.square().is_some() {
                 shield[owner.0.index()] += s.0.max(0) * eval.order_value(*kind).min(1000) / 10;
+            }
+        }
+        // Declared facts weigh as the Rust presets' do.
+        if !self.declared.is_empty() {
+            let board = world.resource::<crate::rules::Board>();
+            for (i, e) in board.entities.iter().enumerate() {
+                let Some(e) = *e else { continue };
+                let cell = board.cells[i];
+                let (side, value) = (cell.side().index(), eval.order_value(cell.kind()).min(1000));
+                for &(name, role) in &self.declared {
+                    let Some(v) = crate::presets::declared_fact(world, e, name) else { continue };
+                    match role {
+                        crate::presets::FactRole::HitPoints => hp[side] += (v - 1).max(0) * value / 4,
+                        crate::presets::FactRole::Shield => shield[side] += v.max(0) * value / 10,
+                    }
+                }
             }
         }
         (hp, shield)

@@ -641,6 +641,52 @@ pub fn piece_fact(piece: &bevy::ecs::world::EntityRef, slots: Option<&FactSlots>
     .or_else(|| facts::value_of(slots?, piece, name))
 }
 
+/// How the computer weighs a declared fact (see [`declared_fact_roles`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum FactRole {
+    /// An action's `Absorb` takes hits off it: hit points.
+    HitPoints,
+    /// A `Damaged` action soaks hits while it holds: a shield.
+    Shield,
+}
+
+/// The declared facts of the active set that act as hit points or shields, read from the
+/// actions that use them (the variant's own, the data presets').
+pub fn declared_fact_roles(world: &World) -> Vec<(&'static str, FactRole)> {
+    let Some(rules) = world.get_resource::<Rules>() else { return Vec::new() };
+    let variant = &rules.0;
+    let mut actions: Vec<crate::rules::Action> = Vec::new();
+    for a in world.get_resource::<ActivePresets>().map(|a| a.0.as_slice()).unwrap_or_default() {
+        if a.id == ACTIONS.id {
+            actions.extend(variant.actions.iter().cloned());
+        } else if let Some(d) = data::by_id(a.id) {
+            actions.extend(data::compiled(d, variant).0);
+        }
+    }
+    let mut out: Vec<(&'static str, FactRole)> = Vec::new();
+    for action in &actions {
+        for e in &action.effects {
+            if let crate::rules::ActionEffect::Absorb(fact) = e {
+                out.push((fact, FactRole::HitPoints));
+            }
+        }
+        if action.when == crate::rules::Event::Damaged && action.effects.iter().any(|e| matches!(e, crate::rules::ActionEffect::Soak(_))) {
+            for c in &action.conditions {
+                if let crate::rules::Condition::Fact(crate::rules::Who::Hit, fact, _) = c {
+                    out.push((fact, FactRole::Shield));
+                }
+            }
+        }
+    }
+    out.dedup();
+    out
+}
+
+/// A declared fact's value on a piece (a data preset's, a variant's own).
+pub fn declared_fact(world: &World, e: Entity, name: &str) -> Option<i32> {
+    facts::value(world, e, name)
+}
+
 /// Every way a piece fact is shown: the Rust presets', then the data presets' and the
 /// variant's own declared facts' (one look per fact name).
 pub fn fact_looks(variant: Option<&Variant>) -> Vec<FactLook> {
