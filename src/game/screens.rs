@@ -365,22 +365,32 @@ fn start_screen(
                             ui.separator();
                             ui.label(egui::RichText::new("Presets").strong())
                                 .on_hover_text("Rules to add to the variant; hover one for what it does");
-                            // Every preset in sight, three to a row.
-                            egui::Grid::new("preset-grid").num_columns(3).show(ui, |ui| {
-                                for (i, p) in ALL.iter().enumerate() {
-                                    let mut on = screen.presets.contains(&p.id);
-                                    if ui.checkbox(&mut on, p.name).on_hover_text(p.description).changed() {
-                                        if on {
-                                            screen.presets.push(p.id);
-                                        } else {
-                                            screen.presets.retain(|x| *x != p.id);
+                            // Every preset in sight, three to a row; the ones written as data
+                            // (`data-presets/`) folded below them.
+                            let mut grid = |ui: &mut egui::Ui, id: &str, list: &[&'static crate::presets::PresetDef]| {
+                                egui::Grid::new(id).num_columns(3).show(ui, |ui| {
+                                    for (i, p) in list.iter().enumerate() {
+                                        let mut on = screen.presets.contains(&p.id);
+                                        if ui.checkbox(&mut on, p.name).on_hover_text(p.description).changed() {
+                                            if on {
+                                                screen.presets.push(p.id);
+                                            } else {
+                                                screen.presets.retain(|x| *x != p.id);
+                                            }
+                                        }
+                                        if i % 3 == 2 {
+                                            ui.end_row();
                                         }
                                     }
-                                    if i % 3 == 2 {
-                                        ui.end_row();
-                                    }
-                                }
-                            });
+                                });
+                            };
+                            grid(ui, "preset-grid", ALL);
+                            let data: Vec<&'static crate::presets::PresetDef> = crate::presets::data::all().iter().map(|d| d.def).collect();
+                            egui::CollapsingHeader::new(format!("Written as data ({})", data.len()))
+                                .id_salt("data-presets")
+                                .show(ui, |ui| grid(ui, "data-preset-grid", &data))
+                                .header_response
+                                .on_hover_text("The same rules written as files of actions (data-presets/): examples for your own");
                             ui.separator();
                             ui.horizontal(|ui| {
                                 ui.radio_value(&mut screen.opponent, Opponent::HotSeat, "Two players (hot-seat)");
