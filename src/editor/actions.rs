@@ -87,6 +87,8 @@ pub fn condition_kinds(v: &Vocabulary) -> Vec<(&'static str, ConditionSpec)> {
         ("moves made this turn", ConditionSpec::MovesThisTurn(CompareSpec::AtMost(1))),
         ("pieces left to a side", ConditionSpec::PiecesOf(CampSpec::Other, CompareSpec::AtMost(0))),
         ("a capture is possible", ConditionSpec::CaptureListed),
+        ("who moves next", ConditionSpec::ToMove(CampSpec::Other)),
+        ("the side to move is stuck", ConditionSpec::NoLegalMove),
     ];
     if v.regions.is_empty() {
         out.retain(|(_, c)| !matches!(c, ConditionSpec::In(..)));
@@ -110,6 +112,8 @@ pub fn condition_kind(c: &ConditionSpec) -> &'static str {
         ConditionSpec::MovesThisTurn(_) => "moves made this turn",
         ConditionSpec::PiecesOf(..) => "pieces left to a side",
         ConditionSpec::CaptureListed => "a capture is possible",
+        ConditionSpec::ToMove(_) => "who moves next",
+        ConditionSpec::NoLegalMove => "the side to move is stuck",
         ConditionSpec::Not(inner) => condition_kind(inner),
         ConditionSpec::Any(_) => "one of several",
     }

@@ -269,6 +269,17 @@ impl Cx<'_> {
                 },
                 compare(*c),
             ),
+            ConditionSpec::ToMove(camp) => Condition::ToMove(match camp {
+                super::action_spec::CampSpec::Mover => crate::rules::Camp::Mover,
+                super::action_spec::CampSpec::Other => crate::rules::Camp::Other,
+            }),
+            ConditionSpec::NoLegalMove => {
+                if self.when != Event::Result {
+                    self.problem(ActionCode::Who, path.into(), "only a Result action asks whether the side to move can move".into());
+                    return None;
+                }
+                Condition::NoLegalMove
+            }
             ConditionSpec::CaptureListed => {
                 if self.when != Event::Listing {
                     self.problem(ActionCode::Who, path.into(), "only a Listing action sees the moves listed".into());

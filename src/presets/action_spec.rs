@@ -119,6 +119,10 @@ pub enum ConditionSpec {
     PiecesOf(CampSpec, CompareSpec),
     /// One of the moves being listed captures (only on `Listing`).
     CaptureListed,
+    /// The side now to move is this one.
+    ToMove(CampSpec),
+    /// The side now to move has no legal move (only on `Result`).
+    NoLegalMove,
     /// The condition does not hold.
     Not(Box<ConditionSpec>),
     /// One of the conditions holds.

@@ -143,6 +143,8 @@ struct Ctx {
     this: Option<P>,
     /// Whether a capture is among the moves listed (`Listing`).
     capture_listed: bool,
+    /// Whether the side now to move has no legal move (`Result`, asked for).
+    no_legal_move: bool,
 }
 
 impl Ctx {
@@ -210,6 +212,11 @@ fn holds(world: &World, cx: &Ctx, c: &Condition) -> bool {
             compare.holds(world.resource::<Board>().find(side, u64::MAX).count() as i32)
         }
         Condition::CaptureListed => cx.capture_listed,
+        Condition::ToMove(camp) => {
+            let side = if *camp == crate::rules::Camp::Mover { cx.mover } else { cx.mover.opponent() };
+            world.resource::<GameState>().turn == side
+        }
+        Condition::NoLegalMove => cx.no_legal_move,
         Condition::Not(inner) => !holds(world, cx, inner),
         Condition::Any(list) => list.iter().any(|c| holds(world, cx, c)),
     }
@@ -256,6 +263,12 @@ fn run(world: &mut World, action: &Action, sides: [bool; 2]) {
         Event::BeforeMove | Event::Capture | Event::TurnStart => {}
         _ if !sides[p.mover.index()] => return,
         _ => {}
+    }
+    // (The legal moves are asked for only when a condition wants them, and no result is decided.)
+    if action.when == Event::Result && action.conditions.contains(&Condition::NoLegalMove) && world.resource::<DecidedOutcome>().0.is_none()
+    {
+        crate::rules::run_pipeline(world, crate::rules::Pipeline::Query);
+        cx.no_legal_move = world.resource::<MoveQuery>().moves.is_empty();
     }
     if action.pieces.is_empty() {
         if action.conditions.iter().all(|c| holds(world, &cx, c)) {

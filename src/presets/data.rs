@@ -18,7 +18,7 @@ use super::{Activation, FactLook, PresetDef};
 use crate::rules::{FactDecl, Hook, PieceType, SquareSet, Variant};
 
 /// The files, by name.
-const FILES: [(&str, &str); 15] = [
+const FILES: [(&str, &str); 16] = [
     ("explosive-rook.ron", include_str!("../../data-presets/explosive-rook.ron")),
     ("capture-to-win.ron", include_str!("../../data-presets/capture-to-win.ron")),
     ("poisoned-squares.ron", include_str!("../../data-presets/poisoned-squares.ron")),
@@ -34,6 +34,7 @@ const FILES: [(&str, &str); 15] = [
     ("knightmate-rules.ron", include_str!("../../data-presets/knightmate-rules.ron")),
     ("capture-all.ron", include_str!("../../data-presets/capture-all.ron")),
     ("suicide-chess.ron", include_str!("../../data-presets/suicide-chess.ron")),
+    ("last-piece-standing.ron", include_str!("../../data-presets/last-piece-standing.ron")),
 ];
 
 /// A data preset's file.

@@ -132,6 +132,10 @@ pub enum Condition {
     /// One of the moves being listed captures (`Listing` only: it then judges the list the
     /// check rule left).
     CaptureListed,
+    /// The side now to move is this one (the other side, unless the turn did not pass).
+    ToMove(Camp),
+    /// The side now to move has no legal move (`Result` only).
+    NoLegalMove,
     /// The condition does not hold.
     Not(Box<Condition>),
     /// One of the conditions holds.

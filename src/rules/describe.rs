@@ -733,6 +733,14 @@ pub fn describe_action(variant: &Variant, action: &super::actions::Action) -> St
                 }
             }
             Condition::CaptureListed => "a capture is possible".into(),
+            Condition::ToMove(camp) => {
+                if *camp == super::actions::Camp::Mover {
+                    "the same side moves next".into()
+                } else {
+                    "the other side moves next".into()
+                }
+            }
+            Condition::NoLegalMove => "the side to move has no legal move".into(),
             Condition::Not(inner) => match &**inner {
                 Condition::Royal(w) => format!("{} is not royal", whose(*w)),
                 Condition::Is(w, k) => format!("{} is not a {}", whose(*w), name(*k)),

@@ -390,7 +390,18 @@ fn condition_row(ui: &mut egui::Ui, id: (usize, usize), c: &mut ConditionSpec, v
             merged |= d;
             ui.label("pieces");
         }
-        ConditionSpec::CaptureListed => {}
+        ConditionSpec::CaptureListed | ConditionSpec::NoLegalMove => {}
+        ConditionSpec::ToMove(camp) => {
+            let words = |c: &CampSpec| match c {
+                CampSpec::Mover => "the side that moved",
+                CampSpec::Other => "the other side",
+            };
+            egui::ComboBox::from_id_salt(("if-to-move", id)).width(130.0).selected_text(words(camp)).show_ui(ui, |ui| {
+                changed |= ui.selectable_value(camp, CampSpec::Mover, words(&CampSpec::Mover)).changed();
+                changed |= ui.selectable_value(camp, CampSpec::Other, words(&CampSpec::Other)).changed();
+            });
+            ui.label("moves next");
+        }
         ConditionSpec::Not(_) | ConditionSpec::Any(_) => {
             ui.label("(edit it in the RON section)");
         }
