@@ -315,6 +315,20 @@ fn compare(ui: &mut egui::Ui, id: impl std::hash::Hash + std::fmt::Debug, c: &mu
     (picked, dragged)
 }
 
+/// A side, from the side that moved.
+fn camp_combo(ui: &mut egui::Ui, id: impl std::hash::Hash + std::fmt::Debug, camp: &mut CampSpec) -> bool {
+    let words = |c: &CampSpec| match c {
+        CampSpec::Mover => "the side that moved",
+        CampSpec::Other => "the other side",
+    };
+    let mut changed = false;
+    egui::ComboBox::from_id_salt(id).width(130.0).selected_text(words(camp)).show_ui(ui, |ui| {
+        changed |= ui.selectable_value(camp, CampSpec::Mover, words(&CampSpec::Mover)).changed();
+        changed |= ui.selectable_value(camp, CampSpec::Other, words(&CampSpec::Other)).changed();
+    });
+    changed
+}
+
 /// One condition: a "not" box, its kind, and its values.
 fn condition_row(ui: &mut egui::Ui, id: (usize, usize), c: &mut ConditionSpec, v: &Vocabulary, whos: &[WhoSpec]) -> (bool, bool) {
     let (mut changed, mut merged) = (false, false);
@@ -376,14 +390,7 @@ fn condition_row(ui: &mut egui::Ui, id: (usize, usize), c: &mut ConditionSpec, v
             merged |= d;
         }
         ConditionSpec::PiecesOf(camp, cmp) => {
-            let words = |c: &CampSpec| match c {
-                CampSpec::Mover => "the side that moved",
-                CampSpec::Other => "the other side",
-            };
-            egui::ComboBox::from_id_salt(("if-camp", id)).width(130.0).selected_text(words(camp)).show_ui(ui, |ui| {
-                changed |= ui.selectable_value(camp, CampSpec::Mover, words(&CampSpec::Mover)).changed();
-                changed |= ui.selectable_value(camp, CampSpec::Other, words(&CampSpec::Other)).changed();
-            });
+            changed |= camp_combo(ui, ("if-camp", id), camp);
             ui.label("has");
             let (p, d) = compare(ui, ("if-cmp", id), cmp);
             changed |= p;
@@ -392,14 +399,7 @@ fn condition_row(ui: &mut egui::Ui, id: (usize, usize), c: &mut ConditionSpec, v
         }
         ConditionSpec::CaptureListed | ConditionSpec::NoLegalMove => {}
         ConditionSpec::ToMove(camp) => {
-            let words = |c: &CampSpec| match c {
-                CampSpec::Mover => "the side that moved",
-                CampSpec::Other => "the other side",
-            };
-            egui::ComboBox::from_id_salt(("if-to-move", id)).width(130.0).selected_text(words(camp)).show_ui(ui, |ui| {
-                changed |= ui.selectable_value(camp, CampSpec::Mover, words(&CampSpec::Mover)).changed();
-                changed |= ui.selectable_value(camp, CampSpec::Other, words(&CampSpec::Other)).changed();
-            });
+            changed |= camp_combo(ui, ("if-to-move", id), camp);
             ui.label("moves next");
         }
         ConditionSpec::Not(_) | ConditionSpec::Any(_) => {
