@@ -526,6 +526,12 @@ fn actions_are_built_in_the_editor_with_pickers() {
     e.apply(&Edit::Actions(list)).unwrap();
     let problems = e.problems();
     assert!(problems.iter().any(|p| p.code.to_string() == "W_ACTION_NEVER" && p.path == "actions[1]"), "{problems:?}");
+    // Another event keeps the effects it can have, and stands its first one in for the rest.
+    let a = chimera::editor::actions::with_event(&e.file().actions.clone().unwrap()[0], EventSpec::Royalty, &v);
+    assert_eq!(a.then, [EffectSpec::Royal(Vec::new())]);
+    assert!(a.conditions.is_empty());
+    let b = chimera::editor::actions::with_event(&e.file().actions.clone().unwrap()[0], EventSpec::Moved, &v);
+    assert!(b.then.iter().any(|x| matches!(x, EffectSpec::Transform(..))), "{b:?}");
     // The file round-trips through RON.
     let text = variants::write_variant_file(e.file()).unwrap();
     assert_eq!(&variants::parse_variant_file(&text).unwrap(), e.file());

@@ -187,6 +187,26 @@ pub fn effect_kind(e: &EffectSpec) -> &'static str {
     }
 }
 
+/// The action answering `event` instead: the effects the event cannot have are left out (the
+/// event's first kind of effect stands in when none is left), and royalty keeps no condition.
+pub fn with_event(a: &ActionSpec, event: EventSpec, v: &Vocabulary) -> ActionSpec {
+    let kinds = effect_kinds(event, v);
+    let mut out = ActionSpec { when: event, ..a.clone() };
+    out.then.retain(|e| kinds.iter().any(|(w, _)| *w == effect_kind(e)));
+    if out.then.is_empty()
+        && let Some((_, first)) = kinds.first()
+    {
+        out.then.push(first.clone());
+    }
+    if event == EventSpec::Royalty {
+        out.conditions.clear();
+    }
+    if !matches!(event, EventSpec::TurnStart | EventSpec::TurnEnd) {
+        out.pieces.clear();
+    }
+    out
+}
+
 /// A new action to start from: when a piece captures, sparkles (a name no other action has).
 pub fn new_action(existing: &[ActionSpec]) -> ActionSpec {
     ActionSpec {

@@ -851,6 +851,10 @@ pub fn describe_action(variant: &Variant, action: &super::actions::Action) -> St
     if effects.is_empty() {
         return format!("{when}{condition}{side}.");
     }
+    // (Royalty holds for the whole game: it has no moment to name.)
+    if action.when == Event::Royalty {
+        return format!("{}.", capitalised(&effects.join(", ")));
+    }
     format!("{when}{condition}{side}: {}.", effects.join(", "))
 }
 

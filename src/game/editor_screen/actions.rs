@@ -9,7 +9,7 @@ use bevy_egui::egui;
 
 use crate::editor::actions::{
     EVENTS, Vocabulary, WHO, condition_kind, condition_kinds, duplicated, effect_kind, effect_kinds, event_words, moved, new_action,
-    new_fact, who_for, who_words,
+    new_fact, who_for, who_words, with_event,
 };
 use crate::editor::{Edit, Editor};
 use crate::variants::Problem;
@@ -166,7 +166,10 @@ fn action_rows(ui: &mut egui::Ui, i: usize, a: &mut ActionSpec, v: &Vocabulary) 
         ui.label("When");
         egui::ComboBox::from_id_salt(("when", i)).width(230.0).selected_text(event_words(a.when)).show_ui(ui, |ui| {
             for (e, words) in EVENTS {
-                changed |= ui.selectable_value(&mut a.when, e, words).changed();
+                if ui.selectable_label(a.when == e, words).clicked() && a.when != e {
+                    *a = with_event(a, e, v);
+                    changed = true;
+                }
             }
         });
         let sides = match a.sides {
