@@ -477,7 +477,7 @@ fn actions_are_built_in_the_editor_with_pickers() {
     let mut e = Editor::copy_of("chess").unwrap();
     let pieces: Vec<String> = e.file().pieces.iter().flatten().map(|p| p.name.clone()).collect();
     let v = Vocabulary { pieces: pieces.clone(), ..Default::default() };
-    let pick_if = |words: &str| condition_kinds(&v).into_iter().find(|(w, _)| *w == words).unwrap().1;
+    let pick_if = |words: &str| condition_kinds(EventSpec::Capture, &v).into_iter().find(|(w, _)| *w == words).unwrap().1;
     let pick_then = |words: &str| effect_kinds(EventSpec::Capture, &v).into_iter().find(|(w, _)| *w == words).unwrap().1;
     let mut a = new_action(&[]);
     assert_eq!(a.when, EventSpec::Capture);

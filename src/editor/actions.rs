@@ -74,8 +74,11 @@ impl Vocabulary {
     }
 }
 
-/// The kinds of condition, each with its words and a value to start from.
-pub fn condition_kinds(v: &Vocabulary) -> Vec<(&'static str, ConditionSpec)> {
+/// The kinds of condition an event may have, each with its words and a value to start from.
+pub fn condition_kinds(event: EventSpec, v: &Vocabulary) -> Vec<(&'static str, ConditionSpec)> {
+    if event == EventSpec::Royalty {
+        return Vec::new();
+    }
     let mut out = vec![
         ("it captures", ConditionSpec::Captures),
         ("it promotes", ConditionSpec::Promotes),
@@ -96,6 +99,11 @@ pub fn condition_kinds(v: &Vocabulary) -> Vec<(&'static str, ConditionSpec)> {
     if v.facts.is_empty() {
         out.retain(|(_, c)| !matches!(c, ConditionSpec::Fact(..)));
     }
+    out.retain(|(_, c)| match c {
+        ConditionSpec::CaptureListed => event == EventSpec::Listing,
+        ConditionSpec::NoLegalMove => event == EventSpec::Result,
+        _ => true,
+    });
     out
 }
 
@@ -157,6 +165,20 @@ pub fn effect_kinds(event: EventSpec, v: &Vocabulary) -> Vec<(&'static str, Effe
     if v.facts.is_empty() {
         out.retain(|(_, e)| !matches!(e, EffectSpec::Absorb(_) | EffectSpec::AddFact(..) | EffectSpec::SetFact(..)));
     }
+    // Nothing but facts, soaking, animations and notes happens inside a hit.
+    if event == EventSpec::Damaged {
+        out.retain(|(_, e)| {
+            matches!(
+                e,
+                EffectSpec::Absorb(_)
+                    | EffectSpec::Soak(_)
+                    | EffectSpec::AddFact(..)
+                    | EffectSpec::SetFact(..)
+                    | EffectSpec::Show(..)
+                    | EffectSpec::Note(_)
+            )
+        });
+    }
     out
 }
 
@@ -198,9 +220,8 @@ pub fn with_event(a: &ActionSpec, event: EventSpec, v: &Vocabulary) -> ActionSpe
     {
         out.then.push(first.clone());
     }
-    if event == EventSpec::Royalty {
-        out.conditions.clear();
-    }
+    let conditions = condition_kinds(event, v);
+    out.conditions.retain(|c| conditions.iter().any(|(w, _)| *w == condition_kind(c)));
     if !matches!(event, EventSpec::TurnStart | EventSpec::TurnEnd) {
         out.pieces.clear();
     }

@@ -58,6 +58,12 @@ pub trait Names {
     fn royal(&self) -> Vec<PieceType>;
     /// Every type (what `pieces: ["all"]` attaches to).
     fn all(&self) -> Vec<PieceType>;
+    /// Whether a name in a list (the types an area spares, the royal types) that no type has
+    /// is passed over rather than refused: so for a data preset, which is played in variants
+    /// it was not written for, as a Rust preset looks types up by name and skips the missing.
+    fn lenient_lists(&self) -> bool {
+        false
+    }
     /// The region of this name, `[white's, black's]`; `None` for an unknown one (which the
     /// implementor may have reported itself, at `path`).
     fn region(&mut self, name: &str, path: &str) -> Option<[SquareSet; 2]>;
@@ -209,6 +215,14 @@ impl Cx<'_> {
         found
     }
 
+    /// The types a list names (see [`Names::lenient_lists`]).
+    fn pieces_listed(&mut self, names: &[String], path: &str) -> Vec<Option<PieceType>> {
+        if self.names.lenient_lists() {
+            return names.iter().filter_map(|n| self.names.piece(n)).map(Some).collect();
+        }
+        names.iter().map(|n| self.piece(n, path)).collect()
+    }
+
     fn fact(&mut self, name: &str, path: &str) -> Option<&'static str> {
         let found = self.facts.iter().copied().find(|f| *f == name);
         if found.is_none() {
@@ -347,7 +361,7 @@ impl Cx<'_> {
                     self.problem(ActionCode::Damage, path.into(), message);
                 }
                 let at = self.who(d.at, path);
-                let spare: Vec<Option<PieceType>> = d.spare.iter().map(|n| self.piece(n, &format!("{path}.spare"))).collect();
+                let spare: Vec<Option<PieceType>> = self.pieces_listed(&d.spare, &format!("{path}.spare"));
                 let kind = match d.kind {
                     DamageKindSpec::Explosion => DamageKind::Explosion,
                     DamageKindSpec::Poison => DamageKind::Poison,
@@ -398,7 +412,7 @@ impl Cx<'_> {
                 ActionEffect::AllowCheck
             }
             EffectSpec::Royal(names) => {
-                let types: Vec<Option<PieceType>> = names.iter().map(|n| self.piece(n, path)).collect();
+                let types: Vec<Option<PieceType>> = self.pieces_listed(names, path);
                 ActionEffect::Royal(types.into_iter().collect::<Option<Vec<_>>>()?)
             }
             EffectSpec::ExtraMove => {
@@ -482,7 +496,11 @@ pub fn never_runs(action: &Action, facts: &[FactDecl]) -> Option<String> {
     for c in cs {
         if let Condition::Fact(_, name, compare) = c
             && let Some(d) = facts.iter().find(|d| d.name == *name)
-            && !(d.min..=d.max).any(|v| compare.holds(v))
+            && !match *compare {
+                Compare::AtLeast(n) => n <= d.max,
+                Compare::AtMost(n) => n >= d.min,
+                Compare::Exactly(n) => (d.min..=d.max).contains(&n),
+            }
         {
             return Some(format!("{name} stays within {}..={}: no value passes", d.min, d.max));
         }

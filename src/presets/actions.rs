@@ -374,7 +374,7 @@ fn effect_done(world: &mut World, owner: &'static str, effect: &ActionEffect, cx
             let Some(now) = super::facts::value(world, target, fact) else { return true };
             let amount = world.resource::<DamageRequest>().amount;
             let min = super::facts::slot_of(world, fact).map_or(0, |(_, d)| d.min);
-            let after = super::facts::set_value(world, target, fact, now - amount).unwrap_or(now);
+            let after = super::facts::set_value(world, target, fact, now.saturating_sub(amount)).unwrap_or(now);
             world.resource_mut::<DamageRequest>().consume(owner, after <= min);
         }
         ActionEffect::Soak(n) => {

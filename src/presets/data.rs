@@ -164,6 +164,10 @@ impl Names for OnVariant<'_> {
         self.variant.registry.ids().map(|k| self.variant.registry.def(k).name.clone()).collect()
     }
 
+    fn lenient_lists(&self) -> bool {
+        true
+    }
+
     fn all(&self) -> Vec<PieceType> {
         self.variant.registry.ids().collect()
     }

@@ -63,14 +63,11 @@ const SLOTS: [SlotFns; MAX_FACTS] = [slot::<0>(), slot::<1>(), slot::<2>(), slot
 
 /// Makes `decls` the declared facts: a fact declared before keeps its slot (with the new
 /// declaration's limits); a new one takes a free slot, or the slot of a fact no longer
-/// declared (whose preset's on-deactivate took it from every piece). None declared: no slots
-/// (a new game starts from none). [`super::set_active_presets`] refuses more than
-/// [`MAX_FACTS`].
+/// declared (whose preset's on-deactivate took it from every piece). Slots are never taken
+/// away, so that a preset that runs out, and comes back when its move is undone, finds its
+/// facts where they were. [`super::set_active_presets`] refuses more than [`MAX_FACTS`].
 pub fn declare(world: &mut World, decls: &[FactDecl]) {
     let mut slots = world.get_resource::<FactSlots>().cloned().unwrap_or_default();
-    if decls.is_empty() {
-        slots.0.clear();
-    }
     for d in decls {
         if let Some(s) = slots.0.iter_mut().find(|s| s.name == d.name) {
             *s = d.clone();
@@ -120,8 +117,8 @@ pub fn set_value(world: &mut World, e: Entity, name: &str, v: i32) -> Option<i32
 
 /// Sets the fact `name` on a piece, as a FEN says, without undo (a position being set up).
 pub fn put(world: &mut World, e: Entity, name: &str, v: i32) -> bool {
-    let Some((i, _)) = slot_of(world, name) else { return false };
-    (SLOTS[i].set)(world, e, v);
+    let Some((i, d)) = slot_of(world, name) else { return false };
+    (SLOTS[i].set)(world, e, v.clamp(d.min, d.max));
     true
 }
 

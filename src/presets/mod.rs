@@ -509,8 +509,9 @@ pub fn check_params(def: &PresetDef, a: &Activation) -> Result<(), PresetError> 
 pub fn set_active_presets(world: &mut World, set: Vec<Activation>) -> Result<(), PresetError> {
     validate(&set)?;
     let own = if set.iter().any(|a| a.id == ACTIONS.id) { world.get_resource::<Rules>().map(|r| r.0.facts.clone()) } else { None };
-    let profile_hp = world.get_resource::<profile::ActiveProfile>().is_some_and(|p| p.table.hp);
-    check_facts(&set, &own.unwrap_or_default(), profile_hp)?;
+    // (The game's modifier profile is applied after its presets: its hit points are not
+    // known here, see `presets/README.md`, "Data presets".)
+    check_facts(&set, &own.unwrap_or_default(), false)?;
     world.init_resource::<PresetState>();
     let old = world.get_resource::<ActivePresets>().map(|a| a.0.clone()).unwrap_or_default();
     for a in old.iter().filter(|a| !set.iter().any(|b| b.id == a.id)) {

@@ -95,11 +95,11 @@ fn facts(ui: &mut egui::Ui, editor: &mut Editor, list: Vec<FactSpec>, problems: 
             let name = ui.add(egui::TextEdit::singleline(&mut f.name).desired_width(90.0));
             merged |= name.changed();
             ui.label("starts at");
-            merged |= ui.add(egui::DragValue::new(&mut f.start).range(-99..=99)).changed();
+            merged |= ui.add(egui::DragValue::new(&mut f.start).range(-99..=99).clamp_existing_to_range(false)).changed();
             ui.label("from");
-            merged |= ui.add(egui::DragValue::new(&mut f.min).range(-99..=99)).changed();
+            merged |= ui.add(egui::DragValue::new(&mut f.min).range(-99..=99).clamp_existing_to_range(false)).changed();
             ui.label("to");
-            merged |= ui.add(egui::DragValue::new(&mut f.max).range(-99..=99)).changed();
+            merged |= ui.add(egui::DragValue::new(&mut f.max).range(-99..=99).clamp_existing_to_range(false)).changed();
             let shown = match f.look {
                 None => "not shown",
                 Some(LookSpec::Pips(..)) => "pips below",
@@ -211,12 +211,13 @@ fn action_rows(ui: &mut egui::Ui, i: usize, a: &mut ActionSpec, v: &Vocabulary) 
         changed = true;
     }
     let whos = who_for(a.when, !a.pieces.is_empty());
+    let when = a.when;
     // Conditions.
     let mut remove = None;
     for (j, c) in a.conditions.iter_mut().enumerate() {
         ui.horizontal_wrapped(|ui| {
             ui.label(if j == 0 { "If" } else { "and" });
-            let (c2, m2) = condition_row(ui, (i, j), c, v, &whos);
+            let (c2, m2) = condition_row(ui, (i, j), c, v, &whos, when);
             changed |= c2;
             merged |= m2;
             if ui.button("✖").on_hover_text("Remove this condition").clicked() {
@@ -230,7 +231,7 @@ fn action_rows(ui: &mut egui::Ui, i: usize, a: &mut ActionSpec, v: &Vocabulary) 
     }
     ui.horizontal(|ui| {
         egui::ComboBox::from_id_salt(("add-if", i)).selected_text("➕ condition").show_ui(ui, |ui| {
-            for (words, c) in condition_kinds(v) {
+            for (words, c) in condition_kinds(when, v) {
                 if ui.selectable_label(false, words).clicked() {
                     a.conditions.push(c);
                     changed = true;
@@ -307,7 +308,7 @@ fn compare(ui: &mut egui::Ui, id: impl std::hash::Hash + std::fmt::Debug, c: &mu
             }
         }
     });
-    let dragged = ui.add(egui::DragValue::new(&mut n).range(-99..=99)).changed();
+    let dragged = ui.add(egui::DragValue::new(&mut n).range(-99..=99).clamp_existing_to_range(false)).changed();
     if dragged {
         *c = match *c {
             CompareSpec::AtLeast(_) => CompareSpec::AtLeast(n),
@@ -333,7 +334,14 @@ fn camp_combo(ui: &mut egui::Ui, id: impl std::hash::Hash + std::fmt::Debug, cam
 }
 
 /// One condition: a "not" box, its kind, and its values.
-fn condition_row(ui: &mut egui::Ui, id: (usize, usize), c: &mut ConditionSpec, v: &Vocabulary, whos: &[WhoSpec]) -> (bool, bool) {
+fn condition_row(
+    ui: &mut egui::Ui,
+    id: (usize, usize),
+    c: &mut ConditionSpec,
+    v: &Vocabulary,
+    whos: &[WhoSpec],
+    event: EventSpec,
+) -> (bool, bool) {
     let (mut changed, mut merged) = (false, false);
     let mut not = matches!(c, ConditionSpec::Not(_));
     if ui.checkbox(&mut not, "not").on_hover_text("The condition holds when this does not").changed() {
@@ -349,7 +357,7 @@ fn condition_row(ui: &mut egui::Ui, id: (usize, usize), c: &mut ConditionSpec, v
     };
     let kind = condition_kind(inner);
     egui::ComboBox::from_id_salt(("if-kind", id)).width(170.0).selected_text(kind).show_ui(ui, |ui| {
-        for (words, fresh) in condition_kinds(v) {
+        for (words, fresh) in condition_kinds(event, v) {
             if ui.selectable_label(words == kind, words).clicked() && words != kind {
                 *inner = fresh;
                 changed = true;
@@ -455,9 +463,9 @@ fn effect_row(
             ui.label("to");
             changed |= who_combo(ui, ("then-who", id), &mut d.at, whos);
             ui.label("and within");
-            merged |= ui.add(egui::DragValue::new(&mut d.around).range(0..=8)).changed();
+            merged |= ui.add(egui::DragValue::new(&mut d.around).range(0..=8).clamp_existing_to_range(false)).changed();
             ui.label("squares:");
-            merged |= ui.add(egui::DragValue::new(&mut d.amount).range(1..=99)).changed();
+            merged |= ui.add(egui::DragValue::new(&mut d.amount).range(1..=99).clamp_existing_to_range(false)).changed();
             ui.label("points of");
             egui::ComboBox::from_id_salt(("then-dmg", id)).width(90.0).selected_text(format!("{:?}", d.kind)).show_ui(ui, |ui| {
                 changed |= ui.selectable_value(&mut d.kind, DamageKindSpec::Explosion, "Explosion").changed();
@@ -479,11 +487,11 @@ fn effect_row(
             }
         }
         EffectSpec::Absorb(fact) => changed |= name_combo(ui, ("then-fact", id), fact, &v.facts),
-        EffectSpec::Soak(n) => merged |= ui.add(egui::DragValue::new(n).range(1..=99)).changed(),
+        EffectSpec::Soak(n) => merged |= ui.add(egui::DragValue::new(n).range(1..=99).clamp_existing_to_range(false)).changed(),
         EffectSpec::AddFact(w, fact, n) | EffectSpec::SetFact(w, fact, n) => {
             changed |= who_combo(ui, ("then-who", id), w, whos);
             changed |= name_combo(ui, ("then-fact", id), fact, &v.facts);
-            merged |= ui.add(egui::DragValue::new(n).range(-99..=99)).changed();
+            merged |= ui.add(egui::DragValue::new(n).range(-99..=99).clamp_existing_to_range(false)).changed();
         }
         EffectSpec::Transform(w, name) => {
             changed |= who_combo(ui, ("then-who", id), w, whos);
