@@ -384,9 +384,14 @@ fn a_game_with_actions_saves_and_resumes() {
     }
     let fen = e.fen();
     assert!(fen.starts_with("2bqkbnr/3ppppp/2p5/1P6/8/8/1PPPPPPP/1NBQKBNR b"), "the rook blew up a7, b8, a8 and itself: {fen}");
+    assert_eq!(saved_and_resumed(&mut e, "mine.ron", &file), fen);
+}
+
+/// The FEN of the game `e` of the variant `file` once saved (as `id`) and resumed.
+fn saved_and_resumed(e: &mut Engine, id: &str, file: &variants::VariantFile) -> String {
     let input = chimera::save::SaveInput {
-        variant_id: "mine.ron",
-        definition: Some(&file),
+        variant_id: id,
+        definition: Some(file),
         presets: &[],
         start_fen: "startpos",
         seats: chimera::save::Seats::default(),
@@ -395,8 +400,7 @@ fn a_game_with_actions_saves_and_resumes() {
         clock: None,
     };
     let saved = chimera::save::write_save(e.world_mut(), &input);
-    let mut back = chimera::save::resume(&chimera::save::read_save(&saved).unwrap()).unwrap();
-    assert_eq!(back.fen(), fen);
+    chimera::save::resume(&chimera::save::read_save(&saved).unwrap()).unwrap().fen()
 }
 
 /// A rule example of `rule-examples/`, loaded as a player opens it.
@@ -549,19 +553,7 @@ fn games_with_declared_facts_save_and_resume() {
     }
     let fen = e.fen();
     assert!(fen.contains("Hp=") && fen.contains("e4:3"), "{fen}");
-    let input = chimera::save::SaveInput {
-        variant_id: "vampire-chess.ron",
-        definition: Some(&file),
-        presets: &[],
-        start_fen: "startpos",
-        seats: chimera::save::Seats::default(),
-        redo: &[],
-        date: "2026.11.29",
-        clock: None,
-    };
-    let saved = chimera::save::write_save(e.world_mut(), &input);
-    let mut back = chimera::save::resume(&chimera::save::read_save(&saved).unwrap()).unwrap();
-    assert_eq!(back.fen(), fen);
+    assert_eq!(saved_and_resumed(&mut e, "vampire-chess.ron", &file), fen);
     // A data preset's facts, through the FEN alone: a game set up from it plays on alike.
     let mut v = variants::builtin("chess").unwrap();
     v.presets = vec![PresetRequest { id: "piece-hp-data".into(), sides: [true, true], ..Default::default() }];

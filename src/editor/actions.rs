@@ -167,17 +167,7 @@ pub fn effect_kinds(event: EventSpec, v: &Vocabulary) -> Vec<(&'static str, Effe
     }
     // Nothing but facts, soaking, animations and notes happens inside a hit.
     if event == EventSpec::Damaged {
-        out.retain(|(_, e)| {
-            matches!(
-                e,
-                EffectSpec::Absorb(_)
-                    | EffectSpec::Soak(_)
-                    | EffectSpec::AddFact(..)
-                    | EffectSpec::SetFact(..)
-                    | EffectSpec::Show(..)
-                    | EffectSpec::Note(_)
-            )
-        });
+        out.retain(|(_, e)| crate::presets::action_compile::allowed_inside_a_hit(e));
     }
     out
 }

@@ -192,6 +192,20 @@ fn compare(c: CompareSpec) -> Compare {
     }
 }
 
+/// Whether a `Damaged` action may have this effect: a hit is being dealt, so it takes or
+/// soaks the hit, changes facts, shows and notes; no hit, piece or move is made inside it.
+pub fn allowed_inside_a_hit(e: &EffectSpec) -> bool {
+    matches!(
+        e,
+        EffectSpec::Absorb(_)
+            | EffectSpec::Soak(_)
+            | EffectSpec::AddFact(..)
+            | EffectSpec::SetFact(..)
+            | EffectSpec::Show(..)
+            | EffectSpec::Note(_)
+    )
+}
+
 /// One action's compiling: its event, and where problems go.
 struct Cx<'a> {
     names: &'a mut dyn Names,
@@ -330,17 +344,7 @@ impl Cx<'_> {
             self.problem(ActionCode::Effect, path.into(), "a Royalty action says which types are royal, and only it does".into());
             return None;
         }
-        // A hit is being dealt: no hit, piece or move is made inside it.
-        let inside_a_hit = matches!(
-            e,
-            EffectSpec::Absorb(_)
-                | EffectSpec::Soak(_)
-                | EffectSpec::AddFact(..)
-                | EffectSpec::SetFact(..)
-                | EffectSpec::Show(..)
-                | EffectSpec::Note(_)
-        );
-        if self.when == Event::Damaged && !inside_a_hit {
+        if self.when == Event::Damaged && !allowed_inside_a_hit(e) {
             let message =
                 "a Damaged action takes or soaks the hit, changes facts, shows or notes: nothing else happens inside a hit".into();
             self.problem(ActionCode::Effect, path.into(), message);
