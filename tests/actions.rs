@@ -178,13 +178,13 @@ fn data_presets(g: chimera::rules::Geometry) -> Vec<(&'static str, String)> {
 }
 
 /// The variant `id` with `actions` (and regions, after `REGIONS`) written into its file.
-fn with_actions(id: &str, written: &str) -> Variant {
+pub(crate) fn with_actions(id: &str, written: &str) -> Variant {
     let file = file_with_actions(id, written);
     variants::compile(&file).unwrap_or_else(|e| panic!("{id}: {e}"))
 }
 
 /// [`with_actions`]' file.
-fn file_with_actions(id: &str, written: &str) -> variants::VariantFile {
+pub(crate) fn file_with_actions(id: &str, written: &str) -> variants::VariantFile {
     let mut file = variants::builtin_resolved(id).unwrap();
     let (actions, regions) = written.split_once("REGIONS").unwrap_or((written, ""));
     let text = format!("(id: \"{id}\", format: 2, actions: {actions})");
@@ -198,7 +198,7 @@ fn file_with_actions(id: &str, written: &str) -> variants::VariantFile {
     file
 }
 
-fn legal(e: &mut Engine) -> Vec<String> {
+pub(crate) fn legal(e: &mut Engine) -> Vec<String> {
     let mut moves: Vec<String> = e.legal_moves().iter().map(|m| e.to_uci(m)).collect();
     moves.sort();
     moves
@@ -222,19 +222,22 @@ fn a_variants_own_actions_play_as_the_rust_presets_do() {
     }
 }
 
+/// The problems (code, key path) of a chess file with these `actions`, after `format`
+/// (`format: 2,` or nothing).
+pub(crate) fn problems(actions: &str, format: &str) -> Vec<(String, String)> {
+    let text = format!("(id: \"x\", extends: \"chess\", name: \"X\", {format} actions: {actions})");
+    let file = variants::resolve(variants::parse_variant_file(&text).unwrap(), &variants::builtin_file).unwrap();
+    match variants::compile(&file) {
+        Ok(_) => Vec::new(),
+        Err(variants::LoadError::Invalid(ps)) => ps.into_iter().map(|p| (p.code.to_string(), p.path)).collect(),
+        Err(e) => panic!("{e}"),
+    }
+}
+
 /// Files with actions say their format, name real pieces, and use effects where their event
 /// allows them; each problem has its code and key path.
 #[test]
 fn actions_are_checked_with_codes_and_paths() {
-    let problems = |actions: &str, format: &str| -> Vec<(String, String)> {
-        let text = format!("(id: \"x\", extends: \"chess\", name: \"X\", {format} actions: {actions})");
-        let file = variants::resolve(variants::parse_variant_file(&text).unwrap(), &variants::builtin_file).unwrap();
-        match variants::compile(&file) {
-            Ok(_) => Vec::new(),
-            Err(variants::LoadError::Invalid(ps)) => ps.into_iter().map(|p| (p.code.to_string(), p.path)).collect(),
-            Err(e) => panic!("{e}"),
-        }
-    };
     let ok = r#"[(name: "a", when: Result, if: [Captures], then: [Win(Mover, "first")])]"#;
     assert_eq!(problems(ok, "format: 2,"), []);
     assert_eq!(problems(ok, ""), [("E_ACTION_FORMAT".into(), "format".into())]);
@@ -481,8 +484,8 @@ fn actions_are_built_in_the_editor_with_pickers() {
     let mut e = Editor::copy_of("chess").unwrap();
     let pieces: Vec<String> = e.file().pieces.iter().flatten().map(|p| p.name.clone()).collect();
     let v = Vocabulary { pieces: pieces.clone(), ..Default::default() };
-    let pick_if = |words: &str| condition_kinds(EventSpec::Capture, &v).into_iter().find(|(w, _)| *w == words).unwrap().1;
-    let pick_then = |words: &str| effect_kinds(EventSpec::Capture, &v).into_iter().find(|(w, _)| *w == words).unwrap().1;
+    let pick_if = |words: &str| condition_kinds(&EventSpec::Capture, &v).into_iter().find(|(w, _)| *w == words).unwrap().1;
+    let pick_then = |words: &str| effect_kinds(&EventSpec::Capture, &v).into_iter().find(|(w, _)| *w == words).unwrap().1;
     let mut a = new_action(&[]);
     assert_eq!(a.when, EventSpec::Capture);
     let ConditionSpec::Is(_, mut pawn) = pick_if("a piece is of a type") else { panic!() };

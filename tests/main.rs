@@ -4,6 +4,7 @@
 
 mod common;
 
+mod action_vocabulary;
 mod actions;
 mod ai;
 mod andernach;

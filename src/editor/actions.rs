@@ -9,22 +9,44 @@ use crate::presets::action_spec::{
     ShowSpec, SideSpec, WhoSpec,
 };
 
-/// The events, in the order a move meets them, with their words.
-pub const EVENTS: [(EventSpec, &str); 9] = [
-    (EventSpec::BeforeMove, "before a move is made"),
-    (EventSpec::Capture, "a piece captures"),
-    (EventSpec::Damaged, "a piece takes damage"),
-    (EventSpec::TurnEnd, "a move is made, before the turn passes"),
-    (EventSpec::Moved, "a move has been made"),
-    (EventSpec::TurnStart, "a turn starts"),
-    (EventSpec::Result, "the result is judged after a move"),
-    (EventSpec::Listing, "moves are listed (to forbid some)"),
-    (EventSpec::Royalty, "the royal pieces are named"),
-];
+/// The events, in the order a move meets them, with their words: each with a value to start
+/// from (a region's events are offered when the file has a region).
+pub fn events(v: &Vocabulary) -> Vec<(EventSpec, &'static str)> {
+    let mut out = vec![
+        (EventSpec::BeforeMove, "before a move is made"),
+        (EventSpec::Capture, "a piece captures"),
+        (EventSpec::Damaged, "a piece takes damage"),
+        (EventSpec::TurnEnd, "a move is made, before the turn passes"),
+        (EventSpec::Moved, "a move has been made"),
+        (EventSpec::Check, "a move gives check"),
+        (EventSpec::Promotion, "a piece promotes"),
+        (EventSpec::Drop, "a piece is dropped"),
+        (EventSpec::Spawned, "a piece appears"),
+        (EventSpec::Removed, "a piece leaves the board"),
+        (EventSpec::TurnStart, "a turn starts"),
+        (EventSpec::Every(10), "every few half-moves"),
+        (EventSpec::Result, "the result is judged after a move"),
+        (EventSpec::Listing, "moves are listed (to forbid some)"),
+        (EventSpec::Royalty, "the royal pieces are named"),
+    ];
+    if let Some(region) = v.regions.first() {
+        out.insert(5, (EventSpec::Arrives(region.clone()), "a piece arrives in a region"));
+        out.insert(6, (EventSpec::Leaves(region.clone()), "a piece leaves a region"));
+    }
+    out
+}
 
-/// The words of an event.
-pub fn event_words(e: EventSpec) -> &'static str {
-    EVENTS.iter().find(|(x, _)| *x == e).map_or("", |(_, w)| w)
+/// The words of an event (of its kind: any region, any count).
+pub fn event_words(e: &EventSpec) -> &'static str {
+    match e {
+        EventSpec::Arrives(_) => "a piece arrives in a region",
+        EventSpec::Leaves(_) => "a piece leaves a region",
+        EventSpec::Every(_) => "every few half-moves",
+        e => {
+            let v = Vocabulary::default();
+            events(&v).into_iter().find(|(x, _)| x == e).map_or("", |(_, w)| w)
+        }
+    }
 }
 
 /// The pieces an action may speak of, with their words.
@@ -41,15 +63,26 @@ pub fn who_words(w: WhoSpec) -> &'static str {
 }
 
 /// The pieces an event has (the `Hit` of damage, the `This` of attached actions).
-pub fn who_for(event: EventSpec, attached: bool) -> Vec<WhoSpec> {
+pub fn who_for(event: &EventSpec, attached: bool) -> Vec<WhoSpec> {
     let mut out = vec![WhoSpec::Mover, WhoSpec::Victim];
-    if event == EventSpec::Damaged {
+    if *event == EventSpec::Damaged {
         out.push(WhoSpec::Hit);
     }
-    if attached {
+    if attached || chained(event) {
         out.push(WhoSpec::This);
     }
     out
+}
+
+/// Whether the event answers one piece appearing or leaving (which `This` names).
+pub fn chained(event: &EventSpec) -> bool {
+    matches!(event, EventSpec::Spawned | EventSpec::Removed)
+}
+
+/// Whether actions on the event may name piece types in `pieces` (attached to them, or the
+/// types a piece appearing or leaving must be of).
+pub fn takes_pieces(event: &EventSpec) -> bool {
+    matches!(event, EventSpec::TurnStart | EventSpec::TurnEnd) || chained(event)
 }
 
 /// What names and numbers the pickers offer: the file's piece types (by name), regions and
@@ -62,6 +95,8 @@ pub struct Vocabulary {
     pub regions: Vec<String>,
     /// Fact names.
     pub facts: Vec<String>,
+    /// Whether the variant has hands.
+    pub hands: bool,
 }
 
 impl Vocabulary {
@@ -75,8 +110,8 @@ impl Vocabulary {
 }
 
 /// The kinds of condition an event may have, each with its words and a value to start from.
-pub fn condition_kinds(event: EventSpec, v: &Vocabulary) -> Vec<(&'static str, ConditionSpec)> {
-    if event == EventSpec::Royalty {
+pub fn condition_kinds(event: &EventSpec, v: &Vocabulary) -> Vec<(&'static str, ConditionSpec)> {
+    if *event == EventSpec::Royalty {
         return Vec::new();
     }
     let mut out = vec![
@@ -92,18 +127,27 @@ pub fn condition_kinds(event: EventSpec, v: &Vocabulary) -> Vec<(&'static str, C
         ("a capture is possible", ConditionSpec::CaptureListed),
         ("who moves next", ConditionSpec::ToMove(CampSpec::Other)),
         ("the side to move is stuck", ConditionSpec::NoLegalMove),
+        ("it drops a piece", ConditionSpec::Drops),
+        ("it castles", ConditionSpec::Castles),
+        ("pieces of a type on the board", ConditionSpec::Count(CampSpec::Other, vec![v.piece()], CompareSpec::AtMost(0))),
+        ("pieces in hand", ConditionSpec::InHand(CampSpec::Mover, Vec::new(), CompareSpec::AtLeast(1))),
+        ("a side is in check", ConditionSpec::InCheck(CampSpec::Other)),
+        ("the move number", ConditionSpec::Turn(CompareSpec::AtLeast(10))),
+        ("a piece's rank", ConditionSpec::Rank(WhoSpec::Mover, CompareSpec::AtLeast(5))),
+        ("a piece's file", ConditionSpec::File(WhoSpec::Mover, CompareSpec::Exactly(1))),
+        ("a count", ConditionSpec::State("count".into(), CompareSpec::AtLeast(1))),
+        ("one of several", ConditionSpec::Any(vec![ConditionSpec::Captures, ConditionSpec::Promotes])),
     ];
+    if !v.hands {
+        out.retain(|(_, c)| !matches!(c, ConditionSpec::InHand(..)));
+    }
     if v.regions.is_empty() {
         out.retain(|(_, c)| !matches!(c, ConditionSpec::In(..)));
     }
     if v.facts.is_empty() {
         out.retain(|(_, c)| !matches!(c, ConditionSpec::Fact(..)));
     }
-    out.retain(|(_, c)| match c {
-        ConditionSpec::CaptureListed => event == EventSpec::Listing,
-        ConditionSpec::NoLegalMove => event == EventSpec::Result,
-        _ => true,
-    });
+    out.retain(|(_, c)| crate::presets::action_compile::condition_fits(c, event));
     out
 }
 
@@ -122,14 +166,27 @@ pub fn condition_kind(c: &ConditionSpec) -> &'static str {
         ConditionSpec::CaptureListed => "a capture is possible",
         ConditionSpec::ToMove(_) => "who moves next",
         ConditionSpec::NoLegalMove => "the side to move is stuck",
+        ConditionSpec::Drops => "it drops a piece",
+        ConditionSpec::Castles => "it castles",
+        ConditionSpec::Count(..) => "pieces of a type on the board",
+        ConditionSpec::InHand(..) => "pieces in hand",
+        ConditionSpec::InCheck(_) => "a side is in check",
+        ConditionSpec::Turn(_) => "the move number",
+        ConditionSpec::Rank(..) => "a piece's rank",
+        ConditionSpec::File(..) => "a piece's file",
+        ConditionSpec::State(..) => "a count",
         ConditionSpec::Not(inner) => condition_kind(inner),
         ConditionSpec::Any(_) => "one of several",
     }
 }
 
 /// The kinds of effect an event may have, each with its words and a value to start from.
-pub fn effect_kinds(event: EventSpec, v: &Vocabulary) -> Vec<(&'static str, EffectSpec)> {
-    let who = if event == EventSpec::Damaged { WhoSpec::Hit } else { WhoSpec::Mover };
+pub fn effect_kinds(event: &EventSpec, v: &Vocabulary) -> Vec<(&'static str, EffectSpec)> {
+    let who = match event {
+        EventSpec::Damaged => WhoSpec::Hit,
+        e if chained(e) => WhoSpec::This,
+        _ => WhoSpec::Mover,
+    };
     let mut out: Vec<(&'static str, EffectSpec)> = match event {
         EventSpec::Listing => {
             return vec![("forbid the move", EffectSpec::Forbid), ("check does not restrict moves", EffectSpec::AllowCheck)];
@@ -146,7 +203,16 @@ pub fn effect_kinds(event: EventSpec, v: &Vocabulary) -> Vec<(&'static str, Effe
             ("a side loses", EffectSpec::Lose(WhoSpec::Mover, "a rule of the variant".into())),
             ("the game is drawn", EffectSpec::Draw("a rule of the variant".into())),
         ],
-        EventSpec::Moved | EventSpec::TurnStart => Vec::new(),
+        EventSpec::Moved
+        | EventSpec::TurnStart
+        | EventSpec::Arrives(_)
+        | EventSpec::Leaves(_)
+        | EventSpec::Check
+        | EventSpec::Promotion
+        | EventSpec::Drop
+        | EventSpec::Spawned
+        | EventSpec::Removed
+        | EventSpec::Every(_) => Vec::new(),
     };
     out.extend([
         (
@@ -161,12 +227,19 @@ pub fn effect_kinds(event: EventSpec, v: &Vocabulary) -> Vec<(&'static str, Effe
         ("set a fact", EffectSpec::SetFact(who, v.fact(), 0)),
         ("play an animation", EffectSpec::Show(ShowSpec::Sparkle, who)),
         ("note on the move", EffectSpec::Note("…".into())),
+        ("send a piece to a hand", EffectSpec::ToHand(who, CampSpec::Mover)),
+        ("put a piece from the hand", EffectSpec::FromHand(v.piece(), PlaceSpec::From)),
+        ("set a count", EffectSpec::SetState("count".into(), 0)),
+        ("add to a count", EffectSpec::AddState("count".into(), 1)),
     ]);
+    if !v.hands {
+        out.retain(|(_, e)| !matches!(e, EffectSpec::ToHand(..) | EffectSpec::FromHand(..)));
+    }
     if v.facts.is_empty() {
         out.retain(|(_, e)| !matches!(e, EffectSpec::Absorb(_) | EffectSpec::AddFact(..) | EffectSpec::SetFact(..)));
     }
     // Nothing but facts, soaking, animations and notes happens inside a hit.
-    if event == EventSpec::Damaged {
+    if *event == EventSpec::Damaged {
         out.retain(|(_, e)| crate::presets::action_compile::allowed_inside_a_hit(e));
     }
     out
@@ -196,13 +269,19 @@ pub fn effect_kind(e: &EffectSpec) -> &'static str {
         EffectSpec::Draw(_) => "the game is drawn",
         EffectSpec::Show(..) => "play an animation",
         EffectSpec::Note(_) => "note on the move",
+        EffectSpec::ToHand(..) => "send a piece to a hand",
+        EffectSpec::FromHand(..) => "put a piece from the hand",
+        EffectSpec::SetState(..) => "set a count",
+        EffectSpec::AddState(..) => "add to a count",
     }
 }
 
 /// The action answering `event` instead: the effects the event cannot have are left out (the
 /// event's first kind of effect stands in when none is left), and royalty keeps no condition.
 pub fn with_event(a: &ActionSpec, event: EventSpec, v: &Vocabulary) -> ActionSpec {
-    let kinds = effect_kinds(event, v);
+    let kinds = effect_kinds(&event, v);
+    let conditions = condition_kinds(&event, v);
+    let keeps_pieces = takes_pieces(&event);
     let mut out = ActionSpec { when: event, ..a.clone() };
     out.then.retain(|e| kinds.iter().any(|(w, _)| *w == effect_kind(e)));
     if out.then.is_empty()
@@ -210,9 +289,8 @@ pub fn with_event(a: &ActionSpec, event: EventSpec, v: &Vocabulary) -> ActionSpe
     {
         out.then.push(first.clone());
     }
-    let conditions = condition_kinds(event, v);
     out.conditions.retain(|c| conditions.iter().any(|(w, _)| *w == condition_kind(c)));
-    if !matches!(event, EventSpec::TurnStart | EventSpec::TurnEnd) {
+    if !keeps_pieces {
         out.pieces.clear();
     }
     out
@@ -278,6 +356,9 @@ pub fn regions_named_mut(actions: &mut [ActionSpec]) -> Vec<(String, &mut String
     }
     let mut out = Vec::new();
     for (i, a) in actions.iter_mut().enumerate() {
+        if let EventSpec::Arrives(region) | EventSpec::Leaves(region) = &mut a.when {
+            out.push((format!("actions[{i}].when"), region));
+        }
         for (j, c) in a.conditions.iter_mut().enumerate() {
             walk(c, &format!("actions[{i}].if[{j}]"), &mut out);
         }

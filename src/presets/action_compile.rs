@@ -4,12 +4,12 @@
 //! a data preset's are a bug in the file, which a test reads against every catalogue variant).
 
 use super::action_spec::{
-    ActionSpec, CompareSpec, ConditionSpec, DamageKindSpec, EffectSpec, EventSpec, FactSpec, LookSpec, PlaceSpec, ShowSpec, SideSpec,
-    WhoSpec,
+    ActionSpec, CampSpec, CompareSpec, ConditionSpec, DamageKindSpec, EffectSpec, EventSpec, FactSpec, LookSpec, PlaceSpec, ShowSpec,
+    SideSpec, WhoSpec,
 };
 use crate::rules::{
-    Action, ActionEffect, Compare, Condition, DamageKind, EffectKind, Event, FactDecl, FactShow, PieceType, Place, Side, SquareSet, Who,
-    intern,
+    Action, ActionEffect, Camp, Compare, Condition, DamageKind, EffectKind, Event, FactDecl, FactShow, PieceType, Place, Side, SquareSet,
+    Who, intern,
 };
 
 /// At most this many facts in one game (a variant's own and its data presets' together).
@@ -35,6 +35,11 @@ pub enum ActionCode {
     /// `E_UNKNOWN_REGION`: no region of that name (a data preset's; a variant's loader reports
     /// its own).
     Region,
+    /// `E_ACTION_CYCLE`: actions answering pieces appearing and leaving feed one another in a
+    /// loop where pieces both appear and leave, which nothing bounds.
+    Cycle,
+    /// `E_ACTION_STATE`: a state value of a preset not in the game, or a badly named one.
+    State,
 }
 
 /// One problem.
@@ -67,6 +72,10 @@ pub trait Names {
     /// The region of this name, `[white's, black's]`; `None` for an unknown one (which the
     /// implementor may have reported itself, at `path`).
     fn region(&mut self, name: &str, path: &str) -> Option<[SquareSet; 2]>;
+    /// Whether the variant has hands (pieces go to and come from them).
+    fn hands(&self) -> bool;
+    /// Whether a preset of this id is in the game (whose state an action may read).
+    fn preset(&self, id: &str) -> bool;
 }
 
 /// The declared facts, checked: names a letter then letters and digits, unique (also against
@@ -124,9 +133,11 @@ pub fn compile_actions(
                 message: format!("'{}' is empty or the name of an earlier action", spec.name),
             });
         }
-        let mut cx = Cx { names, facts, problems, when: event(spec.when), attached: !spec.pieces.is_empty() };
-        if cx.attached && !matches!(spec.when, EventSpec::TurnStart | EventSpec::TurnEnd) {
-            cx.problem(ActionCode::Piece, format!("{at}.pieces"), "only TurnStart and TurnEnd actions are attached to pieces".into());
+        let Some(when) = event(&spec.when, names, &format!("{at}.when"), problems) else { continue };
+        let mut cx = Cx { names, facts, problems, when, spec: &spec.when, attached: !spec.pieces.is_empty() || when.is_chained() };
+        if !spec.pieces.is_empty() && !matches!(spec.when, EventSpec::TurnStart | EventSpec::TurnEnd) && !when.is_chained() {
+            let message = "only TurnStart and TurnEnd actions are attached to pieces (and Spawned and Removed ones answer types)".into();
+            cx.problem(ActionCode::Piece, format!("{at}.pieces"), message);
         }
         // (`royal`: every royal type; `all`: every type.)
         let pieces: Vec<Option<PieceType>> = spec
@@ -165,13 +176,17 @@ pub fn compile_actions(
             continue;
         };
         let sides = spec.sides.unwrap_or_default().sides();
-        out.push(Action { name: intern(&spec.name), when: event(spec.when), conditions, effects, sides, pieces });
+        out.push(Action { name: intern(&spec.name), when, conditions, effects, sides, pieces });
+    }
+    if let Some(message) = endless_chain(&out) {
+        problems.push(ActionProblem { code: ActionCode::Cycle, path: "actions".into(), message });
+        out.retain(|a| !a.when.is_chained());
     }
     out
 }
 
-fn event(e: EventSpec) -> Event {
-    match e {
+fn event(e: &EventSpec, names: &mut dyn Names, path: &str, problems: &mut Vec<ActionProblem>) -> Option<Event> {
+    Some(match e {
         EventSpec::BeforeMove => Event::BeforeMove,
         EventSpec::Capture => Event::Capture,
         EventSpec::Damaged => Event::Damaged,
@@ -181,6 +196,89 @@ fn event(e: EventSpec) -> Event {
         EventSpec::Result => Event::Result,
         EventSpec::Listing => Event::Listing,
         EventSpec::Royalty => Event::Royalty,
+        EventSpec::Arrives(region) | EventSpec::Leaves(region) => {
+            let Some(sets) = names.region(region, path) else {
+                problems.push(ActionProblem { code: ActionCode::Region, path: path.into(), message: format!("no region '{region}'") });
+                return None;
+            };
+            if matches!(e, EventSpec::Arrives(_)) { Event::Arrives(sets) } else { Event::Leaves(sets) }
+        }
+        EventSpec::Check => Event::Check,
+        EventSpec::Promotion => Event::Promotion,
+        EventSpec::Drop => Event::Drop,
+        EventSpec::Spawned => Event::Spawned,
+        EventSpec::Removed => Event::Removed,
+        EventSpec::Every(n) => {
+            if *n == 0 {
+                problems.push(ActionProblem {
+                    code: ActionCode::Effect,
+                    path: path.into(),
+                    message: "every 0 half-moves: at least 1".into(),
+                });
+                return None;
+            }
+            Event::Every(*n)
+        }
+    })
+}
+
+/// What an action's effects may make happen again: pieces appearing (a spawn), pieces leaving
+/// (a removal, damage, a strike, a piece sent to a hand).
+fn causes(a: &Action) -> (bool, bool) {
+    let spawns = a.effects.iter().any(|e| matches!(e, ActionEffect::Spawn(..)));
+    let removes = a
+        .effects
+        .iter()
+        .any(|e| matches!(e, ActionEffect::Remove(_) | ActionEffect::Damage { .. } | ActionEffect::Strike(_) | ActionEffect::ToHand(..)));
+    (spawns, removes)
+}
+
+/// A loop the actions can be seen to make, if any: actions answering pieces appearing or
+/// leaving (`Spawned`, `Removed`) whose effects make pieces appear or leave again, round a
+/// cycle on which pieces both appear and leave. (A chain of removals alone ends, for each
+/// removes a piece; so does a chain of spawns, for each fills a square. A loop of both may
+/// not, so it is refused; a chain that is finite but deep stops at run time, at
+/// [`crate::rules::CHAIN_LIMIT`].)
+pub fn endless_chain(actions: &[Action]) -> Option<String> {
+    let chained: Vec<&Action> = actions.iter().filter(|a| a.when.is_chained()).collect();
+    // The edges a → b, each marked by whether it makes a piece appear (b answers Spawned) or
+    // leave (b answers Removed); then, from each action, whether a path back to it covers both.
+    let n = chained.len();
+    let feeds = |a: &Action, b: &Action| {
+        let (spawns, removes) = causes(a);
+        (b.when == Event::Spawned && spawns) || (b.when == Event::Removed && removes)
+    };
+    for start in 0..n {
+        // (node, saw a spawn edge, saw a removal edge), searched breadth first.
+        let mut seen = vec![[false; 4]; n];
+        let mut queue = vec![(start, false, false)];
+        while let Some((i, sp, rm)) = queue.pop() {
+            for j in 0..n {
+                if !feeds(chained[i], chained[j]) {
+                    continue;
+                }
+                let (sp, rm) = (sp || chained[j].when == Event::Spawned, rm || chained[j].when == Event::Removed);
+                if j == start && sp && rm {
+                    return Some(format!(
+                        "'{}' makes pieces appear and leave in a loop that nothing stops: answering a piece that appears or leaves, it makes another appear or leave",
+                        chained[start].name
+                    ));
+                }
+                let k = usize::from(sp) * 2 + usize::from(rm);
+                if !seen[j][k] {
+                    seen[j][k] = true;
+                    queue.push((j, sp, rm));
+                }
+            }
+        }
+    }
+    None
+}
+
+fn camp_of(c: CampSpec) -> Camp {
+    match c {
+        CampSpec::Mover => Camp::Mover,
+        CampSpec::Other => Camp::Other,
     }
 }
 
@@ -206,12 +304,26 @@ pub fn allowed_inside_a_hit(e: &EffectSpec) -> bool {
     )
 }
 
+/// Whether an action on `event` may ask this condition: whether a capture is listed only on
+/// `Listing`, whether the side to move is stuck only on `Result` (for the compiler and the
+/// editor's pickers alike).
+pub fn condition_fits(c: &ConditionSpec, event: &EventSpec) -> bool {
+    match c {
+        ConditionSpec::CaptureListed => *event == EventSpec::Listing,
+        ConditionSpec::NoLegalMove => *event == EventSpec::Result,
+        ConditionSpec::Not(inner) => condition_fits(inner, event),
+        ConditionSpec::Any(list) => list.iter().all(|c| condition_fits(c, event)),
+        _ => true,
+    }
+}
+
 /// One action's compiling: its event, and where problems go.
 struct Cx<'a> {
     names: &'a mut dyn Names,
     facts: &'a [&'static str],
     problems: &'a mut Vec<ActionProblem>,
     when: Event,
+    spec: &'a EventSpec,
     attached: bool,
 }
 
@@ -252,7 +364,11 @@ impl Cx<'_> {
             WhoSpec::Mover => (Who::Mover, true, ""),
             WhoSpec::Victim => (Who::Victim, true, ""),
             WhoSpec::Hit => (Who::Hit, self.when == Event::Damaged, "only a Damaged action has a piece hit"),
-            WhoSpec::This => (Who::This, self.attached, "This is the piece an action is attached to: name the types in `pieces`"),
+            WhoSpec::This => (
+                Who::This,
+                self.attached,
+                "This is the piece an action is attached to (name the types in `pieces`) or the piece that appears or leaves",
+            ),
         };
         if !ok {
             self.problem(ActionCode::Who, path.into(), why.into());
@@ -290,30 +406,43 @@ impl Cx<'_> {
                 Condition::Fact(who?, self.fact(name, path)?, compare(*c))
             }
             ConditionSpec::MovesThisTurn(c) => Condition::MovesThisTurn(compare(*c)),
-            ConditionSpec::PiecesOf(camp, c) => Condition::PiecesOf(
-                match camp {
-                    super::action_spec::CampSpec::Mover => crate::rules::Camp::Mover,
-                    super::action_spec::CampSpec::Other => crate::rules::Camp::Other,
-                },
-                compare(*c),
-            ),
-            ConditionSpec::ToMove(camp) => Condition::ToMove(match camp {
-                super::action_spec::CampSpec::Mover => crate::rules::Camp::Mover,
-                super::action_spec::CampSpec::Other => crate::rules::Camp::Other,
-            }),
+            ConditionSpec::PiecesOf(camp, c) => Condition::PiecesOf(camp_of(*camp), compare(*c)),
+            ConditionSpec::ToMove(camp) => Condition::ToMove(camp_of(*camp)),
             ConditionSpec::NoLegalMove => {
-                if self.when != Event::Result {
+                if !condition_fits(c, self.spec) {
                     self.problem(ActionCode::Who, path.into(), "only a Result action asks whether the side to move can move".into());
                     return None;
                 }
                 Condition::NoLegalMove
             }
             ConditionSpec::CaptureListed => {
-                if self.when != Event::Listing {
+                if !condition_fits(c, self.spec) {
                     self.problem(ActionCode::Who, path.into(), "only a Listing action sees the moves listed".into());
                     return None;
                 }
                 Condition::CaptureListed
+            }
+            ConditionSpec::Drops => Condition::Drops,
+            ConditionSpec::Castles => Condition::Castles,
+            ConditionSpec::Count(camp, types, c) => {
+                let types: Option<Vec<PieceType>> = self.pieces_listed(types, path).into_iter().collect();
+                Condition::Count(camp_of(*camp), types?, compare(*c))
+            }
+            ConditionSpec::InHand(camp, types, c) => {
+                if !self.names.hands() {
+                    self.problem(ActionCode::Effect, path.into(), "this variant has no hands: nothing is ever in hand".into());
+                    return None;
+                }
+                let types: Option<Vec<PieceType>> = self.pieces_listed(types, path).into_iter().collect();
+                Condition::InHand(camp_of(*camp), types?, compare(*c))
+            }
+            ConditionSpec::InCheck(camp) => Condition::InCheck(camp_of(*camp)),
+            ConditionSpec::Turn(c) => Condition::Turn(compare(*c)),
+            ConditionSpec::Rank(w, c) => Condition::Rank(self.who(*w, path)?, compare(*c)),
+            ConditionSpec::File(w, c) => Condition::File(self.who(*w, path)?, compare(*c)),
+            ConditionSpec::State(name, c) => {
+                let (preset, key) = self.state_name(name, path, true)?;
+                Condition::State { preset, key, is: compare(*c) }
             }
             ConditionSpec::Not(inner) => Condition::Not(Box::new(self.condition(inner, path)?)),
             ConditionSpec::Any(list) => {
@@ -324,6 +453,31 @@ impl Cx<'_> {
         })
     }
 
+    /// A state value's name: `key` (the preset's own) or `preset/key` (another's, only to
+    /// read: `others`), each a letter then letters, digits, `-` and `_`.
+    fn state_name(&mut self, name: &str, path: &str, others: bool) -> Option<(&'static str, &'static str)> {
+        let (preset, key) = name.split_once('/').unwrap_or(("", name));
+        let word = |w: &str| {
+            w.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+                && w.len() <= 24
+                && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        };
+        let why = if !word(key) || (!preset.is_empty() && !word(preset)) {
+            Some(format!("'{name}' is not a state value's name: key or preset/key, each a letter, then letters, digits, - or _"))
+        } else if !preset.is_empty() && !others {
+            Some(format!("'{name}': an action changes only its own state"))
+        } else if !preset.is_empty() && !self.names.preset(preset) {
+            Some(format!("'{name}': no preset '{preset}' in this game"))
+        } else {
+            None
+        };
+        if let Some(message) = why {
+            self.problem(ActionCode::State, path.into(), message);
+            return None;
+        }
+        Some((intern(preset), intern(key)))
+    }
+
     /// The event an effect needs, if it needs one.
     fn only(&mut self, path: &str, event: Event, what: &str) -> Option<()> {
         if self.when != event {
@@ -331,6 +485,14 @@ impl Cx<'_> {
             return None;
         }
         Some(())
+    }
+
+    fn place(&mut self, place: &PlaceSpec, path: &str) -> Option<Place> {
+        Some(match place {
+            PlaceSpec::From => Place::From,
+            PlaceSpec::To => Place::To,
+            PlaceSpec::At(w) => Place::At(self.who(*w, path)?),
+        })
     }
 
     fn effect(&mut self, e: &EffectSpec, path: &str) -> Option<ActionEffect> {
@@ -400,12 +562,7 @@ impl Cx<'_> {
             EffectSpec::ChangeSide(w) => ActionEffect::ChangeSide(self.who(*w, path)?),
             EffectSpec::Spawn(name, place) => {
                 let kind = self.piece(name, path);
-                let place = match place {
-                    PlaceSpec::From => Place::From,
-                    PlaceSpec::To => Place::To,
-                    PlaceSpec::At(w) => Place::At(self.who(*w, path)?),
-                };
-                ActionEffect::Spawn(kind?, place)
+                ActionEffect::Spawn(kind?, self.place(place, path)?)
             }
             EffectSpec::Forbid => {
                 self.only(path, Event::Listing, "a move is forbidden")?;
@@ -453,6 +610,24 @@ impl Cx<'_> {
                 ActionEffect::Show(kind, self.who(*w, path)?)
             }
             EffectSpec::Note(text) => ActionEffect::Note(text.clone()),
+            EffectSpec::ToHand(w, camp) => {
+                let who = self.who(*w, path);
+                if !self.names.hands() {
+                    self.problem(ActionCode::Effect, path.into(), "this variant has no hands to send a piece to".into());
+                    return None;
+                }
+                ActionEffect::ToHand(who?, camp_of(*camp))
+            }
+            EffectSpec::FromHand(name, place) => {
+                let kind = self.piece(name, path);
+                if !self.names.hands() {
+                    self.problem(ActionCode::Effect, path.into(), "this variant has no hands to take a piece from".into());
+                    return None;
+                }
+                ActionEffect::FromHand(kind?, self.place(place, path)?)
+            }
+            EffectSpec::SetState(name, n) => ActionEffect::SetState(self.state_name(name, path, false)?.1, *n),
+            EffectSpec::AddState(name, n) => ActionEffect::AddState(self.state_name(name, path, false)?.1, *n),
         })
     }
 }

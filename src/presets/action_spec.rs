@@ -26,13 +26,14 @@ pub struct ActionSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sides: Option<super::Scope>,
     /// The piece types (names or letters) it is attached to: on `TurnStart` and `TurnEnd` it
-    /// runs for each such piece, which `This` names.
+    /// runs for each such piece, which `This` names; on `Spawned` and `Removed`, the types it
+    /// answers.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pieces: Vec<String>,
 }
 
 /// An event.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum EventSpec {
     /// A move, before it is made.
     BeforeMove,
@@ -52,6 +53,22 @@ pub enum EventSpec {
     Listing,
     /// The royal pieces being gathered.
     Royalty,
+    /// A move, once made, whose piece stands in the region of this name.
+    Arrives(String),
+    /// A move, once made, whose piece left the region of this name.
+    Leaves(String),
+    /// A move, once made, that gives check.
+    Check,
+    /// A move, once made, that promotes.
+    Promotion,
+    /// A move, once made, that drops a piece from the hand.
+    Drop,
+    /// A piece appears on the board.
+    Spawned,
+    /// A piece leaves the board.
+    Removed,
+    /// A turn starts after a multiple of this many half-moves.
+    Every(u16),
 }
 
 /// A side, from the side that moves.
@@ -123,6 +140,25 @@ pub enum ConditionSpec {
     ToMove(CampSpec),
     /// The side now to move has no legal move (only on `Result`).
     NoLegalMove,
+    /// The move drops a piece.
+    Drops,
+    /// The move castles.
+    Castles,
+    /// The side's pieces of these types (names or letters) on the board, counted, pass.
+    Count(CampSpec, Vec<String>, CompareSpec),
+    /// The side's pieces of these types (none: any type) in hand, counted, pass.
+    InHand(CampSpec, Vec<String>, CompareSpec),
+    /// A royal piece of the side is attacked.
+    InCheck(CampSpec),
+    /// The full-move number passes.
+    Turn(CompareSpec),
+    /// The piece's rank from its own side (1: its back rank) passes.
+    Rank(WhoSpec, CompareSpec),
+    /// The piece's file from the a-file (1) passes.
+    File(WhoSpec, CompareSpec),
+    /// A state value of this name (`key`, the preset's own; `preset/key`, another preset's)
+    /// passes; absent, it is 0.
+    State(String, CompareSpec),
     /// The condition does not hold.
     Not(Box<ConditionSpec>),
     /// One of the conditions holds.
@@ -182,6 +218,14 @@ pub enum EffectSpec {
     Lose(WhoSpec, String),
     /// The game is drawn, for this reason (only on `Result`).
     Draw(String),
+    /// The piece goes to this side's hand.
+    ToHand(WhoSpec, CampSpec),
+    /// A piece of this type (name or letter) comes from the mover's hand onto the board.
+    FromHand(String, PlaceSpec),
+    /// Sets the state value of this name.
+    SetState(String, i32),
+    /// Adds to the state value of this name.
+    AddState(String, i32),
     /// Plays an animation at the piece's square.
     Show(ShowSpec, WhoSpec),
     /// Annotates the move.

@@ -20,11 +20,13 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 
+use super::PresetState;
 use super::{Activation, PresetDef};
 use crate::rules::{
-    Action, ActionEffect, ApplySystems, Board, Condition, DamageKind, DamageRequest, DecidedOutcome, Effect, EffectKind, Event, GameState,
-    Hook, Location, Move, MoveQuery, Outcome, Owner, PendingMove, PieceType, Place, PositionWriter, QuerySystems, Reason, Rules, Side,
-    Square, Step, Variant, Who, WorldWriter, deal_damage, decide, emit_effect, retract_piece, spawn_piece,
+    Action, ActionEffect, ApplySystems, Board, CHAIN_LIMIT, Camp, Condition, DamageKind, DamageRequest, DecidedOutcome, Effect, EffectKind,
+    Event, GameState, Hook, Location, Move, MoveKind, MoveQuery, Outcome, Owner, PendingMove, PieceEvent, PieceType, Place, PositionWriter,
+    QuerySystems, Reason, RuleFns, Rules, Side, Square, Step, UndoLog, Variant, Who, WorldWriter, deal_damage, decide, emit_effect,
+    retract_piece, royal_attacked, spawn_piece,
 };
 
 /// The preset.
@@ -50,7 +52,7 @@ pub fn ask_for_actions(variant: &mut Variant) {
 
 fn variant_hooks(a: &Activation, v: &Variant) -> Vec<Hook> {
     let mut hooks = super::facts::hooks(ACTIONS.id, &v.facts);
-    hooks.extend(hooks_for(&v.actions, a.scope.sides()));
+    hooks.extend(hooks_for(ACTIONS.id, &v.actions, a.scope.sides()));
     hooks
 }
 
@@ -64,8 +66,9 @@ fn on_deactivate(world: &mut World, _a: &Activation) {
     super::facts::take_all(world, &facts);
 }
 
-/// One hook per action, for an activation covering the sides `scope`.
-pub fn hooks_for(actions: &[Action], scope: [bool; 2]) -> Vec<Hook> {
+/// One hook per action of the preset `owner` (whose state the actions keep), for an
+/// activation covering the sides `scope`.
+pub fn hooks_for(owner: &'static str, actions: &[Action], scope: [bool; 2]) -> Vec<Hook> {
     actions
         .iter()
         // (Royalty is a rule function, not a hook: see `royalty_of`.)
@@ -85,6 +88,10 @@ pub fn hooks_for(actions: &[Action], scope: [bool; 2]) -> Vec<Hook> {
                 Event::Listing if lifts => QuerySystems::SelfCheckPoll.into(),
                 Event::Listing => QuerySystems::LegalFilter.into(),
                 Event::Royalty => unreachable!("royalty actions are left out above"),
+                Event::Arrives(_) | Event::Leaves(_) | Event::Check | Event::Promotion | Event::Drop => ApplySystems::AfterMove.into(),
+                Event::Every(_) => ApplySystems::TurnStart.into(),
+                Event::Spawned => Step::Spawn,
+                Event::Removed => Step::Retract,
             };
             let hook = match action.when {
                 // (Should-filter-self-check is unscoped: an answer of "no" holds for both
@@ -94,8 +101,9 @@ pub fn hooks_for(actions: &[Action], scope: [bool; 2]) -> Vec<Hook> {
                         q.filter_self_check = false;
                     }
                 }),
-                Event::Listing => Hook::new(action.name, step, move |world: &mut World| forbid(world, &action, sides)),
-                _ => Hook::new(action.name, step, move |world: &mut World| run(world, &action, sides)),
+                Event::Listing => Hook::new(action.name, step, move |world: &mut World| forbid(world, owner, &action, sides)),
+                Event::Spawned | Event::Removed => Hook::new(action.name, step, move |world: &mut World| chained(world, owner, &action)),
+                _ => Hook::new(action.name, step, move |world: &mut World| run(world, owner, &action, sides)),
             };
             hook.scoped(sides)
         })
@@ -145,9 +153,18 @@ struct Ctx {
     capture_listed: bool,
     /// Whether the side now to move has no legal move (`Result`, asked for).
     no_legal_move: bool,
+    /// The preset running the action (whose state it keeps).
+    owner: &'static str,
+    /// How deep in a chain of events the event it answers is (see [`CHAIN_LIMIT`]).
+    depth: u8,
 }
 
 impl Ctx {
+    /// The side a camp names, from the side that moves.
+    fn side(&self, camp: Camp) -> Side {
+        if camp == Camp::Mover { self.mover } else { self.mover.opponent() }
+    }
+
     fn get(&self, who: Who) -> Option<P> {
         match who {
             Who::Mover => self.moving,
@@ -207,24 +224,56 @@ fn holds(world: &World, cx: &Ctx, c: &Condition) -> bool {
             cx.get(*who).and_then(|p| p.entity).and_then(|e| super::facts::value(world, e, name)).is_some_and(|v| compare.holds(v))
         }
         Condition::MovesThisTurn(compare) => compare.holds(i32::from(world.resource::<GameState>().half_moves_this_turn)),
-        Condition::PiecesOf(camp, compare) => {
-            let side = if *camp == crate::rules::Camp::Mover { cx.mover } else { cx.mover.opponent() };
-            compare.holds(world.resource::<Board>().find(side, u64::MAX).count() as i32)
-        }
+        Condition::PiecesOf(camp, compare) => compare.holds(world.resource::<Board>().find(cx.side(*camp), u64::MAX).count() as i32),
         Condition::CaptureListed => cx.capture_listed,
-        Condition::ToMove(camp) => {
-            let side = if *camp == crate::rules::Camp::Mover { cx.mover } else { cx.mover.opponent() };
-            world.resource::<GameState>().turn == side
-        }
+        Condition::ToMove(camp) => world.resource::<GameState>().turn == cx.side(*camp),
         Condition::NoLegalMove => cx.no_legal_move,
+        Condition::Drops => cx.mv.is_some_and(|m| m.dropped().is_some()),
+        Condition::Castles => cx.mv.is_some_and(|m| matches!(m.kind, MoveKind::Castle(_))),
+        Condition::Count(camp, types, compare) => {
+            let mask = types.iter().fold(0u64, |m, k| m | 1u64 << k.0);
+            compare.holds(world.resource::<Board>().find(cx.side(*camp), mask).count() as i32)
+        }
+        Condition::InHand(camp, types, compare) => {
+            let counts = &world.resource::<Board>().hand_counts[cx.side(*camp).index()];
+            let n: i32 = if types.is_empty() {
+                counts.iter().map(|&c| i32::from(c)).sum()
+            } else {
+                types.iter().map(|k| i32::from(counts[k.0 as usize])).sum()
+            };
+            compare.holds(n)
+        }
+        Condition::InCheck(camp) => in_check(world, cx.side(*camp)),
+        Condition::Turn(compare) => compare.holds(world.resource::<GameState>().fullmove as i32),
+        Condition::Rank(who, compare) => cx.get(*who).is_some_and(|p| {
+            let g = world.resource::<Rules>().0.geometry;
+            let rank = if p.side == Side::White { g.rank(p.square) } else { g.ranks - 1 - g.rank(p.square) };
+            compare.holds(i32::from(rank) + 1)
+        }),
+        Condition::File(who, compare) => {
+            cx.get(*who).is_some_and(|p| compare.holds(i32::from(world.resource::<Rules>().0.geometry.file(p.square)) + 1))
+        }
+        Condition::State { preset, key, is } => {
+            let preset = if preset.is_empty() { cx.owner } else { preset };
+            let v = world.get_resource::<PresetState>().and_then(|s| s.number(preset, key)).unwrap_or(0);
+            is.holds(i32::try_from(v).unwrap_or(if v < 0 { i32::MIN } else { i32::MAX }))
+        }
         Condition::Not(inner) => !holds(world, cx, inner),
         Condition::Any(list) => list.iter().any(|c| holds(world, cx, c)),
     }
 }
 
+/// Whether a royal piece of `side` is attacked as the position stands.
+fn in_check(world: &World, side: Side) -> bool {
+    let (rules, fns, state, board) =
+        (&world.resource::<Rules>().0, world.resource::<RuleFns>(), world.resource::<GameState>(), world.resource::<Board>());
+    let royals = fns.royals(rules, &board.cells, side);
+    royal_attacked(rules, fns, state, board, &royals, side)
+}
+
 /// A `Listing` action: forbids each listed move its conditions hold for (the mover's side in
 /// its sides: filter-legal-moves is unscoped, and the action judges the side itself).
-fn forbid(world: &mut World, action: &Action, sides: [bool; 2]) {
+fn forbid(world: &mut World, owner: &'static str, action: &Action, sides: [bool; 2]) {
     let side = world.resource::<MoveQuery>().side;
     if !sides[side.index()] {
         return;
@@ -235,16 +284,53 @@ fn forbid(world: &mut World, action: &Action, sides: [bool; 2]) {
     let kept: Vec<Move> = moves
         .into_iter()
         .filter(|m| {
-            let cx = Ctx { capture_listed, ..Ctx::of_listed(board, side, m) };
+            let cx = Ctx { capture_listed, owner, ..Ctx::of_listed(board, side, m) };
             !action.conditions.iter().all(|c| holds(world, &cx, c))
         })
         .collect();
     world.resource_mut::<MoveQuery>().moves = kept;
 }
 
+/// How deep the events being answered are, within the move being made (see [`CHAIN_LIMIT`]).
+#[derive(Resource, Default)]
+struct Chain {
+    /// The depth of a piece appearing now (one more than the event whose action's effects
+    /// are being done; 0 outside them).
+    now: u8,
+    /// Pieces that left the board because of an action, not yet answered: each with its
+    /// depth and the move (the undo log's length) it left in.
+    left: Vec<(Entity, u8, usize)>,
+}
+
+/// A `Spawned` or `Removed` action, for the piece the pipeline announces (`This`).
+fn chained(world: &mut World, owner: &'static str, action: &Action) {
+    let ev = *world.resource::<PieceEvent>();
+    if (!action.pieces.is_empty() && !action.pieces.contains(&ev.kind)) || world.resource::<PendingMove>().cancelled.is_some() {
+        return;
+    }
+    let move_no = world.resource::<UndoLog>().entries.len();
+    let mut chain = world.get_resource_or_init::<Chain>();
+    let depth = if action.when == Event::Spawned {
+        chain.now
+    } else {
+        chain.left.retain(|&(_, _, m)| m == move_no);
+        chain.left.iter().find(|(e, ..)| *e == ev.entity).map_or(0, |&(_, d, _)| d)
+    };
+    if depth >= CHAIN_LIMIT {
+        let reason = format!("the rules chained more than {CHAIN_LIMIT} pieces appearing and leaving from this move ('{}')", action.name);
+        world.resource_mut::<PendingMove>().cancel(owner, reason);
+        return;
+    }
+    let mut cx = Ctx { owner, depth, ..Ctx::of_move(world) };
+    cx.this = Some(P { entity: Some(ev.entity), side: ev.side, kind: ev.kind, square: ev.square });
+    if action.conditions.iter().all(|c| holds(world, &cx, c)) {
+        act(world, action, &cx);
+    }
+}
+
 /// An action of move application (or of the damage pipeline).
-fn run(world: &mut World, action: &Action, sides: [bool; 2]) {
-    let mut cx = Ctx::of_move(world);
+fn run(world: &mut World, owner: &'static str, action: &Action, sides: [bool; 2]) {
+    let mut cx = Ctx { owner, ..Ctx::of_move(world) };
     let p = world.resource::<PendingMove>();
     match action.when {
         // Scoped by the engine (before-capture by the mover): the capture event is a
@@ -260,9 +346,32 @@ fn run(world: &mut World, action: &Action, sides: [bool; 2]) {
             cx.hit = Some(hit);
         }
         Event::TurnEnd if p.advance_vetoed_by.is_some() && action.effects.contains(&ActionEffect::ExtraMove) => return,
+        Event::Every(n) => {
+            let st = world.resource::<GameState>();
+            let plies = (st.fullmove.saturating_sub(1)) * 2 + u32::from(st.turn == Side::Black);
+            if plies == 0 || !plies.is_multiple_of(u32::from(n)) {
+                return;
+            }
+        }
         Event::BeforeMove | Event::Capture | Event::TurnStart => {}
         _ if !sides[p.mover.index()] => return,
         _ => {}
+    }
+    // The events a move's kind or squares pick out of after-move.
+    let picked = match action.when {
+        Event::Arrives(sets) => cx.moving.is_some_and(|m| sets[m.side.index()].contains(m.square)),
+        Event::Leaves(sets) => {
+            let side = cx.mover.index();
+            cx.mv.is_some_and(|m| m.dropped().is_none() && sets[side].contains(m.from))
+                && !cx.moving.is_some_and(|m| sets[side].contains(m.square))
+        }
+        Event::Check => in_check(world, cx.mover.opponent()),
+        Event::Promotion => cx.mv.is_some_and(|m| m.promotion.is_some()),
+        Event::Drop => cx.mv.is_some_and(|m| m.dropped().is_some()),
+        _ => true,
+    };
+    if !picked {
+        return;
     }
     // (The legal moves are asked for only when a condition wants them, and no result is decided.)
     if action.when == Event::Result && action.conditions.contains(&Condition::NoLegalMove) && world.resource::<DecidedOutcome>().0.is_none()
@@ -290,13 +399,24 @@ fn run(world: &mut World, action: &Action, sides: [bool; 2]) {
     }
 }
 
-/// The effects in order (a strike that leaves its target alive ends them).
+/// The effects in order (a strike that leaves its target alive ends them). Pieces they make
+/// appear or leave are one event deeper than the one answered.
 fn act(world: &mut World, action: &Action, cx: &Ctx) {
+    let deeper = cx.depth.saturating_add(1);
+    let before = world.resource::<UndoLog>().retracted.len();
+    let outer = std::mem::replace(&mut world.get_resource_or_init::<Chain>().now, deeper);
     for effect in &action.effects {
         if !effect_done(world, action.name, effect, cx) {
-            return;
+            break;
         }
     }
+    let undo = world.resource::<UndoLog>();
+    let move_no = undo.entries.len();
+    let left: Vec<(Entity, u8, usize)> =
+        undo.retracted.get(before..).unwrap_or_default().iter().map(|e| (e.entity, deeper, move_no)).collect();
+    let mut chain = world.resource_mut::<Chain>();
+    chain.now = outer;
+    chain.left.extend(left);
 }
 
 /// The piece, if it still stands on the board.
@@ -417,13 +537,8 @@ fn effect_done(world: &mut World, owner: &'static str, effect: &ActionEffect, cx
         }
         ActionEffect::Spawn(kind, place) => {
             let Some(m) = cx.mv else { return true };
-            let square = match place {
-                Place::From => Some(m.from),
-                Place::To => Some(m.to),
-                Place::At(who) => cx.get(*who).map(|p| p.square),
-            };
             // A square the move gates a piece onto is the gated piece's.
-            if let Some(sq) = square.filter(|&sq| m.gate.is_none_or(|g| g.square != sq)) {
+            if let Some(sq) = place_of(cx, *place).filter(|&sq| m.gate.is_none_or(|g| g.square != sq)) {
                 let _ = spawn_piece(world, *kind, mover, sq);
             }
         }
@@ -445,6 +560,48 @@ fn effect_done(world: &mut World, owner: &'static str, effect: &ActionEffect, cx
         }
         ActionEffect::Draw(reason) => decide(&mut world.resource_mut::<DecidedOutcome>(), Outcome::draw(Reason::Rule(reason.clone()))),
         ActionEffect::Note(text) => world.resource_mut::<PendingMove>().effects.push(text.clone()),
+        ActionEffect::ToHand(who, camp) => {
+            if let Some(p) = standing(world, cx, *who) {
+                let e = p.entity.expect("a standing piece is an entity");
+                let keep_promoted = world.resource::<Rules>().0.drops.as_ref().is_some_and(|d| d.keep_promoted);
+                let mut w = WorldWriter(world);
+                w.move_to(e, Location::Board(p.square), Location::Hand);
+                w.change_owner(e, Location::Hand, cx.side(*camp));
+                if let Some(base) = w.promoted_base(e) {
+                    if !keep_promoted {
+                        w.change_type(e, Location::Hand, base);
+                    }
+                    w.mark_promoted(e, None);
+                }
+            }
+        }
+        ActionEffect::FromHand(kind, place) => {
+            let board = world.resource::<Board>();
+            if let Some(sq) = place_of(cx, *place).filter(|&sq| board.cell(sq).is_empty())
+                && let Some(e) = board.in_hand(mover, *kind)
+            {
+                WorldWriter(world).move_to(e, Location::Hand, Location::Board(sq));
+            }
+        }
+        ActionEffect::SetState(key, n) => set_state(world, cx.owner, key, i64::from(*n)),
+        ActionEffect::AddState(key, n) => {
+            let now = world.get_resource::<PresetState>().and_then(|s| s.number(cx.owner, key)).unwrap_or(0);
+            set_state(world, cx.owner, key, now.saturating_add(i64::from(*n)));
+        }
     }
     true
+}
+
+/// Sets a state value (0 is kept as no value, so that a position reads the same either way).
+fn set_state(world: &mut World, owner: &'static str, key: &str, v: i64) {
+    super::set_preset_number(world, owner, key, (v != 0).then_some(v));
+}
+
+/// The square a place names, if the event has it.
+fn place_of(cx: &Ctx, place: Place) -> Option<Square> {
+    match place {
+        Place::From => cx.mv.map(|m| m.from),
+        Place::To => cx.mv.map(|m| m.to),
+        Place::At(who) => cx.get(who).map(|p| p.square),
+    }
 }

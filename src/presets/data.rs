@@ -176,6 +176,14 @@ impl Names for OnVariant<'_> {
         self.variant.registry.ids().filter(|&k| self.variant.registry.def(k).royal).collect()
     }
 
+    fn hands(&self) -> bool {
+        self.variant.drops.is_some()
+    }
+
+    fn preset(&self, id: &str) -> bool {
+        super::by_id(id).is_some()
+    }
+
     fn region(&mut self, name: &str, _path: &str) -> Option<[SquareSet; 2]> {
         let g = self.variant.geometry;
         let mut set = SquareSet::EMPTY;
@@ -205,7 +213,7 @@ pub fn compiled(d: &DataPreset, variant: &Variant) -> (Vec<crate::rules::Action>
 fn variant_hooks(a: &Activation, v: &Variant) -> Vec<Hook> {
     let Some(d) = by_id(a.id) else { return Vec::new() };
     let mut hooks = super::facts::hooks(d.def.id, &d.facts);
-    hooks.extend(super::actions::hooks_for(&compiled(d, v).0, a.scope.sides()));
+    hooks.extend(super::actions::hooks_for(d.def.id, &compiled(d, v).0, a.scope.sides()));
     hooks
 }
 

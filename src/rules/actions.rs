@@ -4,14 +4,16 @@
 //! (`presets::actions`), each at the step of the legal-move query or of move application its
 //! event belongs to.
 //!
-//! The vocabulary so far: the events of a move about to be made, a capture, the damage a piece
-//! takes, the turn ending and starting, a move made, the game's result, and the legal-move
-//! list; conditions on the moving, captured, hit or attached piece (type, side, royalty,
-//! region, a fact's value), on the move (capture, promotion) and on the turn; and effects that
-//! take a capture over, strike, deal or absorb damage, change facts, spawn, transform, turn
-//! and remove pieces,
-//! forbid or cancel a move, grant an extra move, lift the check rule, declare a result, play an
-//! animation and annotate the move.
+//! The vocabulary: the events of a move about to be made, a capture, the damage a piece takes,
+//! the turn ending and starting (and every N half-moves), a move made (and the moves that
+//! arrive on or leave a region, give check, promote or drop), a piece appearing or leaving the
+//! board, the game's result, and the legal-move list; conditions on the moving, captured, hit
+//! or attached piece (type, side, royalty, region, rank, file, a fact's value), on the move
+//! (capture, promotion, drop, castling), on the sides (pieces by type on the board and in hand,
+//! check), on the turn and on a preset's state; and effects that take a capture over, strike,
+//! deal or absorb damage, change facts and state, spawn, transform, turn and remove pieces,
+//! move them to and from a hand, forbid or cancel a move, grant an extra move, lift the check
+//! rule, declare a result, play an animation and annotate the move.
 
 use super::Side;
 use super::damage::DamageKind;
@@ -34,7 +36,8 @@ pub struct Action {
     /// answers, `[white, black]`.
     pub sides: [bool; 2],
     /// The piece types it is attached to: for `TurnStart` and `TurnEnd` it runs once for each
-    /// piece of these types of the side concerned, which `This` names. Empty: once.
+    /// piece of these types of the side concerned, which `This` names. Empty: once. For
+    /// `Spawned` and `Removed`: the types it answers (empty: every type).
     pub pieces: Vec<PieceType>,
 }
 
@@ -61,7 +64,47 @@ pub enum Event {
     Listing,
     /// The royal pieces are gathered (`get-royal-pieces`): [`ActionEffect::Royal`] says which.
     Royalty,
+    /// After the move (`after-move`), when the moving piece stands on one of these squares,
+    /// `[white's, black's]` by its side (a drop arrives too).
+    Arrives([SquareSet; 2]),
+    /// After the move (`after-move`), when the moving piece left one of these squares and no
+    /// longer stands on one of them.
+    Leaves([SquareSet; 2]),
+    /// After the move (`after-move`), when it leaves a royal piece of the other side attacked.
+    Check,
+    /// After a move that promotes (`after-move`).
+    Promotion,
+    /// After a move that drops a piece from the hand (`after-move`).
+    Drop,
+    /// A piece appears on the board (`on-piece-spawn`, scoped by its side): `This` names it.
+    Spawned,
+    /// A piece leaves the board, for any reason (`on-piece-retract`, scoped by its side):
+    /// `This` names it, where it stood.
+    Removed,
+    /// A turn starts (`turn-start`) when a multiple of this many half-moves (both sides'
+    /// turns, counted from the position's move 1) has been played.
+    Every(u16),
 }
+
+impl Event {
+    /// Whether it answers one piece appearing or leaving (which `This` names, and which an
+    /// action's effects may cause again: see [`CHAIN_LIMIT`]).
+    pub fn is_chained(self) -> bool {
+        matches!(self, Event::Spawned | Event::Removed)
+    }
+
+    /// Whether it runs after the move, as `Moved` does (the events a move's kind or squares
+    /// pick out of `Moved`).
+    pub fn after_move(self) -> bool {
+        matches!(self, Event::Moved | Event::Arrives(_) | Event::Leaves(_) | Event::Check | Event::Promotion | Event::Drop)
+    }
+}
+
+/// How deep events may chain within one move: a piece appearing or leaving because of a move
+/// is at depth 0, and one an action makes appear or leave while answering an event at depth
+/// `d` is at `d + 1`. An event at this depth is not answered: the move is refused and taken
+/// back, and the player is told why.
+pub const CHAIN_LIMIT: u8 = 8;
 
 /// A side, from the side that moves.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -81,7 +124,8 @@ pub enum Who {
     Victim,
     /// The piece a hit lands on (`Damaged`).
     Hit,
-    /// The piece the action is attached to (`pieces`, on `TurnStart` and `TurnEnd`).
+    /// The piece the action is attached to (`pieces`, on `TurnStart` and `TurnEnd`), or the
+    /// piece that appears or leaves (`Spawned`, `Removed`).
     This,
 }
 
@@ -136,6 +180,33 @@ pub enum Condition {
     ToMove(Camp),
     /// The side now to move has no legal move (`Result` only).
     NoLegalMove,
+    /// The move drops a piece from the hand.
+    Drops,
+    /// The move castles.
+    Castles,
+    /// The side's pieces of these types on the board, counted, pass.
+    Count(Camp, Vec<PieceType>, Compare),
+    /// The side's pieces of these types in hand (none listed: of every type), counted, pass.
+    InHand(Camp, Vec<PieceType>, Compare),
+    /// A royal piece of the side is attacked (before the move, for `BeforeMove`, `Capture` and
+    /// `Listing`; as the position stands for the rest).
+    InCheck(Camp),
+    /// The full-move number passes.
+    Turn(Compare),
+    /// The piece's rank, counted from its own side (1: its back rank), passes.
+    Rank(Who, Compare),
+    /// The piece's file, counted from the a-file (1), passes.
+    File(Who, Compare),
+    /// A state value (absent: 0) passes: the preset's own (`preset` empty) or another
+    /// preset's.
+    State {
+        /// The preset whose state it is; empty: the one running the action.
+        preset: &'static str,
+        /// Its name.
+        key: &'static str,
+        /// The comparison.
+        is: Compare,
+    },
     /// The condition does not hold.
     Not(Box<Condition>),
     /// One of the conditions holds.
@@ -215,6 +286,16 @@ pub enum ActionEffect {
     Lose(Who, String),
     /// The game is drawn, for this reason (`Result`).
     Draw(String),
+    /// The piece leaves the board for the hand of this side (as a captured piece goes to its
+    /// captor's in drop variants; a promoted piece as what it was promoted from).
+    ToHand(Who, Camp),
+    /// A piece of this type leaves the mover's hand for this square, if the hand has one and
+    /// the square is empty.
+    FromHand(PieceType, Place),
+    /// Sets a state value of the preset running the action.
+    SetState(&'static str, i32),
+    /// Adds to a state value of the preset running the action (absent: from 0).
+    AddState(&'static str, i32),
     /// Plays an animation at the piece's square.
     Show(EffectKind, Who),
     /// Annotates the move.

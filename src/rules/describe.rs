@@ -708,6 +708,9 @@ pub fn describe_action(variant: &Variant, action: &super::actions::Action) -> St
             super::actions::Compare::Exactly(n) => format!("exactly {n}"),
         }
     }
+    fn camp_words(camp: super::actions::Camp) -> &'static str {
+        if camp == super::actions::Camp::Mover { "the side that moved" } else { "the other side" }
+    }
     fn words(c: &Condition, variant: &Variant, whose: &dyn Fn(Who) -> String) -> String {
         let name = |k: super::piece::PieceType| variant.registry.def(k).name.clone();
         match c {
@@ -726,7 +729,7 @@ pub fn describe_action(variant: &Variant, action: &super::actions::Action) -> St
                 format!("this turn has had {} move{}", compared(*c), if one { "" } else { "s" })
             }
             Condition::PiecesOf(camp, c) => {
-                let whose = if *camp == super::actions::Camp::Mover { "the side that moved" } else { "the other side" };
+                let whose = camp_words(*camp);
                 match c {
                     super::actions::Compare::AtMost(0) | super::actions::Compare::Exactly(0) => format!("{whose} has no piece left"),
                     c => format!("{whose} has {} pieces", compared(*c)),
@@ -741,6 +744,24 @@ pub fn describe_action(variant: &Variant, action: &super::actions::Action) -> St
                 }
             }
             Condition::NoLegalMove => "the side to move has no legal move".into(),
+            Condition::Drops => "it drops a piece".into(),
+            Condition::Castles => "it castles".into(),
+            Condition::Count(camp, types, c) => {
+                let kinds: Vec<String> = types.iter().map(|k| format!("{}s", name(*k))).collect();
+                let kinds = if kinds.is_empty() { "pieces".to_string() } else { or_list(&kinds).replace(" or ", " and ") };
+                format!("{} has {} {kinds} on the board", camp_words(*camp), compared(*c))
+            }
+            Condition::InHand(camp, types, c) => {
+                let kinds: Vec<String> = types.iter().map(|k| format!("{}s", name(*k))).collect();
+                let kinds = if kinds.is_empty() { "pieces".to_string() } else { or_list(&kinds).replace(" or ", " and ") };
+                format!("{} has {} {kinds} in hand", camp_words(*camp), compared(*c))
+            }
+            Condition::InCheck(camp) => format!("{} is in check", camp_words(*camp)),
+            Condition::Turn(c) => format!("the move number is {}", compared(*c)),
+            Condition::Rank(w, c) => format!("{} stands on a rank {} from its side", whose(*w), compared(*c)),
+            Condition::File(w, c) => format!("{} stands on a file {} from the a-file", whose(*w), compared(*c)),
+            Condition::State { preset: "", key, is } => format!("the count {key} is {}", compared(*is)),
+            Condition::State { preset, key, is } => format!("{preset}'s count {key} is {}", compared(*is)),
             Condition::Not(inner) => match &**inner {
                 Condition::Royal(w) => format!("{} is not royal", whose(*w)),
                 Condition::Is(w, k) => format!("{} is not a {}", whose(*w), name(*k)),
@@ -785,6 +806,21 @@ pub fn describe_action(variant: &Variant, action: &super::actions::Action) -> St
         (Event::Listing, None) if forbids => format!("{} may not move", capitalised(&mover)),
         (Event::Listing, _) => "Always".into(),
         (Event::Royalty, _) => "Royalty".into(),
+        (Event::Arrives(sets), _) => format!("When {mover} arrives on {}", region_named(variant, sets[0])),
+        (Event::Leaves(sets), _) => format!("When {mover} leaves {}", region_named(variant, sets[0])),
+        (Event::Check, _) => format!("When {mover} gives check"),
+        (Event::Promotion, _) => format!("When {mover} promotes"),
+        (Event::Drop, _) => format!("When {mover} is dropped"),
+        (Event::Spawned, _) => {
+            format!("When {} appears", if attached.is_empty() { "a piece".to_string() } else { format!("a {}", or_list(&attached)) })
+        }
+        (Event::Removed, _) => {
+            format!(
+                "When {} leaves the board",
+                if attached.is_empty() { "a piece".to_string() } else { format!("a {}", or_list(&attached)) }
+            )
+        }
+        (Event::Every(n), _) => format!("Every {n} half-move{}, at the start of the turn", if n == 1 { "" } else { "s" }),
     };
     let side = match action.sides {
         [true, false] => " (White only)",
@@ -794,6 +830,11 @@ pub fn describe_action(variant: &Variant, action: &super::actions::Action) -> St
     let condition =
         if more.is_empty() { String::new() } else { format!(" {} {}", if forbids { "when" } else { "and" }, more.join(" and ")) };
     let points = |n: i32| format!("{n} point{}", if n == 1 { "" } else { "s" });
+    let place_words = |place: &super::actions::Place| match place {
+        super::actions::Place::From => "on the square the move left".to_string(),
+        super::actions::Place::To => "on the square the move went to".to_string(),
+        super::actions::Place::At(w) => format!("where {} stands", whose(*w)),
+    };
     let effects: Vec<String> = action
         .effects
         .iter()
@@ -822,15 +863,7 @@ pub fn describe_action(variant: &Variant, action: &super::actions::Action) -> St
             ActionEffect::Remove(w) => Some(format!("{} is removed", whose(*w))),
             ActionEffect::Transform(w, k) => Some(format!("{} becomes a {}", whose(*w), name(*k))),
             ActionEffect::ChangeSide(w) => Some(format!("{} changes sides", whose(*w))),
-            ActionEffect::Spawn(k, place) => Some(format!(
-                "a {} appears {}",
-                name(*k),
-                match place {
-                    super::actions::Place::From => "on the square the move left".to_string(),
-                    super::actions::Place::To => "on the square the move went to".to_string(),
-                    super::actions::Place::At(w) => format!("where {} stands", whose(*w)),
-                }
-            )),
+            ActionEffect::Spawn(k, place) => Some(format!("a {} appears {}", name(*k), place_words(place))),
             ActionEffect::Forbid => None,
             ActionEffect::AllowCheck => Some("check does not restrict moves".into()),
             ActionEffect::Royal(types) if types.is_empty() => Some("no piece is royal: there is no check and no checkmate".into()),
@@ -846,6 +879,11 @@ pub fn describe_action(variant: &Variant, action: &super::actions::Action) -> St
             ActionEffect::Lose(_, reason) => Some(format!("its side loses ({reason})")),
             ActionEffect::Draw(reason) => Some(format!("the game is drawn ({reason})")),
             ActionEffect::Show(..) | ActionEffect::Note(_) => None,
+            ActionEffect::ToHand(w, camp) => Some(format!("{} goes to the hand of {}", whose(*w), camp_words(*camp))),
+            ActionEffect::FromHand(k, place) => Some(format!("a {} from the mover's hand is put {}", name(*k), place_words(place))),
+            ActionEffect::SetState(key, n) => Some(format!("the count {key} becomes {n}")),
+            ActionEffect::AddState(key, n) if *n >= 0 => Some(format!("the count {key} grows by {n}")),
+            ActionEffect::AddState(key, n) => Some(format!("the count {key} falls by {}", -n)),
         })
         .collect();
     if effects.is_empty() {

@@ -111,7 +111,7 @@ mod state;
 mod undo;
 mod variant;
 
-pub use actions::{Action, ActionEffect, Camp, Compare, Condition, Event, FactDecl, FactShow, Place, Who, intern};
+pub use actions::{Action, ActionEffect, CHAIN_LIMIT, Camp, Compare, Condition, Event, FactDecl, FactShow, Place, Who, intern};
 pub use apply::{
     AppliedTrials, ApplyPart, ApplyParts, ApplySystems, ApplyView, BoardWriter, ExtraHasher, HashExtras, History, MoveApplication, MoveLog,
     MoveRecord, PendingMove, Trial, WorldWriter, not_in_trial, position_hash, retract_piece, trial_application,

@@ -849,6 +849,8 @@ fn check_actions(file: &VariantFile, cx: &Context, ck: &mut Checker, mut variant
     struct FileNames<'a, 'f> {
         cx: &'a Context<'f>,
         ck: &'a mut Checker,
+        hands: bool,
+        presets: Vec<String>,
     }
     impl Names for FileNames<'_, '_> {
         fn piece(&self, name: &str) -> Option<PieceType> {
@@ -869,11 +871,18 @@ fn check_actions(file: &VariantFile, cx: &Context, ck: &mut Checker, mut variant
             // (An unknown region is reported by the region walk, at `regions.<name>`.)
             Some(self.cx.region(name, self.ck))
         }
+        fn hands(&self) -> bool {
+            self.hands
+        }
+        fn preset(&self, id: &str) -> bool {
+            self.presets.iter().any(|p| p == id)
+        }
     }
     let mut problems = Vec::new();
     variant.facts = compile_facts(fact_specs, &[], &mut problems);
     let facts: Vec<&'static str> = variant.facts.iter().map(|d| d.name).collect();
-    variant.actions = compile_actions(specs, &facts, &mut FileNames { cx, ck }, &mut problems);
+    let (hands, presets) = (variant.drops.is_some(), variant.presets.iter().map(|p| p.id.clone()).collect());
+    variant.actions = compile_actions(specs, &facts, &mut FileNames { cx, ck, hands, presets }, &mut problems);
     // The facts of the data presets the file lists share the game with its own.
     let set: Vec<crate::presets::Activation> =
         variant.presets.iter().filter_map(|p| crate::presets::by_id(&p.id)).map(|d| crate::presets::Activation::of(d.id)).collect();
@@ -888,6 +897,8 @@ fn check_actions(file: &VariantFile, cx: &Context, ck: &mut Checker, mut variant
             ActionCode::Damage => ProblemCode::ActionDamage,
             ActionCode::Fact => ProblemCode::ActionFact,
             ActionCode::Who => ProblemCode::ActionWho,
+            ActionCode::Cycle => ProblemCode::ActionCycle,
+            ActionCode::State => ProblemCode::ActionState,
             ActionCode::Region => ProblemCode::UnknownRegion,
         };
         ck.add(code, p.path, p.message);

@@ -149,6 +149,12 @@ stable_codes! {
     /// A piece the action's event does not have (`Hit` outside `Damaged`, `This` without
     /// `pieces`).
     ActionWho = "E_ACTION_WHO",
+    /// Actions that answer pieces appearing and leaving make pieces appear and leave in a loop
+    /// that nothing in their events stops.
+    ActionCycle = "E_ACTION_CYCLE",
+    /// A state value named `preset/key` for a preset that is not in the game, or an effect on
+    /// another preset's state.
+    ActionState = "E_ACTION_STATE",
 
     // Design warnings: the variant loads, but probably does not do what its designer meant.
     // The editor shows them; the loader does not look for them.

@@ -8,8 +8,8 @@
 use bevy_egui::egui;
 
 use crate::editor::actions::{
-    EVENTS, Vocabulary, WHO, condition_kind, condition_kinds, duplicated, effect_kind, effect_kinds, event_words, moved, new_action,
-    new_fact, who_for, who_words, with_event,
+    Vocabulary, WHO, condition_kind, condition_kinds, duplicated, effect_kind, effect_kinds, event_words, events, moved, new_action,
+    new_fact, takes_pieces, who_for, who_words, with_event,
 };
 use crate::editor::{Edit, Editor};
 use crate::variants::Problem;
@@ -21,13 +21,23 @@ use crate::variants::actions::{
 use super::field_problems;
 
 /// The section.
-pub(super) fn actions_section(ui: &mut egui::Ui, editor: &mut Editor, compiled: Option<&crate::rules::Variant>, problems: &[Problem]) {
+pub(super) fn actions_section(
+    ui: &mut egui::Ui,
+    editor: &mut Editor,
+    compiled: Option<&crate::rules::Variant>,
+    problems: &[Problem],
+    paint: &mut Option<String>,
+) {
     let file = editor.file().clone();
     let vocabulary = Vocabulary {
         pieces: file.pieces.iter().flatten().map(|p| p.name.clone()).collect(),
         regions: file.regions.iter().flatten().map(|(n, _)| n.clone()).collect(),
         facts: file.facts.iter().flatten().map(|f| f.name.clone()).collect(),
+        hands: compiled.is_some_and(|v| v.drops.is_some()),
     };
+    // A region made from an action's picker ("New region…"): made with the action's change,
+    // and sent to the board to be painted.
+    let mut made_region: Option<String> = None;
     ui.label(
         "Rules of your own: when something happens, if conditions hold, then effects. Each is said in words below it; \
          Test-play runs them at once.",
@@ -48,7 +58,7 @@ pub(super) fn actions_section(ui: &mut egui::Ui, editor: &mut Editor, compiled: 
                 .unwrap_or_else(|| "(fix the problems below to see it in words)".into());
             ui.label(egui::RichText::new(words).italics());
             let mut a = action.clone();
-            let (changed, merged) = action_rows(ui, i, &mut a, &vocabulary);
+            let (changed, merged) = action_rows(ui, i, &mut a, &vocabulary, &mut made_region);
             ui.horizontal(|ui| {
                 if ui.add_enabled(i > 0, egui::Button::new("⬆")).on_hover_text("Run it earlier").clicked() {
                     replaced = Some((moved(&actions, i, true), false));
@@ -77,6 +87,14 @@ pub(super) fn actions_section(ui: &mut egui::Ui, editor: &mut Editor, compiled: 
         let mut list = actions.clone();
         list.push(new_action(&actions));
         replaced = Some((list, false));
+    }
+    if let (Some(name), Some((list, _))) = (made_region, &replaced) {
+        editor.edit(|f| {
+            f.regions.get_or_insert_with(Default::default).insert(name.clone(), crate::variants::RegionSpec::Squares(Vec::new()));
+            f.actions = Some(list.clone());
+        });
+        *paint = Some(name);
+        return;
     }
     if let Some((list, merged)) = replaced {
         let _ = if merged { editor.apply_merged(&Edit::Actions(list), "actions") } else { editor.apply(&Edit::Actions(list)) };
@@ -158,20 +176,29 @@ fn facts(ui: &mut egui::Ui, editor: &mut Editor, list: Vec<FactSpec>, problems: 
 
 /// One action's rows: name, event, sides, attached pieces, conditions, effects. Returns
 /// whether it changed, and whether the change continues a gesture (typing, dragging).
-fn action_rows(ui: &mut egui::Ui, i: usize, a: &mut ActionSpec, v: &Vocabulary) -> (bool, bool) {
+fn action_rows(ui: &mut egui::Ui, i: usize, a: &mut ActionSpec, v: &Vocabulary, made: &mut Option<String>) -> (bool, bool) {
     let (mut changed, mut merged) = (false, false);
     ui.horizontal(|ui| {
         ui.label("Name");
         merged |= ui.add(egui::TextEdit::singleline(&mut a.name).desired_width(120.0)).changed();
         ui.label("When");
-        egui::ComboBox::from_id_salt(("when", i)).width(230.0).selected_text(event_words(a.when)).show_ui(ui, |ui| {
-            for (e, words) in EVENTS {
-                if ui.selectable_label(a.when == e, words).clicked() && a.when != e {
+        let now = event_words(&a.when);
+        egui::ComboBox::from_id_salt(("when", i)).width(230.0).selected_text(now).show_ui(ui, |ui| {
+            for (e, words) in events(v) {
+                if ui.selectable_label(now == words, words).clicked() && now != words {
                     *a = with_event(a, e, v);
                     changed = true;
                 }
             }
         });
+        match &mut a.when {
+            EventSpec::Arrives(region) | EventSpec::Leaves(region) => changed |= region_combo(ui, ("when-region", i), region, v, made),
+            EventSpec::Every(n) => {
+                merged |= ui.add(egui::DragValue::new(n).range(1..=999).clamp_existing_to_range(false)).changed();
+                ui.label("half-moves");
+            }
+            _ => {}
+        }
         let sides = match a.sides {
             None | Some(crate::presets::Scope::Both) => "either side",
             Some(crate::presets::Scope::White) => "White only",
@@ -187,37 +214,30 @@ fn action_rows(ui: &mut egui::Ui, i: usize, a: &mut ActionSpec, v: &Vocabulary) 
             }
         });
     });
-    if matches!(a.when, EventSpec::TurnStart | EventSpec::TurnEnd) {
+    if takes_pieces(&a.when) {
+        let chained = crate::editor::actions::chained(&a.when);
         ui.horizontal_wrapped(|ui| {
-            ui.label("For each of its side's");
-            for name in &v.pieces {
-                let mut on = a.pieces.contains(name);
-                if ui.checkbox(&mut on, name).changed() {
-                    if on {
-                        a.pieces.push(name.clone());
-                    } else {
-                        a.pieces.retain(|p| p != name);
-                    }
-                    changed = true;
-                }
-            }
+            ui.label(if chained { "Only for" } else { "For each of its side's" });
+            changed |= ticks(ui, &mut a.pieces, v);
         })
         .response
-        .on_hover_text(
-            "None ticked: once a turn. Ticked: once for each such piece, which the conditions and effects call 'each attached piece'",
-        );
+        .on_hover_text(if chained {
+            "None ticked: any piece. Ticked: only pieces of these types; the conditions and effects call it 'the piece itself'"
+        } else {
+            "None ticked: once a turn. Ticked: once for each such piece, which the conditions and effects call 'each attached piece'"
+        });
     } else if !a.pieces.is_empty() {
         a.pieces.clear();
         changed = true;
     }
-    let whos = who_for(a.when, !a.pieces.is_empty());
-    let when = a.when;
+    let whos = who_for(&a.when, !a.pieces.is_empty());
+    let when = a.when.clone();
     // Conditions.
     let mut remove = None;
     for (j, c) in a.conditions.iter_mut().enumerate() {
         ui.horizontal_wrapped(|ui| {
             ui.label(if j == 0 { "If" } else { "and" });
-            let (c2, m2) = condition_row(ui, (i, j), c, v, &whos, when);
+            let (c2, m2) = condition_row(ui, (i, j, 0), c, v, &whos, &when, made);
             changed |= c2;
             merged |= m2;
             if ui.button("✖").on_hover_text("Remove this condition").clicked() {
@@ -231,7 +251,7 @@ fn action_rows(ui: &mut egui::Ui, i: usize, a: &mut ActionSpec, v: &Vocabulary) 
     }
     ui.horizontal(|ui| {
         egui::ComboBox::from_id_salt(("add-if", i)).selected_text("➕ condition").show_ui(ui, |ui| {
-            for (words, c) in condition_kinds(when, v) {
+            for (words, c) in condition_kinds(&when, v) {
                 if ui.selectable_label(false, words).clicked() {
                     a.conditions.push(c);
                     changed = true;
@@ -241,7 +261,7 @@ fn action_rows(ui: &mut egui::Ui, i: usize, a: &mut ActionSpec, v: &Vocabulary) 
     });
     // Effects.
     let mut remove = None;
-    let kinds = effect_kinds(a.when, v);
+    let kinds = effect_kinds(&a.when, v);
     for (j, e) in a.then.iter_mut().enumerate() {
         ui.horizontal_wrapped(|ui| {
             ui.label(if j == 0 { "Then" } else { "and" });
@@ -333,14 +353,70 @@ fn camp_combo(ui: &mut egui::Ui, id: impl std::hash::Hash + std::fmt::Debug, cam
     changed
 }
 
-/// One condition: a "not" box, its kind, and its values.
+/// A region's name, with "New region…" (the name made goes to `made`).
+fn region_combo(
+    ui: &mut egui::Ui,
+    id: impl std::hash::Hash + std::fmt::Debug,
+    region: &mut String,
+    v: &Vocabulary,
+    made: &mut Option<String>,
+) -> bool {
+    let mut changed = false;
+    egui::ComboBox::from_id_salt(id).width(100.0).selected_text(region.clone()).show_ui(ui, |ui| {
+        for n in &v.regions {
+            changed |= ui.selectable_value(region, n.clone(), n).changed();
+        }
+        if let Some(name) = super::new_region_item(ui, &v.regions) {
+            *region = name.clone();
+            *made = Some(name);
+            changed = true;
+        }
+    });
+    changed
+}
+
+/// Piece types ticked in a list (none: any type).
+fn types_combo(ui: &mut egui::Ui, id: impl std::hash::Hash + std::fmt::Debug, types: &mut Vec<String>, v: &Vocabulary) -> bool {
+    let mut changed = false;
+    let shown = if types.is_empty() { "any type".to_string() } else { types.join(", ") };
+    egui::ComboBox::from_id_salt(id).width(120.0).selected_text(shown).show_ui(ui, |ui| changed = ticks(ui, types, v));
+    changed
+}
+
+/// A box for each piece type, ticked when it is in `types`.
+fn ticks(ui: &mut egui::Ui, types: &mut Vec<String>, v: &Vocabulary) -> bool {
+    let mut changed = false;
+    for name in &v.pieces {
+        let mut on = types.contains(name);
+        if ui.checkbox(&mut on, name).changed() {
+            if on {
+                types.push(name.clone());
+            } else {
+                types.retain(|t| t != name);
+            }
+            changed = true;
+        }
+    }
+    changed
+}
+
+/// A comparison with its words before and after.
+fn compared(ui: &mut egui::Ui, id: impl std::hash::Hash + std::fmt::Debug, c: &mut CompareSpec, (changed, merged): (&mut bool, &mut bool)) {
+    let (p, d) = compare(ui, id, c);
+    *changed |= p;
+    *merged |= d;
+}
+
+/// One condition: a "not" box, its kind, and its values (`id`: action, condition, and the
+/// place inside "one of several").
 fn condition_row(
     ui: &mut egui::Ui,
-    id: (usize, usize),
+    id: (usize, usize, usize),
     c: &mut ConditionSpec,
     v: &Vocabulary,
     whos: &[WhoSpec],
-    event: EventSpec,
+    event: &EventSpec,
+    made: &mut Option<String>,
 ) -> (bool, bool) {
     let (mut changed, mut merged) = (false, false);
     let mut not = matches!(c, ConditionSpec::Not(_));
@@ -385,7 +461,7 @@ fn condition_row(
         ConditionSpec::In(w, region) => {
             changed |= who_combo(ui, ("if-who", id), w, whos);
             ui.label("stands in");
-            changed |= name_combo(ui, ("if-region", id), region, &v.regions);
+            changed |= region_combo(ui, ("if-region", id), region, v, made);
         }
         ConditionSpec::Fact(w, fact, cmp) => {
             changed |= who_combo(ui, ("if-who", id), w, whos);
@@ -413,11 +489,92 @@ fn condition_row(
             changed |= camp_combo(ui, ("if-to-move", id), camp);
             ui.label("moves next");
         }
-        ConditionSpec::Not(_) | ConditionSpec::Any(_) => {
+        ConditionSpec::Drops | ConditionSpec::Castles => {}
+        ConditionSpec::Count(camp, types, cmp) | ConditionSpec::InHand(camp, types, cmp) => {
+            let in_hand = kind == "pieces in hand";
+            changed |= camp_combo(ui, ("if-camp", id), camp);
+            ui.label("has");
+            compared(ui, ("if-cmp", id), cmp, (&mut changed, &mut merged));
+            changed |= types_combo(ui, ("if-types", id), types, v);
+            ui.label(if in_hand { "in hand" } else { "on the board" });
+        }
+        ConditionSpec::InCheck(camp) => {
+            changed |= camp_combo(ui, ("if-camp", id), camp);
+            ui.label("is in check");
+        }
+        ConditionSpec::Turn(cmp) => compared(ui, ("if-cmp", id), cmp, (&mut changed, &mut merged)),
+        ConditionSpec::Rank(w, cmp) | ConditionSpec::File(w, cmp) => {
+            changed |= who_combo(ui, ("if-who", id), w, whos);
+            ui.label("stands on");
+            compared(ui, ("if-cmp", id), cmp, (&mut changed, &mut merged));
+            ui.label(if kind == "a piece's rank" { "(rank from its side)" } else { "(file from a)" });
+        }
+        ConditionSpec::State(name, cmp) => {
+            merged |= ui
+                .add(egui::TextEdit::singleline(name).desired_width(90.0))
+                .on_hover_text("A count this variant keeps: name it as you like")
+                .changed();
+            ui.label("is");
+            compared(ui, ("if-cmp", id), cmp, (&mut changed, &mut merged));
+        }
+        ConditionSpec::Any(list) => {
+            // One level of "one of several": its conditions, each removable, and one to add.
+            ui.vertical(|ui| {
+                let mut remove = None;
+                let many = list.len() > 1;
+                for (k, inner) in list.iter_mut().enumerate() {
+                    ui.horizontal_wrapped(|ui| {
+                        ui.label(if k == 0 { "either" } else { "or" });
+                        if matches!(inner, ConditionSpec::Any(_)) {
+                            ui.label("(one of several, in the RON section)");
+                        } else {
+                            let (c2, m2) = condition_row(ui, (id.0, id.1, id.2 * 8 + k + 1), inner, v, whos, event, made);
+                            changed |= c2;
+                            merged |= m2;
+                        }
+                        if many && ui.button("✖").on_hover_text("Remove this choice").clicked() {
+                            remove = Some(k);
+                        }
+                    });
+                }
+                if let Some(k) = remove {
+                    list.remove(k);
+                    changed = true;
+                }
+                egui::ComboBox::from_id_salt(("add-or", id)).selected_text("➕ or").show_ui(ui, |ui| {
+                    for (words, c) in condition_kinds(event, v).into_iter().filter(|(_, c)| !matches!(c, ConditionSpec::Any(_))) {
+                        if ui.selectable_label(false, words).clicked() {
+                            list.push(c);
+                            changed = true;
+                        }
+                    }
+                });
+            });
+        }
+        ConditionSpec::Not(_) => {
             ui.label("(edit it in the RON section)");
         }
     }
     (changed, merged)
+}
+
+/// Where a piece is put: the square left, the square reached, or where a piece stands.
+fn place_combo(ui: &mut egui::Ui, id: impl std::hash::Hash + std::fmt::Debug, place: &mut PlaceSpec, whos: &[WhoSpec]) -> bool {
+    let words = |p: &PlaceSpec| match p {
+        PlaceSpec::From => "on the square left".to_string(),
+        PlaceSpec::To => "on the square reached".to_string(),
+        PlaceSpec::At(w) => format!("where {} stands", who_words(*w)),
+    };
+    let mut changed = false;
+    egui::ComboBox::from_id_salt(id).width(170.0).selected_text(words(place)).show_ui(ui, |ui| {
+        let mut places = vec![PlaceSpec::From, PlaceSpec::To];
+        places.extend(whos.iter().map(|w| PlaceSpec::At(*w)));
+        for p in places {
+            let w = words(&p);
+            changed |= ui.selectable_value(place, p, w).changed();
+        }
+    });
+    changed
 }
 
 /// One effect: its kind and its values.
@@ -443,17 +600,7 @@ fn effect_row(
     match e {
         EffectSpec::TakeCapture | EffectSpec::Forbid | EffectSpec::AllowCheck | EffectSpec::ExtraMove => {}
         EffectSpec::Royal(types) => {
-            for name in &v.pieces {
-                let mut on = types.contains(name);
-                if ui.checkbox(&mut on, name).changed() {
-                    if on {
-                        types.push(name.clone());
-                    } else {
-                        types.retain(|t| t != name);
-                    }
-                    changed = true;
-                }
-            }
+            changed |= ticks(ui, types, v);
             if types.is_empty() {
                 ui.label("(none ticked: nothing is royal)");
             }
@@ -473,17 +620,7 @@ fn effect_row(
             });
             if d.around > 0 {
                 ui.label("sparing");
-                for name in &v.pieces {
-                    let mut on = d.spare.contains(name);
-                    if ui.checkbox(&mut on, name).changed() {
-                        if on {
-                            d.spare.push(name.clone());
-                        } else {
-                            d.spare.retain(|p| p != name);
-                        }
-                        changed = true;
-                    }
-                }
+                changed |= ticks(ui, &mut d.spare, v);
             }
         }
         EffectSpec::Absorb(fact) => changed |= name_combo(ui, ("then-fact", id), fact, &v.facts),
@@ -500,19 +637,7 @@ fn effect_row(
         }
         EffectSpec::Spawn(name, place) => {
             changed |= name_combo(ui, ("then-piece", id), name, &v.pieces);
-            let words = |p: &PlaceSpec| match p {
-                PlaceSpec::From => "on the square left".to_string(),
-                PlaceSpec::To => "on the square reached".to_string(),
-                PlaceSpec::At(w) => format!("where {} stands", who_words(*w)),
-            };
-            egui::ComboBox::from_id_salt(("then-place", id)).width(170.0).selected_text(words(place)).show_ui(ui, |ui| {
-                let mut places = vec![PlaceSpec::From, PlaceSpec::To];
-                places.extend(whos.iter().map(|w| PlaceSpec::At(*w)));
-                for p in places {
-                    let w = words(&p);
-                    changed |= ui.selectable_value(place, p, w).changed();
-                }
-            });
+            changed |= place_combo(ui, ("then-place", id), place, whos);
         }
         EffectSpec::Cancel(reason) | EffectSpec::Draw(reason) | EffectSpec::Note(reason) => merged |= text(ui, reason),
         EffectSpec::Win(w, reason) | EffectSpec::Lose(w, reason) => {
@@ -520,6 +645,19 @@ fn effect_row(
             changed |= who_combo(ui, ("then-who", id), w, whos);
             ui.label(") because");
             merged |= text(ui, reason);
+        }
+        EffectSpec::ToHand(w, camp) => {
+            changed |= who_combo(ui, ("then-who", id), w, whos);
+            ui.label("goes to the hand of");
+            changed |= camp_combo(ui, ("then-camp", id), camp);
+        }
+        EffectSpec::FromHand(name, place) => {
+            changed |= name_combo(ui, ("then-piece", id), name, &v.pieces);
+            changed |= place_combo(ui, ("then-place", id), place, whos);
+        }
+        EffectSpec::SetState(name, n) | EffectSpec::AddState(name, n) => {
+            merged |= ui.add(egui::TextEdit::singleline(name).desired_width(90.0)).changed();
+            merged |= ui.add(egui::DragValue::new(n).range(-99..=99).clamp_existing_to_range(false)).changed();
         }
         EffectSpec::Show(anim, w) => {
             egui::ComboBox::from_id_salt(("then-anim", id)).width(100.0).selected_text(format!("{anim:?}")).show_ui(ui, |ui| {

@@ -609,7 +609,7 @@ fn editor_screen(
                         &problems,
                     ),
                     Section::Rules => rules::rules_section(ui, editor, &mut screen.rules, screen.compiled.as_ref(), &problems),
-                    Section::Actions => actions::actions_section(ui, editor, screen.compiled.as_ref(), &problems),
+                    Section::Actions => actions::actions_section(ui, editor, screen.compiled.as_ref(), &problems, &mut screen.paint),
                     Section::Ron => {
                         ron_section(ui, editor, &mut screen.ron, (&mut screen.ron_error, &mut screen.ron_dirty, &mut screen.broken))
                     }
