@@ -130,6 +130,8 @@ pub struct EditorScreen {
     picker: Option<Picker>,
     /// A region made by the Pieces section ("New region…"), to be painted.
     paint: Option<String>,
+    /// A region made by the Actions section, to be painted.
+    actions_paint: Option<String>,
     /// The folder pictures were last imported from.
     picture_dir: Option<PathBuf>,
     /// The rules section's own state.
@@ -175,6 +177,7 @@ impl Default for EditorScreen {
             browser: None,
             picker: None,
             paint: None,
+            actions_paint: None,
             picture_dir: None,
             rules: Default::default(),
             broken: None,
@@ -609,7 +612,9 @@ fn editor_screen(
                         &problems,
                     ),
                     Section::Rules => rules::rules_section(ui, editor, &mut screen.rules, screen.compiled.as_ref(), &problems),
-                    Section::Actions => actions::actions_section(ui, editor, screen.compiled.as_ref(), &problems, &mut screen.paint),
+                    Section::Actions => {
+                        actions::actions_section(ui, editor, screen.compiled.as_ref(), &problems, &mut screen.actions_paint)
+                    }
                     Section::Ron => {
                         ron_section(ui, editor, &mut screen.ron, (&mut screen.ron_error, &mut screen.ron_dirty, &mut screen.broken))
                     }
@@ -621,12 +626,13 @@ fn editor_screen(
             });
             // The two rectangles' room, taken in one piece whatever they hold.
             ui.allocate_rect(whole, egui::Sense::hover());
-            // A region made for an end condition or a piece is painted on the board, then back
+            // A region made for an end condition, a piece or an action is painted on the board, then back
             // to the section it was made for.
-            let made = match (screen.rules.paint.take(), screen.paint.take()) {
-                (Some(name), _) => Some((name, Section::Rules)),
-                (None, Some(name)) => Some((name, Section::Pieces)),
-                (None, None) => None,
+            let made = match (screen.rules.paint.take(), screen.paint.take(), screen.actions_paint.take()) {
+                (Some(name), ..) => Some((name, Section::Rules)),
+                (None, Some(name), _) => Some((name, Section::Pieces)),
+                (None, None, Some(name)) => Some((name, Section::Actions)),
+                (None, None, None) => None,
             };
             if let Some((name, from)) = made {
                 screen.section = Section::Board;
