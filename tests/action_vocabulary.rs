@@ -240,6 +240,22 @@ fn loops_that_can_be_seen_are_refused_and_state_names_checked() {
     // No hands in chess.
     let hands = codes(r#"[(name: "a", when: Moved, then: [ToHand(Mover, Other)])]"#);
     assert!(hands.contains(&("E_ACTION_EFFECT".into(), "actions[0].then[0]".into())), "{hands:?}");
+    // A declared `Hp` beside a profile that gives hit points (which carry `Hp` too) is
+    // refused; beside one that gives none, it is fine.
+    let with_profile = |profile: &str| {
+        let text = format!(
+            "(id: \"x\", extends: \"chess\", name: \"X\", format: 2, profile: {profile}, facts: [(name: \"Hp\", start: 2)], \
+             actions: [(name: \"a\", when: Damaged, then: [Absorb(\"Hp\")])])"
+        );
+        let file = variants::resolve(variants::parse_variant_file(&text).unwrap(), &variants::builtin_file).unwrap();
+        match variants::compile(&file) {
+            Ok(_) => Vec::new(),
+            Err(variants::LoadError::Invalid(ps)) => ps.into_iter().map(|p| p.code.to_string()).collect(),
+            Err(e) => panic!("{e}"),
+        }
+    };
+    assert_eq!(with_profile("\"sturdy-rooks\""), ["E_ACTION_FACT"]);
+    assert_eq!(with_profile("\"long-stride\""), Vec::<String>::new());
     // `pieces` on a piece-appearing event names the types it answers; This is that piece.
     let fine = codes(r#"[(name: "a", when: Spawned, pieces: ["queen"], then: [Show(Sparkle, This)])]"#);
     assert!(fine.is_empty(), "{fine:?}");

@@ -478,6 +478,21 @@ fn gates_beside_a_crowned_king_stay_gates() {
     let fen = e.fen();
     assert!(fen.contains(" ABCDGHkqbcdg "), "{fen}");
     assert_eq!(chimera::presets::new_game(v, &fen).unwrap().fen(), fen);
+    // The king gone, a crowned queen alone on the back rank: it never castles, so its gate
+    // letter grants the rooks nothing and their letters stay gates (they read back as castling
+    // rights; found by the soak, seed 16208871530623216926, in S-House with explosive-rook and
+    // weak-dual-king). Without the crown, the king on d1 castles with both rooks, as
+    // Fairy-Stockfish reads it.
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBK1BNR[EHeh] w ABDHkqdg - 0 1";
+    let crowned = format!("{fen} {{Crowned=d1:1}}");
+    for id in ["seirawan", "shouse"] {
+        let mut v = variants::builtin(id).unwrap();
+        let plain = chimera::presets::new_game(v.clone(), fen).unwrap().fen();
+        assert!(plain.contains(" w KQBkqdg "), "{id}: {plain}");
+        v.presets.push(chimera::rules::PresetRequest { id: "weak-dual-king".into(), sides: [true, true], ..Default::default() });
+        let mut e = chimera::presets::new_game(v, &crowned).unwrap();
+        assert_eq!(e.fen(), crowned, "{id}");
+    }
 }
 
 /// A rook blown up beside an exploding rook's capture takes its castling right with it (the

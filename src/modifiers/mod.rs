@@ -463,6 +463,14 @@ pub struct Compiled {
     pub warnings: Vec<ProfileProblem>,
 }
 
+impl Compiled {
+    /// Whether it gives some piece extra hit points (the game's pieces then carry an `Hp`
+    /// fact).
+    pub fn gives_hp(&self) -> bool {
+        self.per_type.iter().flatten().any(|m| m.hp_bonus != 0) || self.instances.iter().any(|(_, e)| e.contains_key(HP_BONUS.id))
+    }
+}
+
 /// Reads a profile against a variant: every key and value checked; per-instance entries for
 /// squares the layout does not hold are dropped with a warning, and all of them when the
 /// layout names another variant.

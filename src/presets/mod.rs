@@ -509,9 +509,15 @@ pub fn check_params(def: &PresetDef, a: &Activation) -> Result<(), PresetError> 
 pub fn set_active_presets(world: &mut World, set: Vec<Activation>) -> Result<(), PresetError> {
     validate(&set)?;
     let own = if set.iter().any(|a| a.id == ACTIONS.id) { world.get_resource::<Rules>().map(|r| r.0.facts.clone()) } else { None };
-    // (The game's modifier profile is applied after its presets: its hit points are not
-    // known here, see `presets/README.md`, "Data presets".)
-    check_facts(&set, &own.unwrap_or_default(), false)?;
+    // (The variant's modifier profile, applied after its presets, is read for its hit points.)
+    let profile_hp = world.get_resource::<Rules>().is_some_and(|r| {
+        let v = &r.0;
+        v.profile
+            .as_deref()
+            .and_then(|text| crate::modifiers::Profile::from_ron(text).ok())
+            .is_some_and(|p| crate::modifiers::compile(&p, v).is_ok_and(|c| c.gives_hp()))
+    });
+    check_facts(&set, &own.unwrap_or_default(), profile_hp)?;
     world.init_resource::<PresetState>();
     let old = world.get_resource::<ActivePresets>().map(|a| a.0.clone()).unwrap_or_default();
     for a in old.iter().filter(|a| !set.iter().any(|b| b.id == a.id)) {
@@ -721,7 +727,7 @@ const FACTS: [FactAccess; 4] = [
     ("Hp", fact_get::<Hp>, fact_set::<Hp>, fact_clear::<Hp>),
     ("Shield", fact_get::<Shield>, fact_set::<Shield>, fact_clear::<Shield>),
     ("Stamina", fact_get::<Stamina>, fact_set::<Stamina>, fact_clear::<Stamina>),
-    ("Crowned", fact_get::<Crowned>, fact_set::<Crowned>, dual_king::uncrown),
+    (crate::rules::CROWNED_FACT, fact_get::<Crowned>, fact_set::<Crowned>, dual_king::uncrown),
 ];
 
 /// The presets' sections of Chimera's trailing FEN field: each piece fact on the board

@@ -206,6 +206,21 @@ pub fn split_trailing(fen: &str) -> (&str, Option<&str>) {
     (fen, None)
 }
 
+/// The name under which the trailing field lists the kings a preset crowned (dual-king's
+/// queens), which never castle.
+pub const CROWNED_FACT: &str = "Crowned";
+
+/// The squares the trailing field's [`CROWNED_FACT`] section gives a non-zero value.
+fn crowned_squares(g: Geometry, sections: &[String]) -> Vec<Square> {
+    let Some(body) = sections.iter().find_map(|s| s.strip_prefix(CROWNED_FACT)?.strip_prefix('=')) else { return Vec::new() };
+    body.split(',')
+        .filter_map(|entry| {
+            let (sq, v) = entry.split_once(':')?;
+            (v.parse::<i32>().ok()? != 0).then(|| g.parse_square(sq)).flatten()
+        })
+        .collect()
+}
+
 /// Reads the rules' own sections of the trailing field (`moves=1`, `facing=1`, `pass=1`,
 /// `noend`, `foul`); returns the others.
 fn parse_trailing(text: &str) -> Result<(Counters, Vec<String>), FenError> {
@@ -436,9 +451,12 @@ pub fn parse_fen(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
     let (castling, mut gates) = match fields.next() {
         None => (CastlingRights::default(), [0, 0]),
         Some(text) => {
+            // (A king a preset crowned, written in the trailing field, never castles: it is no
+            // castling king, and its gate letter grants the rooks nothing.)
+            let crowned = crowned_squares(g, &extra);
             let homes = Side::BOTH.map(|side| {
                 let back = variant.castling_rank(side);
-                let castlers = || pieces.iter().filter(|(_, k, s)| *s == side && reg.def(*k).castles);
+                let castlers = || pieces.iter().filter(|(sq, k, s)| *s == side && reg.def(*k).castles && !crowned.contains(sq));
                 let files: Vec<u8> = castlers().filter(|(sq, _, _)| g.rank(*sq) == back).map(|(sq, _, _)| g.file(*sq)).collect();
                 let elsewhere = castlers().any(|(sq, _, _)| g.rank(*sq) != back);
                 castling_king(variant, side, &files, elsewhere)

@@ -74,8 +74,8 @@ pub fn compile(file: &VariantFile) -> Result<Variant, LoadError> {
         profile: None,
         layouts: Some(super::catalogue_layout),
     };
-    let variant = Variant { profile: check_profile(file, &variant, &mut ck), ..variant };
-    let variant = check_actions(file, &cx, &mut ck, variant);
+    let (profile, profile_hp) = check_profile(file, &variant, &mut ck);
+    let variant = check_actions(file, &cx, &mut ck, Variant { profile, ..variant }, profile_hp);
     check_start(file, &variant, &mut ck);
     if ck.problems.is_empty() { Ok(variant) } else { Err(LoadError::Invalid(ck.problems)) }
 }
@@ -671,30 +671,32 @@ fn check_presets(file: &VariantFile, ck: &mut Checker) -> Vec<PresetRequest> {
 /// `profile`: a built-in profile's id or a profile written out, read against the variant
 /// (every entry's modifier, piece and value; orphaned per-instance entries warn). The profile's
 /// checks against a game (ADR-6) run when the game starts.
-fn check_profile(file: &VariantFile, variant: &Variant, ck: &mut Checker) -> Option<String> {
-    let profile = match file.profile.as_ref()? {
+fn check_profile(file: &VariantFile, variant: &Variant, ck: &mut Checker) -> (Option<String>, bool) {
+    let Some(used) = file.profile.as_ref() else { return (None, false) };
+    let profile = match used {
         super::format::ProfileUse::Id(id) => match crate::modifiers::builtin(id) {
             Some(p) => p,
             None => {
                 let known: Vec<&str> = crate::modifiers::BUILTIN.iter().map(|(id, _)| *id).collect();
                 ck.add(ProblemCode::UnknownProfile, "profile", format!("no modifier profile '{id}'; there are {}", known.join(", ")));
-                return None;
+                return (None, false);
             }
         },
         super::format::ProfileUse::Inline(p) => p.clone(),
     };
     match crate::modifiers::compile(&profile, variant) {
         Ok(compiled) => {
+            let hp = compiled.gives_hp();
             for w in compiled.warnings {
                 ck.add(ProblemCode::ProfileOrphan, "profile.instances", w.message);
             }
-            Some(profile.to_ron())
+            (Some(profile.to_ron()), hp)
         }
         Err(problems) => {
             for p in problems {
                 ck.add(ProblemCode::ProfileEntry, "profile", p.message);
             }
-            None
+            (None, false)
         }
     }
 }
@@ -831,7 +833,7 @@ fn check_start(file: &VariantFile, variant: &Variant, ck: &mut Checker) {
 /// `format` and `actions`: each action compiled (piece types by name or letter, regions by
 /// name), and the `actions` preset asked for (after the presets the file lists, unless it
 /// lists it itself) so that they run.
-fn check_actions(file: &VariantFile, cx: &Context, ck: &mut Checker, mut variant: Variant) -> Variant {
+fn check_actions(file: &VariantFile, cx: &Context, ck: &mut Checker, mut variant: Variant, profile_hp: bool) -> Variant {
     use crate::presets::action_compile::{ActionCode, Names, compile_actions, compile_facts};
     use crate::presets::action_spec::FORMAT;
     let format = file.format.unwrap_or(1);
@@ -886,7 +888,7 @@ fn check_actions(file: &VariantFile, cx: &Context, ck: &mut Checker, mut variant
     // The facts of the data presets the file lists share the game with its own.
     let set: Vec<crate::presets::Activation> =
         variant.presets.iter().filter_map(|p| crate::presets::by_id(&p.id)).map(|d| crate::presets::Activation::of(d.id)).collect();
-    if let Err(e) = crate::presets::check_facts(&set, &variant.facts, false) {
+    if let Err(e) = crate::presets::check_facts(&set, &variant.facts, profile_hp) {
         ck.add(ProblemCode::ActionFact, if variant.facts.is_empty() { "presets" } else { "facts" }, e.to_string());
     }
     for p in problems {
