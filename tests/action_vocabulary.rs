@@ -188,26 +188,30 @@ fn effects_on_hands_and_pieces_appearing_and_leaving() {
 
 #[test]
 fn chains_of_pieces_leaving_stop_at_the_documented_depth() {
-    // A pawn that leaves the board blasts the squares round it: a row of pawns falls one after
-    // another, each one event deeper. Eight files: the a-pawn's capture reaches the h-pawn at
-    // depth 7, within the limit.
-    let written = r#"[
-        (name: "domino", when: Removed, pieces: ["pawn"], if: [Side(This, Black)], then: [Damage((at: This, around: 1, kind: Explosion, spare: ["king"]))]),
-    ]"#;
-    let mut e = new_game(with_actions("chess", written), "4k3/pppppppp/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
+    // Pawn domino (`rule-examples/pawn-domino.ron`): a black pawn that leaves the board blasts
+    // the squares round it, and the pawns there fall in turn, each one event deeper. Eight
+    // files: the a-pawn's capture reaches the h-pawn at depth 7, within the limit.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rule-examples/pawn-domino.ron");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let domino = |extends: &str| {
+        let text = text.replace("extends: \"chess\"", &format!("extends: \"{extends}\""));
+        let file = variants::resolve(variants::parse_variant_file(&text).unwrap(), &variants::builtin_file).unwrap();
+        variants::compile(&file).unwrap()
+    };
+    let mut e = new_game(domino("chess"), "4k3/pppppppp/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
     e.play_uci("a1a7").unwrap();
     assert!(e.fen().starts_with("4k3/R7/8/8/8/8/8/4K3 b"), "the whole row falls: {}", e.fen());
     e.undo().unwrap();
     assert!(e.fen().starts_with("4k3/pppppppp/8/8/8/8/8/R3K3 w"), "{}", e.fen());
-    // Ten files (Capablanca): the j-pawn would fall at depth 9, past the limit of 8: the move is
+    // Ten files (Capablanca): the i-pawn's fall is an event at depth 8, the limit: the move is
     // refused, taken back, and the player told why.
-    let mut e = new_game(with_actions("capablanca", written), "5k4/pppppppppp/10/10/10/10/10/R4K4 w - - 0 1").unwrap();
+    let mut e = new_game(domino("capablanca"), "5k4/pppppppppp/10/10/10/10/10/R4K4 w - - 0 1").unwrap();
     let before = e.fen();
     assert!(legal(&mut e).contains(&"a1a7".to_string()));
     let err = e.play_uci("a1a7").expect_err("a chain past the limit is refused");
     assert!(err.to_string().contains(&format!("more than {}", chimera::rules::CHAIN_LIMIT)), "{err}");
     assert_eq!(e.fen(), before, "nothing changed");
-    // Starting from the middle, the chain is five deep each way: it is played.
+    // Starting from the e-pawn, the chain runs at most five deep each way: it is played.
     e.play_uci("a1a2").unwrap();
     e.play_uci("f8g8").unwrap();
     e.play_uci("a2e2").unwrap();
