@@ -207,7 +207,7 @@ fn chains_of_pieces_leaving_stop_at_the_documented_depth() {
     // refused, taken back, and the player told why.
     let mut e = new_game(domino("capablanca"), "5k4/pppppppppp/10/10/10/10/10/R4K4 w - - 0 1").unwrap();
     let before = e.fen();
-    assert!(legal(&mut e).contains(&"a1a7".to_string()));
+    assert!(!legal(&mut e).contains(&"a1a7".to_string()), "a move the limit refuses is not listed");
     let err = e.play_uci("a1a7").expect_err("a chain past the limit is refused");
     assert!(err.to_string().contains(&format!("more than {}", chimera::rules::CHAIN_LIMIT)), "{err}");
     assert_eq!(e.fen(), before, "nothing changed");
@@ -218,6 +218,46 @@ fn chains_of_pieces_leaving_stop_at_the_documented_depth() {
     e.play_uci("g8f8").unwrap();
     e.play_uci("e2e7").unwrap();
     assert!(e.fen().starts_with("5k4/4R5/"), "{}", e.fen());
+    // The refused try leaves nothing behind: from a position where it was tried, another rook's
+    // capture whose chain is shallow is played.
+    let mut e = new_game(domino("capablanca"), "5k4/pppppppppp/10/10/10/10/10/R3RK4 w - - 0 1").unwrap();
+    e.play_uci("a1a7").unwrap_err();
+    e.play_uci("e1e7").expect("five deep at most");
+    assert!(e.fen().starts_with("5k4/4R5/"), "{}", e.fen());
+    // A piece that leaves, comes back from the hand and leaves again: each time one deeper,
+    // so the limit stops it (the load check cannot see this loop: nothing appears by a spawn).
+    let written = r#"[
+        (name: "flee", when: Moved, if: [Is(Mover, "knight")], then: [ToHand(Mover, Mover)]),
+        (name: "return", when: Removed, pieces: ["knight"], then: [FromHand("knight", At(This)), ToHand(This, Mover)]),
+    ]"#;
+    let mut e = new_game(with_actions("crazyhouse", written), "startpos").unwrap();
+    assert!(!legal(&mut e).contains(&"g1f3".to_string()), "{:?}", legal(&mut e));
+    let err = e.play_uci("g1f3").expect_err("the knight's loop is refused");
+    assert!(err.to_string().contains("chained more than"), "{err}");
+    e.play_uci("e2e4").expect("other moves are played");
+}
+
+/// Pieces appearing while pieces appear (a spawn answered by a spawn) are announced in turn,
+/// with their facts; a hook reading a piece that left still reads it after a spawn.
+#[test]
+fn spawns_inside_spawns_and_removals() {
+    let written = r#"[
+        (name: "blast", when: Capture, if: [Is(Victim, "pawn")], then: [TakeCapture, Remove(Victim), Remove(Mover)]),
+        (name: "ghost", when: Removed, pieces: ["pawn"], if: [Side(This, Black)], then: [Spawn("knight", At(This))]),
+        (name: "count-pawns", when: Removed, if: [Is(This, "pawn")], then: [AddState("pawns", 1)]),
+        (name: "escort", when: Spawned, pieces: ["knight"], then: [Spawn("bishop", From)]),
+        (name: "count-bishops", when: Spawned, pieces: ["bishop"], then: [AddState("bishops", 1)]),
+    ]"#;
+    let mut file = crate::actions::file_with_actions("chess", written);
+    file.facts = Some(vec![chimera::editor::actions::new_fact(&[])]);
+    let mut e = new_game(variants::compile(&file).unwrap(), "4k3/p7/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
+    e.play_uci("a1a7").unwrap();
+    let fen = e.fen();
+    assert!(fen.starts_with("4k3/N7/8/8/8/8/8/B3K3 b"), "{fen}");
+    assert_eq!((state(&mut e, "pawns"), state(&mut e, "bishops")), (1, 1), "{fen}");
+    assert!(fen.contains("a1:2") && fen.contains("a7:2"), "the pieces that appeared have their hit points: {fen}");
+    e.undo().unwrap();
+    assert!(e.fen().starts_with("4k3/p7/8/8/8/8/8/R3K3 w"), "{}", e.fen());
 }
 
 #[test]

@@ -24,11 +24,14 @@ pub fn events(v: &Vocabulary) -> Vec<(EventSpec, &'static str)> {
         (EventSpec::Spawned, "a piece appears"),
         (EventSpec::Removed, "a piece leaves the board"),
         (EventSpec::TurnStart, "a turn starts"),
-        (EventSpec::Every(10), "every few half-moves"),
+        (EventSpec::Every(10), "every few turns"),
         (EventSpec::Result, "the result is judged after a move"),
         (EventSpec::Listing, "moves are listed (to forbid some)"),
         (EventSpec::Royalty, "the royal pieces are named"),
     ];
+    if !v.hands {
+        out.retain(|(e, _)| *e != EventSpec::Drop);
+    }
     if let Some(region) = v.regions.first() {
         out.insert(5, (EventSpec::Arrives(region.clone()), "a piece arrives in a region"));
         out.insert(6, (EventSpec::Leaves(region.clone()), "a piece leaves a region"));
@@ -41,9 +44,9 @@ pub fn event_words(e: &EventSpec) -> &'static str {
     match e {
         EventSpec::Arrives(_) => "a piece arrives in a region",
         EventSpec::Leaves(_) => "a piece leaves a region",
-        EventSpec::Every(_) => "every few half-moves",
+        EventSpec::Every(_) => "every few turns",
         e => {
-            let v = Vocabulary::default();
+            let v = Vocabulary { hands: true, ..Vocabulary::default() };
             events(&v).into_iter().find(|(x, _)| x == e).map_or("", |(_, w)| w)
         }
     }
@@ -139,7 +142,7 @@ pub fn condition_kinds(event: &EventSpec, v: &Vocabulary) -> Vec<(&'static str, 
         ("one of several", ConditionSpec::Any(vec![ConditionSpec::Captures, ConditionSpec::Promotes])),
     ];
     if !v.hands {
-        out.retain(|(_, c)| !matches!(c, ConditionSpec::InHand(..)));
+        out.retain(|(_, c)| !matches!(c, ConditionSpec::InHand(..) | ConditionSpec::Drops));
     }
     if v.regions.is_empty() {
         out.retain(|(_, c)| !matches!(c, ConditionSpec::In(..)));
@@ -182,9 +185,10 @@ pub fn condition_kind(c: &ConditionSpec) -> &'static str {
 
 /// The kinds of effect an event may have, each with its words and a value to start from.
 pub fn effect_kinds(event: &EventSpec, v: &Vocabulary) -> Vec<(&'static str, EffectSpec)> {
+    // (The piece that left the board is off it: effects start on the moving piece.)
     let who = match event {
         EventSpec::Damaged => WhoSpec::Hit,
-        e if chained(e) => WhoSpec::This,
+        EventSpec::Spawned => WhoSpec::This,
         _ => WhoSpec::Mover,
     };
     let mut out: Vec<(&'static str, EffectSpec)> = match event {

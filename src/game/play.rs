@@ -154,6 +154,9 @@ fn try_target(world: &mut World, to: Square) {
     }
     match candidates.len() {
         0 => {
+            if tell_refused(world, to) {
+                return;
+            }
             // Not a target: pressing another of the mover's pieces selects it; anything else
             // drops the selection (a dragged piece snaps back).
             if mover_piece_at(world, to) && world.resource::<Selection>().origin != Some(Origin::Square(to)) {
@@ -169,6 +172,25 @@ fn try_target(world: &mut World, to: Square) {
             world.resource_mut::<Selection>().dragging = false;
         }
     }
+}
+
+/// A move from the selection to `to` that a rule refused when it was tried (a chain of
+/// events past its limit) is not a target: the player is told why, and the selection dropped.
+/// Returns whether it was one.
+fn tell_refused(world: &mut World, to: Square) -> bool {
+    let origin = world.resource::<Selection>().origin;
+    let refused = world.resource::<crate::rules::MoveQuery>().refused.iter().find_map(|(m, why)| {
+        let from_here = match origin {
+            Some(Origin::Square(sq)) => m.from == sq && m.dropped().is_none(),
+            Some(Origin::Pocket(kind)) => m.dropped() == Some(kind),
+            None => false,
+        };
+        (from_here && m.to == to).then(|| why.clone())
+    });
+    let Some(why) = refused else { return false };
+    clear_selection(world);
+    world.resource_mut::<Notice>().show(Tone::Problem, format!("Move refused: {why}"), 4.0);
+    true
 }
 
 /// Handles one input.
@@ -209,6 +231,8 @@ pub fn handle(world: &mut World, input: BoardInput) {
             let selection = world.resource::<Selection>().clone();
             if selection.origin.is_some() && selection.targets(sq) {
                 try_target(world, sq);
+            } else if selection.origin.is_some() && tell_refused(world, sq) {
+                // (Told why the rules refuse that move.)
             } else if mover_piece_at(world, sq) {
                 select(world, Origin::Square(sq));
             } else {

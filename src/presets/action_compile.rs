@@ -91,6 +91,10 @@ pub fn compile_facts(specs: &[FactSpec], taken: &[&str], problems: &mut Vec<Acti
             bad(format!("'{}' is not a fact's name: a letter, then letters and digits, at most 16", f.name));
             continue;
         }
+        if f.name == crate::rules::CROWNED_FACT {
+            bad(format!("'{}' is dual-king's, which the FEN reader knows: name it otherwise", f.name));
+            continue;
+        }
         if out.iter().any(|d| d.name == f.name) || taken.contains(&f.name.as_str()) {
             bad(format!("'{}' is declared twice", f.name));
             continue;
@@ -168,6 +172,11 @@ pub fn compile_actions(
         if problems.len() > before {
             continue;
         }
+        // (`pieces` that name no type of this variant — "royal" where nothing is — leave the
+        // action out: an empty list would mean once, or every type.)
+        if !spec.pieces.is_empty() && pieces.is_empty() {
+            continue;
+        }
         let (Some(conditions), Some(effects), Some(pieces)) = (
             conditions.into_iter().collect::<Option<Vec<_>>>(),
             effects.into_iter().collect::<Option<Vec<_>>>(),
@@ -222,10 +231,11 @@ fn event(e: &EventSpec, names: &mut dyn Names, path: &str, problems: &mut Vec<Ac
     })
 }
 
-/// What an action's effects may make happen again: pieces appearing (a spawn), pieces leaving
+/// What an action's effects may make happen again: pieces appearing (a spawn, a piece from a
+/// hand: it may leave again), pieces leaving
 /// (a removal, damage, a strike, a piece sent to a hand).
 fn causes(a: &Action) -> (bool, bool) {
-    let spawns = a.effects.iter().any(|e| matches!(e, ActionEffect::Spawn(..)));
+    let spawns = a.effects.iter().any(|e| matches!(e, ActionEffect::Spawn(..) | ActionEffect::FromHand(..)));
     let removes = a
         .effects
         .iter()
@@ -425,7 +435,8 @@ impl Cx<'_> {
             ConditionSpec::Drops => Condition::Drops,
             ConditionSpec::Castles => Condition::Castles,
             ConditionSpec::Count(camp, types, c) => {
-                let types: Option<Vec<PieceType>> = self.pieces_listed(types, path).into_iter().collect();
+                // (Each type as `Is` names it: one the variant lacks leaves the action out.)
+                let types: Option<Vec<PieceType>> = types.iter().map(|n| self.piece(n, path)).collect();
                 Condition::Count(camp_of(*camp), types?, compare(*c))
             }
             ConditionSpec::InHand(camp, types, c) => {
@@ -433,7 +444,7 @@ impl Cx<'_> {
                     self.problem(ActionCode::Effect, path.into(), "this variant has no hands: nothing is ever in hand".into());
                     return None;
                 }
-                let types: Option<Vec<PieceType>> = self.pieces_listed(types, path).into_iter().collect();
+                let types: Option<Vec<PieceType>> = types.iter().map(|n| self.piece(n, path)).collect();
                 Condition::InHand(camp_of(*camp), types?, compare(*c))
             }
             ConditionSpec::InCheck(camp) => Condition::InCheck(camp_of(*camp)),
@@ -634,8 +645,8 @@ impl Cx<'_> {
 
 /// Why an action can never run, when its conditions contradict one another or its facts'
 /// limits: a piece of two types or two sides at once, a condition with its negation, no
-/// capture for a capture's event or a captured piece, a fact compared beyond its limits. (A
-/// design warning: the file loads.)
+/// capture for a capture's event or a captured piece, a fact compared beyond its limits, or an
+/// effect on a piece that has left the board. (A design warning: the file loads.)
 pub fn never_runs(action: &Action, facts: &[FactDecl]) -> Option<String> {
     let cs = &action.conditions;
     for (i, a) in cs.iter().enumerate() {
@@ -653,6 +664,24 @@ pub fn never_runs(action: &Action, facts: &[FactDecl]) -> Option<String> {
                 _ => {}
             }
         }
+    }
+    // The piece that left is no longer on the board: what would change it there does nothing.
+    let puts_back = action.effects.iter().any(|e| matches!(e, ActionEffect::FromHand(..)));
+    if action.when == Event::Removed
+        && !puts_back
+        && let Some(e) = action.effects.iter().find(|e| {
+            matches!(
+                e,
+                ActionEffect::Strike(Who::This)
+                    | ActionEffect::Remove(Who::This)
+                    | ActionEffect::Transform(Who::This, _)
+                    | ActionEffect::ChangeSide(Who::This)
+                    | ActionEffect::ToHand(Who::This, _)
+                    | ActionEffect::Damage { at: Who::This, around: 0, .. }
+            )
+        })
+    {
+        return Some(format!("the piece that left is off the board: {e:?} does nothing to it"));
     }
     let no_capture = cs.contains(&Condition::Not(Box::new(Condition::Captures)));
     if no_capture && action.when == Event::Capture {

@@ -67,7 +67,7 @@ pub enum EventSpec {
     Spawned,
     /// A piece leaves the board.
     Removed,
-    /// A turn starts after a multiple of this many half-moves.
+    /// A turn starts after a multiple of this many turns.
     Every(u16),
 }
 

@@ -24,9 +24,9 @@ use super::PresetState;
 use super::{Activation, PresetDef};
 use crate::rules::{
     Action, ActionEffect, ApplySystems, Board, CHAIN_LIMIT, Camp, Condition, DamageKind, DamageRequest, DecidedOutcome, Effect, EffectKind,
-    Event, GameState, Hook, Location, Move, MoveKind, MoveQuery, Outcome, Owner, PendingMove, PieceEvent, PieceType, Place, PositionWriter,
-    QuerySystems, Reason, RuleFns, Rules, Side, Square, Step, UndoLog, Variant, Who, WorldWriter, deal_damage, decide, emit_effect,
-    retract_piece, royal_attacked, spawn_piece,
+    Event, EventDepth, GameState, Hook, Location, Move, MoveKind, MoveQuery, Outcome, Owner, PendingMove, PieceEvent, PieceType, Place,
+    PositionWriter, QuerySystems, Reason, RuleFns, Rules, Side, Square, Step, UndoLog, Variant, Who, WorldWriter, deal_damage, decide,
+    emit_effect, retract_piece, royal_attacked, spawn_piece,
 };
 
 /// The preset.
@@ -102,7 +102,9 @@ pub fn hooks_for(owner: &'static str, actions: &[Action], scope: [bool; 2]) -> V
                     }
                 }),
                 Event::Listing => Hook::new(action.name, step, move |world: &mut World| forbid(world, owner, &action, sides)),
-                Event::Spawned | Event::Removed => Hook::new(action.name, step, move |world: &mut World| chained(world, owner, &action)),
+                Event::Spawned | Event::Removed => {
+                    Hook::new(action.name, step, move |world: &mut World| chained(world, owner, &action)).changing_position()
+                }
                 _ => Hook::new(action.name, step, move |world: &mut World| run(world, owner, &action, sides)),
             };
             hook.scoped(sides)
@@ -291,41 +293,26 @@ fn forbid(world: &mut World, owner: &'static str, action: &Action, sides: [bool;
     world.resource_mut::<MoveQuery>().moves = kept;
 }
 
-/// How deep the events being answered are, within the move being made (see [`CHAIN_LIMIT`]).
-#[derive(Resource, Default)]
-struct Chain {
-    /// The depth of a piece appearing now (one more than the event whose action's effects
-    /// are being done; 0 outside them).
-    now: u8,
-    /// Pieces that left the board because of an action, not yet answered: each with its
-    /// depth and the move (the undo log's length) it left in.
-    left: Vec<(Entity, u8, usize)>,
-}
-
-/// A `Spawned` or `Removed` action, for the piece the pipeline announces (`This`).
+/// A `Spawned` or `Removed` action, for the piece the pipeline announces (`This`): an event
+/// at [`CHAIN_LIMIT`] that the action would answer refuses the move.
 fn chained(world: &mut World, owner: &'static str, action: &Action) {
     let ev = *world.resource::<PieceEvent>();
     if (!action.pieces.is_empty() && !action.pieces.contains(&ev.kind)) || world.resource::<PendingMove>().cancelled.is_some() {
         return;
     }
-    let move_no = world.resource::<UndoLog>().entries.len();
-    let mut chain = world.get_resource_or_init::<Chain>();
-    let depth = if action.when == Event::Spawned {
-        chain.now
-    } else {
-        chain.left.retain(|&(_, _, m)| m == move_no);
-        chain.left.iter().find(|(e, ..)| *e == ev.entity).map_or(0, |&(_, d, _)| d)
-    };
-    if depth >= CHAIN_LIMIT {
-        let reason = format!("the rules chained more than {CHAIN_LIMIT} pieces appearing and leaving from this move ('{}')", action.name);
-        world.resource_mut::<PendingMove>().cancel(owner, reason);
+    let mut cx = Ctx { owner, depth: ev.depth, ..Ctx::of_move(world) };
+    cx.this = Some(P { entity: Some(ev.entity), side: ev.side, kind: ev.kind, square: ev.square });
+    if !action.conditions.iter().all(|c| holds(world, &cx, c)) {
         return;
     }
-    let mut cx = Ctx { owner, depth, ..Ctx::of_move(world) };
-    cx.this = Some(P { entity: Some(ev.entity), side: ev.side, kind: ev.kind, square: ev.square });
-    if action.conditions.iter().all(|c| holds(world, &cx, c)) {
-        act(world, action, &cx);
+    if ev.depth >= CHAIN_LIMIT {
+        let reason = format!("the rules chained more than {CHAIN_LIMIT} pieces appearing and leaving from this move ('{}')", action.name);
+        let mut p = world.resource_mut::<PendingMove>();
+        p.cancel(owner, reason);
+        p.unlisted = true;
+        return;
     }
+    act(world, action, &cx);
 }
 
 /// An action of move application (or of the damage pipeline).
@@ -348,8 +335,9 @@ fn run(world: &mut World, owner: &'static str, action: &Action, sides: [bool; 2]
         Event::TurnEnd if p.advance_vetoed_by.is_some() && action.effects.contains(&ActionEffect::ExtraMove) => return,
         Event::Every(n) => {
             let st = world.resource::<GameState>();
-            let plies = (st.fullmove.saturating_sub(1)) * 2 + u32::from(st.turn == Side::Black);
-            if plies == 0 || !plies.is_multiple_of(u32::from(n)) {
+            // (Turns, not moves: a side's turn with two moves counts one.)
+            let turns = (st.fullmove.saturating_sub(1)) * 2 + u32::from(st.turn == Side::Black);
+            if turns == 0 || !turns.is_multiple_of(u32::from(n)) {
                 return;
             }
         }
@@ -404,19 +392,17 @@ fn run(world: &mut World, owner: &'static str, action: &Action, sides: [bool; 2]
 fn act(world: &mut World, action: &Action, cx: &Ctx) {
     let deeper = cx.depth.saturating_add(1);
     let before = world.resource::<UndoLog>().retracted.len();
-    let outer = std::mem::replace(&mut world.get_resource_or_init::<Chain>().now, deeper);
+    let outer = std::mem::replace(&mut world.get_resource_or_init::<EventDepth>().0, deeper);
     for effect in &action.effects {
         if !effect_done(world, action.name, effect, cx) {
             break;
         }
     }
-    let undo = world.resource::<UndoLog>();
-    let move_no = undo.entries.len();
-    let left: Vec<(Entity, u8, usize)> =
-        undo.retracted.get(before..).unwrap_or_default().iter().map(|e| (e.entity, deeper, move_no)).collect();
-    let mut chain = world.resource_mut::<Chain>();
-    chain.now = outer;
-    chain.left.extend(left);
+    world.resource_mut::<EventDepth>().0 = outer;
+    let mut undo = world.resource_mut::<UndoLog>();
+    for left in undo.retracted.iter_mut().skip(before) {
+        left.depth = left.depth.max(deeper);
+    }
 }
 
 /// The piece, if it still stands on the board.

@@ -180,6 +180,7 @@ impl Names for OnVariant<'_> {
         self.variant.drops.is_some()
     }
 
+    // (A data preset is played in games it was not written for: a preset that exists will do.)
     fn preset(&self, id: &str) -> bool {
         super::by_id(id).is_some()
     }

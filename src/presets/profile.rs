@@ -219,6 +219,12 @@ fn bindings(world: &mut World, compiled: &Compiled) -> (Vec<(Entity, u8)>, Vec<P
 pub fn validate_profile(world: &World, profile: &Profile) -> Result<Vec<ProfileProblem>, Vec<ProfileProblem>> {
     let variant = world.resource::<Rules>().0.clone();
     let compiled = compile(profile, &variant)?;
+    // Its hit points carry `Hp`: a fact of that name the game declares would clash.
+    let clash = compiled.gives_hp().then(|| {
+        let set = world.get_resource::<super::ActivePresets>().map(|a| a.0.clone()).unwrap_or_default();
+        let own = if set.iter().any(|a| a.id == super::ACTIONS.id) { variant.facts.clone() } else { Vec::new() };
+        super::check_facts(&set, &own, true).err()
+    });
     let mut fork = Engine::fork_of(world);
     let w = fork.world_mut();
     // The sides the variant gives a royal piece: those with one in its start position.
@@ -235,6 +241,9 @@ pub fn validate_profile(world: &World, profile: &Profile) -> Result<Vec<ProfileP
     };
     let mut problems = install(w, Some(compiled));
     let error = |code, message| ProfileProblem { code, warning: false, message };
+    if let Some(Some(e)) = clash {
+        problems.push(error("E_ACTION_FACT", e.to_string()));
+    }
     let g = variant.geometry;
     let board = w.resource::<Board>().clone();
     let fns = w.resource::<crate::rules::RuleFns>().clone();

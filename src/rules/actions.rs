@@ -5,7 +5,7 @@
 //! event belongs to.
 //!
 //! The vocabulary: the events of a move about to be made, a capture, the damage a piece takes,
-//! the turn ending and starting (and every N half-moves), a move made (and the moves that
+//! the turn ending and starting (and every N turns), a move made (and the moves that
 //! arrive on or leave a region, give check, promote or drop), a piece appearing or leaving the
 //! board, the game's result, and the legal-move list; conditions on the moving, captured, hit
 //! or attached piece (type, side, royalty, region, rank, file, a fact's value), on the move
@@ -81,8 +81,8 @@ pub enum Event {
     /// A piece leaves the board, for any reason (`on-piece-retract`, scoped by its side):
     /// `This` names it, where it stood.
     Removed,
-    /// A turn starts (`turn-start`) when a multiple of this many half-moves (both sides'
-    /// turns, counted from the position's move 1) has been played.
+    /// A turn starts (`turn-start`) when a multiple of this many turns has been played (each
+    /// side's turn counts one, however many moves it has; counted from the position's move 1).
     Every(u16),
 }
 

@@ -90,6 +90,9 @@ pub struct PendingMove {
     pub victim: Option<Victim>,
     /// Set by a before-move hook: `(preset, reason)`.
     pub cancelled: Option<(&'static str, String)>,
+    /// Set with a cancellation that makes the move illegal (a chain of events past its limit):
+    /// the legal-move query, trying the move, leaves it out.
+    pub unlisted: bool,
     /// The hook that consumed the capture.
     pub capture_consumed_by: Option<&'static str>,
     /// Whether the victim died of the capture damage.
@@ -214,7 +217,7 @@ impl BoardWriter<'_, '_> {
         let Ok((mut loc, kind, owner, _)) = self.pieces.get_mut(entity) else { return };
         let from = *loc;
         if let (Location::Board(square), false) = (from, matches!(to, Location::Board(_))) {
-            self.undo.retracted.push(PieceEvent { entity, square, kind: *kind, side: owner.0 });
+            self.undo.retracted.push(PieceEvent { entity, square, kind: *kind, side: owner.0, depth: 0 });
         }
         unplace(&mut self.board, from, *kind, owner.0, entity);
         place(&mut self.board, to, *kind, owner.0, entity);
@@ -656,32 +659,43 @@ pub fn retract_piece(world: &mut World, entity: Entity) {
     let mut undo = world.resource_mut::<UndoLog>();
     undo.changes.push(Change::Relocated { entity, from: loc });
     if let Location::Board(square) = loc {
-        undo.retracted.push(PieceEvent { entity, square, kind, side: owner });
+        undo.retracted.push(PieceEvent { entity, square, kind, side: owner, depth: 0 });
     }
+}
+
+/// What a trial application found.
+pub enum Trialled<T> {
+    /// The move was made: the judge's verdict on the position it left.
+    Judged(T),
+    /// A hook cancelled it, or the application schedule is already running (a query asked
+    /// from inside a move): the caller judges by the kernel alone.
+    Unjudged,
+    /// A hook refused it as illegal ([`PendingMove::unlisted`]), for this reason.
+    Refused(String),
 }
 
 /// Plays `m` through the full move application as a trial — every preset hook that changes
 /// what the move does runs, nothing reaches the game (no effects; the game-result and duration
 /// steps are skipped) — calls `judge` on the position it leaves, and takes the move back
-/// exactly (the pending move of an application in progress included). `None` when the move was
-/// cancelled by a hook or the application schedule is already running (a query asked from
-/// inside a move), so the caller judges by the kernel alone.
-pub fn trial_application<T>(world: &mut World, m: Move, judge: impl FnOnce(&mut World) -> T) -> Option<T> {
+/// exactly (the pending move of an application in progress included).
+pub fn trial_application<T>(world: &mut World, m: Move, judge: impl FnOnce(&mut World) -> T) -> Trialled<T> {
     let saved = world.resource::<PendingMove>().clone();
     let effects = world.remove_resource::<Messages<super::effects::Effect>>();
     let was = world.get_resource::<Trial>().copied().unwrap_or_default();
     world.insert_resource(Trial(true));
     *world.resource_mut::<PendingMove>() = PendingMove { mv: Some(m), ..Default::default() };
     let verdict = match super::schedules::run_pipeline(world, super::schedules::Pipeline::Apply) {
-        false => None,
+        false => Trialled::Unjudged,
         true if world.resource::<PendingMove>().cancelled.is_some() => {
+            let p = world.resource::<PendingMove>();
+            let refused = p.unlisted.then(|| p.cancelled.as_ref().map(|(_, why)| why.clone()).unwrap_or_default());
             take_back_cancelled(world);
-            None
+            refused.map_or(Trialled::Unjudged, Trialled::Refused)
         }
         true => {
             let v = judge(world);
             undo_last(world);
-            Some(v)
+            Trialled::Judged(v)
         }
     };
     world.insert_resource(was);
@@ -738,14 +752,21 @@ pub fn filter_self_check_applied(world: &mut World) {
     for m in all {
         let kernel_says = by_kernel.contains(&m);
         let safe = if needs(&m) {
-            trial_application(world, m, |w| {
+            let verdict = trial_application(world, m, |w| {
                 let rules = w.resource::<Rules>().0.clone();
                 let fns = w.resource::<RuleFns>().clone();
                 let state = *w.resource::<GameState>();
                 let lost = royal_pieces.iter().any(|&e| w.get::<super::piece::Location>(e).and_then(|l| l.square()).is_none());
                 super::query::safe_after(&rules, &fns, &state, w.resource::<Board>(), side, lost, enemy_royal, &mut Vec::new())
-            })
-            .unwrap_or(kernel_says)
+            });
+            match verdict {
+                Trialled::Judged(safe) => safe,
+                Trialled::Unjudged => kernel_says,
+                Trialled::Refused(why) => {
+                    world.resource_mut::<MoveQuery>().refused.push((m, why));
+                    false
+                }
+            }
         } else {
             kernel_says
         };

@@ -820,7 +820,7 @@ pub fn describe_action(variant: &Variant, action: &super::actions::Action) -> St
                 if attached.is_empty() { "a piece".to_string() } else { format!("a {}", or_list(&attached)) }
             )
         }
-        (Event::Every(n), _) => format!("Every {n} half-move{}, at the start of the turn", if n == 1 { "" } else { "s" }),
+        (Event::Every(n), _) => format!("Every {n} turn{}, at the start of the next", if n == 1 { "" } else { "s" }),
     };
     let side = match action.sides {
         [true, false] => " (White only)",

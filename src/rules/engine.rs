@@ -517,6 +517,9 @@ impl RulesWorld for World {
             return Err(MoveError::GameOver(outcome.to_string()));
         }
         let legal = self.legal_moves().to_vec();
+        if let Some((_, reason)) = self.resource::<MoveQuery>().refused.iter().find(|(r, _)| *r == m) {
+            return Err(MoveError::Cancelled { preset: "rules".into(), reason: reason.clone() });
+        }
         let board = self.resource::<Board>();
         if !legal.contains(&m) {
             let text = to_uci(&rules, &m);
@@ -811,6 +814,13 @@ impl Engine {
             && let Some((_, held)) = self.world.resource::<MoveQuery>().held.iter().find(|(s, _)| *s == from)
         {
             return Err(MoveError::Illegal { text: text.into(), why: format!("that piece cannot move: {held}") });
+        }
+        // A move a rule refused when it was tried says why.
+        if parsed.is_err()
+            && let Some((_, reason)) =
+                self.world.resource::<MoveQuery>().refused.iter().find(|(m, _)| to_uci(&self.world.resource::<Rules>().0, m) == text)
+        {
+            return Err(MoveError::Cancelled { preset: "rules".into(), reason: reason.clone() });
         }
         parsed
     }

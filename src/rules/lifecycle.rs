@@ -67,10 +67,46 @@ pub fn spawn_piece(world: &mut World, kind: PieceType, side: Side, square: Squar
     if !undo.entries.is_empty() {
         undo.changes.push(Change::Spawned { entity });
     }
-    world.insert_resource(PieceEvent { entity, square, kind, side });
-    let _ = world.try_run_schedule(SpawnPipeline);
+    let depth = world.get_resource::<EventDepth>().map_or(0, |d| d.0);
+    announce_spawn(world, PieceEvent { entity, square, kind, side, depth });
     emit_effect(world, Effect::new(EffectKind::Spawn, square, "rules").side(side));
     Ok(entity)
+}
+
+/// The depth of the events that hooks make happen now: a hook answering an event at depth `d`
+/// sets `d + 1` while it acts, so that the pieces it makes appear or leave are one deeper
+/// ([`PieceEvent::depth`]); 0 otherwise.
+#[derive(Resource, Copy, Clone, Debug, Default)]
+pub struct EventDepth(pub u8);
+
+/// Spawns announced while the spawn hooks run, to be announced after them, in order.
+#[derive(Resource, Default)]
+struct SpawnQueue {
+    running: bool,
+    waiting: std::collections::VecDeque<PieceEvent>,
+}
+
+/// Runs the spawn hooks for `event`. A spawn made by a spawn hook waits until the hooks
+/// running finish (a schedule does not run inside itself), then is announced in turn; the
+/// piece event a hook of another pipeline was reading is given back after.
+fn announce_spawn(world: &mut World, event: PieceEvent) {
+    let reading = world.get_resource::<PieceEvent>().copied();
+    let mut queue = world.get_resource_or_init::<SpawnQueue>();
+    if queue.running {
+        queue.waiting.push_back(event);
+        return;
+    }
+    queue.running = true;
+    let mut next = Some(event);
+    while let Some(event) = next {
+        world.insert_resource(event);
+        let _ = world.try_run_schedule(SpawnPipeline);
+        next = world.resource_mut::<SpawnQueue>().waiting.pop_front();
+    }
+    world.resource_mut::<SpawnQueue>().running = false;
+    if let Some(e) = reading {
+        world.insert_resource(e);
+    }
 }
 
 /// Announces every piece that left the board since the last call to the retract hooks

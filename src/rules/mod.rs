@@ -134,7 +134,9 @@ pub use files::{MAX_FILE_BYTES, read_text};
 pub use generate::{GenContext, GeneratorFn, PieceSlot, generate_from_tables};
 pub use geometry::{Geometry, MAX_FILES, MAX_RANKS, Side, Square, SquareSet, kings_touch};
 pub use layers::{Attacks, LayerFn, LayerKind, MoveLayer, PromotionFn, RoyalFn, RoyalRule, RuleFns, piece_moves, profile_wrap, type_moves};
-pub use lifecycle::{LifecycleSystems, PieceEvent, RetractPipeline, SpawnError, SpawnPipeline, announce_retractions, spawn_piece};
+pub use lifecycle::{
+    EventDepth, LifecycleSystems, PieceEvent, RetractPipeline, SpawnError, SpawnPipeline, announce_retractions, spawn_piece,
+};
 pub use material::{MaterialRule, cannot_win, dead_position};
 pub use movement::{
     Atom, Hop, LegPath, LegStep, Mode, MoveTable, Ray, RayKind, Zones, lame_path, leg_displacement, leg_end, symmetric, walk_legs, walk_ray,

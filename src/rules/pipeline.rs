@@ -59,6 +59,10 @@ pub struct Hook {
     /// query steps (by the pieces' side), spawn and retract (by the piece's side) — and ignores
     /// it in the unscoped ones, where a hook decides for itself.
     pub scope: Option<[bool; 2]>,
+    /// Whether it may change the position from on-piece-spawn or on-piece-retract (a rule
+    /// written as data answering pieces appearing and leaving): captures are then judged by a
+    /// full trial application, as a capture consumer's are.
+    pub changes_position: bool,
     /// Its factory.
     pub make: SystemFactory,
 }
@@ -76,7 +80,12 @@ impl Hook {
         step: impl Into<Step>,
         system: impl IntoScheduleConfigs<ScheduleSystem, M> + Clone + Send + Sync + 'static,
     ) -> Hook {
-        Hook { owner, step: step.into(), scope: None, make: Arc::new(move || system.clone().into_configs()) }
+        Hook { owner, step: step.into(), scope: None, changes_position: false, make: Arc::new(move || system.clone().into_configs()) }
+    }
+
+    /// The hook, marked as one that may change the position ([`Hook::changes_position`]).
+    pub fn changing_position(self) -> Hook {
+        Hook { changes_position: true, ..self }
     }
 
     /// The hook restricted to `sides` (`[white, black]`).
@@ -166,8 +175,11 @@ impl Needs {
         let damage_hooks = hooks.iter().any(|h| h.step == Step::Damage);
         let retract_hooks = hooks.iter().any(|h| h.step == Step::Retract);
         let applied_moves = hooks.iter().any(|h| matches!(h.step, Step::Apply(ApplySystems::Mutate | ApplySystems::AfterMove)));
-        let applied_captures =
-            applied_moves || hooks.iter().any(|h| matches!(h.step, Step::Damage | Step::Apply(ApplySystems::BeforeCapture)));
+        let applied_captures = applied_moves
+            || hooks.iter().any(|h| {
+                matches!(h.step, Step::Damage | Step::Apply(ApplySystems::BeforeCapture))
+                    || (matches!(h.step, Step::Spawn | Step::Retract) && h.changes_position)
+            });
         // (A variant's own blasts end the game through its extinction rule.)
         // A side that moves again (double moves, a berserker's follow-up) may take a king its
         // first move left in check.

@@ -93,6 +93,9 @@ pub struct MoveQuery {
     /// Why a filter took a piece's moves away, by its square (a tired piece under stamina): what
     /// the board tells a player who picks that piece up.
     pub held: Vec<(Square, String)>,
+    /// Moves a rule refused when they were tried (a chain of events past its limit), with why:
+    /// not listed, and what a player who tries one is told.
+    pub refused: Vec<(Move, String)>,
     /// The position (its key, see [`RulesWorld::legal_moves`](super::RulesWorld::legal_moves))
     /// whose legal moves these are, so that asking again does not run the query again; any
     /// other run of the query clears it.
@@ -207,6 +210,7 @@ pub fn begin_query(p: &mut QueryParts) {
     q.moves.clear();
     q.filter_self_check = true;
     q.held.clear();
+    q.refused.clear();
     q.fresh_for = None;
     if decided.0.is_some() {
         return;

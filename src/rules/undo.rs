@@ -21,6 +21,9 @@ pub struct PieceEvent {
     pub kind: PieceType,
     /// Its side at that moment.
     pub side: Side,
+    /// How deep in a chain of events it is: 0 when the move made it appear or leave, `d + 1`
+    /// when a hook answering an event at depth `d` did ([`EventDepth`](super::lifecycle::EventDepth)).
+    pub depth: u8,
 }
 
 /// Puts something back as it was before a move (preset state, the active preset set).

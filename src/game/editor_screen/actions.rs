@@ -33,7 +33,8 @@ pub(super) fn actions_section(
         pieces: file.pieces.iter().flatten().map(|p| p.name.clone()).collect(),
         regions: file.regions.iter().flatten().map(|(n, _)| n.clone()).collect(),
         facts: file.facts.iter().flatten().map(|f| f.name.clone()).collect(),
-        hands: compiled.is_some_and(|v| v.drops.is_some()),
+        // (From the file, so that a file that does not compile yet keeps its hands' pickers.)
+        hands: file.drops.is_some() || compiled.is_some_and(|v| v.drops.is_some()),
     };
     // A region made from an action's picker ("New region…"): made with the action's change,
     // and sent to the board to be painted.
@@ -195,7 +196,7 @@ fn action_rows(ui: &mut egui::Ui, i: usize, a: &mut ActionSpec, v: &Vocabulary, 
             EventSpec::Arrives(region) | EventSpec::Leaves(region) => changed |= region_combo(ui, ("when-region", i), region, v, made),
             EventSpec::Every(n) => {
                 merged |= ui.add(egui::DragValue::new(n).range(1..=999).clamp_existing_to_range(false)).changed();
-                ui.label("half-moves");
+                ui.label("turns");
             }
             _ => {}
         }
