@@ -210,6 +210,8 @@ fn chains_of_pieces_leaving_stop_at_the_documented_depth() {
     assert!(!legal(&mut e).contains(&"a1a7".to_string()), "a move the limit refuses is not listed");
     let err = e.play_uci("a1a7").expect_err("a chain past the limit is refused");
     assert!(err.to_string().contains(&format!("more than {}", chimera::rules::CHAIN_LIMIT)), "{err}");
+    let err = e.parse_san("Rxa7").expect_err("and so it is in SAN");
+    assert!(err.to_string().contains("chained more than"), "{err}");
     assert_eq!(e.fen(), before, "nothing changed");
     // Starting from the e-pawn, the chain runs at most five deep each way: it is played.
     e.play_uci("a1a2").unwrap();

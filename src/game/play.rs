@@ -626,6 +626,32 @@ mod tests {
     }
 
     #[test]
+    fn a_move_the_rules_refuse_is_no_target_and_says_why() {
+        // A black pawn leaving blasts round it (a rule written as data): on ten files the a-pawn's
+        // capture sets off a chain past the limit, so the rook may not take it.
+        let text = r#"(id: "x", extends: "capablanca", name: "X", format: 2, actions: [
+            (name: "domino", when: Removed, pieces: ["pawn"], if: [Side(This, Black)],
+             then: [Damage((at: This, around: 1, kind: Explosion, spare: ["king"]))])])"#;
+        let file = crate::variants::resolve(crate::variants::parse_variant_file(text).unwrap(), &crate::variants::builtin_file).unwrap();
+        let mut app = app_for(crate::variants::compile(&file).unwrap(), "5k4/pppppppppp/10/10/10/10/10/R4K4 w - - 0 1");
+        crate::presets::set_active_presets(app.world_mut(), vec![crate::presets::Activation::of("actions")]).unwrap();
+        let before = app.world_mut().fen();
+        let a7 = app.world().resource::<crate::rules::Rules>().0.geometry.parse_square("a7").unwrap();
+        let a1 = app.world().resource::<crate::rules::Rules>().0.geometry.parse_square("a1").unwrap();
+        // Picked up, the rook does not offer a7.
+        send(&mut app, &[BoardInput::Press(a1)]);
+        assert!(app.world().resource::<Selection>().origin.is_some() && !app.world().resource::<Selection>().targets(a7));
+        // By click, then by drag: nothing changes, and the notice says why.
+        for input in [[BoardInput::Release(a1), BoardInput::Press(a7)], [BoardInput::Press(a1), BoardInput::Release(a7)]] {
+            app.world_mut().resource_mut::<Notice>().0 = None;
+            send(&mut app, &input);
+            assert_eq!(app.world_mut().fen(), before);
+            let notice = app.world().resource::<Notice>().0.clone().expect("a notice").0;
+            assert!(notice.contains("chained more than"), "{notice}");
+        }
+    }
+
+    #[test]
     fn a_pocket_piece_is_dropped_by_click_or_drag() {
         let mut app = app_for(crate::variants::builtin("crazyhouse").unwrap(), "4k3/8/8/8/8/8/8/4K3[Nn] w - - 0 1");
         let knight = app.world().resource::<crate::rules::Rules>().0.registry.by_letter('N').unwrap();

@@ -832,7 +832,19 @@ impl Engine {
     pub fn parse_san(&mut self, text: &str) -> Result<Move, MoveError> {
         let legal = self.legal_moves();
         let rules = self.world.resource::<Rules>();
-        parse_san(rules, &self.world.resource::<Board>().cells, &legal, text)
+        let cells = &self.world.resource::<Board>().cells;
+        let parsed = parse_san(rules, cells, &legal, text);
+        // A move a rule refused when it was tried says why.
+        if parsed.is_err() {
+            let refused = &self.world.resource::<MoveQuery>().refused;
+            let moves: Vec<Move> = refused.iter().map(|(m, _)| *m).collect();
+            if let Ok(m) = parse_san(rules, cells, &moves, text)
+                && let Some((_, reason)) = refused.iter().find(|(r, _)| *r == m)
+            {
+                return Err(MoveError::Cancelled { preset: "rules".into(), reason: reason.clone() });
+            }
+        }
+        parsed
     }
 
     /// A move in UCI.
