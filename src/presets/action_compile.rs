@@ -245,39 +245,39 @@ fn causes(a: &Action) -> (bool, bool) {
 
 /// A loop the actions can be seen to make, if any: actions answering pieces appearing or
 /// leaving (`Spawned`, `Removed`) whose effects make pieces appear or leave again, round a
-/// cycle on which pieces both appear and leave. (A chain of removals alone ends, for each
-/// removes a piece; so does a chain of spawns, for each fills a square. A loop of both may
-/// not, so it is refused; a chain that is finite but deep stops at run time, at
+/// cycle on which pieces both appear (a spawn, a piece from a hand) and leave. (A chain of
+/// removals alone ends, for each takes a piece away; so does a chain of spawns alone, for each
+/// fills a square. A loop of both may not, so it is refused; a chain that is finite but deep,
+/// or a loop through another preset's actions, stops at run time, at
 /// [`crate::rules::CHAIN_LIMIT`].)
 pub fn endless_chain(actions: &[Action]) -> Option<String> {
     let chained: Vec<&Action> = actions.iter().filter(|a| a.when.is_chained()).collect();
-    // The edges a → b, each marked by whether it makes a piece appear (b answers Spawned) or
-    // leave (b answers Removed); then, from each action, whether a path back to it covers both.
     let n = chained.len();
+    // a → b when a's effects raise b's event.
     let feeds = |a: &Action, b: &Action| {
         let (spawns, removes) = causes(a);
         (b.when == Event::Spawned && spawns) || (b.when == Event::Removed && removes)
     };
     for start in 0..n {
-        // (node, saw a spawn edge, saw a removal edge), searched breadth first.
+        // Searched depth first from `start`: (action, some action on the way makes pieces
+        // appear, some makes them leave), each state seen once.
+        let (sp0, rm0) = causes(chained[start]);
         let mut seen = vec![[false; 4]; n];
-        let mut queue = vec![(start, false, false)];
-        while let Some((i, sp, rm)) = queue.pop() {
-            for j in 0..n {
-                if !feeds(chained[i], chained[j]) {
-                    continue;
-                }
-                let (sp, rm) = (sp || chained[j].when == Event::Spawned, rm || chained[j].when == Event::Removed);
+        let mut stack = vec![(start, sp0, rm0)];
+        while let Some((i, sp, rm)) = stack.pop() {
+            for j in (0..n).filter(|&j| feeds(chained[i], chained[j])) {
                 if j == start && sp && rm {
                     return Some(format!(
                         "'{}' makes pieces appear and leave in a loop that nothing stops: answering a piece that appears or leaves, it makes another appear or leave",
                         chained[start].name
                     ));
                 }
+                let (s2, r2) = causes(chained[j]);
+                let (sp, rm) = (sp || s2, rm || r2);
                 let k = usize::from(sp) * 2 + usize::from(rm);
                 if !seen[j][k] {
                     seen[j][k] = true;
-                    queue.push((j, sp, rm));
+                    stack.push((j, sp, rm));
                 }
             }
         }

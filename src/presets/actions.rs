@@ -1,20 +1,25 @@
 //! Running rules as data: the hooks of a list of [`Action`]s, one per action, at the step of
 //! the legal-move query or of move application its event belongs to (`BeforeMove` →
 //! before-move, `Capture` → before-capture, `Damaged` → on-damage, `TurnEnd` →
-//! should-advance-turn, `Moved` → after-move, `TurnStart` → turn-start, `Result` →
-//! game-result, `Listing` → filter-legal-moves, the whole-list filter after the check rule,
-//! so that a forbidden move still attacks, as a pinned piece's does, and should-filter-self-check
-//! for `AllowCheck`), in the list's order, at their preset's place in the active set.
+//! should-advance-turn, `Moved` and the events picked out of it (`Arrives`, `Leaves`, `Check`,
+//! `Promotion`, `Drop`) → after-move, `TurnStart` and `Every` → turn-start, `Spawned` →
+//! on-piece-spawn, `Removed` → on-piece-retract, `Result` → game-result, `Listing` →
+//! filter-legal-moves, the whole-list filter after the check rule, so that a forbidden move
+//! still attacks, as a pinned piece's does, and should-filter-self-check for `AllowCheck`), in
+//! the list's order, at their preset's place in the active set.
 //!
 //! Two presets run actions: `actions`, a variant's own (the loader asks for it after the
 //! presets a file lists, unless the file lists it itself, and then it runs where it is listed),
 //! and each data preset (`super::data`). The hooks follow the preset rules: an action that
 //! would take over what is already taken (a capture, a hit, the turn's flip) does not run
 //! (first taker wins), and takes it in its own name; the engine scopes before-move,
-//! before-capture (by the mover), on-damage (by the piece hit) and turn-start (by the side now
-//! to move); in the other steps the action judges the mover's side itself. Actions keep no
-//! state of their own: what their effects change (pieces, facts, the result) is undone with
-//! the move, as any preset's is.
+//! before-capture (by the mover), on-damage (by the piece hit), turn-start (by the side now to
+//! move) and on-piece-spawn and -retract (by the piece's side); in the other steps the action
+//! judges the mover's side itself. The state an action keeps (`SetState`, `AddState`) is its
+//! preset's [`PresetState`] numbers; it and what the effects change (pieces, facts, the result)
+//! are undone with the move, as any preset's are. Pieces that appear or leave because of an
+//! action are one event deeper than the event it answered ([`EventDepth`]); an event at
+//! [`CHAIN_LIMIT`] refuses the move.
 
 use std::sync::Arc;
 
