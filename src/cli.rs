@@ -34,6 +34,13 @@ usage:
                 [--divide] [--profile <id|file.ron>]
                                   count leaf nodes through the rules pipelines (default:
                                   chess from its start; depth 1 to 20)
+  chimera balance <id|file.ron|file.ini:section> [--presets a,b] [--games N] [--nodes N]
+                [--jobs J] [--seed S] [--openings plies] [--json]
+                                  play the variant computer against computer (both sides at
+                                  N nodes a move, default 5000; 100 games; 6 plies of seeded
+                                  opening; J threads, default the cores) and report White's
+                                  score with its interval, the first-move advantage in Elo,
+                                  lengths, end reasons and a fairness verdict (40-60 %)
   chimera check <file.ron>...     validate variant files, reporting every problem
   chimera import <file.ini> [--out <dir>]
                                   convert each section of a Fairy-Stockfish variants.ini into
@@ -113,6 +120,17 @@ pub enum Command {
         divide: bool,
         /// A modifier profile (built-in id or `.ron` file).
         profile: Option<String>,
+    },
+    /// A balance run.
+    Balance {
+        /// Variant id, file or ini section.
+        variant: String,
+        /// Presets to switch on after the variant's own.
+        presets: Vec<String>,
+        /// How the run is played (`jobs` 0: the cores).
+        settings: crate::ai::balance::Settings,
+        /// Every figure as JSON.
+        json: bool,
     },
     /// List variant ids.
     ListVariants,
@@ -252,6 +270,37 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             let depth = depth.ok_or("perft needs --depth <N>")?;
             Ok(Command::Perft { variant, fen, depth, divide, profile })
         }
+        "balance" => {
+            let (mut variant, mut presets, mut json) = (None, Vec::new(), false);
+            let mut settings = crate::ai::balance::Settings { jobs: 0, ..Default::default() };
+            let mut it = args[1..].iter();
+            while let Some(a) = it.next() {
+                let mut number = |name: &str, max: u64| -> Result<u64, String> {
+                    let v = it.next().ok_or_else(|| format!("{name} needs a value"))?;
+                    let n = v.parse::<u64>().map_err(|_| format!("{name} '{v}' is not a whole number"))?;
+                    if n > max {
+                        return Err(format!("{name} takes at most {max}, not {n}"));
+                    }
+                    Ok(n)
+                };
+                match a.as_str() {
+                    "--games" => settings.games = number("--games", 100_000)?.max(1) as usize,
+                    "--nodes" => settings.nodes = number("--nodes", 100_000_000)?.max(1),
+                    "--jobs" => settings.jobs = number("--jobs", 256)? as usize,
+                    "--seed" => settings.seed = number("--seed", u64::MAX)?,
+                    "--openings" => settings.openings = number("--openings", 40)? as usize,
+                    "--json" => json = true,
+                    "--presets" => {
+                        let v = it.next().ok_or("--presets needs a value")?;
+                        presets = v.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
+                    }
+                    v if !v.starts_with("--") && variant.is_none() => variant = Some(v.to_string()),
+                    other => return Err(format!("balance: unexpected '{other}'")),
+                }
+            }
+            let variant = variant.ok_or("balance needs a variant, e.g. chimera balance chess --games 20")?;
+            Ok(Command::Balance { variant, presets, settings, json })
+        }
         "list" => {
             let list = match args.get(1).map(String::as_str) {
                 Some("variants") => Command::ListVariants,
@@ -340,6 +389,38 @@ pub fn run_perft(variant: &str, fen: &str, depth: u32, divide: bool, profile: Op
     };
     writeln!(out, "Nodes searched: {nodes}").map_err(|e| e.to_string())?;
     Ok(nodes)
+}
+
+/// A balance run of `variant` (with `presets` switched on after its own), its progress on
+/// standard error, its report (words, or JSON) to `out`.
+///
+/// # Errors
+/// The variant cannot be found or does not start, or writing fails.
+pub fn run_balance(
+    variant: &str,
+    presets: &[String],
+    settings: &crate::ai::balance::Settings,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<crate::ai::balance::Report, String> {
+    let mut variant = variants::find(variant).map_err(|e| format!("variant '{variant}': {e}"))?;
+    for p in presets {
+        variant.presets.push(crate::rules::PresetRequest { id: p.clone(), sides: [true, true], ..Default::default() });
+    }
+    let definition = crate::presets::GameDefinition::new(variant)?;
+    let mut settings = settings.clone();
+    if settings.jobs == 0 {
+        settings.jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    }
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let started = std::time::Instant::now();
+    let report = crate::ai::balance::run(&definition, &settings, &stop, &|done, total| {
+        eprint!("\r{done}/{total} games, {:.0} s", started.elapsed().as_secs_f64());
+    })?;
+    eprintln!();
+    let text = if json { format!("{:#}\n", report.json()) } else { report.text() };
+    out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+    Ok(report)
 }
 
 /// Validates variant files; writes `ok <file>` or each problem as `<file>: <path>: <message> [<code>]`

@@ -56,6 +56,16 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Command::Balance { variant, presets, settings, json } => {
+            let mut out = std::io::stdout().lock();
+            match chimera::cli::run_balance(&variant, &presets, &settings, json, &mut out) {
+                Ok(_) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("chimera balance: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         Command::Perft { variant, fen, depth, divide, profile } => {
             let mut out = std::io::stdout().lock();
             match run_perft(&variant, &fen, depth, divide, profile.as_deref(), &mut out) {

@@ -8,6 +8,7 @@ mod action_vocabulary;
 mod actions;
 mod ai;
 mod andernach;
+mod balance;
 mod bench_rows;
 mod betza;
 mod cli;

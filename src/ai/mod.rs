@@ -14,6 +14,7 @@
 //!
 //! Layer: uses `rules`, `modifiers`, `presets` and `variants`.
 
+pub mod balance;
 pub mod eval;
 pub mod search;
 pub mod tt;

@@ -63,16 +63,23 @@ pub fn scored(verdict: super::variant::Verdict, side: Side, reason: Reason) -> O
     }
 }
 
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let why = match &self.reason {
+impl Reason {
+    /// The reason in words ("checkmate", "threefold repetition", a rule's own).
+    pub fn words(&self) -> &str {
+        match self {
             Reason::Checkmate => "checkmate",
             Reason::Stalemate => "stalemate",
             Reason::FiftyMoves => "fifty-move rule",
             Reason::Repetition => "threefold repetition",
             Reason::InsufficientMaterial => "insufficient material",
             Reason::Rule(s) => s.as_str(),
-        };
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let why = self.reason.words();
         match self.winner {
             Some(side) => write!(f, "{side} wins by {why}"),
             None => write!(f, "draw by {why}"),
