@@ -29,6 +29,9 @@ fn statistics_match_known_values() {
     let (s, (lo, hi)) = score_interval(60, 20, 20);
     let half = 1.959_964 * (0.161_616_f64 / 100.0).sqrt();
     assert!(close(s, 0.7) && close(lo, 0.7 - half) && close(hi, 0.7 + half), "{s} {lo} {hi}");
+    // Every game won: no variance to go by, so the Wilson interval (20 of 20: 0.8389–1).
+    let (s, (lo, hi)) = score_interval(20, 0, 0);
+    assert!(close(s, 1.0) && close(lo, 0.8389) && close(hi, 1.0), "{s} {lo} {hi}");
     // Verdicts.
     assert!(verdict((0.45, 0.55), (0.4, 0.6)).starts_with("fair"));
     assert!(verdict((0.85, 0.95), (0.4, 0.6)).starts_with("unfair: White"));

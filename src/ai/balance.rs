@@ -112,7 +112,7 @@ pub struct Report {
 }
 
 /// White's score and its 95 % interval from the per-game variance (normal approximation),
-/// kept within 0–1.
+/// kept within 0–1; when every game ended alike, the Wilson interval of the score.
 pub fn score_interval(white_wins: usize, draws: usize, black_wins: usize) -> (f64, (f64, f64)) {
     let n = (white_wins + draws + black_wins) as f64;
     if n == 0.0 {
@@ -123,6 +123,12 @@ pub fn score_interval(white_wins: usize, draws: usize, black_wins: usize) -> (f6
         return (s, (0.0, 1.0));
     }
     let var = (white_wins as f64 * (1.0 - s).powi(2) + draws as f64 * (0.5 - s).powi(2) + black_wins as f64 * s.powi(2)) / (n - 1.0);
+    // Every game alike (all won, all drawn): the sample shows no variance, and the normal
+    // interval would have no width; the Wilson interval of the score says what so few games can.
+    if var == 0.0 {
+        let total = white_wins + draws + black_wins;
+        return (s, wilson((s * total as f64).round() as usize, total));
+    }
     let half = Z95 * (var / n).sqrt();
     (s, ((s - half).max(0.0), (s + half).min(1.0)))
 }
