@@ -98,3 +98,28 @@ fn a_seeded_run_is_reproducible_whatever_the_threads() {
     let other = balance::run(&definition, &Settings { seed: 8, ..settings }, &stop, &|_, _| {}).unwrap();
     assert_ne!(other.records.iter().map(|r| &r.opening).collect::<Vec<_>>(), one.records.iter().map(|r| &r.opening).collect::<Vec<_>>());
 }
+
+/// Every catalogue variant runs a balance: 2 games at 100 nodes a move (capped at 24 plies to
+/// keep CI short), every figure of the report filled in.
+#[test]
+fn every_catalogue_variant_runs_a_balance() {
+    let settings = Settings { games: 2, nodes: 100, openings: 2, jobs: 2, seed: 3, ply_cap: 24, ..Settings::default() };
+    let stop = AtomicBool::new(false);
+    let mut ran = 0;
+    for id in chimera::variants::builtin_ids() {
+        let definition = GameDefinition::new(chimera::variants::builtin(id).unwrap()).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let r = balance::run(&definition, &settings, &stop, &|_, _| {}).unwrap_or_else(|e| panic!("{id}: {e}"));
+        assert_eq!(r.games, 2, "{id}");
+        assert_eq!(r.white_wins + r.black_wins + r.draws, 2, "{id}");
+        assert_eq!(r.reasons.values().sum::<usize>(), 2, "{id}");
+        assert!(r.capped <= r.draws, "{id}");
+        assert!((0.0..=1.0).contains(&r.score) && r.score_interval.0 <= r.score && r.score <= r.score_interval.1, "{id}: {r:?}");
+        assert!(r.mean_plies >= 1.0 && r.median_plies >= 1.0, "{id}");
+        assert!((0.0..=1.0).contains(&r.decisive_share), "{id}");
+        assert_eq!(r.decisive_white.is_some(), r.white_wins + r.black_wins > 0, "{id}");
+        assert!(r.records.iter().all(|g| g.plies <= 24 && !g.reason.is_empty()), "{id}");
+        assert!(!r.verdict.is_empty(), "{id}");
+        ran += 1;
+    }
+    assert!(ran >= 100, "{ran}");
+}

@@ -173,13 +173,14 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
-/// The opening of game `game`: `plies` moves, each among those a depth-2 search scores within
-/// half a pawn of the best, chosen by the seed (fewer when the game ends first).
+/// The opening of game `game`: `plies` moves, each among those a depth-2 search (of at most
+/// 4,000 nodes: drop variants branch widely) scores within half a pawn of the best, chosen by
+/// the seed (fewer when the game ends first).
 fn opening(definition: &GameDefinition, plies: usize, seed: u64) -> Result<Vec<crate::rules::Move>, String> {
     let mut engine = definition.start(Start::Given("startpos"))?;
     let eval = Evaluator::new(engine.variant());
     let mut memory = SearchMemory::new(1);
-    let limits = Limits { depth: Some(2), ..Limits::default() };
+    let limits = Limits { depth: Some(2), nodes: Some(4_000), ..Limits::default() };
     let stop = AtomicBool::new(false);
     let mut moves = Vec::new();
     for ply in 0..plies {
@@ -209,6 +210,9 @@ fn play_game(
 ) -> Result<GameRecord, String> {
     let mut engine = definition.start(Start::Given("startpos"))?;
     let mut computer = Computer::new(&engine, super::MAX_LEVEL);
+    // (A small table: a few thousand nodes a move fill little of it, and a fresh one is
+    // cleared for every game.)
+    computer.memory = SearchMemory::new(2);
     let limits = Limits { nodes: Some(settings.nodes), ..Limits::default() };
     let mut after = [None, None];
     let mut names = Vec::new();
