@@ -51,11 +51,9 @@ pub fn resolve(world: &mut World, text: &str) -> Result<Move, String> {
                 chars.next().filter(char::is_ascii_lowercase).map(|c| c.to_ascii_uppercase().to_string() + chars.as_str());
             capital.and_then(|t| parse_san(&rules, cells, &legal, &t).ok()).ok_or_else(|| {
                 // A move a rule refused when it was tried says why.
-                let refused = &world.resource::<crate::rules::MoveQuery>().refused;
-                let moves: Vec<Move> = refused.iter().map(|(m, _)| *m).collect();
-                let named = parse_uci(&rules, cells, &moves, text).or_else(|_| parse_san(&rules, cells, &moves, text));
-                match named.ok().and_then(|m| refused.iter().find(|(r, _)| *r == m)) {
-                    Some((_, why)) => format!("Move refused: {why}"),
+                let named = |v: &_, cells: &_, moves: &_| parse_uci(v, cells, moves, text).or_else(|_| parse_san(v, cells, moves, text));
+                match crate::rules::refusal_named(world, named) {
+                    Some(why) => format!("Move refused: {why}"),
                     None => e.to_string(),
                 }
             })

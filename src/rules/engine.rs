@@ -454,6 +454,19 @@ fn query_key(world: &mut World) -> u64 {
     super::apply::position_hash(world) ^ super::board::mix(generation ^ (u64::from(decided) << 63))
 }
 
+/// Why the rules refused the move that `read` finds among the moves they refused when the
+/// legal-move query tried them ([`MoveQuery::refused`]), if it finds one: what a player who
+/// names such a move (in UCI, in SAN) is told.
+pub fn refusal_named(world: &World, read: impl Fn(&Variant, &[super::piece::Cell], &[Move]) -> Result<Move, MoveError>) -> Option<String> {
+    let refused = &world.resource::<MoveQuery>().refused;
+    if refused.is_empty() {
+        return None;
+    }
+    let moves: Vec<Move> = refused.iter().map(|(m, _)| *m).collect();
+    let m = read(&world.resource::<Rules>().0, &world.resource::<Board>().cells, &moves).ok()?;
+    refused.iter().find(|(r, _)| *r == m).map(|(_, why)| why.clone())
+}
+
 /// Rules operations on a world that has them installed ([`install_rules`]).
 pub trait RulesWorld {
     /// The legal moves of the side to move: the legal-move query's, run once per position (asked
@@ -817,10 +830,9 @@ impl Engine {
         }
         // A move a rule refused when it was tried says why.
         if parsed.is_err()
-            && let Some((_, reason)) =
-                self.world.resource::<MoveQuery>().refused.iter().find(|(m, _)| to_uci(&self.world.resource::<Rules>().0, m) == text)
+            && let Some(reason) = refusal_named(&self.world, |v, cells, moves| parse_uci(v, cells, moves, text))
         {
-            return Err(MoveError::Cancelled { preset: "rules".into(), reason: reason.clone() });
+            return Err(MoveError::Cancelled { preset: "rules".into(), reason });
         }
         parsed
     }
@@ -835,14 +847,10 @@ impl Engine {
         let cells = &self.world.resource::<Board>().cells;
         let parsed = parse_san(rules, cells, &legal, text);
         // A move a rule refused when it was tried says why.
-        if parsed.is_err() {
-            let refused = &self.world.resource::<MoveQuery>().refused;
-            let moves: Vec<Move> = refused.iter().map(|(m, _)| *m).collect();
-            if let Ok(m) = parse_san(rules, cells, &moves, text)
-                && let Some((_, reason)) = refused.iter().find(|(r, _)| *r == m)
-            {
-                return Err(MoveError::Cancelled { preset: "rules".into(), reason: reason.clone() });
-            }
+        if parsed.is_err()
+            && let Some(reason) = refusal_named(&self.world, |v, cells, moves| parse_san(v, cells, moves, text))
+        {
+            return Err(MoveError::Cancelled { preset: "rules".into(), reason });
         }
         parsed
     }

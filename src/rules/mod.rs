@@ -126,7 +126,7 @@ pub use describe::{describe_action, describe_moves, describe_piece, describe_rul
 pub use effects::{Effect, EffectKind, Effects, emit_effect, subscribe_effects, take_effects};
 pub use end::FOUL_DROP;
 pub use engine::{
-    Engine, EntityMap, FenExtras, ForkCopiers, ForkFn, RulesRanOut, RulesWorld, install_rules, install_rules_bare, perft,
+    Engine, EntityMap, FenExtras, ForkCopiers, ForkFn, RulesRanOut, RulesWorld, install_rules, install_rules_bare, perft, refusal_named,
     refuse_waiting_in_check, rejudge_decided, setup_position,
 };
 pub use fen::{CROWNED_FACT, Counters, FenCode, FenError, FenField, Setup, parse_fen, split_trailing};
