@@ -176,9 +176,8 @@ fn mix(mut x: u64) -> u64 {
 /// The opening of game `game`: `plies` moves, each among those a depth-2 search (of at most
 /// 4,000 nodes: drop variants branch widely) scores within half a pawn of the best, chosen by
 /// the seed (fewer when the game ends first).
-fn opening(definition: &GameDefinition, plies: usize, seed: u64) -> Result<Vec<crate::rules::Move>, String> {
+fn opening(definition: &GameDefinition, eval: &Evaluator, plies: usize, seed: u64) -> Result<Vec<crate::rules::Move>, String> {
     let mut engine = definition.start(Start::Given("startpos"))?;
-    let eval = Evaluator::new(engine.variant());
     let mut memory = SearchMemory::new(1);
     let limits = Limits { depth: Some(2), nodes: Some(4_000), ..Limits::default() };
     let stop = AtomicBool::new(false);
@@ -188,7 +187,7 @@ fn opening(definition: &GameDefinition, plies: usize, seed: u64) -> Result<Vec<c
             break;
         }
         let weakness = Weakness { margin: 50, seed: mix(seed ^ (ply as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)) };
-        let result = search::search(engine.world_mut(), &eval, &mut memory, &limits, weakness, &stop, |_| {});
+        let result = search::search(engine.world_mut(), eval, &mut memory, &limits, weakness, &stop, |_| {});
         let Some(m) = result.best else { break };
         engine.apply(m).map_err(|e| e.to_string())?;
         moves.push(m);
@@ -204,12 +203,13 @@ fn position_of(fen: &str) -> String {
 /// Plays game `number` from its opening to its end (or the cap).
 fn play_game(
     definition: &GameDefinition,
+    eval: &Evaluator,
     settings: &Settings,
     opening: &[crate::rules::Move],
     stop: &AtomicBool,
 ) -> Result<GameRecord, String> {
     let mut engine = definition.start(Start::Given("startpos"))?;
-    let mut computer = Computer::new(&engine, super::MAX_LEVEL);
+    let mut computer = Computer::with_eval(eval.clone(), super::MAX_LEVEL);
     // (A small table: a few thousand nodes a move fill little of it, and a fresh one is
     // cleared for every game.)
     computer.memory = SearchMemory::new(2);
@@ -264,13 +264,16 @@ pub fn run(
     stop: &AtomicBool,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Report, String> {
+    // The evaluation, computed once for the run.
+    let eval = Evaluator::new(definition.start(Start::Given("startpos"))?.variant());
     // The openings first, one after another, each used once.
     let mut openings: Vec<Vec<crate::rules::Move>> = Vec::with_capacity(settings.games);
     let mut seen = HashSet::new();
     for game in 0..settings.games {
         let mut drawn = Vec::new();
         for attempt in 0..32u64 {
-            drawn = opening(definition, settings.openings, mix(settings.seed ^ mix(game as u64 + 1) ^ attempt.wrapping_mul(0xA5A5)))?;
+            drawn =
+                opening(definition, &eval, settings.openings, mix(settings.seed ^ mix(game as u64 + 1) ^ attempt.wrapping_mul(0xA5A5)))?;
             if seen.insert(drawn.clone()) {
                 break;
             }
@@ -292,7 +295,7 @@ pub fn run(
                     if game >= settings.games {
                         return;
                     }
-                    let record = play_game(definition, settings, &openings[game], stop);
+                    let record = play_game(definition, &eval, settings, &openings[game], stop);
                     if stop.load(Ordering::Relaxed) {
                         return;
                     }

@@ -71,7 +71,12 @@ pub struct Computer {
 impl Computer {
     /// A computer at `level` for the game `engine` plays.
     pub fn new(engine: &Engine, level: u8) -> Computer {
-        Computer { eval: Evaluator::new(engine.variant()), memory: SearchMemory::new(16), level: level.clamp(1, MAX_LEVEL), seed: 0x5EED }
+        Computer::with_eval(Evaluator::new(engine.variant()), level)
+    }
+
+    /// A computer at `level` with an evaluation already computed for the variant.
+    pub fn with_eval(eval: Evaluator, level: u8) -> Computer {
+        Computer { eval, memory: SearchMemory::new(16), level: level.clamp(1, MAX_LEVEL), seed: 0x5EED }
     }
 
     /// The limits of this level, tightened by `limits` (a clock, a fixed time, depth or nodes).
