@@ -34,13 +34,18 @@ usage:
                 [--divide] [--profile <id|file.ron>]
                                   count leaf nodes through the rules pipelines (default:
                                   chess from its start; depth 1 to 20)
-  chimera balance <id|file.ron|file.ini:section> [--presets a,b] [--games N] [--nodes N]
-                [--jobs J] [--seed S] [--openings plies] [--json]
+  chimera balance <id|file.ron|file.ini:section> [--presets a,b] [--games N]
+                [--nodes N | --level L | --movetime MS] [--jobs J] [--seed S]
+                [--openings plies] [--ply-cap N] [--band 40-60] [--piece-values] [--json]
                                   play the variant computer against computer (both sides at
-                                  N nodes a move, default 5000; 100 games; 6 plies of seeded
-                                  opening; J threads, default the cores) and report White's
-                                  score with its interval, the first-move advantage in Elo,
-                                  lengths, end reasons and a fairness verdict (40-60 %)
+                                  N nodes a move, default 5000, or at a level; a time a move
+                                  is not reproducible; 100 games; 6 plies of seeded opening;
+                                  a draw at 300 plies; J threads, default the cores) and
+                                  report White's score with its interval, the first-move
+                                  advantage in Elo, lengths, end reasons and a fairness
+                                  verdict against the band; --piece-values measures each
+                                  piece's worth in pawns by imbalance games instead (N games
+                                  for the pawn odds and for each piece)
   chimera check <file.ron>...     validate variant files, reporting every problem
   chimera import <file.ini> [--out <dir>]
                                   convert each section of a Fairy-Stockfish variants.ini into
@@ -131,6 +136,8 @@ pub enum Command {
         settings: crate::ai::balance::Settings,
         /// Every figure as JSON.
         json: bool,
+        /// Measure piece values (games per measurement: `settings.games`) instead.
+        piece_values: bool,
     },
     /// List variant ids.
     ListVariants,
@@ -271,7 +278,9 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             Ok(Command::Perft { variant, fen, depth, divide, profile })
         }
         "balance" => {
-            let (mut variant, mut presets, mut json) = (None, Vec::new(), false);
+            use crate::ai::balance::Strength;
+            let (mut variant, mut presets, mut json, mut piece_values) = (None, Vec::new(), false, false);
+            let mut strengths = 0;
             let mut settings = crate::ai::balance::Settings { jobs: 0, ..Default::default() };
             let mut it = args[1..].iter();
             while let Some(a) = it.next() {
@@ -285,7 +294,32 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
                 };
                 match a.as_str() {
                     "--games" => settings.games = number("--games", 100_000)?.max(1) as usize,
-                    "--nodes" => settings.nodes = number("--nodes", 100_000_000)?.max(1),
+                    "--nodes" => {
+                        settings.strength = Strength::Nodes(number("--nodes", 100_000_000)?.max(1));
+                        strengths += 1;
+                    }
+                    "--level" => {
+                        let l = number("--level", u64::from(crate::ai::MAX_LEVEL))?;
+                        if l == 0 {
+                            return Err("--level is 1 to 8".into());
+                        }
+                        settings.strength = Strength::Level(l as u8);
+                        strengths += 1;
+                    }
+                    "--movetime" => {
+                        settings.strength = Strength::Movetime(number("--movetime", 600_000)?.max(1));
+                        strengths += 1;
+                    }
+                    "--ply-cap" => settings.ply_cap = number("--ply-cap", 10_000)?.max(1) as usize,
+                    "--band" => {
+                        let v = it.next().ok_or("--band needs a value, e.g. 40-60")?;
+                        let band = v.split_once('-').and_then(|(a, b)| Some((a.trim().parse::<u8>().ok()?, b.trim().parse::<u8>().ok()?)));
+                        match band {
+                            Some((lo, hi)) if lo < hi && hi <= 100 => settings.band = (lo, hi),
+                            _ => return Err(format!("--band '{v}': say two per cents, low-high, e.g. 40-60")),
+                        }
+                    }
+                    "--piece-values" => piece_values = true,
                     "--jobs" => settings.jobs = number("--jobs", 256)? as usize,
                     "--seed" => settings.seed = number("--seed", u64::MAX)?,
                     "--openings" => settings.openings = number("--openings", 40)? as usize,
@@ -299,7 +333,10 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
                 }
             }
             let variant = variant.ok_or("balance needs a variant, e.g. chimera balance chess --games 20")?;
-            Ok(Command::Balance { variant, presets, settings, json })
+            if strengths > 1 {
+                return Err("balance: say one of --level, --movetime and --nodes".into());
+            }
+            Ok(Command::Balance { variant, presets, settings, json, piece_values })
         }
         "list" => {
             let list = match args.get(1).map(String::as_str) {
@@ -391,8 +428,9 @@ pub fn run_perft(variant: &str, fen: &str, depth: u32, divide: bool, profile: Op
     Ok(nodes)
 }
 
-/// A balance run of `variant` (with `presets` switched on after its own), its progress on
-/// standard error, its report (words, or JSON) to `out`.
+/// A balance run of `variant` (with `presets` switched on after its own), or its piece values
+/// measured (`piece_values`), its progress on standard error, its report (words, or JSON) to
+/// `out`.
 ///
 /// # Errors
 /// The variant cannot be found or does not start, or writing fails.
@@ -401,8 +439,9 @@ pub fn run_balance(
     presets: &[String],
     settings: &crate::ai::balance::Settings,
     json: bool,
+    piece_values: bool,
     out: &mut impl Write,
-) -> Result<crate::ai::balance::Report, String> {
+) -> Result<(), String> {
     let mut variant = variants::find(variant).map_err(|e| format!("variant '{variant}': {e}"))?;
     for p in presets {
         variant.presets.push(crate::rules::PresetRequest { id: p.clone(), sides: [true, true], ..Default::default() });
@@ -414,13 +453,17 @@ pub fn run_balance(
     }
     let stop = std::sync::atomic::AtomicBool::new(false);
     let started = std::time::Instant::now();
-    let report = crate::ai::balance::run(&definition, &settings, &stop, &|done, total| {
-        eprint!("\r{done}/{total} games, {:.0} s", started.elapsed().as_secs_f64());
-    })?;
-    eprintln!();
-    let text = if json { format!("{:#}\n", report.json()) } else { report.text() };
-    out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
-    Ok(report)
+    let progress = |done: usize, total: usize| eprint!("\r{done}/{total} games, {:.0} s", started.elapsed().as_secs_f64());
+    let text = if piece_values {
+        let values = crate::ai::piece_values::measure_values(&definition, &settings, &stop, &progress)?;
+        eprintln!();
+        if json { format!("{:#}\n", values.json()) } else { values.text() }
+    } else {
+        let report = crate::ai::balance::run(&definition, &settings, &stop, &progress)?;
+        eprintln!();
+        if json { format!("{:#}\n", report.json()) } else { report.text() }
+    };
+    out.write_all(text.as_bytes()).map_err(|e| e.to_string())
 }
 
 /// Validates variant files; writes `ok <file>` or each problem as `<file>: <path>: <message> [<code>]`

@@ -56,9 +56,9 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Balance { variant, presets, settings, json } => {
+        Command::Balance { variant, presets, settings, json, piece_values } => {
             let mut out = std::io::stdout().lock();
-            match chimera::cli::run_balance(&variant, &presets, &settings, json, &mut out) {
+            match chimera::cli::run_balance(&variant, &presets, &settings, json, piece_values, &mut out) {
                 Ok(_) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("chimera balance: {e}");

@@ -4,7 +4,9 @@
 use std::sync::atomic::AtomicBool;
 
 use chimera::ai::balance::{self, Settings, elo_from_score, score_interval, verdict, wilson};
+use chimera::ai::piece_values;
 use chimera::presets::GameDefinition;
+use chimera::rules::Side;
 
 use crate::common::Rng;
 
@@ -71,7 +73,8 @@ fn the_score_interval_covers_the_true_score() {
 #[test]
 fn a_seeded_run_is_reproducible_whatever_the_threads() {
     let definition = GameDefinition::new(chimera::variants::builtin("chess").unwrap()).unwrap();
-    let settings = Settings { games: 4, nodes: 150, openings: 4, jobs: 1, seed: 7, ply_cap: 60, ..Settings::default() };
+    let settings =
+        Settings { games: 4, strength: balance::Strength::Nodes(150), openings: 4, jobs: 1, seed: 7, ply_cap: 60, ..Settings::default() };
     let stop = AtomicBool::new(false);
     let one = balance::run(&definition, &settings, &stop, &|_, _| {}).unwrap();
     let two = balance::run(&definition, &Settings { jobs: 2, ..settings.clone() }, &stop, &|_, _| {}).unwrap();
@@ -86,12 +89,25 @@ fn a_seeded_run_is_reproducible_whatever_the_threads() {
         one.records.iter().filter_map(|r| r.after[0].clone()).collect::<std::collections::HashSet<_>>().len()
     );
     assert!(one.distinct_after[0] >= 1);
+    assert_eq!((one.distinct_openings, one.distinct_games), (4, 4));
+    assert!(one.records.iter().all(|r| r.moves.len() == r.plies && r.moves.starts_with(&r.opening)));
     assert_eq!(one.reasons.values().sum::<usize>(), 4);
     assert!(!one.verdict.is_empty());
     let json = one.json();
-    for key in
-        ["games", "score", "score_interval", "elo", "elo_interval", "mean_plies", "median_plies", "reasons", "decisive_share", "verdict"]
-    {
+    for key in [
+        "games",
+        "score",
+        "score_interval",
+        "elo",
+        "elo_interval",
+        "mean_plies",
+        "median_plies",
+        "reasons",
+        "decisive_share",
+        "distinct_openings",
+        "distinct_games",
+        "verdict",
+    ] {
         assert!(json.get(key).is_some(), "{key}");
     }
     // Another seed, other openings.
@@ -103,7 +119,8 @@ fn a_seeded_run_is_reproducible_whatever_the_threads() {
 /// keep CI short), every figure of the report filled in.
 #[test]
 fn every_catalogue_variant_runs_a_balance() {
-    let settings = Settings { games: 2, nodes: 100, openings: 2, jobs: 2, seed: 3, ply_cap: 24, ..Settings::default() };
+    let settings =
+        Settings { games: 2, strength: balance::Strength::Nodes(100), openings: 2, jobs: 2, seed: 3, ply_cap: 24, ..Settings::default() };
     let stop = AtomicBool::new(false);
     let mut ran = 0;
     for id in chimera::variants::builtin_ids() {
@@ -122,4 +139,152 @@ fn every_catalogue_variant_runs_a_balance() {
         ran += 1;
     }
     assert!(ran >= 100, "{ran}");
+}
+
+/// The starts of the imbalance games in chess: the pawn odds take the a- and h-pawns; a knight
+/// or a bishop is played against three pawns, a rook against a bishop and two pawns, a queen
+/// against a rook and four (the estimates: 3.02, 3.11, 4.86, 8.90); the piece nearest the
+/// a-file goes, castling rights with a rook; each pair swaps colours.
+#[test]
+fn piece_value_games_start_from_the_right_imbalances() {
+    let definition = GameDefinition::new(chimera::variants::builtin("chess").unwrap()).unwrap();
+    let plan = piece_values::Plan::new(&definition).unwrap();
+    let starts = plan.starts();
+    let find = |what: &str| starts.iter().find(|(w, _)| w == what).unwrap_or_else(|| panic!("{what}")).1.clone().unwrap();
+    assert_eq!(
+        find("pawn odds"),
+        [
+            "rnbqkbnr/pppppppp/8/8/8/8/1PPPPPP1/RNBQKBNR w KQkq - 0 1".to_string(),
+            "rnbqkbnr/1pppppp1/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".to_string()
+        ]
+    );
+    assert_eq!(find("N")[0], "rnbqkbnr/2ppppp1/8/8/8/8/PPPPPPPP/R1BQKBNR w KQkq - 0 1");
+    assert_eq!(find("B")[0], "rnbqkbnr/2ppppp1/8/8/8/8/PPPPPPPP/RN1QKBNR w KQkq - 0 1");
+    assert_eq!(find("R")[0], "rn1qkbnr/1pppppp1/8/8/8/8/PPPPPPPP/1NBQKBNR w Kkq - 0 1");
+    assert_eq!(
+        find("Q"),
+        [
+            "1nbqkbnr/2pppp2/8/8/8/8/PPPPPPPP/RNB1KBNR w KQk - 0 1".to_string(),
+            "rnb1kbnr/pppppppp/8/8/8/8/2PPPP2/1NBQKBNR w Kkq - 0 1".to_string()
+        ]
+    );
+    assert_eq!(starts.iter().map(|(w, _)| w.as_str()).collect::<Vec<_>>(), ["pawn odds", "N", "B", "R", "Q"]);
+}
+
+/// Every catalogue variant's imbalance starts are positions the variant starts from, or say
+/// why a piece cannot be measured.
+#[test]
+fn every_catalogue_variant_has_imbalance_starts() {
+    let (mut playable, mut refused) = (0, Vec::new());
+    for id in chimera::variants::builtin_ids() {
+        let definition = GameDefinition::new(chimera::variants::builtin(id).unwrap()).unwrap();
+        let plan = piece_values::Plan::new(&definition).unwrap_or_else(|e| panic!("{id}: {e}"));
+        for (what, start) in plan.starts() {
+            match start {
+                Ok(fens) => {
+                    for fen in &fens {
+                        definition.start(chimera::presets::Start::Given(fen)).unwrap_or_else(|e| panic!("{id} {what}: {fen}: {e}"));
+                    }
+                    playable += 1;
+                }
+                Err(why) => {
+                    assert!(!why.is_empty());
+                    refused.push(format!("{id} {what}: {why}"));
+                }
+            }
+        }
+    }
+    // Refused only where the armies differ, where there are not two pawns to count in, or
+    // where pieces wait in gate rows beyond the board (Musketeer).
+    let understood = |r: &String| r.contains("to take") || r.contains("two pawns") || r.contains("gate rows");
+    assert!(refused.iter().all(understood), "{refused:#?}");
+    assert!(playable >= 350 && refused.len() * 10 < playable, "{playable} playable, refused: {refused:#?}");
+}
+
+/// The score of the side that keeps the material follows the colours in pairs, and a value
+/// comes from the compensation, the Elo and the Elo of a pawn.
+#[test]
+fn piece_values_count_the_side_that_keeps_the_piece() {
+    let game = |winner| balance::GameRecord {
+        winner,
+        reason: "checkmate".into(),
+        plies: 40,
+        capped: false,
+        opening: vec![],
+        moves: vec![],
+        after: [None, None],
+    };
+    // Even games White is short (Black keeps the piece), odd games Black is.
+    let m = piece_values::measure(&[game(Some(Side::Black)), game(None), game(Some(Side::White)), game(Some(Side::White))]);
+    assert_eq!(m.games, 4);
+    assert!((m.score - 0.625).abs() < 1e-12, "{m:?}");
+    assert!(m.elo.0 > 0.0 && m.elo.1.0 < m.elo.0 && m.elo.0 < m.elo.1.1);
+    // An even score against three pawns: three pawns, give or take the score's interval in
+    // pawns (50 Elo each).
+    let even = piece_values::Measured { games: 100, score: 0.5, score_interval: (0.43, 0.57), elo: (0.0, (-50.0, 50.0)) };
+    let (v, (lo, hi)) = piece_values::value_of((3.0, 0.0), &even, (50.0, (30.0, 70.0)));
+    assert!((v - 3.0).abs() < 1e-12);
+    assert!((lo - 2.0).abs() < 1e-9 && (hi - 4.0).abs() < 1e-9, "{lo} {hi}");
+    // 100 Elo ahead is two pawns more; the pawn's own uncertainty widens the interval.
+    let ahead = piece_values::Measured { elo: (100.0, (50.0, 150.0)), ..even };
+    let (v, (lo, hi)) = piece_values::value_of((3.0, 0.0), &ahead, (50.0, (30.0, 70.0)));
+    assert!((v - 5.0).abs() < 1e-12);
+    assert!(hi - lo > 2.0 * 1.0 + 0.5, "{lo} {hi}");
+}
+
+/// A short run of piece values in chess: every type listed, the pawn first, each measured
+/// with its games or saying why not.
+#[test]
+fn a_piece_value_run_lists_every_type() {
+    let definition = GameDefinition::new(chimera::variants::builtin("chess").unwrap()).unwrap();
+    let settings =
+        Settings { games: 2, strength: balance::Strength::Nodes(100), openings: 2, jobs: 2, seed: 5, ply_cap: 30, ..Settings::default() };
+    let stop = AtomicBool::new(false);
+    let v = piece_values::measure_values(&definition, &settings, &stop, &|_, _| {}).unwrap();
+    assert_eq!(v.pawn, Some('P'));
+    assert_eq!(v.pieces.iter().map(|p| p.letter).collect::<String>(), "PNBRQ");
+    assert_eq!(v.pawn_odds.as_ref().unwrap().games, 2);
+    for p in &v.pieces[1..] {
+        assert!(p.estimate > 2.0, "{p:?}");
+        match &p.played {
+            Ok(played) => {
+                assert_eq!(played.measured.games, 2);
+                assert!(played.interval.0 <= played.value && played.value <= played.interval.1);
+            }
+            Err(why) => assert!(why.contains("pawn"), "{why}"),
+        }
+    }
+    let json = v.json();
+    assert_eq!(json["pieces"].as_array().unwrap().len(), 5);
+    assert!(v.text().contains("queen"));
+}
+
+/// `chimera balance` runs a preset combination, a variant file and a Fairy-Stockfish ini
+/// section, fairness and piece values, and a level run is reproducible on any number of threads.
+#[test]
+fn balance_runs_presets_files_ini_sections_and_levels() {
+    let settings =
+        Settings { games: 2, strength: balance::Strength::Nodes(100), openings: 2, jobs: 1, seed: 4, ply_cap: 24, ..Settings::default() };
+    let presets = ["piece-hp".to_string(), "piece-shield".to_string()];
+    for (variant, presets) in
+        [("chess", &presets[..]), ("rule-examples/pawn-domino.ron", &[][..]), ("tests/data/orda.ini:ordamirror", &[][..])]
+    {
+        let mut out = Vec::new();
+        chimera::cli::run_balance(variant, presets, &settings, true, false, &mut out).unwrap_or_else(|e| panic!("{variant}: {e}"));
+        let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(json["games"], 2, "{variant}");
+        assert_eq!(json["strength"], "100 nodes a move");
+        let mut out = Vec::new();
+        chimera::cli::run_balance(variant, presets, &settings, false, true, &mut out).unwrap_or_else(|e| panic!("{variant}: {e}"));
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.starts_with("piece values in pawns (100 nodes a move)"), "{variant}: {text}");
+    }
+    // A level's picks are seeded by the run: the same games on one thread and two.
+    let definition = GameDefinition::new(chimera::variants::builtin("chess").unwrap()).unwrap();
+    let level = Settings { strength: balance::Strength::Level(2), games: 4, ply_cap: 40, ..settings };
+    let stop = AtomicBool::new(false);
+    let one = balance::run(&definition, &level, &stop, &|_, _| {}).unwrap();
+    let two = balance::run(&definition, &Settings { jobs: 2, ..level }, &stop, &|_, _| {}).unwrap();
+    assert_eq!(one, two);
+    assert_eq!((one.strength.as_str(), one.reproducible), ("level 2", true));
 }

@@ -212,3 +212,27 @@ fn version_and_wrong_words_are_answered_as_a_unix_tool_would() {
     let (_, usage, _) = chimera(&["help"]);
     assert!(usage.contains("chimera perft [--variant <id|file.ron|file.ini:section>] [--fen <FEN|startpos>] --depth <N>"), "{usage}");
 }
+
+#[test]
+fn balance_options_parse() {
+    use chimera::ai::balance::{Settings, Strength};
+    use chimera::cli::{Command, parse_args};
+    let parse = |args: &str| parse_args(&args.split(' ').map(str::to_string).collect::<Vec<_>>());
+    let Ok(Command::Balance { variant, presets, settings, json, piece_values }) =
+        parse("balance chess --presets piece-hp --games 50 --level 3 --jobs 2 --seed 9 --openings 4 --ply-cap 120 --band 45-55 --json")
+    else {
+        panic!()
+    };
+    assert_eq!((variant.as_str(), presets, json, piece_values), ("chess", vec!["piece-hp".to_string()], true, false));
+    let expected = Settings { games: 50, strength: Strength::Level(3), openings: 4, jobs: 2, seed: 9, ply_cap: 120, band: (45, 55) };
+    assert_eq!(settings, expected);
+    let Ok(Command::Balance { settings, piece_values, .. }) = parse("balance chess --movetime 200 --piece-values") else { panic!() };
+    assert_eq!((settings.strength, piece_values), (Strength::Movetime(200), true));
+    assert!(!settings.strength.reproducible() && Strength::Level(3).reproducible());
+    let Ok(Command::Balance { settings, .. }) = parse("balance chess") else { panic!() };
+    assert_eq!((settings.strength, settings.jobs), (Strength::Nodes(5_000), 0), "the defaults (jobs 0: the cores)");
+    assert!(parse("balance chess --nodes 100 --level 2").unwrap_err().contains("one of --level"));
+    assert!(parse("balance chess --level 0").unwrap_err().contains("1 to 8"));
+    assert!(parse("balance chess --level 9").unwrap_err().contains("at most 8"));
+    assert!(parse("balance chess --band 60-40").unwrap_err().contains("--band"));
+}

@@ -16,28 +16,79 @@
 //! diversity; and a verdict against a fairness band (40–60 % by default), which says "not
 //! enough games to tell" when the interval straddles the band's edge.
 //!
-//! Not yet here: `--movetime` and level strengths, piece values from play, and the editor's
-//! Balance section.
+//! # Strength
+//!
+//! By default both sides search a fixed number of nodes a move. A level (1–8) plays with its
+//! depth and its margin of error (the margin's picks seeded per game from the run's seed), its
+//! time turned into nodes at a nominal 100 nodes a millisecond, so that level runs are
+//! reproducible too. A fixed time a move (`--movetime`) is not: how far a search gets in that
+//! time depends on the machine and its load, and the report says so.
+//!
+//! Piece values from play are in [`super::piece_values`]; the editor's Balance section runs
+//! both on worker threads.
 
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+use super::Evaluator;
 use super::search::{self, Limits, SearchMemory, Weakness};
-use super::{Computer, Evaluator};
 use crate::presets::{GameDefinition, Start};
 use crate::rules::{Engine, Side};
 
 /// z for a two-sided 95 % interval.
-const Z95: f64 = 1.959_964;
+pub(crate) const Z95: f64 = 1.959_964;
+
+/// Nodes a millisecond that stand for a level's time a move (see the module docs).
+pub const NOMINAL_NODES_PER_MS: u64 = 100;
+
+/// How hard both sides think.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Strength {
+    /// This many nodes a move (reproducible).
+    Nodes(u64),
+    /// A level, 1–8: its depth and margin, its time as nodes (reproducible).
+    Level(u8),
+    /// This many milliseconds a move (not reproducible).
+    Movetime(u64),
+}
+
+impl Strength {
+    /// The search limits of a move, and the margin of error (centipawns) its picks allow.
+    pub fn limits(self) -> (Limits, super::Score) {
+        match self {
+            Strength::Nodes(n) => (Limits { nodes: Some(n.max(1)), ..Limits::default() }, 0),
+            Strength::Level(l) => {
+                let spec = super::level(l);
+                let nodes = spec.movetime.as_millis() as u64 * NOMINAL_NODES_PER_MS;
+                (Limits { depth: Some(spec.depth), nodes: Some(nodes), ..Limits::default() }, spec.margin)
+            }
+            Strength::Movetime(ms) => (Limits { movetime: Some(std::time::Duration::from_millis(ms.max(1))), ..Limits::default() }, 0),
+        }
+    }
+
+    /// Whether a seed gives the same games every time.
+    pub fn reproducible(self) -> bool {
+        !matches!(self, Strength::Movetime(_))
+    }
+
+    /// In words: "5000 nodes a move", "level 3", "200 ms a move".
+    pub fn words(self) -> String {
+        match self {
+            Strength::Nodes(n) => format!("{n} nodes a move"),
+            Strength::Level(l) => format!("level {}", l.clamp(1, super::MAX_LEVEL)),
+            Strength::Movetime(ms) => format!("{ms} ms a move"),
+        }
+    }
+}
 
 /// How a run is played.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Settings {
     /// Games to play.
     pub games: usize,
-    /// Nodes a move, for both sides.
-    pub nodes: u64,
+    /// How hard both sides think.
+    pub strength: Strength,
     /// Plies of seeded opening before the computer plays.
     pub openings: usize,
     /// Worker threads.
@@ -52,12 +103,12 @@ pub struct Settings {
 
 impl Default for Settings {
     fn default() -> Settings {
-        Settings { games: 100, nodes: 5_000, openings: 6, jobs: 1, seed: 1, ply_cap: 300, band: (40, 60) }
+        Settings { games: 100, strength: Strength::Nodes(5_000), openings: 6, jobs: 1, seed: 1, ply_cap: 300, band: (40, 60) }
     }
 }
 
 /// How one game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct GameRecord {
     /// The winner; `None`: a draw.
     pub winner: Option<Side>,
@@ -69,13 +120,15 @@ pub struct GameRecord {
     pub capped: bool,
     /// The opening, in UCI.
     pub opening: Vec<String>,
+    /// Every move of the game, in UCI, the opening's first.
+    pub moves: Vec<String>,
     /// The position (placement and side to move) after 4 and after 8 plies, when the game got
     /// that far.
     pub after: [Option<String>; 2],
 }
 
 /// A run's figures.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Report {
     /// Games played (fewer than asked when the run was stopped).
     pub games: usize,
@@ -105,8 +158,16 @@ pub struct Report {
     pub decisive_share: f64,
     /// Distinct positions after 4 and after 8 plies.
     pub distinct_after: [usize; 2],
+    /// Distinct openings (fewer than the games when the game ends inside every opening).
+    pub distinct_openings: usize,
+    /// Distinct games, move for move.
+    pub distinct_games: usize,
     /// The verdict against the band, in words.
     pub verdict: String,
+    /// The strength both sides played at, in words.
+    pub strength: String,
+    /// Whether the same seed gives the same games (not with a time a move).
+    pub reproducible: bool,
     /// Every game, by number.
     pub records: Vec<GameRecord>,
 }
@@ -173,11 +234,11 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
-/// The opening of game `game`: `plies` moves, each among those a depth-2 search (of at most
-/// 4,000 nodes: drop variants branch widely) scores within half a pawn of the best, chosen by
-/// the seed (fewer when the game ends first).
-fn opening(definition: &GameDefinition, eval: &Evaluator, plies: usize, seed: u64) -> Result<Vec<crate::rules::Move>, String> {
-    let mut engine = definition.start(Start::Given("startpos"))?;
+/// The opening of a game from `fen`: `plies` moves, each among those a depth-2 search (of at
+/// most 4,000 nodes: drop variants branch widely) scores within half a pawn of the best, chosen
+/// by the seed (fewer when the game ends first).
+fn opening(definition: &GameDefinition, eval: &Evaluator, fen: &str, plies: usize, seed: u64) -> Result<Vec<crate::rules::Move>, String> {
+    let mut engine = definition.start(Start::Given(fen))?;
     let mut memory = SearchMemory::new(1);
     let limits = Limits { depth: Some(2), nodes: Some(4_000), ..Limits::default() };
     let stop = AtomicBool::new(false);
@@ -200,56 +261,137 @@ fn position_of(fen: &str) -> String {
     fen.split_whitespace().take(2).collect::<Vec<_>>().join(" ")
 }
 
-/// Plays game `number` from its opening to its end (or the cap).
+/// One game to play: where it starts, its opening, and the seed of its level's picks.
+pub(crate) struct Game {
+    /// The start (a FEN, or `startpos`).
+    pub fen: String,
+    /// The opening's moves.
+    pub opening: Vec<crate::rules::Move>,
+    /// Seeds the margin's picks.
+    pub seed: u64,
+}
+
+/// Plays a game from its opening to its end (or the cap).
 fn play_game(
     definition: &GameDefinition,
     eval: &Evaluator,
     settings: &Settings,
-    opening: &[crate::rules::Move],
+    game: &Game,
     stop: &AtomicBool,
 ) -> Result<GameRecord, String> {
-    let mut engine = definition.start(Start::Given("startpos"))?;
-    let mut computer = Computer::with_eval(eval.clone(), super::MAX_LEVEL);
+    let mut engine = definition.start(Start::Given(&game.fen))?;
+    let start_plies = engine.move_log().0.len();
+    let (limits, margin) = settings.strength.limits();
     // (A small table: a few thousand nodes a move fill little of it, and a fresh one is
     // cleared for every game.)
-    computer.memory = SearchMemory::new(2);
-    let limits = Limits { nodes: Some(settings.nodes), ..Limits::default() };
+    let mut memory = SearchMemory::new(2);
     let mut after = [None, None];
-    let mut names = Vec::new();
+    let mut moves = Vec::new();
     let note = |engine: &mut Engine, after: &mut [Option<String>; 2]| {
-        let plies = engine.move_log().0.len();
+        let plies = engine.move_log().0.len() - start_plies;
         if plies == 4 || plies == 8 {
             after[usize::from(plies == 8)] = Some(position_of(&engine.fen()));
         }
     };
-    for &m in opening {
-        names.push(engine.to_uci(&m));
+    for &m in &game.opening {
+        moves.push(engine.to_uci(&m));
         engine.apply(m).map_err(|e| e.to_string())?;
         note(&mut engine, &mut after);
     }
+    let opening = moves.clone();
+    let record = |winner, reason: String, capped, moves: Vec<String>, after| GameRecord {
+        winner,
+        reason,
+        plies: moves.len(),
+        capped,
+        opening: opening.clone(),
+        moves,
+        after,
+    };
     loop {
-        let plies = engine.move_log().0.len();
+        let plies = engine.move_log().0.len() - start_plies;
         if let Some(outcome) = engine.outcome() {
-            return Ok(GameRecord {
-                winner: outcome.winner,
-                reason: outcome.reason.words().to_string(),
-                plies,
-                capped: false,
-                opening: names,
-                after,
-            });
+            return Ok(record(outcome.winner, outcome.reason.words().to_string(), false, moves, after));
         }
         if plies >= settings.ply_cap || stop.load(Ordering::Relaxed) {
-            let reason = format!("the ply cap ({})", settings.ply_cap);
-            return Ok(GameRecord { winner: None, reason, plies, capped: true, opening: names, after });
+            return Ok(record(None, format!("the ply cap ({})", settings.ply_cap), true, moves, after));
         }
-        let result = computer.think(&engine, limits.clone(), stop, |_| {});
+        let weakness = Weakness { margin, seed: mix(game.seed ^ (plies as u64).wrapping_mul(0x9E37_79B9)) };
+        let mut fork = engine.fork();
+        let result = search::search(fork.world_mut(), eval, &mut memory, &limits, weakness, stop, |_| {});
         let Some(m) = result.best else {
-            return Ok(GameRecord { winner: None, reason: "no move found".into(), plies, capped: false, opening: names, after });
+            return Ok(record(None, "no move found".into(), false, moves, after));
         };
+        moves.push(engine.to_uci(&m));
         engine.apply(m).map_err(|e| e.to_string())?;
         note(&mut engine, &mut after);
     }
+}
+
+/// The games of a run from the starts `fens` (one a game): each game's opening is drawn, in
+/// order and before any game is played, from its start, and drawn again (up to 32 times) when
+/// the same start already had it.
+pub(crate) fn draw_games(
+    definition: &GameDefinition,
+    eval: &Evaluator,
+    fens: &[String],
+    settings: &Settings,
+    stop: &AtomicBool,
+) -> Result<Vec<Game>, String> {
+    let mut games = Vec::with_capacity(fens.len());
+    let mut seen = HashSet::new();
+    for (number, fen) in fens.iter().enumerate() {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let seed = mix(settings.seed ^ mix(number as u64 + 1));
+        let mut drawn = Vec::new();
+        for attempt in 0..32u64 {
+            drawn = opening(definition, eval, fen, settings.openings, mix(seed ^ attempt.wrapping_mul(0xA5A5)))?;
+            if seen.insert((fen.clone(), drawn.clone())) {
+                break;
+            }
+        }
+        games.push(Game { fen: fen.clone(), opening: drawn, seed });
+    }
+    Ok(games)
+}
+
+/// Plays `games` on `settings.jobs` threads, gathered by number; `progress` hears each game
+/// done (a count from 1). A stop ends the games under way, which are left out.
+pub(crate) fn play_games(
+    definition: &GameDefinition,
+    eval: &Evaluator,
+    games: &[Game],
+    settings: &Settings,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<Vec<GameRecord>, String> {
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let records: Mutex<Vec<Option<Result<GameRecord, String>>>> = Mutex::new(vec![None; games.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..settings.jobs.max(1) {
+            scope.spawn(|| {
+                loop {
+                    if stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let number = next.fetch_add(1, Ordering::Relaxed);
+                    if number >= games.len() {
+                        return;
+                    }
+                    let record = play_game(definition, eval, settings, &games[number], stop);
+                    if stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    records.lock().expect("not poisoned")[number] = Some(record);
+                    progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                }
+            });
+        }
+    });
+    records.into_inner().expect("not poisoned").into_iter().flatten().collect()
 }
 
 /// Plays a run (see the module's docs). `progress` hears the games done and the games asked
@@ -266,47 +408,13 @@ pub fn run(
 ) -> Result<Report, String> {
     // The evaluation, computed once for the run.
     let eval = Evaluator::new(definition.start(Start::Given("startpos"))?.variant());
-    // The openings first, one after another, each used once.
-    let mut openings: Vec<Vec<crate::rules::Move>> = Vec::with_capacity(settings.games);
-    let mut seen = HashSet::new();
-    for game in 0..settings.games {
-        let mut drawn = Vec::new();
-        for attempt in 0..32u64 {
-            drawn =
-                opening(definition, &eval, settings.openings, mix(settings.seed ^ mix(game as u64 + 1) ^ attempt.wrapping_mul(0xA5A5)))?;
-            if seen.insert(drawn.clone()) {
-                break;
-            }
-        }
-        openings.push(drawn);
-    }
-    // The games, on `jobs` threads, gathered by number.
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    let records: Mutex<Vec<Option<Result<GameRecord, String>>>> = Mutex::new(vec![None; settings.games]);
-    std::thread::scope(|scope| {
-        for _ in 0..settings.jobs.max(1) {
-            scope.spawn(|| {
-                loop {
-                    if stop.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    let game = next.fetch_add(1, Ordering::Relaxed);
-                    if game >= settings.games {
-                        return;
-                    }
-                    let record = play_game(definition, &eval, settings, &openings[game], stop);
-                    if stop.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    records.lock().expect("not poisoned")[game] = Some(record);
-                    progress(done.fetch_add(1, Ordering::Relaxed) + 1, settings.games);
-                }
-            });
-        }
-    });
-    let records: Vec<GameRecord> = records.into_inner().expect("not poisoned").into_iter().flatten().collect::<Result<Vec<_>, String>>()?;
-    Ok(report(records, (f64::from(settings.band.0) / 100.0, f64::from(settings.band.1) / 100.0)))
+    let fens = vec!["startpos".to_string(); settings.games];
+    let games = draw_games(definition, &eval, &fens, settings, stop)?;
+    let records = play_games(definition, &eval, &games, settings, stop, &|done| progress(done, settings.games))?;
+    let mut report = report(records, (f64::from(settings.band.0) / 100.0, f64::from(settings.band.1) / 100.0));
+    report.strength = settings.strength.words();
+    report.reproducible = settings.strength.reproducible();
+    Ok(report)
 }
 
 /// The figures of a run's games.
@@ -346,7 +454,11 @@ pub fn report(records: Vec<GameRecord>, band: (f64, f64)) -> Report {
         reasons,
         decisive_share: if n == 0 { 0.0 } else { decisive as f64 / n as f64 },
         distinct_after: [distinct(0), distinct(1)],
+        distinct_openings: records.iter().map(|r| &r.opening).collect::<HashSet<_>>().len(),
+        distinct_games: records.iter().map(|r| &r.moves).collect::<HashSet<_>>().len(),
         verdict: verdict(score_interval, band),
+        strength: String::new(),
+        reproducible: true,
         records,
     }
 }
@@ -356,7 +468,11 @@ impl Report {
     pub fn text(&self) -> String {
         let pct = |x: f64| format!("{:.1} %", x * 100.0);
         let elo = |x: Option<f64>| x.map_or("unbounded".to_string(), |e| format!("{e:+.0}"));
-        let mut out = format!(
+        let mut out = if self.strength.is_empty() { String::new() } else { format!("strength: {}\n", self.strength) };
+        if !self.reproducible {
+            out += "(a time a move: this run is not reproducible, the same seed may give other games)\n";
+        }
+        out += &format!(
             "games {}: White {} wins, Black {} wins, {} draws ({} at the ply cap)\n\
              White's score {} (95 % interval {}–{})\n",
             self.games,
@@ -374,13 +490,15 @@ impl Report {
         out += &format!(
             "first-move advantage {} Elo ({} to {})\n\
              length: mean {:.1} plies, median {:.1}; decisive {}\n\
-             distinct positions after 4 plies {}, after 8 plies {}\n",
+             distinct: {} openings, {} games; positions after 4 plies {}, after 8 plies {}\n",
             elo(self.elo.0),
             elo(self.elo.1.0),
             elo(self.elo.1.1),
             self.mean_plies,
             self.median_plies,
             pct(self.decisive_share),
+            self.distinct_openings,
+            self.distinct_games,
             self.distinct_after[0],
             self.distinct_after[1]
         );
@@ -410,13 +528,18 @@ impl Report {
             "decisive_share": self.decisive_share,
             "distinct_after_4": self.distinct_after[0],
             "distinct_after_8": self.distinct_after[1],
+            "distinct_openings": self.distinct_openings,
+            "distinct_games": self.distinct_games,
             "verdict": self.verdict,
+            "strength": self.strength,
+            "reproducible": self.reproducible,
             "games_played": self.records.iter().map(|r| serde_json::json!({
                 "winner": r.winner.map(|s| s.to_string()),
                 "reason": r.reason,
                 "plies": r.plies,
                 "capped": r.capped,
                 "opening": r.opening,
+                "moves": r.moves,
             })).collect::<Vec<_>>(),
         })
     }

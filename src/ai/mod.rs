@@ -16,6 +16,7 @@
 
 pub mod balance;
 pub mod eval;
+pub mod piece_values;
 pub mod search;
 pub mod tt;
 

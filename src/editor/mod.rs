@@ -21,6 +21,7 @@
 //! Layer: uses `rules` to `cli`.
 
 pub mod actions;
+pub mod balance;
 pub mod browse;
 pub mod painter;
 pub mod rules;
@@ -187,6 +188,8 @@ pub enum Section {
     Rules,
     /// The variant's own rules as data: actions and the piece facts they use.
     Actions,
+    /// The balance lab: computer-against-computer runs and piece values from play.
+    Balance,
     /// The whole definition as RON (and the header's name and description).
     Ron,
 }
@@ -200,7 +203,8 @@ fn needs_format(f: &mut VariantFile) {
 
 impl Section {
     /// Every section, in the order the editor shows them.
-    pub const ALL: [Section; 6] = [Section::Board, Section::Pieces, Section::Start, Section::Rules, Section::Actions, Section::Ron];
+    pub const ALL: [Section; 7] =
+        [Section::Board, Section::Pieces, Section::Start, Section::Rules, Section::Actions, Section::Balance, Section::Ron];
 
     /// Its title.
     pub fn title(self) -> &'static str {
@@ -210,6 +214,7 @@ impl Section {
             Section::Start => "Start position",
             Section::Rules => "Rules",
             Section::Actions => "Actions",
+            Section::Balance => "Balance",
             Section::Ron => "RON",
         }
     }
@@ -237,6 +242,7 @@ impl Section {
                 "profile",
             ],
             Section::Actions => &["format", "actions", "facts"],
+            Section::Balance => &[],
             Section::Ron => &["id", "extends", "name", "description", "rules_summary"],
         }
     }

@@ -129,7 +129,7 @@ pub use engine::{
     Engine, EntityMap, FenExtras, ForkCopiers, ForkFn, RulesRanOut, RulesWorld, install_rules, install_rules_bare, perft, refusal_named,
     refuse_waiting_in_check, rejudge_decided, setup_position,
 };
-pub use fen::{CROWNED_FACT, Counters, FenCode, FenError, FenField, Setup, parse_fen, split_trailing};
+pub use fen::{CROWNED_FACT, Counters, FenCode, FenError, FenField, Setup, parse_fen, split_trailing, write_castling, write_placement};
 pub use files::{MAX_FILE_BYTES, read_text};
 pub use generate::{GenContext, GeneratorFn, PieceSlot, generate_from_tables};
 pub use geometry::{Geometry, MAX_FILES, MAX_RANKS, Side, Square, SquareSet, kings_touch};

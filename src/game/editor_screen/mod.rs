@@ -31,6 +31,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
 mod actions;
+mod balance;
 mod board;
 mod browser;
 mod picture;
@@ -138,6 +139,8 @@ pub struct EditorScreen {
     pub(super) rules: rules::RulesState,
     /// The file opened whose text did not parse, until its text applies.
     broken: Option<PathBuf>,
+    /// The balance section's own state: its settings, a run under way, and results.
+    balance: balance::BalanceState,
 }
 
 impl Default for EditorScreen {
@@ -181,6 +184,7 @@ impl Default for EditorScreen {
             picture_dir: None,
             rules: Default::default(),
             broken: None,
+            balance: Default::default(),
         }
     }
 }
@@ -432,6 +436,7 @@ fn editor_screen(
                 v.registry.ids().map(|k| (v.registry.def(k).letter, eval.value(k))).collect()
             })
             .unwrap_or_default();
+        screen.balance.rules_changed(screen.compiled.as_ref());
         screen.synced = Some(editor.file().clone());
         // The pieces' own pictures: drawn (by the next frame) and found by their paths.
         wanted.want(editor.file(), &images);
@@ -615,6 +620,7 @@ fn editor_screen(
                     Section::Actions => {
                         actions::actions_section(ui, editor, screen.compiled.as_ref(), &problems, &mut screen.actions_paint)
                     }
+                    Section::Balance => balance::balance_section(ui, editor, &mut screen.balance, screen.compiled.as_ref()),
                     Section::Ron => {
                         ron_section(ui, editor, &mut screen.ron, (&mut screen.ron_error, &mut screen.ron_dirty, &mut screen.broken))
                     }
