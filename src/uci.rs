@@ -6,7 +6,11 @@
 //! (`piece-hp(hp=3,scope=white,turns=6),piece-shield`: parameters, scope and duration as in
 //! variant files), `Profile` (a modifier profile: a built-in id or a `.ron` file),
 //! `UCI_Chess960`, `Skill Level` (1–8, Chimera's levels), `Level Time Percent`
-//! (a bare `go` thinks for the level's own time per move, scaled by it) and `Hash` (MB).
+//! (a bare `go` thinks for the level's own time per move, scaled by it), `Hash` (MB) and
+//! `MultiPV` (1–16 lines a depth, each `info … multipv k … pv …`, best first: the root is
+//! searched again without the moves of the lines found). `go searchmoves m1 m2 …` searches only
+//! those moves; every `info` line says `hashfull` (thousandths of the table written by this
+//! search, sampled over its first thousand slots).
 //! Moves are read and written in the dialect Fairy-Stockfish speaks: drops `P@e4`, gating as a
 //! fifth letter, `+` promotions, a pass as the king moving to its own square, king-to-rook
 //! castling in Chess960 mode. The search runs on its own thread; `stop`, `isready` and `quit`
@@ -52,6 +56,8 @@ struct Session {
     /// The level's own time per move (used by a bare `go`) is scaled by this, in percent.
     level_time_percent: u32,
     hash_mb: usize,
+    /// Lines a search reports (`MultiPV`).
+    multipv: usize,
     game: Option<Engine>,
     /// The game the settings define, resolved at the first `position` after they change.
     definition: Option<GameDefinition>,
@@ -74,6 +80,7 @@ impl Session {
             level: crate::ai::MAX_LEVEL,
             level_time_percent: 100,
             hash_mb: 16,
+            multipv: 1,
             game: None,
             definition: None,
             computer_key: String::new(),
@@ -135,6 +142,7 @@ impl Session {
         say(&self.out, &format!("option name Skill Level type spin default {} min 1 max {}", crate::ai::MAX_LEVEL, crate::ai::MAX_LEVEL));
         say(&self.out, "option name Level Time Percent type spin default 100 min 1 max 100");
         say(&self.out, "option name Hash type spin default 16 min 1 max 1024");
+        say(&self.out, &format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"));
         say(&self.out, "uciok");
     }
 
@@ -211,6 +219,10 @@ impl Session {
                 }
                 Err(_) => self.info(&format!("Hash takes a size in MB, not '{value}'")),
             },
+            "multipv" => match value.parse::<usize>() {
+                Ok(n) => self.multipv = n.clamp(1, MAX_MULTIPV),
+                Err(_) => self.info(&format!("MultiPV takes 1 to {MAX_MULTIPV}, not '{value}'")),
+            },
             _ => self.info(&format!("no option '{name}'")),
         }
     }
@@ -260,8 +272,18 @@ impl Session {
             self.info("no position to search");
             return say(&self.out, "bestmove (none)");
         };
-        let (mut limits, problems) = parse_go(rest, game.state().turn);
+        let (mut limits, mut problems, searchmoves) = parse_go(rest, game.state().turn);
         limits.past_the_end = true;
+        limits.multipv = self.multipv;
+        // The moves `searchmoves` names, in this position; a word that is not one is reported.
+        let mut reader = (!searchmoves.is_empty()).then(|| game.fork());
+        for word in searchmoves {
+            let Some(reader) = reader.as_mut() else { break };
+            match reader.parse_uci(&word) {
+                Ok(m) => limits.searchmoves.push(m),
+                Err(e) => problems.push(format!("searchmoves '{word}': {e}")),
+            }
+        }
         let bare = limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() && limits.clock.is_none();
         if bare && !limits.infinite {
             // A bare `go`: the level's own time per move, scaled.
@@ -360,9 +382,13 @@ impl Session {
     }
 }
 
-/// Parses `go`'s arguments into limits for the side `turn`; unknown or malformed words are
-/// reported and skipped.
-fn parse_go(rest: &str, turn: Side) -> (Limits, Vec<String>) {
+/// The most lines `MultiPV` asks for.
+pub const MAX_MULTIPV: usize = 16;
+
+/// Parses `go`'s arguments into limits for the side `turn`, the words after `searchmoves` (to
+/// be read as moves in the position), and the unknown or malformed words, which are skipped.
+fn parse_go(rest: &str, turn: Side) -> (Limits, Vec<String>, Vec<String>) {
+    let mut searchmoves = Vec::new();
     let mut limits = Limits::default();
     let mut problems = Vec::new();
     let mut clock = Clock::default();
@@ -381,9 +407,18 @@ fn parse_go(rest: &str, turn: Side) -> (Limits, Vec<String>) {
             i += 1;
             continue;
         }
-        if w == "ponder" || w == "searchmoves" {
-            problems.push(format!("'go {w}' is not supported; ignored"));
+        if w == "ponder" {
+            problems.push("'go ponder' is not supported; ignored".to_string());
             i += 1;
+            continue;
+        }
+        if w == "searchmoves" {
+            // The moves run to the next keyword (or the end).
+            i += 1;
+            while i < words.len() && !is_go_keyword(words[i]) {
+                searchmoves.push(words[i].to_string());
+                i += 1;
+            }
             continue;
         }
         if !takes_value {
@@ -420,7 +455,29 @@ fn parse_go(rest: &str, turn: Side) -> (Limits, Vec<String>) {
     if has_clock {
         limits.clock = Some(clock);
     }
-    (limits, problems)
+    (limits, problems, searchmoves)
+}
+
+/// Whether `word` starts another of `go`'s parameters.
+fn is_go_keyword(word: &str) -> bool {
+    matches!(
+        word,
+        "depth"
+            | "nodes"
+            | "movetime"
+            | "wtime"
+            | "btime"
+            | "winc"
+            | "binc"
+            | "movestogo"
+            | "byoyomi"
+            | "mate"
+            | "wdelay"
+            | "bdelay"
+            | "infinite"
+            | "ponder"
+            | "searchmoves"
+    )
 }
 
 /// Parses `piece-hp(hp=3,scope=white,turns=6),piece-shield`.
@@ -509,10 +566,12 @@ pub fn info_line(variant: &Variant, info: &Info) -> String {
     let nps = info.nodes as u128 * 1000 / ms;
     let pv: Vec<String> = info.pv.iter().map(|m| to_uci(variant, m)).collect();
     format!(
-        "info depth {} seldepth {} score {score} nodes {} nps {nps} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {score} nodes {} nps {nps} hashfull {} time {} pv {}",
         info.depth,
         info.seldepth,
+        info.multipv.max(1),
         info.nodes,
+        info.hashfull,
         info.elapsed.as_millis(),
         pv.join(" ")
     )

@@ -269,3 +269,45 @@ fn a_weak_level_picks_a_repeating_move_only_when_it_is_the_best() {
         assert!(chosen != "f6g8" || top == "f6g8", "seed {seed}: chose the repetition {chosen} though {top} is best");
     }
 }
+
+/// `MultiPV` reports that many lines a depth, best first, each from another move, with how full
+/// the table is; `searchmoves` limits the moves searched (a word that is no move is reported).
+#[test]
+fn uci_reports_several_lines_and_searches_only_the_moves_named() {
+    let out = uci("uci\nsetoption name MultiPV value 3\nposition startpos\ngo depth 4\nwait 1\n\
+         setoption name MultiPV value 1\nposition startpos\ngo depth 3 searchmoves a2a3 h2h3\nwait 2\n\
+         position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\ngo depth 3 searchmoves a1a2 bogus\nwait 3\n\
+         setoption name MultiPV value 2\ngo depth 3\nwait 4\nquit\n");
+    assert!(out.contains("option name MultiPV type spin default 1 min 1 max 16"), "{out}");
+    let score = |l: &str| -> i32 {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        let i = w.iter().position(|x| *x == "score").unwrap();
+        let n: i32 = w[i + 2].parse().unwrap();
+        if w[i + 1] == "mate" { if n > 0 { 100_000 - n } else { -100_000 - n } } else { n }
+    };
+    let field = |l: &str, name: &str| -> String {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        w[w.iter().position(|x| *x == name).unwrap() + 1].to_string()
+    };
+    let section: Vec<&str> = out.split("bestmove").collect();
+    // Three lines at depth 4, numbered, best first, each starting with another move.
+    let depth4: Vec<&str> = section[0].lines().filter(|l| l.starts_with("info depth 4 ")).collect();
+    assert_eq!(depth4.len(), 3, "{out}");
+    assert_eq!(depth4.iter().map(|l| field(l, "multipv")).collect::<Vec<_>>(), ["1", "2", "3"]);
+    let firsts: std::collections::HashSet<String> = depth4.iter().map(|l| field(l, "pv")).collect();
+    assert_eq!(firsts.len(), 3, "{out}");
+    assert!(score(depth4[0]) >= score(depth4[1]) && score(depth4[1]) >= score(depth4[2]), "{out}");
+    assert!(out.lines().filter(|l| l.starts_with("info depth")).all(|l| field(l, "hashfull").parse::<u32>().unwrap() <= 1000), "{out}");
+    let bestmoves: Vec<&str> = out.lines().filter(|l| l.starts_with("bestmove ")).collect();
+    assert_eq!(bestmoves.len(), 4, "{out}");
+    assert!(bestmoves[1] == "bestmove a2a3" || bestmoves[1] == "bestmove h2h3", "{out}");
+    // The mate a1a8 is not among the moves named.
+    assert_eq!(bestmoves[2], "bestmove a1a2", "{out}");
+    assert!(out.contains("info string searchmoves 'bogus'"), "{out}");
+    // Two lines: the mate first, then another move (the mate found, the search stops deepening).
+    let depth1: Vec<&str> = section[3].lines().filter(|l| l.starts_with("info depth 1 ")).collect();
+    assert_eq!(depth1.len(), 2, "{out}");
+    assert!(depth1[0].contains("multipv 1 score mate 1") && depth1[0].contains("pv a1a8"), "{out}");
+    assert!(depth1[1].contains("multipv 2 ") && !depth1[1].contains("pv a1a8"), "{out}");
+    assert_eq!(bestmoves[3], "bestmove a1a8", "{out}");
+}

@@ -62,6 +62,10 @@ pub struct Limits {
     /// Search a position whose game is over by a rule (a repetition, the move rule, material)
     /// when it still has legal moves, as a UCI engine does: the GUI adjudicates.
     pub past_the_end: bool,
+    /// Lines to report, best first (UCI's `MultiPV`; 0 and 1 both mean one).
+    pub multipv: usize,
+    /// Only these root moves are searched, when any are given (UCI's `searchmoves`).
+    pub searchmoves: Vec<Move>,
 }
 
 /// The side to move's clock.
@@ -110,6 +114,10 @@ pub struct Info {
     pub elapsed: Duration,
     /// Principal variation.
     pub pv: Vec<Move>,
+    /// Which line this is, from 1 (the best), when several are asked for.
+    pub multipv: usize,
+    /// How full the transposition table is, in thousandths.
+    pub hashfull: u32,
 }
 
 impl Info {
@@ -142,6 +150,8 @@ pub struct SearchResult {
     pub info: Info,
     /// Every root move's score in the last finished iteration (exact within the margin).
     pub root_scores: Vec<(Move, Score)>,
+    /// The last finished iteration's lines, best first (one unless more were asked for).
+    pub lines: Vec<Info>,
 }
 
 /// Reusable search memory (transposition table, history), kept between moves of a game.
@@ -192,6 +202,8 @@ struct Searcher<'a> {
     root_depth: i32,
     /// Root moves that repeat an earlier position.
     root_repeats: Vec<Move>,
+    /// Whether the root's result goes into the table (not while extra lines are searched).
+    store_root: bool,
 }
 
 /// Searches the position in `world` (a fork of a game: the search plays and takes back moves
@@ -270,9 +282,14 @@ pub fn search(
         pv: vec![Vec::new(); MAX_PLY + 2],
         root_depth: 1,
         root_repeats: Vec::new(),
+        store_root: true,
     };
     let over = !limits.past_the_end && s.world.outcome().is_some();
-    let root_moves: Vec<Move> = if over { Vec::new() } else { s.world.legal_moves().to_vec() };
+    let mut root_moves: Vec<Move> = if over { Vec::new() } else { s.world.legal_moves().to_vec() };
+    if !limits.searchmoves.is_empty() {
+        root_moves.retain(|m| limits.searchmoves.contains(m));
+    }
+    let lines_wanted = limits.multipv.max(1);
     let mut result = SearchResult::default();
     if root_moves.is_empty() {
         return result;
@@ -289,17 +306,43 @@ pub fn search(
             // searched first) already has a score.
             order = scores;
             last_score = order[0].1;
-            result.info = Info {
+            let best_pv = s.pv[0].clone();
+            // More lines: the root searched again without the moves of the lines found, each
+            // time at the same depth (the root's table entry left alone).
+            let mut lines = vec![(last_score, best_pv)];
+            let mut lines_finished = finished;
+            while lines.len() < lines_wanted.min(order.len()) && lines_finished && !s.aborted {
+                let firsts: Vec<Move> = lines.iter().filter_map(|l| l.1.first().copied()).collect();
+                let mut rest: Vec<(Move, Score)> = order.iter().filter(|(m, _)| !firsts.contains(m)).copied().collect();
+                s.store_root = false;
+                let guess = rest.first().map_or(0, |r| r.1);
+                let (scores, done) = s.root(depth as i32, &mut rest, 0, guess);
+                s.store_root = true;
+                lines_finished = done;
+                let Some(&(m, score)) = scores.first().filter(|_| done) else { break };
+                let mut pv = s.pv[0].clone();
+                if pv.first() != Some(&m) {
+                    pv = vec![m];
+                }
+                lines.push((score, pv));
+            }
+            let info = |i: usize, (score, pv): &(Score, Vec<Move>)| Info {
                 depth,
                 seldepth: s.seldepth as u32,
-                score: last_score,
+                score: *score,
                 nodes: s.nodes,
                 elapsed: start.elapsed(),
-                pv: s.pv[0].clone(),
+                pv: pv.clone(),
+                multipv: i + 1,
+                hashfull: s.memory.tt.hashfull(),
             };
+            result.lines = lines.iter().enumerate().map(|(i, l)| info(i, l)).collect();
+            result.info = result.lines[0].clone();
             result.best = Some(order[0].0);
             result.root_scores = order.clone();
-            report(&result.info);
+            for line in &result.lines {
+                report(line);
+            }
         }
         if !finished || s.aborted {
             break;
@@ -524,7 +567,7 @@ impl Searcher<'_> {
                 scored.push((m, -INF));
             }
         }
-        if let Some(&(m, s)) = scored.first() {
+        if let Some(&(m, s)) = scored.first().filter(|_| self.store_root) {
             self.memory.tt.store(key, Some(m), to_tt(s, 0), depth, Bound::Exact);
         }
         (scored, true, best)

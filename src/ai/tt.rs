@@ -62,6 +62,14 @@ impl Tt {
         (key as usize) & (self.slots.len() - 1)
     }
 
+    /// How full the table is, in thousandths, as UCI's `hashfull` says it: the share of the
+    /// first thousand slots written by this search.
+    pub fn hashfull(&self) -> u32 {
+        let sample = &self.slots[..self.slots.len().min(1000)];
+        let used = sample.iter().flatten().filter(|e| e.age == self.age).count();
+        (used * 1000 / sample.len()) as u32
+    }
+
     /// The entry for `key`, if stored.
     pub fn probe(&self, key: u64) -> Option<Entry> {
         self.slots[self.slot(key)].filter(|e| e.key == key)

@@ -260,6 +260,7 @@ mod tests {
         let long = Settings { games: 4, strength: balance::Strength::Nodes(100_000_000), ..settings };
         let mut lab = Lab::start(chess(), long, Measure::Fairness);
         std::thread::sleep(Duration::from_millis(300));
+        let asked = Instant::now();
         lab.cancel();
         let results = loop {
             if let Some(r) = lab.finished() {
@@ -267,6 +268,8 @@ mod tests {
             }
             std::thread::sleep(Duration::from_millis(5));
         };
+        // (Printed for the record, not asserted: speed is a benchmark's business.)
+        eprintln!("cancelled in {:?}", asked.elapsed());
         assert!(results.cancelled);
         assert!(results.report.unwrap().games < 4);
     }
