@@ -34,6 +34,12 @@ fn statistics_match_known_values() {
     // Every game won: no variance to go by, so the Wilson interval (20 of 20: 0.8389–1).
     let (s, (lo, hi)) = score_interval(20, 0, 0);
     assert!(close(s, 1.0) && close(lo, 0.8389) && close(hi, 1.0), "{s} {lo} {hi}");
+    // Near the end the interval is at least the score's Wilson interval: 19 wins and a draw
+    // reach lower than 20 wins, not higher as the bare normal approximation would.
+    let (_, (lo19, hi19)) = score_interval(19, 1, 0);
+    assert!(lo19 < lo && hi19 == 1.0, "{lo19} {lo}");
+    let (_, (lo1, _)) = score_interval(1, 1, 18);
+    assert!(lo1 == 0.0, "{lo1}");
     // Verdicts.
     assert!(verdict((0.45, 0.55), (0.4, 0.6)).starts_with("fair"));
     assert!(verdict((0.85, 0.95), (0.4, 0.6)).starts_with("unfair: White"));
@@ -136,6 +142,15 @@ fn every_catalogue_variant_runs_a_balance() {
         assert_eq!(r.decisive_white.is_some(), r.white_wins + r.black_wins > 0, "{id}");
         assert!(r.records.iter().all(|g| g.plies <= 24 && !g.reason.is_empty()), "{id}");
         assert!(!r.verdict.is_empty(), "{id}");
+        // The Elo follows the score; the distinct counts, the games.
+        let elo = |s: f64| chimera::ai::balance::elo_from_score(s);
+        assert_eq!((r.elo.0, r.elo.1), (elo(r.score), (elo(r.score_interval.0), elo(r.score_interval.1))), "{id}");
+        assert!((1..=2).contains(&r.distinct_openings) && (1..=2).contains(&r.distinct_games), "{id}");
+        assert!(r.distinct_after.iter().all(|&d| d <= 2), "{id}");
+        assert!(r.records.iter().all(|g| g.moves.len() == g.plies && g.moves.starts_with(&g.opening)), "{id}");
+        let json = r.json();
+        assert_eq!(json["games_played"].as_array().map(Vec::len), Some(2), "{id}");
+        assert_eq!(json["reproducible"], true, "{id}");
         ran += 1;
     }
     assert!(ran >= 100, "{ran}");

@@ -191,7 +191,15 @@ pub fn score_interval(white_wins: usize, draws: usize, black_wins: usize) -> (f6
         return (s, wilson((s * total as f64).round() as usize, total));
     }
     let half = Z95 * (var / n).sqrt();
-    (s, ((s - half).max(0.0), (s + half).min(1.0)))
+    let normal = ((s - half).max(0.0), (s + half).min(1.0));
+    // Near 0 or 1 (fewer than five games' worth of score on the short side) the normal
+    // approximation is too narrow: 19 wins and a draw would claim more than 20 wins. There
+    // the interval is widened to the Wilson interval of the score.
+    if n * s.min(1.0 - s) < 5.0 {
+        let w = wilson_share(s, n);
+        return (s, (normal.0.min(w.0), normal.1.max(w.1)));
+    }
+    (s, normal)
 }
 
 /// The Wilson 95 % interval of `k` successes in `n` trials.
@@ -199,8 +207,11 @@ pub fn wilson(k: usize, n: usize) -> (f64, f64) {
     if n == 0 {
         return (0.0, 1.0);
     }
-    let (k, n) = (k as f64, n as f64);
-    let p = k / n;
+    wilson_share(k as f64 / n as f64, n as f64)
+}
+
+/// The Wilson 95 % interval of a share `p` over `n` trials (a score, draws counting half).
+fn wilson_share(p: f64, n: f64) -> (f64, f64) {
     let z2 = Z95 * Z95;
     let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
     let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
@@ -237,18 +248,24 @@ fn mix(mut x: u64) -> u64 {
 /// The opening of a game from `fen`: `plies` moves, each among those a depth-2 search (of at
 /// most 4,000 nodes: drop variants branch widely) scores within half a pawn of the best, chosen
 /// by the seed (fewer when the game ends first).
-fn opening(definition: &GameDefinition, eval: &Evaluator, fen: &str, plies: usize, seed: u64) -> Result<Vec<crate::rules::Move>, String> {
+fn opening(
+    definition: &GameDefinition,
+    eval: &Evaluator,
+    fen: &str,
+    plies: usize,
+    seed: u64,
+    stop: &AtomicBool,
+) -> Result<Vec<crate::rules::Move>, String> {
     let mut engine = definition.start(Start::Given(fen))?;
     let mut memory = SearchMemory::new(1);
     let limits = Limits { depth: Some(2), nodes: Some(4_000), ..Limits::default() };
-    let stop = AtomicBool::new(false);
     let mut moves = Vec::new();
     for ply in 0..plies {
-        if engine.outcome().is_some() {
+        if engine.outcome().is_some() || stop.load(Ordering::Relaxed) {
             break;
         }
         let weakness = Weakness { margin: 50, seed: mix(seed ^ (ply as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)) };
-        let result = search::search(engine.world_mut(), eval, &mut memory, &limits, weakness, &stop, |_| {});
+        let result = search::search(engine.world_mut(), eval, &mut memory, &limits, weakness, stop, |_| {});
         let Some(m) = result.best else { break };
         engine.apply(m).map_err(|e| e.to_string())?;
         moves.push(m);
@@ -330,11 +347,13 @@ fn play_game(
 
 /// The games of a run from the starts `fens` (one a game): each game's opening is drawn, in
 /// order and before any game is played, from its start, and drawn again (up to 32 times) when
-/// the same start already had it.
+/// the same start already had it. Games come in groups of `group` (2: colour pairs) that share
+/// their seeds.
 pub(crate) fn draw_games(
     definition: &GameDefinition,
     eval: &Evaluator,
     fens: &[String],
+    group: usize,
     settings: &Settings,
     stop: &AtomicBool,
 ) -> Result<Vec<Game>, String> {
@@ -344,10 +363,10 @@ pub(crate) fn draw_games(
         if stop.load(Ordering::Relaxed) {
             break;
         }
-        let seed = mix(settings.seed ^ mix(number as u64 + 1));
+        let seed = mix(settings.seed ^ mix((number / group.max(1)) as u64 + 1));
         let mut drawn = Vec::new();
         for attempt in 0..32u64 {
-            drawn = opening(definition, eval, fen, settings.openings, mix(seed ^ attempt.wrapping_mul(0xA5A5)))?;
+            drawn = opening(definition, eval, fen, settings.openings, mix(seed ^ attempt.wrapping_mul(0xA5A5)), stop)?;
             if seen.insert((fen.clone(), drawn.clone())) {
                 break;
             }
@@ -409,7 +428,7 @@ pub fn run(
     // The evaluation, computed once for the run.
     let eval = Evaluator::new(definition.start(Start::Given("startpos"))?.variant());
     let fens = vec!["startpos".to_string(); settings.games];
-    let games = draw_games(definition, &eval, &fens, settings, stop)?;
+    let games = draw_games(definition, &eval, &fens, 1, settings, stop)?;
     let records = play_games(definition, &eval, &games, settings, stop, &|done| progress(done, settings.games))?;
     let mut report = report(records, (f64::from(settings.band.0) / 100.0, f64::from(settings.band.1) / 100.0));
     report.strength = settings.strength.words();

@@ -7,8 +7,9 @@
 //! pieces and the other lacks material of known value, chosen near the piece's estimate so that
 //! the games stay close and their score says most: pawns (at most four), or, for a piece
 //! worth more, a type already measured plus pawns. The games come in pairs, one with each
-//! colour short of the piece, each with its own seeded opening (as in a balance run), so
-//! White's first-move advantage cancels. The score of the side that keeps the piece gives an
+//! colour short of the piece, so White's first-move advantage cancels; the two games of a pair
+//! draw their openings with the same seed (the same opening cannot be played in both, as the
+//! two starts differ). Pawn odds whose interval reaches even give no unit, and no values. The score of the side that keeps the piece gives an
 //! Elo difference, and pawn-odds games at the same settings (one side two pawns short, also
 //! in colour pairs) say how many Elo a pawn is worth:
 //!
@@ -94,6 +95,8 @@ pub struct PieceValues {
     pub pieces: Vec<PieceValue>,
     /// The strength both sides played at, in words.
     pub strength: String,
+    /// Whether the same seed gives the same games (not with a time a move).
+    pub reproducible: bool,
 }
 
 /// Material one side starts without: the types, one piece each (pawns counted as several).
@@ -337,7 +340,7 @@ pub fn measure_values(
     progress(0, planned);
     let offset = std::sync::atomic::AtomicUsize::new(0);
     let play = |fens: Vec<String>| -> Result<Vec<GameRecord>, String> {
-        let drawn = balance::draw_games(definition, &plan.eval, &fens, settings, stop)?;
+        let drawn = balance::draw_games(definition, &plan.eval, &fens, 2, settings, stop)?;
         let base = offset.load(std::sync::atomic::Ordering::Relaxed);
         let records = balance::play_games(definition, &plan.eval, &drawn, settings, stop, &|done| progress(base + done, planned))?;
         offset.fetch_add(fens.len(), std::sync::atomic::Ordering::Relaxed);
@@ -352,6 +355,7 @@ pub fn measure_values(
         elo_per_pawn: None,
         pieces: Vec::new(),
         strength: settings.strength.words(),
+        reproducible: settings.strength.reproducible(),
     };
     if let Some(p) = plan.pawn {
         out.pieces.push(PieceValue {
@@ -369,10 +373,15 @@ pub fn measure_values(
             if let Ok(records) = play(fens) {
                 let m = measure(&records);
                 let per = PAWN_ODDS as f64;
-                if m.elo.0 > 0.0 {
+                // Only odds that show a worth (their interval above even) give a unit: one that
+                // might be nothing makes any value possible.
+                if m.elo.1.0 > 0.0 {
                     out.elo_per_pawn = Some((m.elo.0 / per, (m.elo.1.0 / per, m.elo.1.1 / per)));
                 } else {
-                    odds_problem = format!("the pawn odds did not show a pawn's worth (score {:.2}): more games or nodes", m.score);
+                    odds_problem = format!(
+                        "the pawn odds did not show a pawn's worth (score {:.2}, interval {:.2}–{:.2}): more games or nodes",
+                        m.score, m.score_interval.0, m.score_interval.1
+                    );
                 }
                 out.pawn_odds = Some(m);
             }
@@ -417,6 +426,9 @@ impl PieceValues {
     /// The values in words, for the command line.
     pub fn text(&self) -> String {
         let mut out = format!("piece values in pawns ({}):\n", self.strength);
+        if !self.reproducible {
+            out += "(a time a move: this run is not reproducible, the same seed may give other games)\n";
+        }
         if let (Some(o), Some(p)) = (&self.pawn_odds, self.pawn) {
             out += &format!(
                 "  pawn odds ({} pawns, {} games): the side with them scores {:.1} % ({:.1}–{:.1} %)",
@@ -459,6 +471,7 @@ impl PieceValues {
         };
         serde_json::json!({
             "strength": self.strength,
+            "reproducible": self.reproducible,
             "pawn": self.pawn.map(|c| c.to_string()),
             "pawn_odds": self.pawn_odds.as_ref().map(measured),
             "elo_per_pawn": self.elo_per_pawn.map(|(e, (lo, hi))| serde_json::json!({"elo": e, "interval": [lo, hi]})),

@@ -64,10 +64,27 @@ pub fn rules_key(variant: &Variant) -> String {
         def.glyph = None;
         def.pictures = [None, None];
     }
-    // FNV-1a over the compiled form written out: stable from run to run and build to build.
-    let text = format!("{v:?}");
+    // FNV-1a over the compiled form written out, stable from run to run: function pointers
+    // (the catalogue's layout lookup, Janggi's attack probes) write addresses, which change
+    // from launch to launch, and are written as `fn`.
+    let text = without_addresses(&format!("{v:?}"));
     let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
     format!("{hash:016x}")
+}
+
+/// `text` with every `0x…` hexadecimal address written as `fn`.
+fn without_addresses(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("0x") {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at + 2..];
+        let digits = tail.find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(tail.len());
+        out.push_str("fn");
+        rest = &tail[digits..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Where results are kept: `balance` in the data folder ([`crate::save::data_dir`]).
@@ -154,7 +171,16 @@ impl Lab {
                             (None, Some(piece_values::measure_values(&definition, &settings, &shared.stop, &progress)?))
                         }
                     };
-                    let cancelled = shared.stop.load(Ordering::Relaxed);
+                    // A cancel that came after the last game is no cancel.
+                    let complete = match (&report, &values) {
+                        (Some(r), _) => r.games == settings.games,
+                        (_, Some(v)) => {
+                            v.pieces.iter().all(|p| p.played.as_ref().err().is_none_or(|e| e != "stopped"))
+                                && (v.pawn.is_none() || v.pawn_odds.is_some())
+                        }
+                        _ => true,
+                    };
+                    let cancelled = shared.stop.load(Ordering::Relaxed) && !complete;
                     Ok(Results { key, variant: id, name, settings, report, values, seconds: started.elapsed().as_secs_f64(), cancelled })
                 });
                 *shared.outcome.lock().expect("not poisoned") = Some(outcome);
@@ -224,10 +250,15 @@ mod tests {
         other.start_fen = other.start_fen.replacen('Q', "N", 1);
         assert_ne!(rules_key(&a), rules_key(&other));
         assert_ne!(rules_key(&a), rules_key(&crate::variants::builtin("capablanca").unwrap()));
-        // No addresses in the compiled form written out: they would change from run to run.
-        let mut bare = a.clone();
-        bare.layouts = None;
-        assert!(!format!("{bare:?}").contains("0x"));
+        // Addresses (function pointers: Janggi's probes) change from launch to launch; none is
+        // hashed, in any catalogue variant.
+        assert_eq!(without_addresses("a: Some(0x5615af), b: 0x1f]"), "a: Some(fn), b: fn]");
+        for id in crate::variants::builtin_ids() {
+            let v = crate::variants::builtin(id).unwrap();
+            assert!(!without_addresses(&format!("{v:?}")).contains("0x"), "{id}");
+        }
+        let janggi = crate::variants::builtin("janggi").unwrap();
+        assert!(format!("{janggi:?}").contains("0x"), "Janggi's probes are function pointers");
     }
 
     #[test]

@@ -13,14 +13,15 @@ use bevy::tasks::{AsyncComputeTaskPool, futures::check_ready};
 
 use super::play::{self};
 use super::shared::{
-    BoardView, Clocks, ComputerPlay, GameSetup, GameSystems, PendingChoice, PositionVersion, Running, inputs_for, order, square_centre,
+    Analysis, AnalysisLine, AnalysisRun, BoardView, Clocks, ComputerPlay, GameSetup, GameSystems, PendingChoice, PositionVersion, Running,
+    inputs_for, order, square_centre,
 };
 use crate::ai::{Computer, Limits};
 use crate::rules::{Engine, GameState, Move, MoveKind, Rules, RulesWorld};
 
 pub(super) fn plugin(app: &mut App) {
     logic(app);
-    app.add_systems(Update, draw_hint.in_set(GameSystems::Present));
+    app.add_systems(Update, (draw_hint, draw_analysis).in_set(GameSystems::Present));
     app.add_systems(Startup, |mut config: ResMut<GizmoConfigStore>| {
         let (c, _) = config.config_mut::<DefaultGizmoConfigGroup>();
         c.line.width = 7.0;
@@ -30,8 +31,9 @@ pub(super) fn plugin(app: &mut App) {
 /// The computer's turn-taking without drawing (for tests on a bare app).
 fn logic(app: &mut App) {
     app.init_resource::<ComputerPlay>();
+    app.init_resource::<Analysis>();
     order(app);
-    app.add_systems(Update, computer_turn.in_set(GameSystems::Respond));
+    app.add_systems(Update, (computer_turn, analyse).in_set(GameSystems::Respond));
 }
 
 fn game_key(world: &World) -> String {
@@ -171,6 +173,130 @@ fn start_if_due(world: &mut World, version: u64) {
     });
 }
 
+/// The analysis mode's search: started for the position on the board (again whenever it
+/// changes, or the number of lines does), stopped when the mode closes or the game is over; its
+/// reports turned into lines in SAN, from White's point of view.
+pub(super) fn analyse(world: &mut World) {
+    let version = world.resource::<PositionVersion>().0;
+    let over = world.outcome().is_some();
+    let (on, lines) = {
+        let a = world.resource::<Analysis>();
+        (a.on, a.lines.clamp(1, 3))
+    };
+    if !on || over {
+        let mut a = world.resource_mut::<Analysis>();
+        if a.run.is_some() || !a.shown.is_empty() {
+            a.run = None;
+            a.shown.clear();
+        }
+        return;
+    }
+    let current = world.resource::<Analysis>().run.as_ref().is_some_and(|r| r.version == version && r.lines == lines);
+    if !current {
+        let root = Engine::fork_of(world);
+        let mut search = root.fork();
+        let stop = Arc::new(AtomicBool::new(false));
+        let found = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let (flag, sink) = (stop.clone(), found.clone());
+        // A thread of its own: an endless search on the task pool would hold up the computer's
+        // moves there.
+        std::thread::spawn(move || {
+            let mut computer = Computer::new(&search, crate::ai::MAX_LEVEL);
+            computer.memory = crate::ai::SearchMemory::new(32);
+            let limits = Limits { infinite: true, multipv: lines, ..Limits::default() };
+            computer.think_on(&mut search, limits, &flag, |info| sink.lock().expect("not poisoned").push(info.clone()));
+        });
+        let mut a = world.resource_mut::<Analysis>();
+        a.shown.clear();
+        a.run = Some(AnalysisRun { stop, version, lines, found, seen: 0, root });
+        return;
+    }
+    let mut a = world.resource_mut::<Analysis>();
+    let Some(run) = a.run.as_mut() else { return };
+    let found = run.found.lock().expect("not poisoned").clone();
+    if found.len() == run.seen {
+        return;
+    }
+    run.seen = found.len();
+    // The latest report of each line.
+    let mut latest: Vec<&crate::ai::Info> = Vec::new();
+    for info in &found {
+        let i = info.multipv.max(1) - 1;
+        if latest.len() <= i {
+            latest.push(info);
+        } else {
+            latest[i] = info;
+        }
+    }
+    let root = &run.root;
+    let white = root.state().turn == crate::rules::Side::White;
+    let shown: Vec<AnalysisLine> = latest
+        .iter()
+        .map(|info| {
+            let sign = if white { 1 } else { -1 };
+            AnalysisLine {
+                depth: info.depth,
+                white_cp: sign * info.score,
+                white_mate: info.mate_in().map(|n| sign * n),
+                san: san_line(root, &info.pv),
+                first: info.pv.first().copied(),
+                nodes: info.nodes,
+            }
+        })
+        .collect();
+    a.shown = shown;
+}
+
+/// A line in SAN, numbered from the position of `root` ("12. e4 e5 13. Nf3", "12… e5 13. Nf3").
+fn san_line(root: &Engine, pv: &[Move]) -> String {
+    let mut game = root.fork();
+    let fen = game.fen();
+    let mut number: u32 = fen.split_whitespace().nth(5).and_then(|n| n.parse().ok()).unwrap_or(1);
+    let mut out = Vec::new();
+    for (i, m) in pv.iter().enumerate() {
+        let white = game.state().turn == crate::rules::Side::White;
+        if white {
+            out.push(format!("{number}."));
+        } else if i == 0 {
+            out.push(format!("{number}…"));
+        }
+        out.push(game.to_san(m));
+        if game.apply(*m).is_err() {
+            break;
+        }
+        if !white {
+            number += 1;
+        }
+    }
+    out.join(" ")
+}
+
+/// The analysis's best move as an arrow, green, while the position is the one it is for.
+fn draw_analysis(mut gizmos: Gizmos, analysis: Res<Analysis>, version: Res<PositionVersion>, rules: Res<Rules>, view: Res<BoardView>) {
+    let Some(run) = &analysis.run else { return };
+    let Some(m) = analysis.shown.first().and_then(|l| l.first) else { return };
+    if run.version != version.0 {
+        return;
+    }
+    arrow(&mut gizmos, rules.0.geometry, *view, (m.from, m.to), Color::srgba(0.2, 0.75, 0.3, 0.8));
+}
+
+/// An arrow from one square to another (a ring when they are one: a pass).
+fn arrow(
+    gizmos: &mut Gizmos,
+    g: crate::rules::Geometry,
+    view: BoardView,
+    (from, to): (crate::rules::Square, crate::rules::Square),
+    colour: Color,
+) {
+    let (a, b) = (square_centre(g, view, from), square_centre(g, view, to));
+    if a == b {
+        gizmos.circle_2d(a, 30.0, colour);
+    } else {
+        gizmos.arrow_2d(a, b, colour).with_tip_length(28.0);
+    }
+}
+
 /// The hint: an arrow from the piece to its destination (through the square it takes on, for a
 /// capture on the way), while the position is the one it is for.
 fn draw_hint(mut gizmos: Gizmos, cp: Res<ComputerPlay>, version: Res<PositionVersion>, rules: Res<Rules>, view: Res<BoardView>) {
@@ -184,13 +310,8 @@ fn draw_hint(mut gizmos: Gizmos, cp: Res<ComputerPlay>, version: Res<PositionVer
         MoveKind::Locust(via) => vec![(m.from, via), (via, m.to)],
         _ => vec![(m.from, m.to)],
     };
-    for (from, to) in legs {
-        let (a, b) = (square_centre(g, *view, from), square_centre(g, *view, to));
-        if a == b {
-            gizmos.circle_2d(a, 30.0, colour);
-        } else {
-            gizmos.arrow_2d(a, b, colour).with_tip_length(28.0);
-        }
+    for leg in legs {
+        arrow(&mut gizmos, g, *view, leg, colour);
     }
 }
 
@@ -299,5 +420,35 @@ mod tests {
         let legal = app.world_mut().legal_moves().to_vec();
         assert!(legal.contains(&hint));
         assert_eq!(plies(app.world()), 0, "a hint plays nothing");
+    }
+
+    /// The analysis finds lines for the position on the board (best first, from White's point
+    /// of view, in SAN), starts again when a move is played, and stops when closed.
+    #[test]
+    fn analysis_follows_the_position_and_stops_when_closed() {
+        let mut app = app([None, None]);
+        {
+            let mut a = app.world_mut().resource_mut::<Analysis>();
+            a.on = true;
+            a.lines = 2;
+        }
+        run_until(&mut app, |w| w.resource::<Analysis>().shown.len() == 2);
+        let legal = app.world_mut().legal_moves().to_vec();
+        let shown = app.world().resource::<Analysis>().shown.clone();
+        assert!(shown.iter().all(|l| l.first.is_some_and(|m| legal.contains(&m)) && l.san.starts_with("1. ")), "{shown:?}");
+        assert_ne!(shown[0].first, shown[1].first, "two lines, two first moves");
+        // A move on the board: the lines are Black's, numbered "1…".
+        app.world_mut().write_message(BoardInput::Press(sq("e2")));
+        app.world_mut().write_message(BoardInput::Release(sq("e4")));
+        app.update();
+        assert_eq!(plies(app.world()), 1);
+        run_until(&mut app, |w| w.resource::<Analysis>().shown.first().is_some_and(|l| l.san.starts_with("1… ")));
+        let version = app.world().resource::<PositionVersion>().0;
+        assert_eq!(app.world().resource::<Analysis>().run.as_ref().map(|r| r.version), Some(version));
+        // Closed: the search stops and the lines go.
+        app.world_mut().resource_mut::<Analysis>().on = false;
+        app.update();
+        let a = app.world().resource::<Analysis>();
+        assert!(a.run.is_none() && a.shown.is_empty());
     }
 }

@@ -15,8 +15,8 @@ use super::screens::StartScreen;
 use super::settings::EffectsLevel;
 use super::settings::{BoardTheme, PieceSet, Settings};
 use super::shared::{
-    BoardInput, BoardView, Browse, BrowseTo, CheckSquares, Clocks, ComputerPlay, FoulWarning, GameSetup, GameSystems, NewGame, Notice,
-    PANEL_WIDTH, PanelData, PendingChoice, PositionVersion, Screen, Selection, ToggleFullscreen, Tone, side_width,
+    Analysis, BoardInput, BoardView, Browse, BrowseTo, CheckSquares, Clocks, ComputerPlay, FoulWarning, GameSetup, GameSystems, NewGame,
+    Notice, PANEL_WIDTH, PanelData, PendingChoice, PositionVersion, Screen, Selection, ToggleFullscreen, Tone, side_width,
 };
 use crate::presets::{ActivePresets, by_id};
 use crate::rules::{GameState, MoveLog, Rules, RulesWorld, Side};
@@ -182,6 +182,7 @@ struct PanelOut<'w> {
     start: ResMut<'w, StartScreen>,
     next: ResMut<'w, NextState<Screen>>,
     computer: ResMut<'w, ComputerPlay>,
+    analysis: ResMut<'w, Analysis>,
     view: ResMut<'w, BoardView>,
     notice: ResMut<'w, Notice>,
     settings: ResMut<'w, Settings>,
@@ -341,6 +342,71 @@ fn controls(ui: &mut egui::Ui, game: &GameView, out: &mut PanelOut) {
         {
             out.inputs.write(BoardInput::Pass);
         }
+        let on = out.analysis.on;
+        if ui
+            .selectable_label(on, "Analyse")
+            .on_hover_text(
+                "The computer studies the position on the board: an evaluation bar, its best lines, the best move as a green arrow",
+            )
+            .clicked()
+        {
+            out.analysis.on = !on;
+        }
+    });
+    if out.analysis.on {
+        analysis_card(ui, game, &mut out.analysis);
+    }
+}
+
+/// The analysis: the evaluation bar (White's share, a mate said as such), then the best lines
+/// with their depth and score, and how many lines to show.
+fn analysis_card(ui: &mut egui::Ui, game: &GameView, analysis: &mut Analysis) {
+    card(ui, egui::Color32::from_rgb(34, 38, 34), |ui| {
+        if game.data.outcome.is_some() {
+            ui.label("The game is over: nothing to analyse here. Go back in the move list and play on from there.");
+            return;
+        }
+        let best = analysis.shown.first();
+        // White's expected score from the evaluation (400 centipawns: 10 to 1), as the bar's
+        // white part; a mate fills it.
+        let share = match best {
+            Some(l) => match l.white_mate {
+                Some(n) => f32::from(u8::from(n > 0)),
+                None => 1.0 / (1.0 + 10f32.powf(-(l.white_cp as f32) / 400.0)),
+            },
+            None => 0.5,
+        };
+        let (rect, _) = ui.allocate_exact_size(egui::vec2(ui.available_width(), 14.0), egui::Sense::hover());
+        let painter = ui.painter();
+        painter.rect_filled(rect, 3.0, egui::Color32::from_rgb(50, 50, 55));
+        let mut white = rect;
+        white.set_width(rect.width() * share);
+        painter.rect_filled(white, 3.0, egui::Color32::from_rgb(235, 235, 225));
+        painter.vline(rect.center().x, rect.y_range(), egui::Stroke::new(1.0, egui::Color32::from_rgb(200, 80, 80)));
+        let words = |l: &super::shared::AnalysisLine| match l.white_mate {
+            Some(n) if n > 0 => format!("White mates in {n}"),
+            Some(n) => format!("Black mates in {}", -n),
+            None => format!("{:+.2}", f64::from(l.white_cp) / 100.0),
+        };
+        match best {
+            Some(l) => ui.label(egui::RichText::new(format!("{}   depth {}, {} nodes", words(l), l.depth, l.nodes)).strong()),
+            None => {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label("Thinking…");
+                })
+                .response
+            }
+        };
+        for (i, l) in analysis.shown.iter().enumerate() {
+            ui.label(egui::RichText::new(format!("{}. {}  {}", i + 1, words(l), l.san)).small());
+        }
+        ui.horizontal(|ui| {
+            ui.label("Lines");
+            for n in 1..=3 {
+                ui.selectable_value(&mut analysis.lines, n, n.to_string());
+            }
+        });
     });
 }
 

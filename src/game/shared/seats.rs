@@ -200,3 +200,63 @@ fn set_clocks(world: &mut World, clock: Option<GameClock>) {
         clocks.warned = [false; 2];
     }
 }
+
+/// The analysis mode: the computer searching the position on the board without end, its best
+/// lines shown in the panel with an evaluation bar, the best move drawn as an arrow. The
+/// search runs on a thread of its own and starts again whenever the position changes.
+#[derive(Resource)]
+pub struct Analysis {
+    /// Whether the mode is on.
+    pub on: bool,
+    /// Lines to show (1–3).
+    pub lines: usize,
+    /// The lines found so far for the position on the board, best first.
+    pub shown: Vec<AnalysisLine>,
+    /// The search under way (the computer plugin's).
+    pub(in crate::game) run: Option<AnalysisRun>,
+}
+
+impl Default for Analysis {
+    fn default() -> Analysis {
+        Analysis { on: false, lines: 2, shown: Vec::new(), run: None }
+    }
+}
+
+/// One line of the analysis.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AnalysisLine {
+    /// Iteration depth.
+    pub depth: u32,
+    /// Centipawns from White's point of view.
+    pub white_cp: i32,
+    /// Moves to mate from White's point of view (positive: White mates).
+    pub white_mate: Option<i32>,
+    /// The line in SAN, numbered.
+    pub san: String,
+    /// Its first move.
+    pub first: Option<Move>,
+    /// Nodes searched so far.
+    pub nodes: u64,
+}
+
+/// An analysis search in flight.
+pub(in crate::game) struct AnalysisRun {
+    /// Ends the search.
+    pub stop: Arc<AtomicBool>,
+    /// The position it searches.
+    pub version: u64,
+    /// The lines it was asked for.
+    pub lines: usize,
+    /// What the search reported, newest last, by line.
+    pub found: Arc<std::sync::Mutex<Vec<crate::ai::Info>>>,
+    /// How many reports were turned into lines already.
+    pub seen: usize,
+    /// The position, for writing the lines in SAN.
+    pub root: crate::rules::Engine,
+}
+
+impl Drop for AnalysisRun {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
