@@ -173,6 +173,9 @@ fn start_if_due(world: &mut World, version: u64) {
     });
 }
 
+/// The longest the analysis thinks about one position.
+pub(super) const ANALYSIS_TIME: Duration = Duration::from_secs(120);
+
 /// The analysis mode's search: started for the position on the board (again whenever it
 /// changes, or the number of lines does), stopped when the mode closes or the game is over; its
 /// reports turned into lines in SAN, from White's point of view.
@@ -203,7 +206,9 @@ pub(super) fn analyse(world: &mut World) {
         std::thread::spawn(move || {
             let mut computer = Computer::new(&search, crate::ai::MAX_LEVEL);
             computer.memory = crate::ai::SearchMemory::new(32);
-            let limits = Limits { infinite: true, multipv: lines, ..Limits::default() };
+            // Two minutes a position at most: a window left open on a position does not keep a
+            // core busy for ever.
+            let limits = Limits { movetime: Some(ANALYSIS_TIME), multipv: lines, ..Limits::default() };
             computer.think_on(&mut search, limits, &flag, |info| sink.lock().expect("not poisoned").push(info.clone()));
         });
         let mut a = world.resource_mut::<Analysis>();

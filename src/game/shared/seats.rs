@@ -201,9 +201,10 @@ fn set_clocks(world: &mut World, clock: Option<GameClock>) {
     }
 }
 
-/// The analysis mode: the computer searching the position on the board without end, its best
-/// lines shown in the panel with an evaluation bar, the best move drawn as an arrow. The
-/// search runs on a thread of its own and starts again whenever the position changes.
+/// The analysis mode: the computer searching the position on the board (for up to two
+/// minutes), its best lines shown in the panel with an evaluation bar, the best move drawn as
+/// an arrow. The search runs on a thread of its own and starts again whenever the position
+/// changes.
 #[derive(Resource)]
 pub struct Analysis {
     /// Whether the mode is on.
