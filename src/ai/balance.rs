@@ -238,6 +238,11 @@ pub fn verdict(interval: (f64, f64), band: (f64, f64)) -> String {
     }
 }
 
+/// "1 game", "2 games".
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 { format!("1 {word}") } else { format!("{n} {word}s") }
+}
+
 /// A 64-bit mix (splitmix64's finaliser), for seeds.
 fn mix(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -509,15 +514,15 @@ impl Report {
         out += &format!(
             "first-move advantage {} Elo ({} to {})\n\
              length: mean {:.1} plies, median {:.1}; decisive {}\n\
-             distinct: {} openings, {} games; positions after 4 plies {}, after 8 plies {}\n",
+             distinct: {}, {}; positions after 4 plies {}, after 8 plies {}\n",
             elo(self.elo.0),
             elo(self.elo.1.0),
             elo(self.elo.1.1),
             self.mean_plies,
             self.median_plies,
             pct(self.decisive_share),
-            self.distinct_openings,
-            self.distinct_games,
+            plural(self.distinct_openings, "opening"),
+            plural(self.distinct_games, "game"),
             self.distinct_after[0],
             self.distinct_after[1]
         );
