@@ -13,8 +13,8 @@ use bevy::tasks::{AsyncComputeTaskPool, futures::check_ready};
 
 use super::play::{self};
 use super::shared::{
-    Analysis, AnalysisLine, AnalysisRun, BoardView, Clocks, ComputerPlay, GameSetup, GameSystems, PendingChoice, PositionVersion, Running,
-    inputs_for, order, square_centre,
+    Analysis, AnalysisLine, AnalysisRun, BoardView, Browse, Clocks, ComputerPlay, GameSetup, GameSystems, PendingChoice, PositionVersion,
+    Running, inputs_for, order, square_centre,
 };
 use crate::ai::{Computer, Limits};
 use crate::rules::{Engine, GameState, Move, MoveKind, Rules, RulesWorld};
@@ -181,7 +181,10 @@ pub(super) const ANALYSIS_TIME: Duration = Duration::from_secs(120);
 /// reports turned into lines in SAN, from White's point of view.
 pub(super) fn analyse(world: &mut World) {
     let version = world.resource::<PositionVersion>().0;
-    let over = world.outcome().is_some();
+    // The position shown: an earlier one while the move list is browsed.
+    let plies = world.resource::<crate::rules::MoveLog>().0.len();
+    let ply = world.get_resource::<Browse>().and_then(|b| b.ply).filter(|&p| p < plies);
+    let over = ply.is_none() && world.outcome().is_some();
     let (on, lines) = {
         let a = world.resource::<Analysis>();
         (a.on, a.lines.clamp(1, 3))
@@ -194,9 +197,21 @@ pub(super) fn analyse(world: &mut World) {
         }
         return;
     }
-    let current = world.resource::<Analysis>().run.as_ref().is_some_and(|r| r.version == version && r.lines == lines);
+    let current = world.resource::<Analysis>().run.as_ref().is_some_and(|r| r.version == version && r.ply == ply && r.lines == lines);
     if !current {
-        let root = Engine::fork_of(world);
+        let root = match ply {
+            // An earlier position: the game replayed from its save (a fork has no moves to
+            // take back), then taken back to it.
+            Some(p) => {
+                let save = crate::save::read_save(&super::files::game_save(world)).map_err(|e| e.to_string());
+                let Ok(mut engine) = save.and_then(|s| crate::save::resume(&s).map_err(|e| e.to_string())) else { return };
+                for _ in p..plies {
+                    engine.undo();
+                }
+                engine
+            }
+            None => Engine::fork_of(world),
+        };
         let mut search = root.fork();
         let stop = Arc::new(AtomicBool::new(false));
         let found = Arc::new(std::sync::Mutex::new(Vec::new()));
@@ -213,7 +228,7 @@ pub(super) fn analyse(world: &mut World) {
         });
         let mut a = world.resource_mut::<Analysis>();
         a.shown.clear();
-        a.run = Some(AnalysisRun { stop, version, lines, found, seen: 0, root });
+        a.run = Some(AnalysisRun { stop, version, ply, lines, found, seen: 0, root });
         return;
     }
     let mut a = world.resource_mut::<Analysis>();
@@ -277,10 +292,16 @@ fn san_line(root: &Engine, pv: &[Move]) -> String {
 }
 
 /// The analysis's best move as an arrow, green, while the position is the one it is for.
-fn draw_analysis(mut gizmos: Gizmos, analysis: Res<Analysis>, version: Res<PositionVersion>, rules: Res<Rules>, view: Res<BoardView>) {
+fn draw_analysis(
+    mut gizmos: Gizmos,
+    analysis: Res<Analysis>,
+    (version, browse): (Res<PositionVersion>, Res<Browse>),
+    rules: Res<Rules>,
+    view: Res<BoardView>,
+) {
     let Some(run) = &analysis.run else { return };
     let Some(m) = analysis.shown.first().and_then(|l| l.first) else { return };
-    if run.version != version.0 {
+    if run.version != version.0 || run.ply.is_some() != browse.ply.is_some() || run.ply.is_some_and(|p| Some(p) != browse.ply) {
         return;
     }
     arrow(&mut gizmos, rules.0.geometry, *view, (m.from, m.to), Color::srgba(0.2, 0.75, 0.3, 0.8));
@@ -450,6 +471,11 @@ mod tests {
         run_until(&mut app, |w| w.resource::<Analysis>().shown.first().is_some_and(|l| l.san.starts_with("1… ")));
         let version = app.world().resource::<PositionVersion>().0;
         assert_eq!(app.world().resource::<Analysis>().run.as_ref().map(|r| r.version), Some(version));
+        // The move list shows the start again: the analysis is of the start, White's lines.
+        app.world_mut().get_resource_or_insert_with(Browse::default).ply = Some(0);
+        run_until(&mut app, |w| w.resource::<Analysis>().shown.first().is_some_and(|l| l.san.starts_with("1. ")));
+        assert_eq!(app.world().resource::<Analysis>().run.as_ref().map(|r| r.ply), Some(Some(0)));
+        assert_eq!(plies(app.world()), 1, "the game itself is left as it is");
         // Closed: the search stops and the lines go.
         app.world_mut().resource_mut::<Analysis>().on = false;
         app.update();

@@ -362,8 +362,8 @@ fn controls(ui: &mut egui::Ui, game: &GameView, out: &mut PanelOut) {
 /// with their depth and score, and how many lines to show.
 fn analysis_card(ui: &mut egui::Ui, game: &GameView, analysis: &mut Analysis) {
     card(ui, egui::Color32::from_rgb(34, 38, 34), |ui| {
-        if game.data.outcome.is_some() {
-            ui.label("The game is over: nothing to analyse here. Go back in the move list and play on from there.");
+        if game.data.outcome.is_some() && game.browse.ply.is_none() {
+            ui.label("The game is over. Click a move in the list to analyse the position after it.");
             return;
         }
         let best = analysis.shown.first();

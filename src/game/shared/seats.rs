@@ -201,8 +201,8 @@ fn set_clocks(world: &mut World, clock: Option<GameClock>) {
     }
 }
 
-/// The analysis mode: the computer searching the position on the board (for up to two
-/// minutes), its best lines shown in the panel with an evaluation bar, the best move drawn as
+/// The analysis mode: the computer searching the position on the board, the game's or the
+/// earlier one the move list shows (for up to two minutes a position), its best lines shown in the panel with an evaluation bar, the best move drawn as
 /// an arrow. The search runs on a thread of its own and starts again whenever the position
 /// changes.
 #[derive(Resource)]
@@ -244,8 +244,11 @@ pub struct AnalysisLine {
 pub(in crate::game) struct AnalysisRun {
     /// Ends the search.
     pub stop: Arc<AtomicBool>,
-    /// The position it searches.
+    /// The position it searches: the game's, or the earlier one after `ply` moves that the
+    /// move list shows.
     pub version: u64,
+    /// The ply browsed to, when the move list shows an earlier position.
+    pub ply: Option<usize>,
     /// The lines it was asked for.
     pub lines: usize,
     /// What the search reported, newest last, by line.
