@@ -326,6 +326,7 @@ pub fn search(
                 }
                 lines.push((score, pv));
             }
+            let hashfull = s.memory.tt.hashfull();
             let info = |i: usize, (score, pv): &(Score, Vec<Move>)| Info {
                 depth,
                 seldepth: s.seldepth as u32,
@@ -334,7 +335,7 @@ pub fn search(
                 elapsed: start.elapsed(),
                 pv: pv.clone(),
                 multipv: i + 1,
-                hashfull: s.memory.tt.hashfull(),
+                hashfull,
             };
             result.lines = lines.iter().enumerate().map(|(i, l)| info(i, l)).collect();
             result.info = result.lines[0].clone();

@@ -180,16 +180,16 @@ pub(super) const ANALYSIS_TIME: Duration = Duration::from_secs(120);
 /// changes, or the number of lines does), stopped when the mode closes or the game is over; its
 /// reports turned into lines in SAN, from White's point of view.
 pub(super) fn analyse(world: &mut World) {
-    let version = world.resource::<PositionVersion>().0;
-    // The position shown: an earlier one while the move list is browsed.
-    let plies = world.resource::<crate::rules::MoveLog>().0.len();
-    let ply = world.get_resource::<Browse>().and_then(|b| b.ply).filter(|&p| p < plies);
-    let over = ply.is_none() && world.outcome().is_some();
     let (on, lines) = {
         let a = world.resource::<Analysis>();
         (a.on, a.lines.clamp(1, 3))
     };
-    if !on || over {
+    let version = world.resource::<PositionVersion>().0;
+    // The position shown: an earlier one while the move list is browsed.
+    let plies = world.resource::<crate::rules::MoveLog>().0.len();
+    let ply = world.get_resource::<Browse>().and_then(|b| b.ply).filter(|&p| p < plies);
+    // (The game's end is judged only while the mode is on: this runs every frame.)
+    if !on || (ply.is_none() && world.outcome().is_some()) {
         let mut a = world.resource_mut::<Analysis>();
         if a.run.is_some() || !a.shown.is_empty() {
             a.run = None;
@@ -233,10 +233,13 @@ pub(super) fn analyse(world: &mut World) {
     }
     let mut a = world.resource_mut::<Analysis>();
     let Some(run) = a.run.as_mut() else { return };
-    let found = run.found.lock().expect("not poisoned").clone();
-    if found.len() == run.seen {
-        return;
-    }
+    let found = {
+        let found = run.found.lock().expect("not poisoned");
+        if found.len() == run.seen {
+            return;
+        }
+        found.clone()
+    };
     run.seen = found.len();
     // The latest report of each line.
     let mut latest: Vec<&crate::ai::Info> = Vec::new();
