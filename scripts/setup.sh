@@ -2,8 +2,9 @@
 # Installs what building and testing Chimera needs on Debian/Ubuntu: ALSA headers and
 # pkg-config for the audio engine, Mesa's Vulkan drivers for machines without a GPU driver,
 # the rustfmt and clippy toolchain components, and a Python virtual environment with pyffish
-# (Fairy-Stockfish's rules) for the differential tests. Safe to run again; it installs only
-# what is missing and says nothing when everything is there.
+# (Fairy-Stockfish's rules) for the differential tests and python-chess for the UCI client
+# test. Safe to run again; it installs only what is missing and says nothing when everything
+# is there.
 set -euo pipefail
 packages=(libasound2-dev pkg-config libvulkan1 mesa-vulkan-drivers python3 python3-venv)
 missing=()
@@ -34,5 +35,11 @@ if ! "$CHIMERA_VENV/bin/python" -c "import importlib.metadata as m, pyffish; ass
     python3 -m venv --clear "$CHIMERA_VENV"
   fi
   "$CHIMERA_VENV/bin/python" -m pip install --quiet --disable-pip-version-check "pyffish==$pyffish_version"
+fi
+# python-chess, a real UCI client, for the analysis test in tests/ai.rs (MultiPV through its
+# engine module).
+python_chess_version=1.11.2
+if ! "$CHIMERA_VENV/bin/python" -c "import importlib.metadata as m; assert m.version('chess') == '$python_chess_version'" >/dev/null 2>&1; then
+  "$CHIMERA_VENV/bin/python" -m pip install --quiet --disable-pip-version-check "chess==$python_chess_version"
 fi
 export CHIMERA_PYTHON="${CHIMERA_PYTHON:-$CHIMERA_VENV/bin/python}"

@@ -311,3 +311,49 @@ fn uci_reports_several_lines_and_searches_only_the_moves_named() {
     assert!(depth1[1].contains("multipv 2 ") && !depth1[1].contains("pv a1a8"), "{out}");
     assert_eq!(bestmoves[3], "bestmove a1a8", "{out}");
 }
+
+/// A real UCI client analyses with Chimera: python-chess's engine module (`scripts/setup.sh`
+/// installs it) calls `analyse(…, multipv=3)` on a chess and two crazyhouse positions (one with
+/// pieces in hand) through `scripts/uci_client_analyse.py`, which replays every line on its own
+/// board. Each position gets three lines at the depth asked, numbered 1–3, starting with three
+/// different moves, each with a score, best first.
+#[test]
+fn a_uci_client_gets_three_distinct_scored_lines() {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let python = crate::common::python();
+    let positions = [
+        "chess:r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        "crazyhouse:rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR[] w KQkq - 2 3",
+        "crazyhouse:r1b1kbnr/ppp2ppp/2n5/4p3/2B1P3/5N2/PPP2PPP/RNB1K2R[QPqp] b KQkq - 0 6",
+    ];
+    let output = std::process::Command::new(&python)
+        .arg(root.join("scripts/uci_client_analyse.py"))
+        .args(["--engine", &format!("{} uci", env!("CARGO_BIN_EXE_chimera")), "--multipv", "3", "--depth", "4"])
+        .args(positions)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {} ({e}); run `bash scripts/setup.sh` (or set CHIMERA_PYTHON)", python.display()));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "python-chess's analysis failed:\n{stdout}\n{stderr}");
+    let reports: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).expect("a JSON line")).collect();
+    assert_eq!(reports.len(), positions.len(), "{stdout}");
+    for report in &reports {
+        let lines = report["lines"].as_array().expect("lines");
+        assert_eq!(lines.len(), 3, "three lines: {report}");
+        let numbers: Vec<u64> = lines.iter().map(|l| l["multipv"].as_u64().expect("multipv")).collect();
+        assert_eq!(numbers, [1, 2, 3], "{report}");
+        assert!(lines.iter().all(|l| l["depth"] == 4), "every line at the depth asked: {report}");
+        let firsts: std::collections::HashSet<&str> = lines.iter().map(|l| l["pv"][0].as_str().expect("a move")).collect();
+        assert_eq!(firsts.len(), 3, "three different first moves: {report}");
+        let scores: Vec<i64> = lines
+            .iter()
+            .map(|l| {
+                let s = l["score"].as_str().unwrap_or_else(|| panic!("a score: {report}"));
+                let (kind, n) = s.split_once(' ').expect("kind and number");
+                let n: i64 = n.parse().expect("a number");
+                if kind == "mate" { if n > 0 { 100_000 - n } else { -100_000 - n } } else { n }
+            })
+            .collect();
+        assert!(scores.windows(2).all(|w| w[0] >= w[1]), "best first: {report}");
+    }
+}

@@ -12,18 +12,11 @@ use crate::common;
 use std::path::PathBuf;
 use std::process::Command;
 
-fn python() -> PathBuf {
-    match std::env::var("CHIMERA_PYTHON") {
-        Ok(p) if !p.is_empty() => PathBuf::from(p),
-        _ => PathBuf::from(std::env::var("HOME").expect("HOME or CHIMERA_PYTHON is set")).join(".cache/chimera-venv/bin/python"),
-    }
-}
-
 #[test]
 fn the_uci_engine_plays_every_catalogue_variant_against_itself_legally() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let engine = format!("{} uci", env!("CARGO_BIN_EXE_chimera"));
-    let python = python();
+    let python = common::python();
     // (The script takes a decimal seed; the printed line gives the variable to replay it.)
     let seed = common::seed("CHIMERA_SELFPLAY_SEED", "uci-selfplay");
     let output = Command::new(&python)

@@ -81,10 +81,13 @@ impl Computer {
     }
 
     /// The limits of this level, tightened by `limits` (a clock, a fixed time, depth or nodes).
+    /// The level's time a move applies only when no limit is given: a depth alone (UCI's
+    /// `go depth 12`) is searched to that depth however long it takes.
     pub fn limits(&self, mut limits: Limits) -> Limits {
         let spec = level(self.level);
+        let unbounded = limits.depth.is_none() && limits.movetime.is_none() && limits.clock.is_none() && limits.nodes.is_none();
         limits.depth = Some(limits.depth.map_or(spec.depth, |d| d.min(spec.depth)));
-        if limits.movetime.is_none() && limits.clock.is_none() && limits.nodes.is_none() && !limits.infinite {
+        if unbounded && !limits.infinite {
             limits.movetime = Some(spec.movetime);
         }
         limits

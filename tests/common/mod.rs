@@ -108,3 +108,12 @@ pub fn random_presets(rng: &mut Rng, variant: &chimera::rules::Variant) -> (chim
     }
     (variant.clone(), String::new())
 }
+
+/// The Python of the virtual environment `scripts/setup.sh` makes (pyffish and python-chess):
+/// `$CHIMERA_PYTHON`, by default `$HOME/.cache/chimera-venv/bin/python`.
+pub fn python() -> std::path::PathBuf {
+    match std::env::var("CHIMERA_PYTHON") {
+        Ok(p) if !p.is_empty() => std::path::PathBuf::from(p),
+        _ => std::path::PathBuf::from(std::env::var("HOME").expect("HOME or CHIMERA_PYTHON is set")).join(".cache/chimera-venv/bin/python"),
+    }
+}
