@@ -46,6 +46,11 @@ usage:
                                   verdict against the band; --piece-values measures each
                                   piece's worth in pawns by imbalance games instead (N games
                                   for the pawn odds and for each piece)
+  chimera review <game.pgn> [--nodes N]
+                                  review a game: search every position (N nodes each,
+                                  default 150000), write the game as PGN with [%eval]
+                                  comments and ?! ? ?? marks, and each side's mistakes and
+                                  average centipawn loss on stderr
   chimera check <file.ron>...     validate variant files, reporting every problem
   chimera import <file.ini> [--out <dir>]
                                   convert each section of a Fairy-Stockfish variants.ini into
@@ -138,6 +143,13 @@ pub enum Command {
         json: bool,
         /// Measure piece values (games per measurement: `settings.games`) instead.
         piece_values: bool,
+    },
+    /// Review a game from a PGN file.
+    Review {
+        /// The PGN file.
+        file: String,
+        /// Nodes a position.
+        nodes: u64,
     },
     /// List variant ids.
     ListVariants,
@@ -338,6 +350,26 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             }
             Ok(Command::Balance { variant, presets, settings, json, piece_values })
         }
+        "review" => {
+            let (mut file, mut nodes) = (None, crate::ai::review::Budget::default().nodes);
+            let mut it = args[1..].iter();
+            while let Some(a) = it.next() {
+                match a.as_str() {
+                    "--nodes" => {
+                        let v = it.next().ok_or("--nodes needs a value")?;
+                        nodes = v
+                            .parse::<u64>()
+                            .ok()
+                            .filter(|n| (1..=1_000_000_000).contains(n))
+                            .ok_or_else(|| format!("--nodes '{v}': say 1 to 1000000000"))?;
+                    }
+                    f if !f.starts_with("--") && file.is_none() => file = Some(f.to_string()),
+                    other => return Err(format!("review: unexpected '{other}'")),
+                }
+            }
+            let file = file.ok_or("review needs a PGN file, e.g. chimera review game.pgn")?;
+            Ok(Command::Review { file, nodes })
+        }
         "list" => {
             let list = match args.get(1).map(String::as_str) {
                 Some("variants") => Command::ListVariants,
@@ -464,6 +496,44 @@ pub fn run_balance(
         if json { format!("{:#}\n", report.json()) } else { report.text() }
     };
     out.write_all(text.as_bytes()).map_err(|e| e.to_string())
+}
+
+/// Reviews the game in the PGN file `file` at `nodes` a position ([`crate::ai::review`]):
+/// writes the game to `out` as PGN with the review's marks and `[%eval]` comments, and each
+/// side's count of inaccuracies, mistakes and blunders and its average centipawn loss to
+/// `summary`. `progress(done, total)` follows the positions.
+///
+/// # Errors
+/// A file that cannot be read, or a game that does not replay.
+pub fn run_review(
+    file: &str,
+    nodes: u64,
+    out: &mut impl Write,
+    summary: &mut impl Write,
+    progress: impl FnMut(usize, usize),
+) -> Result<crate::ai::review::Review, String> {
+    use crate::ai::review::{Budget, Judgement, review};
+    use crate::rules::Side;
+    let text = crate::rules::read_text(std::path::Path::new(file)).map_err(|e| format!("{file}: {e}"))?;
+    let game = crate::pgn::parse_pgn(&text).map_err(|e| format!("{file}: {e}"))?;
+    let (mut engine, id, presets) = crate::pgn::replay(&game).map_err(|e| format!("{file}: {e}"))?;
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let found = review(&mut engine, Budget { nodes }, &stop, progress).ok_or("the review was stopped")?;
+    let start_fen = match game.tag("FEN") {
+        Some(f) => f.to_string(),
+        None => crate::pgn::definition_of(&game)?.0.start(crate::presets::Start::Given("startpos"))?.fen(),
+    };
+    let players = [game.tag("White").unwrap_or("?").to_string(), game.tag("Black").unwrap_or("?").to_string()];
+    let date = game.tag("Date").unwrap_or("????.??.??").to_string();
+    let pgn = crate::pgn::write_pgn_with(engine.world_mut(), &id, &presets, &start_fen, &date, &players, &[], Some(&found));
+    out.write_all(pgn.as_bytes()).map_err(|e| e.to_string())?;
+    for side in [Side::White, Side::Black] {
+        let marks: Vec<String> =
+            [Judgement::Inaccuracy, Judgement::Mistake, Judgement::Blunder].iter().map(|&j| j.counted(found.count(side, j))).collect();
+        let acpl = found.average_cp_loss(side).map_or("no moves".to_string(), |a| format!("average centipawn loss {a:.0}"));
+        writeln!(summary, "{side:?}: {}; {acpl}", marks.join(", ")).map_err(|e| e.to_string())?;
+    }
+    Ok(found)
 }
 
 /// Validates variant files; writes `ok <file>` or each problem as `<file>: <path>: <message> [<code>]`

@@ -66,6 +66,23 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Command::Review { file, nodes } => {
+            let started = std::time::Instant::now();
+            let progress = |done: usize, total: usize| {
+                eprint!("\r{done}/{total} positions, {:.0} s", started.elapsed().as_secs_f64());
+                if done == total {
+                    eprintln!();
+                }
+            };
+            let (mut out, mut summary) = (std::io::stdout().lock(), std::io::stderr());
+            match chimera::cli::run_review(&file, nodes, &mut out, &mut summary, progress) {
+                Ok(_) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("\nchimera review: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         Command::Perft { variant, fen, depth, divide, profile } => {
             let mut out = std::io::stdout().lock();
             match run_perft(&variant, &fen, depth, divide, profile.as_deref(), &mut out) {

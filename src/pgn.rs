@@ -67,10 +67,14 @@ pub fn write_pgn(
     date: &str,
     players: &[String; 2],
 ) -> String {
-    write_pgn_with(world, variant_id, presets, start_fen, date, players, &[])
+    write_pgn_with(world, variant_id, presets, start_fen, date, players, &[], None)
 }
 
-/// [`write_pgn`] with `extra` tags after the others (a save's own, see [`crate::save`]).
+/// [`write_pgn`] with `extra` tags after the others (a save's own, see [`crate::save`]), and
+/// a game review's marks and evaluations when there is one: each move gets its mark (`?!`, `?`,
+/// `??`) and a comment `{[%eval 0.25] Mistake. Nf3 was best.}` (the evaluation after the
+/// move, White's side, in pawns or `#N`), as lichess writes a reviewed game.
+#[allow(clippy::too_many_arguments)]
 pub fn write_pgn_with(
     world: &mut bevy::prelude::World,
     variant_id: &str,
@@ -79,6 +83,7 @@ pub fn write_pgn_with(
     date: &str,
     players: &[String; 2],
     extra: &[(&str, String)],
+    review: Option<&crate::ai::review::Review>,
 ) -> String {
     let outcome = world.outcome();
     let result = result_token(outcome.as_ref());
@@ -121,7 +126,10 @@ pub fn write_pgn_with(
     let mut line = String::new();
     let mut previous: Option<Side> = None;
     for (i, record) in log.iter().enumerate() {
-        let san = record.san.clone().unwrap_or_else(|| "?".into());
+        let mut san = record.san.clone().unwrap_or_else(|| "?".into());
+        if let Some(j) = review.and_then(|r| r.moves.get(i)).and_then(|m| m.judgement) {
+            san.push_str(j.suffix());
+        }
         // A white move always carries its number (a second one in a double-move turn too); a
         // black move only when it does not follow a white move.
         let mut piece = match (record.mover, previous) {
@@ -129,7 +137,7 @@ pub fn write_pgn_with(
             (Side::Black, Some(Side::White)) => san,
             (Side::Black, _) => format!("{number}... {san}"),
         };
-        for note in &record.effects {
+        for note in record.effects.iter().cloned().chain(review.and_then(|r| r.comment(i))) {
             piece.push_str(&format!(" {{{}}}", note.replace('}', ")")));
         }
         if line.len() + piece.len() > 78 {

@@ -233,7 +233,7 @@ pub fn write_save(world: &mut World, input: &SaveInput) -> String {
         }
     }
     let players = crate::pgn::player_names(input.seats.computer);
-    let text = write_pgn_with(world, input.variant_id, input.presets, input.start_fen, input.date, &players, &extra);
+    let text = write_pgn_with(world, input.variant_id, input.presets, input.start_fen, input.date, &players, &extra, None);
     // The checksum is the last tag: the line before the blank line that ends the tags.
     let sum = format!("[ChimeraChecksum \"fnv1a64:{:016x}\"]\n", checksum(&text));
     let end_of_tags = text.find("\n\n").map_or(0, |i| i + 1);

@@ -33,6 +33,7 @@ mod preset_rules;
 mod preset_services;
 mod presets;
 mod profiles;
+mod review;
 mod saves;
 mod shogi;
 mod soak;

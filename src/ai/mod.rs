@@ -17,6 +17,7 @@
 pub mod balance;
 pub mod eval;
 pub mod piece_values;
+pub mod review;
 pub mod search;
 pub mod tt;
 

@@ -372,7 +372,7 @@ fn analysis_card(ui: &mut egui::Ui, game: &GameView, analysis: &mut Analysis) {
         let share = match best {
             Some(l) => match l.white_mate {
                 Some(n) => f32::from(u8::from(n > 0)),
-                None => 1.0 / (1.0 + 10f32.powf(-(l.white_cp as f32) / 400.0)),
+                None => crate::ai::review::expected_score(l.white_cp) as f32,
             },
             None => 0.5,
         };
