@@ -9,8 +9,8 @@ use std::path::PathBuf;
 use bevy::prelude::*;
 
 use super::shared::{
-    BoardView, Clocks, ComputerPlay, FoulWarning, GameSetup, GameSystems, LayoutVersion, Notice, PendingChoice, PositionVersion, RedoStack,
-    Selection, Tone, definition_for, fresh, resume, start_definition,
+    BoardView, Clocks, ComputerPlay, FoulWarning, GameReview, GameSetup, GameSystems, LayoutVersion, Notice, PendingChoice,
+    PositionVersion, RedoStack, Selection, Tone, definition_for, fresh, resume, start_definition,
 };
 use crate::pgn::{PgnGame, parse_pgn, write_pgn};
 use crate::presets::Start;
@@ -26,6 +26,10 @@ pub enum GameAction {
     CopyPgn,
     /// Save the game as PGN in the games directory.
     Save,
+    /// Put the reviewed game's PGN (marks and `[%eval]` comments) on the clipboard.
+    CopyReview,
+    /// Save the reviewed game as PGN in the games directory.
+    SaveReview,
     /// Load pasted text: a PGN game, or a FEN for the current variant.
     LoadText(String),
     /// Load a PGN file.
@@ -250,12 +254,35 @@ fn today() -> (String, String) {
     (format!("{y:04}.{m:02}.{d:02}"), format!("{y:04}-{m:02}-{d:02}-{:02}{:02}{:02}", t / 3600, t / 60 % 60, t % 60))
 }
 
+/// Writes `pgn` in the games directory as `<date-time>-<variant><suffix>.pgn`, and says where.
+fn save_in_games(world: &World, pgn: &str, suffix: &str) -> (Tone, String) {
+    let variant = world.resource::<GameSetup>().variant_id.clone();
+    let name: String = variant.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect();
+    match games_dir().map(|d| d.join(format!("{}-{name}{suffix}.pgn", today().1))) {
+        Some(path) => match write_atomically(&path, pgn) {
+            Ok(()) => (Tone::Done, format!("saved to {}", path.display())),
+            Err(e) => (Tone::Problem, format!("could not save to {}: {e}", path.display())),
+        },
+        None => (Tone::Problem, "no directory to save games in (HOME is not set)".into()),
+    }
+}
+
 /// The game on the board as PGN.
 pub fn game_pgn(world: &mut World) -> String {
     let setup = world.resource::<GameSetup>().clone();
     let (date, _) = today();
     let players = crate::pgn::player_names(world.get_resource::<ComputerPlay>().map_or([None, None], |c| c.sides));
     write_pgn(world, &setup.variant_id, &setup.presets, &setup.start_fen, &date, &players)
+}
+
+/// The game on the board as PGN with its review's marks and evaluations, when it has an up to
+/// date review.
+fn reviewed_pgn(world: &mut World) -> Option<String> {
+    let setup = world.resource::<GameSetup>().clone();
+    let review = world.get_resource::<GameReview>()?.of(setup.serial, world.resource::<MoveLog>())?.clone();
+    let (date, _) = today();
+    let players = crate::pgn::player_names(world.get_resource::<ComputerPlay>().map_or([None, None], |c| c.sides));
+    Some(crate::pgn::write_pgn_with(world, &setup.variant_id, &setup.presets, &setup.start_fen, &date, &players, &[], Some(&review)))
 }
 
 /// The game on the board as a save: PGN with everything needed to resume it.
@@ -470,16 +497,19 @@ fn handle_actions(world: &mut World) {
             }
             GameAction::Save => {
                 let pgn = game_save(world);
-                let variant = world.resource::<GameSetup>().variant_id.clone();
-                let name: String = variant.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect();
-                match games_dir().map(|d| d.join(format!("{}-{name}.pgn", today().1))) {
-                    Some(path) => match write_atomically(&path, &pgn) {
-                        Ok(()) => Some((Tone::Done, format!("saved to {}", path.display()))),
-                        Err(e) => Some((Tone::Problem, format!("could not save to {}: {e}", path.display()))),
-                    },
-                    None => Some((Tone::Problem, "no directory to save games in (HOME is not set)".into())),
-                }
+                Some(save_in_games(world, &pgn, ""))
             }
+            GameAction::CopyReview => Some(match reviewed_pgn(world) {
+                Some(pgn) => {
+                    world.resource_mut::<ClipboardOut>().0 = Some(pgn);
+                    (Tone::Done, "reviewed PGN copied".to_string())
+                }
+                None => (Tone::Problem, "the game has no up-to-date review".to_string()),
+            }),
+            GameAction::SaveReview => Some(match reviewed_pgn(world) {
+                Some(pgn) => save_in_games(world, &pgn, "-reviewed"),
+                None => (Tone::Problem, "the game has no up-to-date review".to_string()),
+            }),
             GameAction::LoadText(text) => Some(match load_text(world, &text) {
                 Ok(done) => {
                     changed(world);

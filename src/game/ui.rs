@@ -15,8 +15,8 @@ use super::screens::StartScreen;
 use super::settings::EffectsLevel;
 use super::settings::{BoardTheme, PieceSet, Settings};
 use super::shared::{
-    Analysis, BoardInput, BoardView, Browse, BrowseTo, CheckSquares, Clocks, ComputerPlay, FoulWarning, GameSetup, GameSystems, NewGame,
-    Notice, PANEL_WIDTH, PanelData, PendingChoice, PositionVersion, Screen, Selection, ToggleFullscreen, Tone, side_width,
+    Analysis, BoardInput, BoardView, Browse, BrowseTo, CheckSquares, Clocks, ComputerPlay, FoulWarning, GameReview, GameSetup, GameSystems,
+    NewGame, Notice, PANEL_WIDTH, PanelData, PendingChoice, PositionVersion, Screen, Selection, ToggleFullscreen, Tone, side_width,
 };
 use crate::presets::{ActivePresets, by_id};
 use crate::rules::{GameState, MoveLog, Rules, RulesWorld, Side};
@@ -183,6 +183,7 @@ struct PanelOut<'w> {
     next: ResMut<'w, NextState<Screen>>,
     computer: ResMut<'w, ComputerPlay>,
     analysis: ResMut<'w, Analysis>,
+    review: ResMut<'w, GameReview>,
     view: ResMut<'w, BoardView>,
     notice: ResMut<'w, Notice>,
     settings: ResMut<'w, Settings>,
@@ -248,7 +249,7 @@ fn side_panel(
         // Dimmed once the game is over rather than gone, so that the list below stays put.
         ui.add_enabled_ui(game.data.outcome.is_none(), |ui| typed_move(ui, &game, &mut local.typed, &mut out.typed));
         ui.separator();
-        move_list(ui, &game, &mut out);
+        move_list(ui, &game, &out.review, &mut out.browse_to, &mut out.actions);
         ui.separator();
         game_buttons(ui, &game, &mut out);
         ui.separator();
@@ -352,9 +353,27 @@ fn controls(ui: &mut egui::Ui, game: &GameView, out: &mut PanelOut) {
         {
             out.analysis.on = !on;
         }
+        let open = out.review.open;
+        if ui
+            .selectable_label(open, "Review")
+            .on_hover_text("The computer searches every position of the game and marks the inaccuracies, mistakes and blunders")
+            .clicked()
+        {
+            out.review.open = !open;
+        }
     });
     if out.analysis.on {
         analysis_card(ui, game, &mut out.analysis);
+    }
+    if out.review.open {
+        super::review::review_card(
+            ui,
+            (game.setup.serial, &game.log),
+            game.browse.ply,
+            &mut out.review,
+            &mut out.browse_to,
+            &mut out.actions,
+        );
     }
 }
 
@@ -451,8 +470,15 @@ fn typed_move(ui: &mut egui::Ui, game: &GameView, typed: &mut String, typed_out:
 const BELOW_THE_MOVES: f32 = 200.0;
 
 /// The move list; a click shows the position after a move (view only).
-fn move_list(ui: &mut egui::Ui, game: &GameView, out: &mut PanelOut) {
+fn move_list(
+    ui: &mut egui::Ui,
+    game: &GameView,
+    review: &GameReview,
+    browse_to: &mut MessageWriter<BrowseTo>,
+    actions: &mut MessageWriter<GameAction>,
+) {
     let log = &game.log;
+    let review = review.of(game.setup.serial, log);
     ui.label(egui::RichText::new("Moves").strong());
     // The browsing line is always there (its buttons dimmed while not browsing) and the list
     // keeps its height, so that the buttons below never move.
@@ -465,13 +491,13 @@ fn move_list(ui: &mut egui::Ui, game: &GameView, out: &mut PanelOut) {
     ui.label(line);
     ui.horizontal(|ui| {
         if ui.add_enabled(ply.is_some(), egui::Button::new("Back to the game")).on_hover_text("End").clicked() {
-            out.browse_to.write(BrowseTo::Live);
+            browse_to.write(BrowseTo::Live);
         }
         let play_here = ui
             .add_enabled(ply.is_some(), egui::Button::new("Play from here"))
             .on_hover_text("Take the game back to this position (the moves after it can be redone)");
         if let (true, Some(ply)) = (play_here.clicked(), ply) {
-            out.actions.write(GameAction::GoTo(ply));
+            actions.write(GameAction::GoTo(ply));
         }
     });
     // As tall as the window leaves room for above the buttons and sections below it (so taller
@@ -490,14 +516,25 @@ fn move_list(ui: &mut egui::Ui, game: &GameView, out: &mut PanelOut) {
                     }
                 }
                 let san = record.san.clone().unwrap_or_else(|| "?".into());
-                let text = if record.effects.is_empty() { san } else { format!("{san} *") };
-                let current = game.browse.ply.unwrap_or(log.0.len()) == i + 1;
-                let label = ui.selectable_label(current, text);
-                if label.clicked() {
-                    out.browse_to.write(BrowseTo::Ply(i + 1));
+                let mut text = if record.effects.is_empty() { san } else { format!("{san} *") };
+                // The review's mark, in its colour.
+                let mark = review.and_then(|r| r.moves.get(i)).and_then(|m| m.judgement);
+                if let Some(j) = mark {
+                    text.push_str(j.suffix());
                 }
-                if !record.effects.is_empty() {
-                    label.on_hover_text(record.effects.join("\n"));
+                let current = game.browse.ply.unwrap_or(log.0.len()) == i + 1;
+                let rich = match mark {
+                    Some(j) => egui::RichText::new(text).color(super::review::mark_colour(j)),
+                    None => egui::RichText::new(text),
+                };
+                let label = ui.selectable_label(current, rich);
+                if label.clicked() {
+                    browse_to.write(BrowseTo::Ply(i + 1));
+                }
+                let mut hover: Vec<String> = record.effects.clone();
+                hover.extend(review.and_then(|r| super::review::mark_words(r, i)));
+                if !hover.is_empty() {
+                    label.on_hover_text(hover.join("\n"));
                 }
                 column += 1;
                 let next_is_same_side = log.0.get(i + 1).is_some_and(|n| n.mover == record.mover);
@@ -524,6 +561,12 @@ fn result_card(ui: &mut egui::Ui, headline: &str, game: &GameView, out: &mut Pan
             }
             if ui.button("New game…").clicked() {
                 open_new_game(game, out);
+            }
+            if !game.log.0.is_empty() && ui.button("Review").on_hover_text("Find where the game turned: every move searched").clicked() {
+                out.review.open = true;
+                if out.review.of(game.setup.serial, &game.log).is_none() && out.review.progress.is_none() {
+                    out.review.requested = true;
+                }
             }
         });
     });

@@ -28,9 +28,9 @@ pub use input::{
     inputs_for,
 };
 pub use screen::{CheckSquares, GameSystems, NewGame, Screen, Script, Seating, ToggleFullscreen, VariantsChanged, order, playing};
-pub(in crate::game) use seats::AnalysisRun;
 pub(in crate::game) use seats::Running;
-pub use seats::{Analysis, AnalysisLine, Clocks, ComputerPlay, LowTime, fresh, resume};
+pub use seats::{Analysis, AnalysisLine, Clocks, ComputerPlay, GameReview, LowTime, fresh, resume};
+pub(in crate::game) use seats::{AnalysisRun, ReviewRun};
 pub use setup::{GameSetup, start_definition, start_game};
 pub(in crate::game) use setup::{after_new_game, definition_for};
 pub use view::{BoardView, Browse, BrowseTo, LayoutVersion, PANEL_WIDTH, PanelData, Past, SQUARE, side_width, square_at, square_centre};

@@ -264,3 +264,59 @@ impl Drop for AnalysisRun {
         self.stop.store(true, Ordering::Relaxed);
     }
 }
+
+/// The game review: every position of the game searched at a fixed budget, the evaluation
+/// graph, and the moves marked (see [`crate::ai::review`]). It runs on a thread of its own
+/// when asked for, and belongs to the moves it reviewed: once the game has other moves, it is
+/// no longer shown as the game's.
+#[derive(Resource, Default)]
+pub struct GameReview {
+    /// Whether the panel shows the review's card.
+    pub open: bool,
+    /// The panel asks for a review of the game on the board.
+    pub requested: bool,
+    /// The panel asks to stop the review under way.
+    pub cancel: bool,
+    /// Positions searched so far and in all, while one runs.
+    pub progress: Option<(usize, usize)>,
+    /// The finished review, the game it is of (its [`super::GameSetup`] serial) and its moves.
+    pub done: Option<(u64, Vec<Move>, crate::ai::review::Review)>,
+    /// The review under way (the review plugin's).
+    pub(in crate::game) run: Option<ReviewRun>,
+}
+
+impl GameReview {
+    /// The finished review, when it is of game `serial` as `log` holds it now.
+    pub fn of(&self, serial: u64, log: &MoveLog) -> Option<&crate::ai::review::Review> {
+        self.done
+            .as_ref()
+            .filter(|(game, moves, _)| *game == serial && moves.len() == log.0.len() && moves.iter().zip(&log.0).all(|(m, r)| *m == r.mv))
+            .map(|d| &d.2)
+    }
+
+    /// Whether a finished review is kept for game `serial` (up to date or not).
+    pub fn kept_for(&self, serial: u64) -> bool {
+        self.done.as_ref().is_some_and(|d| d.0 == serial)
+    }
+}
+
+/// A review in flight.
+pub(in crate::game) struct ReviewRun {
+    /// Ends it.
+    pub stop: Arc<AtomicBool>,
+    /// Positions searched so far.
+    pub done: Arc<std::sync::atomic::AtomicUsize>,
+    /// Positions in all.
+    pub total: usize,
+    /// The review, once finished (`None` inside when it was stopped).
+    pub result: Arc<std::sync::Mutex<Option<Option<crate::ai::review::Review>>>>,
+    /// The game it reviews (its serial) and that game's moves.
+    pub serial: u64,
+    pub moves: Vec<Move>,
+}
+
+impl Drop for ReviewRun {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
