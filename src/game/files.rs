@@ -36,6 +36,10 @@ pub enum GameAction {
     LoadFile(PathBuf),
     /// Show the position after this many moves (taking back or replaying).
     GoTo(usize),
+    /// Try moves from the position after this many moves, keeping the game to return to.
+    Branch(usize),
+    /// Back from trying moves to the game as it was.
+    LeaveBranch,
     /// Resume an unfinished game from its autosave (which it then goes on writing).
     Resume(PathBuf),
     /// One of the above that replaces the game in progress, which the player agreed to.
@@ -46,6 +50,30 @@ impl GameAction {
     /// Whether it puts another game on the board.
     fn replaces(&self) -> bool {
         matches!(self, GameAction::LoadText(_) | GameAction::LoadFile(_) | GameAction::Resume(_))
+    }
+}
+
+/// Moves tried from a position of the game (the analysis's branch): the game as it was, kept
+/// as a save to return to, while the board plays the branch. The branch is the same game (its
+/// serial), so another game ends it; while it lasts, nobody's computer moves, the clocks are
+/// off and the autosave is left alone.
+#[derive(Resource, Default)]
+pub struct Branching(pub Option<Branch>);
+
+/// A branch from the game.
+pub struct Branch {
+    /// The game as it was, as a save.
+    save: String,
+    /// The moves of the game before the branch.
+    pub ply: usize,
+    /// The game's serial while the branch lasts.
+    serial: u64,
+}
+
+impl Branching {
+    /// The branch of game `serial`, if one is being tried.
+    pub fn of(&self, serial: u64) -> Option<&Branch> {
+        self.0.as_ref().filter(|b| b.serial == serial)
     }
 }
 
@@ -233,6 +261,7 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<ClipboardOut>();
     app.init_resource::<Autosave>();
     app.init_resource::<Replacing>();
+    app.init_resource::<Branching>();
     app.add_systems(Update, handle_actions.in_set(GameSystems::Input));
     app.add_systems(Update, autosave.in_set(GameSystems::Follow));
 }
@@ -397,6 +426,56 @@ fn load_file_text(world: &mut World, text: &str) -> Result<usize, String> {
     Ok(game.moves.len())
 }
 
+/// Takes moves back or replays them until the game has `ply` moves.
+fn go_to(world: &mut World, ply: usize) {
+    while world.resource::<MoveLog>().0.len() > ply {
+        match world.undo_move() {
+            Some(m) => world.resource_mut::<RedoStack>().0.push(m),
+            None => break,
+        }
+    }
+    while world.resource::<MoveLog>().0.len() < ply {
+        let Some(m) = world.resource_mut::<RedoStack>().0.pop() else { break };
+        if world.apply_move(m).is_err() {
+            break;
+        }
+    }
+    *world.resource_mut::<Selection>() = Selection::default();
+    world.resource_mut::<FoulWarning>().0 = None;
+    world.resource_mut::<PositionVersion>().0 += 1;
+}
+
+/// Puts the game back as it was before the branch, showing the position the branch left
+/// from. The game goes on in its own autosave, and its review (if any) is still its own.
+fn leave_branch(world: &mut World) -> Option<(Tone, String)> {
+    let serial = world.resource::<GameSetup>().serial;
+    let branch = world.resource_mut::<Branching>().0.take().filter(|b| b.serial == serial)?;
+    let save = match read_save(&branch.save) {
+        Ok(s) => s,
+        Err(e) => return Some((Tone::Problem, format!("the game could not be put back — {e}"))),
+    };
+    if let Err(e) = resume_save(world, &save) {
+        return Some((Tone::Problem, format!("the game could not be put back — {e}")));
+    }
+    changed(world);
+    let now = world.resource::<GameSetup>().serial;
+    let mut autosave = world.resource_mut::<Autosave>();
+    if let Some((s, _)) = autosave.current.as_mut().filter(|(s, _)| *s == serial) {
+        *s = now;
+    }
+    if let Some((s, _, _)) = autosave.written.as_mut().filter(|(s, _, _)| *s == serial) {
+        *s = now;
+    }
+    if let Some(mut review) = world.get_resource_mut::<GameReview>() {
+        review.same_game(serial, now);
+    }
+    let plies = world.resource::<MoveLog>().0.len();
+    if branch.ply < plies && world.contains_resource::<Messages<super::shared::BrowseTo>>() {
+        world.write_message(super::shared::BrowseTo::Ply(branch.ply));
+    }
+    Some((Tone::Done, "back to the game".to_string()))
+}
+
 fn changed(world: &mut World) {
     world.resource_mut::<LayoutVersion>().0 += 1;
     world.resource_mut::<PositionVersion>().0 += 1;
@@ -409,6 +488,10 @@ fn changed(world: &mut World) {
 fn autosave(world: &mut World) {
     let Some(dir) = world.resource::<Autosave>().dir.clone() else { return };
     let serial = world.resource::<GameSetup>().serial;
+    // Moves tried on a branch are not the game.
+    if world.resource::<Branching>().of(serial).is_some() {
+        return;
+    }
     let now = (serial, world.resource::<PositionVersion>().0, world.get_resource::<BoardView>().copied().unwrap_or_default());
     let written = world.resource::<Autosave>().written;
     if written.is_none() {
@@ -529,23 +612,26 @@ fn handle_actions(world: &mut World) {
                 },
             }),
             GameAction::GoTo(ply) => {
-                while world.resource::<MoveLog>().0.len() > ply {
-                    match world.undo_move() {
-                        Some(m) => world.resource_mut::<RedoStack>().0.push(m),
-                        None => break,
-                    }
-                }
-                while world.resource::<MoveLog>().0.len() < ply {
-                    let Some(m) = world.resource_mut::<RedoStack>().0.pop() else { break };
-                    if world.apply_move(m).is_err() {
-                        break;
-                    }
-                }
-                *world.resource_mut::<Selection>() = Selection::default();
-                world.resource_mut::<FoulWarning>().0 = None;
-                world.resource_mut::<PositionVersion>().0 += 1;
+                go_to(world, ply);
                 None
             }
+            GameAction::Branch(ply) => {
+                let serial = world.resource::<GameSetup>().serial;
+                if world.resource::<Branching>().of(serial).is_none() {
+                    let save = game_save(world);
+                    world.resource_mut::<Branching>().0 = Some(Branch { save, ply, serial });
+                }
+                if let Some(mut cp) = world.get_resource_mut::<ComputerPlay>() {
+                    cp.cancel();
+                    cp.sides = [None, None];
+                }
+                if let Some(mut clocks) = world.get_resource_mut::<Clocks>() {
+                    clocks.clock = None;
+                }
+                go_to(world, ply);
+                Some((Tone::Done, format!("trying moves after move {ply}: the game is kept")))
+            }
+            GameAction::LeaveBranch => leave_branch(world),
         };
         if let Some((tone, text)) = notice {
             world.resource_mut::<Notice>().show(tone, text, 4.0);
@@ -693,6 +779,35 @@ mod tests {
         app.world_mut().write_message(GameAction::GoTo(4));
         app.update();
         assert_eq!(app.world_mut().fen(), end);
+    }
+
+    /// Moves tried from an earlier position leave the game as it was: its moves, its review,
+    /// and the autosave (untouched while the branch lasts).
+    #[test]
+    fn a_branch_tries_moves_and_the_game_comes_back() {
+        let mut app = app();
+        app.init_resource::<GameReview>();
+        app.world_mut().write_message(GameAction::LoadText("1. e4 e5 2. Nf3 Nc6".into()));
+        app.update();
+        let (end, serial) = (app.world_mut().fen(), app.world().resource::<GameSetup>().serial);
+        let moves: Vec<crate::rules::Move> = app.world().resource::<MoveLog>().0.iter().map(|r| r.mv).collect();
+        app.world_mut().resource_mut::<GameReview>().done = Some((serial, moves, crate::ai::review::Review::default()));
+        app.world_mut().write_message(GameAction::Branch(2));
+        app.update();
+        assert_eq!(app.world().resource::<Branching>().of(serial).map(|b| b.ply), Some(2));
+        // Another line: 2. d4.
+        let chess = crate::rules::Variant::chess();
+        let d4 = app.world_mut().legal_moves().iter().copied().find(|m| crate::rules::to_uci(&chess, m) == "d2d4").unwrap();
+        app.world_mut().apply_move(d4).unwrap();
+        assert_eq!(app.world().resource::<MoveLog>().0.len(), 3);
+        app.world_mut().write_message(GameAction::LeaveBranch);
+        app.update();
+        assert_eq!(app.world_mut().fen(), end, "the game as it was");
+        assert_eq!(app.world().resource::<MoveLog>().0.len(), 4);
+        let now = app.world().resource::<GameSetup>().serial;
+        assert!(app.world().resource::<Branching>().of(now).is_none(), "the branch is over");
+        let log = app.world().resource::<MoveLog>().clone();
+        assert!(app.world().resource::<GameReview>().of(now, &log).is_some(), "the review is still the game's");
     }
 
     #[test]

@@ -475,6 +475,21 @@ fn start_screen(
                                 });
                                 to = Some(Screen::Game);
                             }
+                            let analyse = egui::Button::new(egui::RichText::new("Analyse").size(18.0));
+                            let analyse = ui
+                                .add_enabled(selected.is_some(), analyse)
+                                .on_hover_text("An analysis board: move both sides yourself while the computer studies each position");
+                            if let (true, Some(id)) = (analyse.clicked(), &selected) {
+                                let seating =
+                                    Seating { computer: [None, None], pace: screen.pace, bottom: None, clock: None, analyse: true };
+                                new_game.write(NewGame {
+                                    variant: Some(id.clone()),
+                                    presets: Some(screen.presets.clone()),
+                                    seating: Some(seating),
+                                    confirmed: false,
+                                });
+                                to = Some(Screen::Game);
+                            }
                         });
                     });
                 });
@@ -514,7 +529,7 @@ fn seating(screen: &StartScreen, clock: Option<crate::clock::TimeControl>) -> Se
             (if person == Side::White { [None, level] } else { [level, None] }, Some(person))
         }
     };
-    Seating { computer, pace: screen.pace, bottom, clock }
+    Seating { computer, pace: screen.pace, bottom, clock, analyse: false }
 }
 
 /// Clocks on or off, the kind, and its figures; suggested for `variant` until changed.

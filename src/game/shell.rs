@@ -284,6 +284,9 @@ fn new_game(world: &mut World) {
                 if let (Some(bottom), Some(mut view)) = (seating.bottom, world.get_resource_mut::<BoardView>()) {
                     view.bottom = bottom;
                 }
+                if let (true, Some(mut analysis)) = (seating.analyse, world.get_resource_mut::<super::shared::Analysis>()) {
+                    analysis.on = true;
+                }
             }
             after_new_game(world);
         }

@@ -164,6 +164,7 @@ struct GameView<'w> {
     textures: Res<'w, PieceTextures>,
     clocks: Res<'w, Clocks>,
     browse: Res<'w, Browse>,
+    branching: Res<'w, super::files::Branching>,
     typing: Res<'w, super::typing::TypingMoves>,
     editor: Res<'w, super::editor_screen::EditorScreen>,
     time: Res<'w, Time>,
@@ -255,7 +256,9 @@ fn side_panel(
         ui.separator();
         // The sections scroll in the room left below the game (the window may be short).
         egui::ScrollArea::vertical().id_salt("sections").auto_shrink([false, false]).show(ui, |ui| {
-            egui::CollapsingHeader::new("Game").default_open(false).show(ui, |ui| game_files(ui, &game, &mut out.actions, local));
+            egui::CollapsingHeader::new("Game")
+                .default_open(false)
+                .show(ui, |ui| game_files(ui, &game, &mut out.actions, &mut out.analysis, local));
             egui::CollapsingHeader::new("Keys and mouse").default_open(false).show(ui, keys);
             egui::CollapsingHeader::new("Settings").default_open(false).show(ui, |ui| settings_section(ui, &mut out));
             egui::CollapsingHeader::new("Rules").default_open(false).show(ui, |ui| rules_of_the_game(ui, &game));
@@ -483,6 +486,15 @@ fn move_list(
     // The browsing line is always there (its buttons dimmed while not browsing) and the list
     // keeps its height, so that the buttons below never move.
     let ply = game.browse.ply;
+    // Moves being tried from a position of the game: the way back to it.
+    if let Some(branch) = game.branching.of(game.setup.serial) {
+        ui.horizontal(|ui| {
+            ui.label(egui::RichText::new(format!("A branch after {} moves", branch.ply)).color(egui::Color32::from_rgb(150, 210, 140)));
+            if ui.button("Return to the game").on_hover_text("The game as it was, at the move the branch left from").clicked() {
+                actions.write(GameAction::LeaveBranch);
+            }
+        });
+    }
     let line = match ply {
         Some(ply) => egui::RichText::new(format!("Viewing the position after {ply} of {} moves", log.0.len()))
             .color(egui::Color32::from_rgb(120, 180, 240)),
@@ -498,6 +510,12 @@ fn move_list(
             .on_hover_text("Take the game back to this position (the moves after it can be redone)");
         if let (true, Some(ply)) = (play_here.clicked(), ply) {
             actions.write(GameAction::GoTo(ply));
+        }
+        let try_here = ui
+            .add_enabled(ply.is_some(), egui::Button::new("Try moves"))
+            .on_hover_text("Play other moves from this position; the game is kept to return to");
+        if let (true, Some(ply)) = (try_here.clicked(), ply) {
+            actions.write(GameAction::Branch(ply));
         }
     });
     // As tall as the window leaves room for above the buttons and sections below it (so taller
@@ -595,7 +613,13 @@ fn game_buttons(ui: &mut egui::Ui, game: &GameView, out: &mut PanelOut) {
 }
 
 /// FEN and PGN out, a FEN or PGN pasted in, saving, and the saved games.
-fn game_files(ui: &mut egui::Ui, game: &GameView, actions: &mut MessageWriter<GameAction>, local: &mut PanelLocal) {
+fn game_files(
+    ui: &mut egui::Ui,
+    game: &GameView,
+    actions: &mut MessageWriter<GameAction>,
+    analysis: &mut Analysis,
+    local: &mut PanelLocal,
+) {
     ui.horizontal(|ui| {
         if ui.button("Copy FEN").clicked() {
             actions.write(GameAction::CopyFen);
@@ -609,9 +633,15 @@ fn game_files(ui: &mut egui::Ui, game: &GameView, actions: &mut MessageWriter<Ga
         }
     });
     ui.add(egui::TextEdit::multiline(&mut local.paste).hint_text("Paste a FEN or a PGN game").desired_rows(3).desired_width(f32::INFINITY));
-    if ui.button("Load").clicked() {
-        actions.write(GameAction::LoadText(local.paste.clone()));
-    }
+    ui.horizontal(|ui| {
+        if ui.button("Load").clicked() {
+            actions.write(GameAction::LoadText(local.paste.clone()));
+        }
+        if ui.button("Load and analyse").on_hover_text("Load it with the analysis on, to study the position").clicked() {
+            actions.write(GameAction::LoadText(local.paste.clone()));
+            analysis.on = true;
+        }
+    });
     // Saved games, listed again every few seconds.
     let now = game.time.elapsed_secs();
     if local.saved.as_ref().is_none_or(|(at, _)| now - at > 3.0) {

@@ -32,6 +32,8 @@ pub struct Seating {
     pub bottom: Option<crate::rules::Side>,
     /// The clocks' control, or none.
     pub clock: Option<crate::clock::TimeControl>,
+    /// An analysis board: nobody's computer, no clocks, the analysis on.
+    pub analyse: bool,
 }
 
 /// The screen shown: the game (the board and its panel), the start screen (a new game, over

@@ -294,6 +294,13 @@ impl GameReview {
             .map(|d| &d.2)
     }
 
+    /// Game `old` goes on as game `now` (put back after a branch): its review goes with it.
+    pub fn same_game(&mut self, old: u64, now: u64) {
+        if let Some(done) = self.done.as_mut().filter(|d| d.0 == old) {
+            done.0 = now;
+        }
+    }
+
     /// Whether a finished review is kept for game `serial` (up to date or not).
     pub fn kept_for(&self, serial: u64) -> bool {
         self.done.as_ref().is_some_and(|d| d.0 == serial)
