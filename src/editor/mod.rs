@@ -25,6 +25,7 @@ pub mod balance;
 pub mod browse;
 pub mod painter;
 pub mod rules;
+pub mod setup;
 pub mod start;
 pub mod templates;
 

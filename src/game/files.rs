@@ -40,6 +40,16 @@ pub enum GameAction {
     Branch(usize),
     /// Back from trying moves to the game as it was.
     LeaveBranch,
+    /// A game of the variant and presets on the board from a set-up position (FEN), with the
+    /// computer on the sides given and the analysis on or off.
+    Position {
+        /// The position.
+        fen: String,
+        /// The computer's level for each side it plays (`[white, black]`).
+        computer: [Option<u8>; 2],
+        /// Whether the analysis is switched on.
+        analyse: bool,
+    },
     /// Resume an unfinished game from its autosave (which it then goes on writing).
     Resume(PathBuf),
     /// One of the above that replaces the game in progress, which the player agreed to.
@@ -49,7 +59,7 @@ pub enum GameAction {
 impl GameAction {
     /// Whether it puts another game on the board.
     fn replaces(&self) -> bool {
-        matches!(self, GameAction::LoadText(_) | GameAction::LoadFile(_) | GameAction::Resume(_))
+        matches!(self, GameAction::LoadText(_) | GameAction::LoadFile(_) | GameAction::Resume(_) | GameAction::Position { .. })
     }
 }
 
@@ -388,6 +398,17 @@ pub fn resume_save(world: &mut World, save: &Save) -> Result<(), String> {
     Ok(())
 }
 
+/// A new game of this variant and presets from the position `fen` (refused, it changes
+/// nothing), in a file of its own among the autosaves.
+fn load_fen(world: &mut World, fen: &str) -> Result<(), String> {
+    let setup = world.resource::<GameSetup>().clone();
+    let presets: Vec<String> = setup.presets.iter().map(|a| a.id.to_string()).collect();
+    let (definition, file) = definition_for(world, &setup.variant_id, &presets)?;
+    start_definition(world, &setup.variant_id, file, &definition, Start::Given(fen)).map_err(|e| format!("FEN: {e}"))?;
+    world.resource_mut::<RedoStack>().0.clear();
+    Ok(())
+}
+
 fn load_text(world: &mut World, text: &str) -> Result<String, String> {
     let t = text.trim();
     if t.is_empty() {
@@ -395,13 +416,7 @@ fn load_text(world: &mut World, text: &str) -> Result<String, String> {
     }
     let looks_like_fen = !t.contains('[') && t.split_whitespace().next().is_some_and(|p| p.contains('/'));
     if looks_like_fen {
-        // A new game of this variant and presets from the position (refused, it changes
-        // nothing), in a file of its own among the autosaves.
-        let setup = world.resource::<GameSetup>().clone();
-        let presets: Vec<String> = setup.presets.iter().map(|a| a.id.to_string()).collect();
-        let (definition, file) = definition_for(world, &setup.variant_id, &presets)?;
-        start_definition(world, &setup.variant_id, file, &definition, Start::Given(t)).map_err(|e| format!("FEN: {e}"))?;
-        world.resource_mut::<RedoStack>().0.clear();
+        load_fen(world, t)?;
         return Ok("position loaded".into());
     }
     if crate::save::claims_to_be_save(t) {
@@ -632,6 +647,20 @@ fn handle_actions(world: &mut World) {
                 Some((Tone::Done, format!("trying moves after move {ply}: the game is kept")))
             }
             GameAction::LeaveBranch => leave_branch(world),
+            GameAction::Position { fen, computer, analyse } => Some(match load_fen(world, &fen) {
+                Ok(()) => {
+                    changed(world);
+                    if let Some(mut cp) = world.get_resource_mut::<ComputerPlay>() {
+                        cp.cancel();
+                        cp.sides = computer;
+                    }
+                    if let Some(mut a) = world.get_resource_mut::<super::shared::Analysis>() {
+                        a.on = analyse;
+                    }
+                    (Tone::Done, "game set up from the position".to_string())
+                }
+                Err(e) => (Tone::Problem, format!("not set up — {e}")),
+            }),
         };
         if let Some((tone, text)) = notice {
             world.resource_mut::<Notice>().show(tone, text, 4.0);
@@ -808,6 +837,26 @@ mod tests {
         assert!(app.world().resource::<Branching>().of(now).is_none(), "the branch is over");
         let log = app.world().resource::<MoveLog>().clone();
         assert!(app.world().resource::<GameReview>().of(now, &log).is_some(), "the review is still the game's");
+    }
+
+    /// A set-up position becomes the game, with its facts; one the rules refuse changes
+    /// nothing.
+    #[test]
+    fn a_set_up_position_becomes_the_game() {
+        let mut app = app();
+        super::super::shared::start_game(app.world_mut(), "chess", &["piece-hp".into()]).unwrap();
+        let fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1 {Hp=e1:2,e2:5,e8:2}";
+        app.world_mut().write_message(GameAction::Position { fen: fen.into(), computer: [None, None], analyse: false });
+        app.update();
+        assert_eq!(app.world_mut().fen(), fen);
+        app.world_mut().write_message(GameAction::Position {
+            fen: "4k3/8/8/8/8/8/8/4K3 x - - 0 1".into(),
+            computer: [None, None],
+            analyse: true,
+        });
+        app.update();
+        assert_eq!(app.world_mut().fen(), fen, "refused: the game stays");
+        assert_eq!(app.world().resource::<Notice>().1, Tone::Problem);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The game window: one plugin per concern, listed in `run`. The game's screen is the board
 //! (`board`, with `marks` and `effects`), input (`play`, `premove`, `typing`), the
 //! computer (`computer`, and `review` for the game review), the clocks (`clocks`), looking back
-//! (`browse`), files (`files`) and the side panel (`ui`, `profile_panel`); the other screens are the start
+//! (`browse`), files (`files`), the position set-up board (`setup_board`) and the side panel (`ui`, `profile_panel`); the other screens are the start
 //! screen (`screens`) and the variant editor (`editor_screen`), which share `pictures` (board
 //! previews, move diagrams, rules in words) with the panel; `shell` opens the window
 //! and holds what belongs to no screen; automation (`--moves`, `--screenshot`, `--bench-frames`)
@@ -41,6 +41,7 @@ mod review;
 mod screens;
 mod screenshot;
 mod settings;
+mod setup_board;
 mod shared;
 mod shell;
 mod sound;
@@ -71,7 +72,7 @@ pub fn run(options: GameOptions) -> ExitCode {
     app.add_plugins((shared::plugin, settings::plugin, pieces::plugin, icon::plugin, shell::plugin));
     // The game: moves made, replies, time, looking back, files.
     app.add_plugins((play::plugin, premove::plugin, typing::plugin, computer::plugin, clocks::plugin, browse::plugin, files::plugin));
-    app.add_plugins(review::plugin);
+    app.add_plugins((review::plugin, setup_board::plugin));
     // The game's screen: the board, its marks and effects, sound, the panel.
     app.add_plugins((board::plugin, marks::plugin, effects::plugin, sound::plugin, idle::plugin, ui::plugin, profile_panel::plugin));
     // The other screens, and automation.

@@ -475,13 +475,40 @@ fn start_screen(
                                 });
                                 to = Some(Screen::Game);
                             }
+                            let set_up = egui::Button::new(egui::RichText::new("Set up…").size(18.0));
+                            let set_up = ui
+                                .add_enabled(selected.is_some(), set_up)
+                                .on_hover_text("Place the pieces of a position of this variant, then play or analyse it");
+                            if let (true, Some(id)) = (set_up.clicked(), &selected) {
+                                let seating = Seating {
+                                    computer: [None, None],
+                                    pace: screen.pace,
+                                    bottom: None,
+                                    clock: None,
+                                    analyse: false,
+                                    set_up: true,
+                                };
+                                new_game.write(NewGame {
+                                    variant: Some(id.clone()),
+                                    presets: Some(screen.presets.clone()),
+                                    seating: Some(seating),
+                                    confirmed: false,
+                                });
+                                to = Some(Screen::Game);
+                            }
                             let analyse = egui::Button::new(egui::RichText::new("Analyse").size(18.0));
                             let analyse = ui
                                 .add_enabled(selected.is_some(), analyse)
                                 .on_hover_text("An analysis board: move both sides yourself while the computer studies each position");
                             if let (true, Some(id)) = (analyse.clicked(), &selected) {
-                                let seating =
-                                    Seating { computer: [None, None], pace: screen.pace, bottom: None, clock: None, analyse: true };
+                                let seating = Seating {
+                                    computer: [None, None],
+                                    pace: screen.pace,
+                                    bottom: None,
+                                    clock: None,
+                                    analyse: true,
+                                    set_up: false,
+                                };
                                 new_game.write(NewGame {
                                     variant: Some(id.clone()),
                                     presets: Some(screen.presets.clone()),
@@ -529,7 +556,7 @@ fn seating(screen: &StartScreen, clock: Option<crate::clock::TimeControl>) -> Se
             (if person == Side::White { [None, level] } else { [level, None] }, Some(person))
         }
     };
-    Seating { computer, pace: screen.pace, bottom, clock, analyse: false }
+    Seating { computer, pace: screen.pace, bottom, clock, analyse: false, set_up: false }
 }
 
 /// Clocks on or off, the kind, and its figures; suggested for `variant` until changed.

@@ -287,6 +287,9 @@ fn new_game(world: &mut World) {
                 if let (true, Some(mut analysis)) = (seating.analyse, world.get_resource_mut::<super::shared::Analysis>()) {
                     analysis.on = true;
                 }
+                if seating.set_up {
+                    world.resource_mut::<super::shared::SetUpRequested>().0 = true;
+                }
             }
             after_new_game(world);
         }

@@ -185,6 +185,7 @@ struct PanelOut<'w> {
     computer: ResMut<'w, ComputerPlay>,
     analysis: ResMut<'w, Analysis>,
     review: ResMut<'w, GameReview>,
+    set_up: ResMut<'w, super::shared::SetUpRequested>,
     view: ResMut<'w, BoardView>,
     notice: ResMut<'w, Notice>,
     settings: ResMut<'w, Settings>,
@@ -605,6 +606,9 @@ fn game_buttons(ui: &mut egui::Ui, game: &GameView, out: &mut PanelOut) {
         }
         if ui.button("Rematch").clicked() {
             out.new_game.write(NewGame::default());
+        }
+        if ui.button("Set up…").on_hover_text("Place pieces to make a position of this game, then play or analyse it").clicked() {
+            out.set_up.0 = true;
         }
         if game.editor.editor.is_some() && ui.button("Back to the editor").clicked() {
             out.next.set(Screen::Editor);

@@ -27,7 +27,9 @@ pub use input::{
     BoardInput, FoulWarning, Notice, Origin, PendingChoice, PositionVersion, Premove, RedoStack, Selection, Tone, castle_landing,
     inputs_for,
 };
-pub use screen::{CheckSquares, GameSystems, NewGame, Screen, Script, Seating, ToggleFullscreen, VariantsChanged, order, playing};
+pub use screen::{
+    CheckSquares, GameSystems, NewGame, Screen, Script, Seating, SetUpRequested, ToggleFullscreen, VariantsChanged, order, playing,
+};
 pub(in crate::game) use seats::Running;
 pub use seats::{Analysis, AnalysisLine, Clocks, ComputerPlay, GameReview, LowTime, fresh, resume};
 pub(in crate::game) use seats::{AnalysisRun, ReviewRun};
@@ -41,5 +43,6 @@ pub fn plugin(app: &mut App) {
     app.add_message::<ToggleFullscreen>();
     app.add_message::<VariantsChanged>();
     app.init_resource::<CheckSquares>();
+    app.init_resource::<SetUpRequested>();
     order(app);
 }

@@ -34,7 +34,14 @@ pub struct Seating {
     pub clock: Option<crate::clock::TimeControl>,
     /// An analysis board: nobody's computer, no clocks, the analysis on.
     pub analyse: bool,
+    /// Open the position set-up board on the new game's start.
+    pub set_up: bool,
 }
+
+/// The position set-up board is asked for, on the game on the board (the panel's "Set up…",
+/// or the start screen's after its new game).
+#[derive(Resource, Default)]
+pub struct SetUpRequested(pub bool);
 
 /// The screen shown: the game (the board and its panel), the start screen (a new game, over
 /// the board), or the variant editor (over the whole window). The game's input, moves, computer
