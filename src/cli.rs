@@ -46,11 +46,12 @@ usage:
                                   verdict against the band; --piece-values measures each
                                   piece's worth in pawns by imbalance games instead (N games
                                   for the pawn odds and for each piece)
-  chimera review <game.pgn> [--nodes N]
+  chimera review <game.pgn> [--nodes N] [--json]
                                   review a game: search every position (N nodes each,
                                   default 150000), write the game as PGN with [%eval]
-                                  comments and ?! ? ?? marks, and each side's mistakes and
-                                  average centipawn loss on stderr
+                                  comments and ?! ? ?? marks (--json: every move's loss and
+                                  mark, and each position's evaluation, as JSON), and each
+                                  side's mistakes and average centipawn loss on stderr
   chimera check <file.ron>...     validate variant files, reporting every problem
   chimera import <file.ini> [--out <dir>]
                                   convert each section of a Fairy-Stockfish variants.ini into
@@ -150,6 +151,8 @@ pub enum Command {
         file: String,
         /// Nodes a position.
         nodes: u64,
+        /// JSON instead of PGN.
+        json: bool,
     },
     /// List variant ids.
     ListVariants,
@@ -351,7 +354,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             Ok(Command::Balance { variant, presets, settings, json, piece_values })
         }
         "review" => {
-            let (mut file, mut nodes) = (None, crate::ai::review::Budget::default().nodes);
+            let (mut file, mut nodes, mut json) = (None, crate::ai::review::Budget::default().nodes, false);
             let mut it = args[1..].iter();
             while let Some(a) = it.next() {
                 match a.as_str() {
@@ -363,12 +366,13 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
                             .filter(|n| (1..=1_000_000_000).contains(n))
                             .ok_or_else(|| format!("--nodes '{v}': say 1 to 1000000000"))?;
                     }
+                    "--json" => json = true,
                     f if !f.starts_with("--") && file.is_none() => file = Some(f.to_string()),
                     other => return Err(format!("review: unexpected '{other}'")),
                 }
             }
             let file = file.ok_or("review needs a PGN file, e.g. chimera review game.pgn")?;
-            Ok(Command::Review { file, nodes })
+            Ok(Command::Review { file, nodes, json })
         }
         "list" => {
             let list = match args.get(1).map(String::as_str) {
@@ -499,7 +503,8 @@ pub fn run_balance(
 }
 
 /// Reviews the game in the PGN file `file` at `nodes` a position ([`crate::ai::review`]):
-/// writes the game to `out` as PGN with the review's marks and `[%eval]` comments, and each
+/// writes the game to `out` as PGN with the review's marks and `[%eval]` comments (with
+/// `json`, the review as JSON: [`crate::ai::review::Review::json`]), and each
 /// side's count of inaccuracies, mistakes and blunders and its average centipawn loss to
 /// `summary`. `progress(done, total)` follows the positions.
 ///
@@ -508,6 +513,7 @@ pub fn run_balance(
 pub fn run_review(
     file: &str,
     nodes: u64,
+    json: bool,
     out: &mut impl Write,
     summary: &mut impl Write,
     progress: impl FnMut(usize, usize),
@@ -525,8 +531,12 @@ pub fn run_review(
     };
     let players = [game.tag("White").unwrap_or("?").to_string(), game.tag("Black").unwrap_or("?").to_string()];
     let date = game.tag("Date").unwrap_or("????.??.??").to_string();
-    let pgn = crate::pgn::write_pgn_with(engine.world_mut(), &id, &presets, &start_fen, &date, &players, &[], Some(&found));
-    out.write_all(pgn.as_bytes()).map_err(|e| e.to_string())?;
+    let text = if json {
+        format!("{:#}\n", found.json())
+    } else {
+        crate::pgn::write_pgn_with(engine.world_mut(), &id, &presets, &start_fen, &date, &players, &[], Some(&found))
+    };
+    out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
     for side in [Side::White, Side::Black] {
         let marks: Vec<String> =
             [Judgement::Inaccuracy, Judgement::Mistake, Judgement::Blunder].iter().map(|&j| j.counted(found.count(side, j))).collect();

@@ -66,7 +66,7 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Review { file, nodes } => {
+        Command::Review { file, nodes, json } => {
             let started = std::time::Instant::now();
             let progress = |done: usize, total: usize| {
                 eprint!("\r{done}/{total} positions, {:.0} s", started.elapsed().as_secs_f64());
@@ -75,7 +75,7 @@ fn main() -> ExitCode {
                 }
             };
             let (mut out, mut summary) = (std::io::stdout().lock(), std::io::stderr());
-            match chimera::cli::run_review(&file, nodes, &mut out, &mut summary, progress) {
+            match chimera::cli::run_review(&file, nodes, json, &mut out, &mut summary, progress) {
                 Ok(_) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("\nchimera review: {e}");

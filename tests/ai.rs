@@ -137,6 +137,28 @@ fn levels_pick_only_within_their_margin() {
     }
 }
 
+/// A weak level picks among its few best moves only, and in a quiet position (nothing to
+/// capture, nothing attacked) within `QUIET_MARGIN` of the best: no …f6 or …h5 from the start.
+#[test]
+fn weak_levels_choose_among_their_best_few_and_keep_quiet_positions_calm() {
+    let e = Engine::from_fen(Variant::chess(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
+    for level in 1..=4 {
+        let spec = chimera::ai::level(level);
+        assert!(spec.choices > 0 && spec.choices <= 4, "level {level}");
+        for seed in 0..8u64 {
+            let mut c = Computer::new(&e, level);
+            c.seed = seed;
+            let stop = AtomicBool::new(false);
+            let r = c.think(&e, Limits { depth: Some(spec.depth), ..Limits::default() }, &stop, |_| {});
+            let top = r.root_scores[0].1;
+            let rank = r.root_scores.iter().position(|(m, _)| Some(*m) == r.best).unwrap();
+            let chosen = r.root_scores[rank].1;
+            assert!(rank < spec.choices, "level {level} seed {seed}: the move ranked {rank}");
+            assert!(chosen >= top - chimera::ai::search::QUIET_MARGIN, "level {level} seed {seed}: {chosen} against {top}");
+        }
+    }
+}
+
 #[test]
 fn a_stopped_search_still_returns_a_legal_move() {
     let e = Engine::from_fen(Variant::chess(), "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3").unwrap();

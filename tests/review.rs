@@ -37,7 +37,7 @@ fn the_cli_marks_the_blunder_writes_evaluations_and_the_file_reads_back() {
     let path = dir.join("scholar.pgn");
     std::fs::write(&path, "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n").unwrap();
     let (mut out, mut summary) = (Vec::new(), Vec::new());
-    let r = chimera::cli::run_review(path.to_str().unwrap(), BUDGET.nodes, &mut out, &mut summary, |_, _| {}).unwrap();
+    let r = chimera::cli::run_review(path.to_str().unwrap(), BUDGET.nodes, false, &mut out, &mut summary, |_, _| {}).unwrap();
     let (pgn, summary) = (String::from_utf8(out).unwrap(), String::from_utf8(summary).unwrap());
     // 3… Nf6 allows mate in one: a blunder, with the better move named.
     assert_eq!(r.moves[5].judgement, Some(Judgement::Blunder), "{pgn}");
@@ -53,6 +53,14 @@ fn the_cli_marks_the_blunder_writes_evaluations_and_the_file_reads_back() {
     assert_eq!(id, "chess");
     assert_eq!(replayed.move_log().0.len(), 7);
     assert!(replayed.outcome().is_some_and(|o| o.winner == Some(Side::White)));
+    // As JSON: every move's loss and mark, every position's evaluation.
+    let mut json = Vec::new();
+    chimera::cli::run_review(path.to_str().unwrap(), BUDGET.nodes, true, &mut json, &mut Vec::new(), |_, _| {}).unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    assert_eq!(json["moves"].as_array().map(Vec::len), Some(7));
+    assert_eq!(json["moves"][5]["judgement"], "blunder");
+    assert_eq!(json["moves"][5]["mover"], "black");
+    assert_eq!(json["positions"][6]["eval"], "#1");
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -54,16 +54,17 @@ pub enum Strength {
 }
 
 impl Strength {
-    /// The search limits of a move, and the margin of error (centipawns) its picks allow.
-    pub fn limits(self) -> (Limits, super::Score) {
+    /// The search limits of a move, the margin of error (centipawns) its picks allow, and
+    /// among how many of the best moves it picks (0: any within the margin).
+    pub fn limits(self) -> (Limits, super::Score, usize) {
         match self {
-            Strength::Nodes(n) => (Limits { nodes: Some(n.max(1)), ..Limits::default() }, 0),
+            Strength::Nodes(n) => (Limits { nodes: Some(n.max(1)), ..Limits::default() }, 0, 0),
             Strength::Level(l) => {
                 let spec = super::level(l);
                 let nodes = spec.movetime.as_millis() as u64 * NOMINAL_NODES_PER_MS;
-                (Limits { depth: Some(spec.depth), nodes: Some(nodes), ..Limits::default() }, spec.margin)
+                (Limits { depth: Some(spec.depth), nodes: Some(nodes), ..Limits::default() }, spec.margin, spec.choices)
             }
-            Strength::Movetime(ms) => (Limits { movetime: Some(std::time::Duration::from_millis(ms.max(1))), ..Limits::default() }, 0),
+            Strength::Movetime(ms) => (Limits { movetime: Some(std::time::Duration::from_millis(ms.max(1))), ..Limits::default() }, 0, 0),
         }
     }
 
@@ -269,7 +270,7 @@ fn opening(
         if engine.outcome().is_some() || stop.load(Ordering::Relaxed) {
             break;
         }
-        let weakness = Weakness { margin: 50, seed: mix(seed ^ (ply as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)) };
+        let weakness = Weakness { margin: 50, choices: 0, seed: mix(seed ^ (ply as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)) };
         let result = search::search(engine.world_mut(), eval, &mut memory, &limits, weakness, stop, |_| {});
         let Some(m) = result.best else { break };
         engine.apply(m).map_err(|e| e.to_string())?;
@@ -303,7 +304,7 @@ fn play_game(
 ) -> Result<GameRecord, String> {
     let mut engine = definition.start(Start::Given(&game.fen))?;
     let start_plies = engine.move_log().0.len();
-    let (limits, margin) = settings.strength.limits();
+    let (limits, margin, choices) = settings.strength.limits();
     // (A small table: a few thousand nodes a move fill little of it, and a fresh one is
     // cleared for every game.)
     let mut memory = SearchMemory::new(2);
@@ -338,7 +339,7 @@ fn play_game(
         if plies >= settings.ply_cap || stop.load(Ordering::Relaxed) {
             return Ok(record(None, format!("the ply cap ({})", settings.ply_cap), true, moves, after));
         }
-        let weakness = Weakness { margin, seed: mix(game.seed ^ (plies as u64).wrapping_mul(0x9E37_79B9)) };
+        let weakness = Weakness { margin, choices, seed: mix(game.seed ^ (plies as u64).wrapping_mul(0x9E37_79B9)) };
         let mut fork = engine.fork();
         let result = search::search(fork.world_mut(), eval, &mut memory, &limits, weakness, stop, |_| {});
         let Some(m) = result.best else {

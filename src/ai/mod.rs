@@ -7,10 +7,13 @@
 //!
 //! # Levels
 //!
-//! A level limits the depth and the time per move, and chooses its move among the root moves
-//! scoring within a margin of the best (seeded, never outside the margin) — the way lichess's
-//! levels use Fairy-Stockfish's skill setting. Level 1 looks one ply ahead (plus captures) and
-//! may give away up to two pawns' worth; level 8 searches fully with no margin.
+//! A level limits the depth and the time per move, and chooses its move among its few best
+//! root moves (four at level 1, down to two at levels 4–6) that score within a margin of the
+//! best (seeded, never outside the margin). Level 1 looks one ply ahead (plus captures) and may
+//! give away up to two pawns' worth; level 8 searches fully with no margin. Limiting the choice
+//! to the best few keeps a weak level's opening sensible (its few best moves there are all
+//! developing moves) while it still errs where the position is sharp and its shallow search
+//! misses what a move allows: a beginner's mistakes, not random ones.
 //!
 //! Layer: uses `rules`, `modifiers`, `presets` and `variants`.
 
@@ -41,21 +44,29 @@ pub struct LevelSpec {
     pub movetime: Duration,
     /// Picks among root moves within this many centipawns of the best.
     pub margin: Score,
+    /// … and only among the best this many (0: any within the margin).
+    pub choices: usize,
 }
 
 /// The settings of level `level` (1–8; values outside are clamped).
+///
+/// The weak levels err as a beginner does: they look only a few plies ahead (so a tactic a
+/// move deeper goes unseen, and a piece attacked is left hanging when the position is sharp),
+/// and they pick among their few best-looking moves (the plausible ones), never a move far
+/// below the best. In a quiet opening the few best moves are all sensible developing moves;
+/// in a sharp middlegame the second and third best may lose material.
 pub fn level(level: u8) -> LevelSpec {
-    let (depth, ms, margin) = match level.clamp(1, MAX_LEVEL) {
-        1 => (1, 50, 220),
-        2 => (2, 100, 150),
-        3 => (3, 150, 100),
-        4 => (4, 200, 60),
-        5 => (6, 300, 35),
-        6 => (8, 500, 18),
-        7 => (12, 700, 6),
-        _ => (64, 1000, 0),
+    let (depth, ms, margin, choices) = match level.clamp(1, MAX_LEVEL) {
+        1 => (1, 50, 220, 4),
+        2 => (2, 100, 150, 3),
+        3 => (3, 150, 100, 3),
+        4 => (4, 200, 60, 2),
+        5 => (6, 300, 35, 2),
+        6 => (8, 500, 18, 2),
+        7 => (12, 700, 6, 0),
+        _ => (64, 1000, 0, 0),
     };
-    LevelSpec { depth, movetime: Duration::from_millis(ms), margin }
+    LevelSpec { depth, movetime: Duration::from_millis(ms), margin, choices }
 }
 
 /// A computer player for one game: its evaluation of the variant and its search memory.
@@ -105,7 +116,7 @@ impl Computer {
         let limits = self.limits(limits);
         let spec = level(self.level);
         let ply = fork.move_log().0.len() as u64;
-        let weakness = Weakness { margin: spec.margin, seed: self.seed ^ ply.wrapping_mul(0x9E37_79B9) };
+        let weakness = Weakness { margin: spec.margin, choices: spec.choices, seed: self.seed ^ ply.wrapping_mul(0x9E37_79B9) };
         search::search(fork.world_mut(), &self.eval, &mut self.memory, &limits, weakness, stop, report)
     }
 }

@@ -193,6 +193,35 @@ impl Review {
         (!losses.is_empty()).then(|| losses.iter().map(|&l| l as f64).sum::<f64>() / losses.len() as f64)
     }
 
+    /// The review as JSON: `moves` (each with `ply` from 0, `mover`, `loss` in expected
+    /// score, `cp_loss`, `judgement` or null, `better` or null), `positions` (each with `eval`
+    /// as `[%eval]` writes it, `white_cp` and `depth`), and each side's `average_cp_loss`.
+    pub fn json(&self) -> serde_json::Value {
+        let side = |s: Side| if s == Side::White { "white" } else { "black" };
+        let moves: Vec<serde_json::Value> = self
+            .moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                serde_json::json!({
+                    "ply": i,
+                    "mover": side(m.mover),
+                    "loss": m.loss,
+                    "cp_loss": m.cp_loss,
+                    "judgement": m.judgement.map(|j| j.word().to_lowercase()),
+                    "better": m.better,
+                })
+            })
+            .collect();
+        let positions: Vec<serde_json::Value> =
+            self.positions.iter().map(|p| serde_json::json!({"eval": p.pgn_eval(), "white_cp": p.white, "depth": p.depth})).collect();
+        serde_json::json!({
+            "moves": moves,
+            "positions": positions,
+            "average_cp_loss": {"white": self.average_cp_loss(Side::White), "black": self.average_cp_loss(Side::Black)},
+        })
+    }
+
     /// The PGN comment of move `i`: its evaluation after the move, then its mark in words and
     /// the better move ("[%eval -1.20] Mistake. Nf3 was best.").
     /// A finished game's last position has no evaluation written, only its result.

@@ -11,7 +11,8 @@
 //!   own wins, draws by rule); a win is `MATE - ply` for the winner, so nearer wins score
 //!   higher. A position that repeats one inside the search or the game since the last
 //!   irreversible move scores as a draw.
-//! - **Quiescence** searches captures and promotions; at its first ply also the moves that may
+//! - **Quiescence** searches captures and promotions (but not a capture by a dearer piece of a
+//!   cheaper one on a defended square, where captures are ordinary); at its first ply also the moves that may
 //!   end the game at once in the variant (checks where checks are counted or pieces can be
 //!   dropped, moves onto a goal region); in check it searches every evasion for a few plies.
 //! - **Pruning** is safe only where the variant allows it: null-move pruning is off with
@@ -135,8 +136,11 @@ impl Info {
 /// How a search may err on purpose (the computer's levels).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Weakness {
-    /// Pick among the root moves scoring within this many centipawns of the best.
+    /// Pick among the root moves scoring within this many centipawns of the best ([`QUIET_MARGIN`]
+    /// at most where the side to move can capture nothing and has nothing attacked).
     pub margin: Score,
+    /// … and among the best this many of them only (0: any within the margin).
+    pub choices: usize,
     /// Seed for the pick.
     pub seed: u64,
 }
@@ -195,6 +199,9 @@ struct Searcher<'a> {
     buffers: Vec<Vec<Move>>,
     squares: usize,
     null_allowed: bool,
+    /// Whether a capture of a cheaper piece on a defended square may be judged losing (no
+    /// blasts, no presets, ordinary material).
+    judge_captures: bool,
     forcing_checks: bool,
     goals: Vec<(u64, [Vec<u8>; 2])>,
     pv: Vec<Vec<Move>>,
@@ -277,6 +284,7 @@ pub fn search(
         buffers: vec![Vec::new(); MAX_PLY + 2],
         squares,
         null_allowed,
+        judge_captures: null_allowed && rules.blast.is_none(),
         forcing_checks,
         goals,
         pv: vec![Vec::new(); MAX_PLY + 2],
@@ -362,16 +370,23 @@ pub fn search(
     result.info.nodes = s.nodes;
     result.info.elapsed = start.elapsed();
     if weakness.margin > 0 && !result.root_scores.is_empty() {
-        // A seeded pick among the moves within the margin, the better ones likelier (weight
-        // e^(-loss / (margin / 4))): a weak level errs, but mostly by a little. A move that
+        // A seeded pick among the moves within the margin (the best `choices` of them, when
+        // limited), the better ones likelier (weight e^(-loss / (margin / 4))): a weak level
+        // errs, but mostly by a little. A move that
         // repeats a position is picked only when it is the best (a weak level would otherwise
         // drift into draws by repetition).
+        //
+        // In a quiet position (no capture for either side to make) the margin shrinks to
+        // [`QUIET_MARGIN`]: a beginner's slips come under pressure, where something can be
+        // taken, not in a calm opening.
         let (top, best) = result.root_scores[0];
+        let margin = if s.tense() { weakness.margin } else { weakness.margin.min(QUIET_MARGIN) };
         let near: Vec<(Move, f64)> = result
             .root_scores
             .iter()
-            .filter(|(m, sc)| *sc >= best - weakness.margin && (*m == top || !s.root_repeats.contains(m)))
-            .map(|(m, sc)| (*m, (-((best - sc) as f64) / (weakness.margin as f64 / 4.0)).exp()))
+            .filter(|(m, sc)| *sc >= best - margin && (*m == top || !s.root_repeats.contains(m)))
+            .take(if weakness.choices == 0 { usize::MAX } else { weakness.choices })
+            .map(|(m, sc)| (*m, (-((best - sc) as f64) / (margin as f64 / 4.0)).exp()))
             .collect();
         let total: f64 = near.iter().map(|x| x.1).sum();
         let r = splitmix(weakness.seed ^ s.world.resource::<Board>().hash) as f64 / u64::MAX as f64 * total;
@@ -387,6 +402,9 @@ pub fn search(
     }
     result
 }
+
+/// A weak level's margin of error where nothing can be captured (see [`Weakness`]).
+pub const QUIET_MARGIN: Score = 30;
 
 /// A 64-bit mixer for seeded picks.
 fn splitmix(mut x: u64) -> u64 {
@@ -574,6 +592,22 @@ impl Searcher<'_> {
         (scored, true, best)
     }
 
+    /// Whether the position is tense: the side to move can capture, or one of its pieces
+    /// stands attacked.
+    fn tense(&mut self) -> bool {
+        if self.world.legal_moves().iter().any(|m| m.capture) {
+            return true;
+        }
+        let turn = self.turn();
+        let board = self.world.resource::<Board>();
+        let reg = &self.world.resource::<Rules>().0.registry;
+        let g = self.world.resource::<Rules>().0.geometry;
+        g.squares().any(|sq| {
+            let c = board.cells[sq.index()];
+            c.is_piece() && c.side() == turn && reg.square_attacked(&board.cells, sq, turn.opponent())
+        })
+    }
+
     /// Whether `side` has material beyond pawns and royal pieces.
     fn has_pieces(&self, side: Side) -> bool {
         let board = self.world.resource::<Board>();
@@ -595,7 +629,9 @@ impl Searcher<'_> {
             let attacker = cells[m.from.index()];
             let v = if victim.is_piece() { self.eval.order_value(victim.kind()) } else { 100 };
             let a = if attacker.is_piece() && m.dropped().is_none() { self.eval.order_value(attacker.kind()) } else { 0 };
-            return 1_000_000 + v * 16 - a / 16 + m.promotion.map_or(0, |p| self.eval.value(p));
+            // A capture that looks losing goes after the killers.
+            let base = if self.losing_capture(m) { 790_000 } else { 1_000_000 };
+            return base + v * 16 - a / 16 + m.promotion.map_or(0, |p| self.eval.value(p));
         }
         if let Some(p) = m.promotion {
             return 900_000 + self.eval.value(p);
@@ -607,6 +643,27 @@ impl Searcher<'_> {
             return 799_000;
         }
         self.memory.history[m.from.index() * self.squares + m.to.index()].min(700_000)
+    }
+
+    /// Whether capture `m` looks losing: a dearer piece takes a cheaper one on a square the
+    /// opponent defends (a cheap stand-in for a static exchange evaluation below zero, which
+    /// would need every variant's attacks in sequence). Judged only where captures are
+    /// ordinary ([`Searcher::judge_captures`]).
+    fn losing_capture(&self, m: &Move) -> bool {
+        if !self.judge_captures || m.promotion.is_some() || m.dropped().is_some() {
+            return false;
+        }
+        let cells = &self.world.resource::<Board>().cells;
+        let (victim, attacker) = (cells[m.victim_square().index()], cells[m.from.index()]);
+        if !victim.is_piece() || !attacker.is_piece() {
+            return false;
+        }
+        let (v, a) = (self.eval.order_value(victim.kind()), self.eval.order_value(attacker.kind()));
+        if a <= v + 50 {
+            return false;
+        }
+        let reg = &self.world.resource::<Rules>().0.registry;
+        reg.square_attacked(cells, m.to, attacker.side().opponent())
     }
 
     fn sort_moves(&self, moves: &mut [Move], tt_move: Option<Move>, ply: usize) {
@@ -833,7 +890,10 @@ impl Searcher<'_> {
             };
             let mut keep = Vec::with_capacity(moves.len());
             for m in moves.drain(..) {
-                if m.capture || m.promotion.is_some() || (first && self.forcing(&m, turn, &enemy_royals)) {
+                // Captures that look losing are not searched here (they cannot raise the
+                // stand-pat score in the usual case).
+                let wanted = (m.capture && !self.losing_capture(&m)) || m.promotion.is_some();
+                if wanted || (first && self.forcing(&m, turn, &enemy_royals)) {
                     keep.push(m);
                 }
             }
