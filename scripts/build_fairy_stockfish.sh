@@ -26,6 +26,7 @@ src="$dir/pyffish-$version/src"
 sources=$(cd "$src" && find . -name '*.cpp' ! -name pyffish.cpp ! -name ffishjs.cpp | sort)
 jobs=$(nproc 2>/dev/null || echo 2)
 objs=()
+pids=()
 mkdir -p "$dir/obj"
 for f in $sources; do
   o="$dir/obj/$(echo "${f#./}" | tr '/' '_' | sed 's/\.cpp$/.o/')"
@@ -35,8 +36,16 @@ for f in $sources; do
   while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do sleep 0.2; done
   g++ -std=c++17 -O3 -DNDEBUG -DIS_64BIT -DUSE_POPCNT -msse4.2 -mpopcnt -DLARGEBOARDS -DALLVARS -DPRECOMPUTED_MAGICS \
     -DNNUE_EMBEDDING_OFF -pthread -c "$src/$f" -o "$o.tmp" && mv "$o.tmp" "$o" &
+  pids+=("$!")
 done
-wait
+failed=0
+for p in "${pids[@]}"; do
+  wait "$p" || failed=1
+done
+if [ "$failed" -ne 0 ]; then
+  echo "build_fairy_stockfish: a source file did not compile (x86-64 with SSE 4.2 and POPCNT is assumed)" >&2
+  exit 1
+fi
 g++ -O3 -pthread "${objs[@]}" -o "$bin.tmp"
 mv "$bin.tmp" "$bin"
 echo "$bin"

@@ -5,8 +5,8 @@ For each position given (`variant:FEN`, with `chess` or `crazyhouse` as the vari
 `engine.analyse(board, limit, multipv=N)` and prints one JSON object a position: the variant,
 the FEN, and the lines python-chess parsed, each with its multipv number, depth, score (from
 the side to move, as python-chess reports it: `cp N`, `mate N`) and principal variation in
-UCI. Every move of every line is checked to be legal in python-chess's own board, so a line
-that python-chess could not replay is reported as an error, not printed.
+UCI. Every move of every line is checked to be legal in python-chess's own board; a line
+that python-chess cannot replay is reported on stderr and makes the exit status 1.
 
 Usage: uci_client_analyse.py --engine "path/to/chimera uci" [--multipv 3] [--depth 8]
        variant:FEN ...

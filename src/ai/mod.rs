@@ -94,7 +94,8 @@ impl Computer {
 
     /// The limits of this level, tightened by `limits` (a clock, a fixed time, depth or nodes).
     /// The level's time a move applies only when no limit is given: a depth alone (UCI's
-    /// `go depth 12`) is searched to that depth however long it takes.
+    /// `go depth 12`) is searched to that depth (at most the level's own) however long it
+    /// takes.
     pub fn limits(&self, mut limits: Limits) -> Limits {
         let spec = level(self.level);
         let unbounded = limits.depth.is_none() && limits.movetime.is_none() && limits.clock.is_none() && limits.nodes.is_none();

@@ -227,7 +227,8 @@ impl Review {
     /// A finished game's last position has no evaluation written, only its result.
     pub fn comment(&self, i: usize) -> Option<String> {
         let after = self.positions.get(i + 1)?;
-        let mut text = if after.depth == 0 { String::new() } else { format!("[%eval {}]", after.pgn_eval()) };
+        let finished = after.depth == 0 && after.best.is_none();
+        let mut text = if finished { String::new() } else { format!("[%eval {}]", after.pgn_eval()) };
         if let Some(note) = self.moves.get(i)
             && let Some(j) = note.judgement
         {
@@ -307,7 +308,9 @@ fn review_back(
         positions.push(eval);
         progress(done + 1, total);
         if done + 1 < total {
-            game.undo();
+            // A move that cannot be taken back ends the review (its positions would be
+            // mislabelled).
+            game.undo()?;
             taken.set(taken.get() + 1);
         }
     }

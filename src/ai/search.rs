@@ -136,8 +136,9 @@ impl Info {
 /// How a search may err on purpose (the computer's levels).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Weakness {
-    /// Pick among the root moves scoring within this many centipawns of the best ([`QUIET_MARGIN`]
-    /// at most where the side to move can capture nothing and has nothing attacked).
+    /// Pick among the root moves scoring within this many centipawns of the best (with
+    /// `choices` set, [`QUIET_MARGIN`] at most where the side to move can capture nothing and
+    /// has nothing attacked).
     pub margin: Score,
     /// … and among the best this many of them only (0: any within the margin).
     pub choices: usize,
@@ -376,11 +377,12 @@ pub fn search(
         // repeats a position is picked only when it is the best (a weak level would otherwise
         // drift into draws by repetition).
         //
-        // In a quiet position (no capture for either side to make) the margin shrinks to
-        // [`QUIET_MARGIN`]: a beginner's slips come under pressure, where something can be
-        // taken, not in a calm opening.
+        // For a level (its choice limited), in a quiet position (nothing for the side to move
+        // to capture, none of its pieces attacked) the margin shrinks to [`QUIET_MARGIN`]: a
+        // beginner's slips come under pressure, where something can be taken, not in a calm
+        // opening.
         let (top, best) = result.root_scores[0];
-        let margin = if s.tense() { weakness.margin } else { weakness.margin.min(QUIET_MARGIN) };
+        let margin = if weakness.choices == 0 || s.tense() { weakness.margin } else { weakness.margin.min(QUIET_MARGIN) };
         let near: Vec<(Move, f64)> = result
             .root_scores
             .iter()
@@ -629,9 +631,11 @@ impl Searcher<'_> {
             let attacker = cells[m.from.index()];
             let v = if victim.is_piece() { self.eval.order_value(victim.kind()) } else { 100 };
             let a = if attacker.is_piece() && m.dropped().is_none() { self.eval.order_value(attacker.kind()) } else { 0 };
-            // A capture that looks losing goes after the killers.
-            let base = if self.losing_capture(m) { 790_000 } else { 1_000_000 };
-            return base + v * 16 - a / 16 + m.promotion.map_or(0, |p| self.eval.value(p));
+            // A capture that looks losing goes after the killers (and before the quiet moves).
+            if self.losing_capture(m) {
+                return 760_000 + (v * 16 - a / 16).clamp(0, 30_000);
+            }
+            return 1_000_000 + v * 16 - a / 16 + m.promotion.map_or(0, |p| self.eval.value(p));
         }
         if let Some(p) = m.promotion {
             return 900_000 + self.eval.value(p);

@@ -644,7 +644,7 @@ fn handle_actions(world: &mut World) {
                     clocks.clock = None;
                 }
                 go_to(world, ply);
-                Some((Tone::Done, format!("trying moves after move {ply}: the game is kept")))
+                Some((Tone::Done, format!("a branch after {ply} moves: the game is kept")))
             }
             GameAction::LeaveBranch => leave_branch(world),
             GameAction::Position { fen, computer, analyse } => Some(match load_fen(world, &fen) {
@@ -656,6 +656,20 @@ fn handle_actions(world: &mut World) {
                     }
                     if let Some(mut a) = world.get_resource_mut::<super::shared::Analysis>() {
                         a.on = analyse;
+                    }
+                    if let (true, Some(mut clocks)) = (analyse, world.get_resource_mut::<Clocks>()) {
+                        clocks.clock = None;
+                    }
+                    // The person's side at the bottom against the computer.
+                    if let (Some(person), Some(mut view)) = (
+                        match computer {
+                            [None, Some(_)] => Some(crate::rules::Side::White),
+                            [Some(_), None] => Some(crate::rules::Side::Black),
+                            _ => None,
+                        },
+                        world.get_resource_mut::<BoardView>(),
+                    ) {
+                        view.bottom = person;
                     }
                     (Tone::Done, "game set up from the position".to_string())
                 }
@@ -810,8 +824,8 @@ mod tests {
         assert_eq!(app.world_mut().fen(), end);
     }
 
-    /// Moves tried from an earlier position leave the game as it was: its moves, its review,
-    /// and the autosave (untouched while the branch lasts).
+    /// Moves tried from an earlier position leave the game as it was: its moves and its
+    /// review.
     #[test]
     fn a_branch_tries_moves_and_the_game_comes_back() {
         let mut app = app();

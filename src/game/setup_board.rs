@@ -22,8 +22,11 @@ use crate::rules::{RulesWorld, Side};
 /// The set-up window's state.
 #[derive(Resource)]
 pub struct SetupScreen {
-    /// The position being set up, while the window is open.
+    /// The position being set up, while the window is open, and the game it is for (its
+    /// serial: another game on the board closes the window, as the position would be read
+    /// by that game's rules).
     board: Option<SetupBoard>,
+    serial: u64,
     /// The palette's piece (a FEN token), or the eraser (`None`), or selecting (`select`).
     palette: Option<String>,
     select: bool,
@@ -42,6 +45,7 @@ impl Default for SetupScreen {
     fn default() -> SetupScreen {
         SetupScreen {
             board: None,
+            serial: 0,
             palette: None,
             select: false,
             selected: None,
@@ -84,6 +88,7 @@ fn open_setup(world: &mut World) {
         Ok(board) => {
             let mut s = world.resource_mut::<SetupScreen>();
             s.board = Some(board);
+            s.serial = setup.serial;
             s.selected = None;
             s.typing = false;
             s.changed();
@@ -96,11 +101,15 @@ fn open_setup(world: &mut World) {
 fn setup_window(
     mut contexts: EguiContexts,
     mut screen: ResMut<SetupScreen>,
-    textures: Res<PieceTextures>,
+    (textures, game): (Res<PieceTextures>, Res<GameSetup>),
     mut actions: MessageWriter<GameAction>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     if screen.board.is_none() {
+        return Ok(());
+    }
+    if screen.serial != game.serial {
+        screen.board = None;
         return Ok(());
     }
     let mut open = true;

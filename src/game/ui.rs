@@ -358,10 +358,13 @@ fn controls(ui: &mut egui::Ui, game: &GameView, out: &mut PanelOut) {
             out.analysis.on = !on;
         }
         let open = out.review.open;
-        if ui
-            .selectable_label(open, "Review")
-            .on_hover_text("The computer searches every position of the game and marks the inaccuracies, mistakes and blunders")
-            .clicked()
+        // A branch is not the game: its review would replace the game's.
+        let branch = game.branching.of(game.setup.serial).is_some();
+        if !branch
+            && ui
+                .selectable_label(open, "Review")
+                .on_hover_text("The computer searches every position of the game and marks the inaccuracies, mistakes and blunders")
+                .clicked()
         {
             out.review.open = !open;
         }
@@ -369,7 +372,7 @@ fn controls(ui: &mut egui::Ui, game: &GameView, out: &mut PanelOut) {
     if out.analysis.on {
         analysis_card(ui, game, &mut out.analysis);
     }
-    if out.review.open {
+    if out.review.open && game.branching.of(game.setup.serial).is_none() {
         super::review::review_card(
             ui,
             (game.setup.serial, &game.log),
@@ -581,7 +584,11 @@ fn result_card(ui: &mut egui::Ui, headline: &str, game: &GameView, out: &mut Pan
             if ui.button("New game…").clicked() {
                 open_new_game(game, out);
             }
-            if !game.log.0.is_empty() && ui.button("Review").on_hover_text("Find where the game turned: every move searched").clicked() {
+            let branch = game.branching.of(game.setup.serial).is_some();
+            if !game.log.0.is_empty()
+                && !branch
+                && ui.button("Review").on_hover_text("Find where the game turned: every move searched").clicked()
+            {
                 out.review.open = true;
                 if out.review.of(game.setup.serial, &game.log).is_none() && out.review.progress.is_none() {
                     out.review.requested = true;

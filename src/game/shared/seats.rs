@@ -299,6 +299,9 @@ impl GameReview {
         if let Some(done) = self.done.as_mut().filter(|d| d.0 == old) {
             done.0 = now;
         }
+        if let Some(run) = self.run.as_mut().filter(|r| r.serial == old) {
+            run.serial = now;
+        }
     }
 
     /// Whether a finished review is kept for game `serial` (up to date or not).
