@@ -518,7 +518,7 @@ pub fn run_review(
     summary: &mut impl Write,
     progress: impl FnMut(usize, usize),
 ) -> Result<crate::ai::review::Review, String> {
-    use crate::ai::review::{Budget, Judgement, review};
+    use crate::ai::review::{Budget, review};
     use crate::rules::Side;
     let text = crate::rules::read_text(std::path::Path::new(file)).map_err(|e| format!("{file}: {e}"))?;
     let game = crate::pgn::parse_pgn(&text).map_err(|e| format!("{file}: {e}"))?;
@@ -538,10 +538,8 @@ pub fn run_review(
     };
     out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
     for side in [Side::White, Side::Black] {
-        let marks: Vec<String> =
-            [Judgement::Inaccuracy, Judgement::Mistake, Judgement::Blunder].iter().map(|&j| j.counted(found.count(side, j))).collect();
         let acpl = found.average_cp_loss(side).map_or("no moves".to_string(), |a| format!("average centipawn loss {a:.0}"));
-        writeln!(summary, "{side:?}: {}; {acpl}", marks.join(", ")).map_err(|e| e.to_string())?;
+        writeln!(summary, "{side:?}: {}; {acpl}", found.marks_in_words(side)).map_err(|e| e.to_string())?;
     }
     Ok(found)
 }

@@ -187,6 +187,15 @@ impl Review {
         self.moves.iter().filter(|m| m.mover == side && m.judgement == Some(judgement)).count()
     }
 
+    /// `side`'s marks in words: "1 inaccuracy, 0 mistakes, 2 blunders".
+    pub fn marks_in_words(&self, side: Side) -> String {
+        [Judgement::Inaccuracy, Judgement::Mistake, Judgement::Blunder]
+            .iter()
+            .map(|&j| j.counted(self.count(side, j)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// `side`'s average centipawn loss, when it moved at all.
     pub fn average_cp_loss(&self, side: Side) -> Option<f64> {
         let losses: Vec<Score> = self.moves.iter().filter(|m| m.mover == side).map(|m| m.cp_loss).collect();

@@ -295,6 +295,7 @@ pub fn search(
     };
     let over = !limits.past_the_end && s.world.outcome().is_some();
     let mut root_moves: Vec<Move> = if over { Vec::new() } else { s.world.legal_moves().to_vec() };
+    let can_capture = root_moves.iter().any(|m| m.capture);
     if !limits.searchmoves.is_empty() {
         root_moves.retain(|m| limits.searchmoves.contains(m));
     }
@@ -382,7 +383,7 @@ pub fn search(
         // beginner's slips come under pressure, where something can be taken, not in a calm
         // opening.
         let (top, best) = result.root_scores[0];
-        let margin = if weakness.choices == 0 || s.tense() { weakness.margin } else { weakness.margin.min(QUIET_MARGIN) };
+        let margin = if weakness.choices == 0 || s.tense(can_capture) { weakness.margin } else { weakness.margin.min(QUIET_MARGIN) };
         let near: Vec<(Move, f64)> = result
             .root_scores
             .iter()
@@ -594,10 +595,10 @@ impl Searcher<'_> {
         (scored, true, best)
     }
 
-    /// Whether the position is tense: the side to move can capture, or one of its pieces
-    /// stands attacked.
-    fn tense(&mut self) -> bool {
-        if self.world.legal_moves().iter().any(|m| m.capture) {
+    /// Whether the position is tense: the side to move can capture (`can_capture`, from its
+    /// legal moves), or one of its pieces stands attacked.
+    fn tense(&self, can_capture: bool) -> bool {
+        if can_capture {
             return true;
         }
         let turn = self.turn();

@@ -203,8 +203,7 @@ pub(super) fn analyse(world: &mut World) {
             // An earlier position: the game replayed from its save (a fork has no moves to
             // take back), then taken back to it.
             Some(p) => {
-                let save = crate::save::read_save(&super::files::game_save(world)).map_err(|e| e.to_string());
-                let Ok(mut engine) = save.and_then(|s| crate::save::resume(&s).map_err(|e| e.to_string())) else { return };
+                let Ok(mut engine) = super::files::replayed_game(world) else { return };
                 for _ in p..plies {
                     engine.undo();
                 }

@@ -324,6 +324,16 @@ fn reviewed_pgn(world: &mut World) -> Option<String> {
     Some(crate::pgn::write_pgn_with(world, &setup.variant_id, &setup.presets, &setup.start_fen, &date, &players, &[], Some(&review)))
 }
 
+/// The game on the board replayed from its save in an engine of its own, whose moves can be
+/// taken back (a fork's cannot): for looking at earlier positions off the main thread.
+///
+/// # Errors
+/// The save does not read or replay.
+pub fn replayed_game(world: &mut World) -> Result<crate::rules::Engine, String> {
+    let save = read_save(&game_save(world)).map_err(|e| e.to_string())?;
+    crate::save::resume(&save).map_err(|e| e.to_string())
+}
+
 /// The game on the board as a save: PGN with everything needed to resume it.
 pub fn game_save(world: &mut World) -> String {
     let setup = world.resource::<GameSetup>().clone();

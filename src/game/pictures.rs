@@ -7,6 +7,26 @@ use bevy_egui::egui;
 use super::pieces::PieceTextures;
 use crate::rules::{PieceTypeDef, Side, Variant, diagram, parse_fen};
 
+/// A piece's picture in `rect`: its texture, or without one a disc of its side's colour with
+/// its letter (the editor's palette and board, the set-up board).
+pub fn paint_piece_picture(painter: &egui::Painter, texture: Option<egui::TextureId>, letter: char, side: Side, rect: egui::Rect) {
+    match texture {
+        Some(tex) => {
+            painter.image(tex, rect, egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)), egui::Color32::WHITE);
+        }
+        None => {
+            let (disc, ink) = if side == Side::White {
+                (egui::Color32::WHITE, egui::Color32::BLACK)
+            } else {
+                (egui::Color32::from_gray(30), egui::Color32::WHITE)
+            };
+            painter.circle_filled(rect.center(), rect.width() * 0.4, disc);
+            painter.circle_stroke(rect.center(), rect.width() * 0.4, egui::Stroke::new(1.0, egui::Color32::from_gray(90)));
+            painter.text(rect.center(), egui::Align2::CENTER_CENTER, letter, egui::FontId::proportional(rect.width() * 0.5), ink);
+        }
+    }
+}
+
 /// Draws `variant`'s start position `size` points wide.
 pub fn board_preview(ui: &mut egui::Ui, variant: &Variant, textures: &PieceTextures, size: f32) {
     let g = variant.geometry;

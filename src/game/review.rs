@@ -42,9 +42,7 @@ fn run_review(world: &mut World) {
     if requested {
         // The game replayed from its save: a review takes its moves back one by one, which a
         // fork cannot.
-        let save = crate::save::read_save(&super::files::game_save(world)).map_err(|e| e.to_string());
-        let engine = save.and_then(|s| crate::save::resume(&s).map_err(|e| e.to_string()));
-        let mut engine = match engine {
+        let mut engine = match super::files::replayed_game(world) {
             Ok(e) => e,
             Err(e) => {
                 world.resource_mut::<super::shared::Notice>().show(super::shared::Tone::Problem, format!("cannot review — {e}"), 4.0);
@@ -131,10 +129,8 @@ pub(super) fn review_card(
             return;
         };
         for side in [Side::White, Side::Black] {
-            let counts: Vec<String> =
-                [Judgement::Inaccuracy, Judgement::Mistake, Judgement::Blunder].iter().map(|&j| j.counted(found.count(side, j))).collect();
             let acpl = found.average_cp_loss(side).map_or(String::new(), |a| format!(" · average loss {a:.0} cp"));
-            ui.label(egui::RichText::new(format!("{side:?}: {}{acpl}", counts.join(", "))).small());
+            ui.label(egui::RichText::new(format!("{side:?}: {}{acpl}", found.marks_in_words(side))).small());
         }
         let plies = found.positions.len().saturating_sub(1);
         let curve: Vec<[f64; 2]> = found.positions.iter().enumerate().map(|(i, p)| [i as f64, p.expected * 100.0]).collect();

@@ -461,54 +461,39 @@ fn start_screen(
                         }
                         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                             let control = screen.clock.control();
+                            // Who plays and the clocks go with the new game (they change nothing
+                            // while the player is asked whether to replace the game in progress).
+                            let mut seated: Option<Seating> = None;
                             let play = egui::Button::new(egui::RichText::new("  Play  ").size(18.0));
-                            if let (true, Some(id), Ok(clock)) =
-                                (ui.add_enabled(selected.is_some() && control.is_ok(), play).clicked(), &selected, control)
-                            {
-                                // Who plays and the clocks go with the new game (they change nothing
-                                // while the player is asked whether to replace the game in progress).
-                                new_game.write(NewGame {
-                                    variant: Some(id.clone()),
-                                    presets: Some(screen.presets.clone()),
-                                    seating: Some(seating(screen, clock)),
-                                    confirmed: false,
-                                });
-                                to = Some(Screen::Game);
+                            if let (true, Ok(clock)) = (ui.add_enabled(selected.is_some() && control.is_ok(), play).clicked(), control) {
+                                seated = Some(seating(screen, clock));
                             }
+                            // An analysis board or a set-up board: nobody's computer, no clocks.
+                            let board = |analyse: bool| Seating {
+                                computer: [None, None],
+                                pace: screen.pace,
+                                bottom: None,
+                                clock: None,
+                                analyse,
+                                set_up: !analyse,
+                            };
                             let set_up = egui::Button::new(egui::RichText::new("Set up…").size(18.0));
-                            let set_up = ui
+                            if ui
                                 .add_enabled(selected.is_some(), set_up)
-                                .on_hover_text("Place the pieces of a position of this variant, then play or analyse it");
-                            if let (true, Some(id)) = (set_up.clicked(), &selected) {
-                                let seating = Seating {
-                                    computer: [None, None],
-                                    pace: screen.pace,
-                                    bottom: None,
-                                    clock: None,
-                                    analyse: false,
-                                    set_up: true,
-                                };
-                                new_game.write(NewGame {
-                                    variant: Some(id.clone()),
-                                    presets: Some(screen.presets.clone()),
-                                    seating: Some(seating),
-                                    confirmed: false,
-                                });
-                                to = Some(Screen::Game);
+                                .on_hover_text("Place the pieces of a position of this variant, then play or analyse it")
+                                .clicked()
+                            {
+                                seated = Some(board(false));
                             }
                             let analyse = egui::Button::new(egui::RichText::new("Analyse").size(18.0));
-                            let analyse = ui
+                            if ui
                                 .add_enabled(selected.is_some(), analyse)
-                                .on_hover_text("An analysis board: move both sides yourself while the computer studies each position");
-                            if let (true, Some(id)) = (analyse.clicked(), &selected) {
-                                let seating = Seating {
-                                    computer: [None, None],
-                                    pace: screen.pace,
-                                    bottom: None,
-                                    clock: None,
-                                    analyse: true,
-                                    set_up: false,
-                                };
+                                .on_hover_text("An analysis board: move both sides yourself while the computer studies each position")
+                                .clicked()
+                            {
+                                seated = Some(board(true));
+                            }
+                            if let (Some(seating), Some(id)) = (seated, &selected) {
                                 new_game.write(NewGame {
                                     variant: Some(id.clone()),
                                     presets: Some(screen.presets.clone()),

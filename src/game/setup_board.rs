@@ -351,20 +351,7 @@ fn paint(painter: &egui::Painter, textures: &PieceTextures, variant: &crate::rul
         return;
     };
     let def = variant.registry.def(kind);
-    match textures.of(def, side) {
-        Some(tex) => {
-            painter.image(tex, rect, egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)), egui::Color32::WHITE);
-        }
-        None => {
-            let (disc, ink) = if side == Side::White {
-                (egui::Color32::WHITE, egui::Color32::BLACK)
-            } else {
-                (egui::Color32::BLACK, egui::Color32::WHITE)
-            };
-            painter.circle_filled(rect.center(), rect.height() * 0.4, disc);
-            painter.text(rect.center(), egui::Align2::CENTER_CENTER, def.letter, egui::FontId::proportional(rect.height() * 0.5), ink);
-        }
-    }
+    super::pictures::paint_piece_picture(painter, textures.of(def, side), def.letter, side, rect);
 }
 
 /// A piece's picture as a button of the palette, outlined when picked.

@@ -766,21 +766,7 @@ fn piece_icon(ui: &mut egui::Ui, textures: &PieceTextures, spec: &PieceSpec, sid
 
 /// Draws a piece in `rect`: its image, or a disc with its letter.
 fn paint_piece(painter: &egui::Painter, textures: &PieceTextures, spec: &PieceSpec, side: Side, rect: egui::Rect) {
-    match textures.of_spec(spec, side) {
-        Some(tex) => {
-            painter.image(tex, rect, egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)), egui::Color32::WHITE);
-        }
-        None => {
-            let (disc, ink) = if side == Side::White {
-                (egui::Color32::WHITE, egui::Color32::BLACK)
-            } else {
-                (egui::Color32::from_gray(30), egui::Color32::WHITE)
-            };
-            painter.circle_filled(rect.center(), rect.width() * 0.4, disc);
-            painter.circle_stroke(rect.center(), rect.width() * 0.4, egui::Stroke::new(1.0, egui::Color32::from_gray(90)));
-            painter.text(rect.center(), egui::Align2::CENTER_CENTER, spec.letter, egui::FontId::proportional(rect.width() * 0.5), ink);
-        }
-    }
+    super::pictures::paint_piece_picture(painter, textures.of_spec(spec, side), spec.letter, side, rect);
 }
 
 /// The spec a FEN token is a piece of (its letter), if the variant has it.
