@@ -614,6 +614,17 @@ const LISTED_GAPS: &[KnownGap] = &[
     PINNED_GATE,
     KnownGap { variant: "shouse", ..PINNED_GATE },
     KnownGap {
+        variant: "janggi",
+        kind: "legal-missing",
+        shows: fs_only_passes,
+        class: Rules,
+        why: "the kings face each other on an open file and the side to move is in check: Chimera lets it only answer the check \
+              (f3e3, f3e2, e4f4, i5f7 here), Fairy-Stockfish also lets it pass (f3f3). Decided as the legal-missing-losing gap \
+              above: a side in check must answer it and may not pass",
+        fen: "1nba1abn1/2r2c2r/5k1c1/1p1p4p/7P1/2p5B/P2PP2P1/RCN2K1C1/9/4AABNR w - - 17 21",
+        moves: "",
+    },
+    KnownGap {
         variant: "janggitraditional",
         kind: "legal-missing",
         shows: fs_only_passes,
