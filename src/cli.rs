@@ -19,6 +19,7 @@ usage:
                                   while its effects still play
       [--bench-frames <N>]        print median and 99th-percentile frame times of N
                                   frames of the position, then N with explosions
+      [--analyse]                 start with the analysis on (evaluation bar, lines)
       [--computer white|black|both] [--level <1-8>] [--pace <seconds>]
                                   the computer plays that side (or both, a move every
                                   <pace> seconds) at that level (default 3)
@@ -102,6 +103,8 @@ pub struct GameArgs {
     pub bench_frames: Option<u32>,
     /// The sides the computer plays (`[white, black]`).
     pub computer: [bool; 2],
+    /// Start with the analysis on.
+    pub analyse: bool,
     /// The computer's level.
     pub level: Option<u8>,
     /// Milliseconds between moves when the computer plays both sides.
@@ -218,6 +221,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
                         let v = value("--bench-frames")?;
                         game.bench_frames = Some(v.parse().map_err(|_| format!("--bench-frames needs a number of frames, got '{v}'"))?);
                     }
+                    "--analyse" => game.analyse = true,
                     "--computer" => {
                         game.computer = match value("--computer")?.as_str() {
                             "white" => [true, false],

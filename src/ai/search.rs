@@ -11,15 +11,29 @@
 //!   own wins, draws by rule); a win is `MATE - ply` for the winner, so nearer wins score
 //!   higher. A position that repeats one inside the search or the game since the last
 //!   irreversible move scores as a draw.
-//! - **Quiescence** searches captures and promotions (but not a capture by a dearer piece of a
-//!   cheaper one on a defended square, where captures are ordinary); at its first ply also the moves that may
-//!   end the game at once in the variant (checks where checks are counted or pieces can be
-//!   dropped, moves onto a goal region); in check it searches every evasion for a few plies.
-//! - **Pruning** is safe only where the variant allows it: null-move pruning is off with
-//!   mandatory capture, inverted material, extinction ends, passes, any active preset (double
-//!   moves, follow-up captures and the like change whose turn it is), in check, and for a side
-//!   with only pawns and royal pieces. Reverse futility pruning and late-move reductions apply
-//!   to quiet moves only.
+//! - **Quiescence** searches captures and promotions (but, where captures are ordinary, not a
+//!   capture by a dearer piece of a cheaper one on a defended square, nor one that would leave
+//!   the score below alpha even with the victim's value and [`DELTA_MARGIN`]); at its first ply
+//!   also the moves that may end the game at once in the variant (checks where checks are
+//!   counted or pieces can be dropped, moves onto a goal region); in check it searches every
+//!   evasion for a few plies. A stored result answers its null windows.
+//! - **Ordering:** the table's move, winning and even captures (most valuable victim, least
+//!   valuable attacker), promotions, two killers, the counter-move (the quiet move that last
+//!   refuted the previous move), captures that look losing, then quiet moves by history. The
+//!   history is kept between moves (halved each search) and bounded: the quiet move that
+//!   refutes gains, the quiet moves tried before it lose.
+//! - **Pruning** is safe only where the variant allows it: null-move pruning (reduced by 3,
+//!   more with depth and with the margin over beta) is off with mandatory capture, inverted
+//!   material, extinction ends, passes, any active preset (double moves, follow-up captures and
+//!   the like change whose turn it is), in check, and for a side with only pawns and royal
+//!   pieces. Reverse futility pruning (up to depth 5), late-move pruning (quiet moves after the
+//!   first `3 + depth²`, up to depth 4) and futility pruning (quiet moves where the static
+//!   score is far below alpha, up to depth 3) apply off the principal variation and out of
+//!   check, never to a move that may end the game at once ([`Searcher::forcing`]), to the
+//!   table's move, the killers or the counter-move. Late quiet moves are reduced by
+//!   `0.75 + ln(depth) · ln(moves) / 2.25` plies, a ply less on the principal variation and
+//!   less for a good history. A deep node without a move from the table is searched a ply
+//!   shallower.
 //! - **Stopping.** An atomic flag, a deadline and a node budget are polled every 256 nodes;
 //!   a stopped search returns the best move of the last finished iteration (or the first move
 //!   searched in the unfinished one, when it improved).
@@ -162,19 +176,23 @@ pub struct SearchResult {
 /// Reusable search memory (transposition table, history), kept between moves of a game.
 pub struct SearchMemory {
     tt: Tt,
+    /// Quiet moves' history by from- and to-square, within ±[`HISTORY_MAX`].
     history: Vec<i32>,
+    /// The quiet move that last refuted each move (by its from- and to-square).
+    counters: Vec<Option<Move>>,
 }
 
 impl SearchMemory {
     /// Memory with a transposition table of about `megabytes`.
     pub fn new(megabytes: usize) -> SearchMemory {
-        SearchMemory { tt: Tt::new(megabytes), history: Vec::new() }
+        SearchMemory { tt: Tt::new(megabytes), history: Vec::new(), counters: Vec::new() }
     }
 
     /// Forgets everything (a new game).
     pub fn clear(&mut self) {
         self.tt.clear();
         self.history.clear();
+        self.counters.clear();
     }
 }
 
@@ -197,6 +215,8 @@ struct Searcher<'a> {
     seldepth: usize,
     aborted: bool,
     killers: Vec<[Option<Move>; 2]>,
+    /// The move played at each ply of the current line (`None` for a null move).
+    line: Vec<Option<Move>>,
     buffers: Vec<Vec<Move>>,
     squares: usize,
     null_allowed: bool,
@@ -266,6 +286,11 @@ pub fn search(
     let squares = rules.geometry.len();
     if memory.history.len() != squares * squares {
         memory.history = vec![0; squares * squares];
+        memory.counters = vec![None; squares * squares];
+    }
+    // What earlier moves learnt counts half.
+    for h in &mut memory.history {
+        *h /= 2;
     }
     memory.tt.new_search();
     let facts = FactQueries::new(world);
@@ -282,6 +307,7 @@ pub fn search(
         seldepth: 0,
         aborted: false,
         killers: vec![[None; 2]; MAX_PLY + 2],
+        line: vec![None; MAX_PLY + 2],
         buffers: vec![Vec::new(); MAX_PLY + 2],
         squares,
         null_allowed,
@@ -405,6 +431,24 @@ pub fn search(
     }
     result
 }
+
+/// How far a capture's gain may exceed the victim's value (positional swings), for pruning
+/// hopeless captures in the quiescence search.
+const DELTA_MARGIN: Score = 200;
+
+/// The bound of a quiet move's history.
+const HISTORY_MAX: i32 = 16_384;
+
+/// Late-move reductions by depth and moves searched: `0.75 + ln(depth) · ln(moves) / 2.25`.
+static LMR: std::sync::LazyLock<[[i32; 64]; 64]> = std::sync::LazyLock::new(|| {
+    let mut t = [[0; 64]; 64];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (n, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.75 + (d as f64).ln() * (n as f64).ln() / 2.25) as i32;
+        }
+    }
+    t
+});
 
 /// A weak level's margin of error where nothing can be captured (see [`Weakness`]).
 pub const QUIET_MARGIN: Score = 30;
@@ -547,6 +591,7 @@ impl Searcher<'_> {
         let mut scored: Vec<(Move, Score)> = Vec::with_capacity(order.len());
         let key = self.key();
         for (i, &(m, _)) in order.iter().enumerate() {
+            self.line[0] = Some(m);
             let Some(flipped) = self.play(m) else { continue };
             if self.repeated() && !self.root_repeats.contains(&m) {
                 self.root_repeats.push(m);
@@ -647,7 +692,32 @@ impl Searcher<'_> {
         if self.killers[ply][1] == Some(*m) {
             return 799_000;
         }
-        self.memory.history[m.from.index() * self.squares + m.to.index()].min(700_000)
+        if self.counter(ply) == Some(*m) {
+            return 790_000;
+        }
+        400_000 + self.history(m)
+    }
+
+    /// The from- and to-square index of `m` in the history and counter-move tables.
+    fn slot(&self, m: &Move) -> usize {
+        m.from.index() * self.squares + m.to.index()
+    }
+
+    fn history(&self, m: &Move) -> i32 {
+        self.memory.history[self.slot(m)]
+    }
+
+    /// The quiet move that last refuted the move leading to `ply`.
+    fn counter(&self, ply: usize) -> Option<Move> {
+        let prev = self.line[ply.checked_sub(1)?]?;
+        self.memory.counters[self.slot(&prev)]
+    }
+
+    /// Moves the history of `m` towards ±[`HISTORY_MAX`] by `bonus` (less as it nears the bound).
+    fn reward(&mut self, m: &Move, bonus: i32) {
+        let slot = self.slot(m);
+        let h = &mut self.memory.history[slot];
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
     }
 
     /// Whether capture `m` looks losing: a dearer piece takes a cheaper one on a square the
@@ -735,17 +805,18 @@ impl Searcher<'_> {
         }
         let tt_move = entry.and_then(|e| e.mv).filter(|m| moves.contains(m));
         let turn = self.turn();
+        let static_eval = if in_check { -INF } else { self.eval.evaluate(self.world, self.facts.as_mut()) };
         if !pv_node && !in_check {
-            let static_eval = self.eval.evaluate(self.world, self.facts.as_mut());
             // Reverse futility: far above beta near the leaves.
-            if depth <= 3 && static_eval - 120 * depth >= beta && beta.abs() < MATE_BOUND {
+            if depth <= 5 && static_eval - 100 * depth >= beta && beta.abs() < MATE_BOUND {
                 self.buffers[ply] = moves;
                 return static_eval;
             }
             if self.null_allowed && allow_null && depth >= 3 && static_eval >= beta && self.has_pieces(turn) {
-                let r = 2 + depth / 4;
+                let r = 3 + depth / 3 + ((static_eval - beta) / 200).min(2);
                 let saved = self.make_null();
-                let score = -self.node(depth - 1 - r, ply + 1, -beta, -beta + 1, false);
+                self.line[ply] = None;
+                let score = -self.node(depth - r, ply + 1, -beta, -beta + 1, false);
                 self.unmake_null(saved);
                 if self.aborted {
                     self.buffers[ply] = moves;
@@ -757,21 +828,53 @@ impl Searcher<'_> {
                 }
             }
         }
+        // Without a move from the table, a deep node is searched a ply shallower.
+        let depth = if tt_move.is_none() && depth >= 4 { depth - 1 } else { depth };
         self.sort_moves(&mut moves, tt_move, ply);
+        // Near the leaves of a node that is not on the principal variation, quiet moves late in
+        // the list, or where even a good quiet move would leave the score below alpha, are not
+        // searched (a move that may end the game at once always is).
+        let pruning = !pv_node && !in_check && depth <= 4;
+        let futile = pruning && depth <= 3 && static_eval + 60 + 100 * depth <= alpha;
+        let late = (3 + depth * depth) as usize;
+        let enemy_royals = if pruning && self.forcing_checks {
+            let rules = &self.world.resource::<Rules>().0;
+            self.world.resource::<RuleFns>().royals(rules, &self.world.resource::<Board>().cells, turn.opponent())
+        } else {
+            Vec::new()
+        };
+        let (killers, counter) = (self.killers[ply], self.counter(ply));
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = None;
         let mut searched = 0;
-        for (i, &m) in moves.iter().enumerate() {
+        let mut quiets_tried: Vec<Move> = Vec::new();
+        for &m in moves.iter() {
             let quiet = !m.capture && m.promotion.is_none();
+            let special = Some(m) == tt_move || killers.contains(&Some(m)) || counter == Some(m);
+            if quiet
+                && pruning
+                && !special
+                && best > -MATE_BOUND
+                && (futile || quiets_tried.len() >= late)
+                && !self.forcing(&m, turn, &enemy_royals)
+            {
+                continue;
+            }
+            self.line[ply] = Some(m);
             let Some(flipped) = self.play(m) else { continue };
             let mut score;
             if searched == 0 {
                 score = self.child(flipped, depth - 1, ply, alpha, beta);
             } else {
-                // Late quiet moves are searched shallower first.
-                let reduction =
-                    if quiet && depth >= 3 && i >= 3 && !in_check && Some(m) != tt_move { if i >= 8 { 2 } else { 1 } } else { 0 };
+                // Late quiet moves are searched shallower first, the more so the later and
+                // deeper they are, and the less so for a move with a good history.
+                let reduction = if quiet && depth >= 3 && searched >= 2 && !in_check && !special {
+                    let r = LMR[(depth as usize).min(63)][searched.min(63)] - i32::from(pv_node) - self.history(&m) / 6_000;
+                    r.clamp(0, depth - 2)
+                } else {
+                    0
+                };
                 score = self.child(flipped, depth - 1 - reduction, ply, alpha, alpha + 1);
                 if score > alpha && reduction > 0 && !self.aborted {
                     score = self.child(flipped, depth - 1, ply, alpha, alpha + 1);
@@ -800,10 +903,21 @@ impl Searcher<'_> {
                         self.killers[ply][1] = self.killers[ply][0];
                         self.killers[ply][0] = Some(m);
                     }
-                    let h = &mut self.memory.history[m.from.index() * self.squares + m.to.index()];
-                    *h = (*h + depth * depth).min(600_000);
+                    if let Some(prev) = ply.checked_sub(1).and_then(|p| self.line[p]) {
+                        let slot = self.slot(&prev);
+                        self.memory.counters[slot] = Some(m);
+                    }
+                    // The refutation gains, the quiet moves tried before it lose.
+                    let bonus = (depth * depth * 32).min(2_000);
+                    self.reward(&m, bonus);
+                    for q in &quiets_tried {
+                        self.reward(q, -bonus);
+                    }
                 }
                 break;
+            }
+            if quiet {
+                quiets_tried.push(m);
             }
         }
         self.buffers[ply] = moves;
@@ -864,6 +978,19 @@ impl Searcher<'_> {
             if self.repeated() {
                 return self.repetition_score();
             }
+            // A stored result answers a null window (any depth will do here).
+            if beta - alpha == 1
+                && let Some(e) = self.memory.tt.probe(self.key())
+            {
+                let score = from_tt(e.score, ply);
+                if match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                } {
+                    return score;
+                }
+            }
             match self.expand(ply) {
                 Ok(x) => x,
                 Err(score) => return score,
@@ -894,10 +1021,17 @@ impl Searcher<'_> {
                 Vec::new()
             };
             let mut keep = Vec::with_capacity(moves.len());
+            let cells = &self.world.resource::<Board>().cells;
             for m in moves.drain(..) {
                 // Captures that look losing are not searched here (they cannot raise the
-                // stand-pat score in the usual case).
-                let wanted = (m.capture && !self.losing_capture(&m)) || m.promotion.is_some();
+                // stand-pat score in the usual case), nor, where captures are ordinary, those
+                // that would leave the score below alpha even with a margin.
+                let victim = cells[m.victim_square().index()];
+                let hopeless = self.judge_captures
+                    && m.promotion.is_none()
+                    && victim.is_piece()
+                    && stand + self.eval.order_value(victim.kind()) + DELTA_MARGIN <= alpha;
+                let wanted = (m.capture && !hopeless && !self.losing_capture(&m)) || m.promotion.is_some();
                 if wanted || (first && self.forcing(&m, turn, &enemy_royals)) {
                     keep.push(m);
                 }

@@ -84,6 +84,10 @@ pub(super) fn apply_options(app: &mut App) -> Result<(), String> {
     if let Some(ms) = o.pace_ms {
         cp.pace = ms as f32 / 1000.0;
     }
+    if o.analyse {
+        app.world_mut().init_resource::<super::shared::Analysis>();
+        app.world_mut().resource_mut::<super::shared::Analysis>().on = true;
+    }
     if o.computer == [true, false] {
         // The person plays black: black at the bottom.
         app.world_mut().resource_mut::<BoardView>().bottom = Side::Black;
