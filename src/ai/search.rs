@@ -12,25 +12,27 @@
 //!   higher. A position that repeats one inside the search or the game since the last
 //!   irreversible move scores as a draw.
 //! - **Quiescence** searches captures and promotions (but, where captures are ordinary, not a
-//!   capture by a dearer piece of a cheaper one on a defended square, nor one that would leave
-//!   the score below alpha even with the victim's value and [`DELTA_MARGIN`]); at its first ply
+//!   capture by a dearer piece of a cheaper one on a defended square, nor, where besides nothing
+//!   goes to a hand and no capture can end the game, one that would leave the score below alpha
+//!   even with the victim's value and [`DELTA_MARGIN`]); at its first ply
 //!   also the moves that may end the game at once in the variant (checks where checks are
 //!   counted or pieces can be dropped, moves onto a goal region); in check it searches every
-//!   evasion for a few plies. A stored result answers its null windows.
+//!   evasion for a few plies. Below its first ply a stored result answers its null windows.
 //! - **Ordering:** the table's move, winning and even captures (most valuable victim, least
 //!   valuable attacker), promotions, two killers, the counter-move (the quiet move that last
 //!   refuted the previous move), captures that look losing, then quiet moves by history. The
 //!   history is kept between moves (halved each search) and bounded: the quiet move that
 //!   refutes gains, the quiet moves tried before it lose.
-//! - **Pruning** is safe only where the variant allows it: null-move pruning (reduced by 3,
-//!   more with depth and with the margin over beta) is off with mandatory capture, inverted
+//! - **Pruning** is safe only where the variant allows it: null-move pruning (the reply
+//!   searched `3 + depth/3` plies shallower, up to 2 more with the margin over beta) is off with mandatory capture, inverted
 //!   material, extinction ends, passes, any active preset (double moves, follow-up captures and
 //!   the like change whose turn it is), in check, and for a side with only pawns and royal
-//!   pieces. Reverse futility pruning (up to depth 5), late-move pruning (quiet moves after the
+//!   pieces. Reverse futility pruning (up to depth 5) applies off the principal variation and
+//!   out of check; where null moves are allowed, so do late-move pruning (quiet moves after the
 //!   first `3 + depth²`, up to depth 4) and futility pruning (quiet moves where the static
-//!   score is far below alpha, up to depth 3) apply off the principal variation and out of
-//!   check, never to a move that may end the game at once ([`Searcher::forcing`]), to the
-//!   table's move, the killers or the counter-move. Late quiet moves are reduced by
+//!   score is far below alpha, up to depth 3; the node then scores at least that estimate),
+//!   never for a move that gives check or may end the game at once ([`Searcher::forcing`]),
+//!   the table's move, the killers or the counter-move. Late quiet moves are reduced by
 //!   `0.75 + ln(depth) · ln(moves) / 2.25` plies, a ply less on the principal variation and
 //!   less for a good history. A deep node without a move from the table is searched a ply
 //!   shallower.
@@ -223,6 +225,10 @@ struct Searcher<'a> {
     /// Whether a capture of a cheaper piece on a defended square may be judged losing (no
     /// blasts, no presets, ordinary material).
     judge_captures: bool,
+    /// Whether a capture gains no more than its victim's value and a positional margin (captures
+    /// are ordinary, nothing goes to a hand, no capture ends the game by a goal or a bare king,
+    /// checks are not counted): hopeless captures may be skipped in the quiescence search.
+    delta_pruning: bool,
     forcing_checks: bool,
     goals: Vec<(u64, [Vec<u8>; 2])>,
     pv: Vec<Vec<Move>>,
@@ -271,7 +277,7 @@ pub fn search(
             )
         });
     let forcing_checks = rules.check_limit().is_some() || rules.drops.is_some();
-    let goals = rules
+    let goals: Vec<(u64, [Vec<u8>; 2])> = rules
         .end
         .iter()
         .filter_map(|e| match e {
@@ -312,6 +318,11 @@ pub fn search(
         squares,
         null_allowed,
         judge_captures: null_allowed && rules.blast.is_none(),
+        delta_pruning: null_allowed
+            && rules.blast.is_none()
+            && !forcing_checks
+            && goals.is_empty()
+            && !rules.end.iter().any(|e| matches!(e, EndCondition::BareKing(_))),
         forcing_checks,
         goals,
         pv: vec![Vec::new(); MAX_PLY + 2],
@@ -834,10 +845,11 @@ impl Searcher<'_> {
         // Near the leaves of a node that is not on the principal variation, quiet moves late in
         // the list, or where even a good quiet move would leave the score below alpha, are not
         // searched (a move that may end the game at once always is).
-        let pruning = !pv_node && !in_check && depth <= 4;
-        let futile = pruning && depth <= 3 && static_eval + 60 + 100 * depth <= alpha;
+        let pruning = self.null_allowed && !pv_node && !in_check && depth <= 4;
+        let futility = static_eval + 60 + 100 * depth;
+        let futile = pruning && depth <= 3 && alpha.abs() < MATE_BOUND && futility <= alpha;
         let late = (3 + depth * depth) as usize;
-        let enemy_royals = if pruning && self.forcing_checks {
+        let enemy_royals = if pruning {
             let rules = &self.world.resource::<Rules>().0;
             self.world.resource::<RuleFns>().royals(rules, &self.world.resource::<Board>().cells, turn.opponent())
         } else {
@@ -857,8 +869,12 @@ impl Searcher<'_> {
                 && !special
                 && best > -MATE_BOUND
                 && (futile || quiets_tried.len() >= late)
-                && !self.forcing(&m, turn, &enemy_royals)
+                && !self.forcing(&m, turn, &enemy_royals, true)
             {
+                // A move skipped as futile is taken to reach the futility score at best.
+                if futile {
+                    best = best.max(futility);
+                }
                 continue;
             }
             self.line[ply] = Some(m);
@@ -936,11 +952,12 @@ impl Searcher<'_> {
         best
     }
 
-    /// Whether `m`, considered at the first quiescence ply, may end the game at once in this
-    /// variant: it lands a goal piece on its region, or (where checks count or pieces are
-    /// dropped, for mates by drops) the moved piece would attack an enemy royal piece from
-    /// where it lands — a cheap filter; the check itself is confirmed after the move.
-    fn forcing(&self, m: &Move, turn: Side, enemy_royals: &[Square]) -> bool {
+    /// Whether `m` may end the game at once in this variant: it lands a goal piece on its
+    /// region, or (with `checks`) the moved piece would attack an enemy royal piece from where
+    /// it lands — a cheap filter; in the quiescence search the check itself is confirmed after
+    /// the move. The quiescence search asks for checks where they count or pieces are dropped
+    /// (mates by drops); the pruning near the leaves always does.
+    fn forcing(&self, m: &Move, turn: Side, enemy_royals: &[Square], checks: bool) -> bool {
         let cells = &self.world.resource::<Board>().cells;
         let mover =
             if let Some(k) = m.dropped() { Some(k) } else { cells[m.from.index()].is_piece().then(|| cells[m.from.index()].kind()) };
@@ -950,7 +967,7 @@ impl Searcher<'_> {
         }
         let kind = m.promotion.unwrap_or(kind);
         let reg = &self.world.resource::<Rules>().0.registry;
-        self.forcing_checks && enemy_royals.iter().any(|&r| reg.piece_attacks(cells, kind, turn, m.to, r))
+        checks && enemy_royals.iter().any(|&r| reg.piece_attacks(cells, kind, turn, m.to, r))
     }
 
     /// Whether the side to move is in check (asked after a move, without running the query).
@@ -1027,12 +1044,12 @@ impl Searcher<'_> {
                 // stand-pat score in the usual case), nor, where captures are ordinary, those
                 // that would leave the score below alpha even with a margin.
                 let victim = cells[m.victim_square().index()];
-                let hopeless = self.judge_captures
+                let hopeless = self.delta_pruning
                     && m.promotion.is_none()
                     && victim.is_piece()
                     && stand + self.eval.order_value(victim.kind()) + DELTA_MARGIN <= alpha;
                 let wanted = (m.capture && !hopeless && !self.losing_capture(&m)) || m.promotion.is_some();
-                if wanted || (first && self.forcing(&m, turn, &enemy_royals)) {
+                if wanted || (first && self.forcing(&m, turn, &enemy_royals, self.forcing_checks)) {
                     keep.push(m);
                 }
             }
