@@ -12,9 +12,9 @@
 //!   higher. A position that repeats one inside the search or the game since the last
 //!   irreversible move scores as a draw.
 //! - **Quiescence** searches captures and promotions (but, where captures are ordinary, not a
-//!   capture by a dearer piece of a cheaper one on a defended square, nor, where besides nothing
-//!   goes to a hand and no capture can end the game, one that would leave the score below alpha
-//!   even with the victim's value and [`DELTA_MARGIN`]); at its first ply
+//!   capture by a dearer piece of a cheaper one on a defended square, nor, where besides no
+//!   capture can end the game, one that would leave the score below alpha even with the
+//!   victim's value — twice over where it goes to a hand — and [`DELTA_MARGIN`]); at its first ply
 //!   also the moves that may end the game at once in the variant (checks where checks are
 //!   counted or pieces can be dropped, moves onto a goal region); in check it searches every
 //!   evasion for a few plies. Below its first ply a stored result answers its null windows.
@@ -225,10 +225,13 @@ struct Searcher<'a> {
     /// Whether a capture of a cheaper piece on a defended square may be judged losing (no
     /// blasts, no presets, ordinary material).
     judge_captures: bool,
-    /// Whether a capture gains no more than its victim's value and a positional margin (captures
-    /// are ordinary, nothing goes to a hand, no capture ends the game by a goal or a bare king,
-    /// checks are not counted): hopeless captures may be skipped in the quiescence search.
+    /// Whether a capture gains no more than its victim's value (twice and an eighth where it
+    /// goes to the captor's hand) and a positional margin: captures are ordinary, no capture
+    /// ends the game by a goal or a bare king, checks are not counted. Hopeless captures may
+    /// then be skipped in the quiescence search.
     delta_pruning: bool,
+    /// Captured pieces go to the captor's hand.
+    drops: bool,
     forcing_checks: bool,
     goals: Vec<(u64, [Vec<u8>; 2])>,
     pv: Vec<Vec<Move>>,
@@ -320,9 +323,10 @@ pub fn search(
         judge_captures: null_allowed && rules.blast.is_none(),
         delta_pruning: null_allowed
             && rules.blast.is_none()
-            && !forcing_checks
+            && rules.check_limit().is_none()
             && goals.is_empty()
             && !rules.end.iter().any(|e| matches!(e, EndCondition::BareKing(_))),
+        drops: rules.drops.is_some(),
         forcing_checks,
         goals,
         pv: vec![Vec::new(); MAX_PLY + 2],
@@ -709,6 +713,12 @@ impl Searcher<'_> {
         400_000 + self.history(m)
     }
 
+    /// The most a capture of `victim` gains in material (see [`Searcher::delta_pruning`]).
+    fn capture_gain(&self, victim: crate::rules::PieceType) -> Score {
+        let v = self.eval.order_value(victim);
+        if self.drops { 2 * v + v / 8 } else { v }
+    }
+
     /// The from- and to-square index of `m` in the history and counter-move tables.
     fn slot(&self, m: &Move) -> usize {
         m.from.index() * self.squares + m.to.index()
@@ -1047,7 +1057,7 @@ impl Searcher<'_> {
                 let hopeless = self.delta_pruning
                     && m.promotion.is_none()
                     && victim.is_piece()
-                    && stand + self.eval.order_value(victim.kind()) + DELTA_MARGIN <= alpha;
+                    && stand + self.capture_gain(victim.kind()) + DELTA_MARGIN <= alpha;
                 let wanted = (m.capture && !hopeless && !self.losing_capture(&m)) || m.promotion.is_some();
                 if wanted || (first && self.forcing(&m, turn, &enemy_royals, self.forcing_checks)) {
                     keep.push(m);
