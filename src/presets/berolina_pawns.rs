@@ -37,11 +37,15 @@ fn berolina_moves(ctx: &GenContext, slot: &PieceSlot, out: &mut Vec<Move>) -> bo
     let promo = &ctx.variant.promotion;
     let (f, r) = (g.file(from) as i32, g.rank(from) as i32);
     let empty = |s: crate::rules::Square| ctx.cells[s.index()].is_empty();
+    // A pawn arriving in the promotion zone (a rank, or the variant's own promotion squares on an
+    // irregular board) promotes; where the zone allows it, the plain move stays too.
     let mut push = |to, capture: bool| {
-        if g.relative_rank(to, side) == promo.rank && !promo.offered(side).is_empty() {
-            out.extend(promo.offered(side).iter().map(|&t| Move { promotion: Some(t), ..Move::normal(from, to, capture) }));
-        } else {
+        let zone = if promo.offered(side).is_empty() { None } else { promo.zone_at(g, to, side) };
+        if zone.is_none_or(|plain| plain) {
             out.push(Move::normal(from, to, capture));
+        }
+        if zone.is_some() {
+            out.extend(promo.offered(side).iter().map(|&t| Move { promotion: Some(t), ..Move::normal(from, to, capture) }));
         }
     };
     for dx in [-1, 1] {
