@@ -485,6 +485,17 @@ fn outcome_score(outcome: &Outcome, turn: Side, ply: usize) -> Score {
     }
 }
 
+/// The stored result's score at `ply` when its bound settles the window `alpha..beta`.
+fn tt_answer(e: &super::tt::Entry, ply: usize, alpha: Score, beta: Score) -> Option<Score> {
+    let score = from_tt(e.score, ply);
+    let settles = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    };
+    settles.then_some(score)
+}
+
 fn to_tt(score: Score, ply: usize) -> Score {
     if score >= MATE_BOUND {
         score + ply as Score
@@ -801,16 +812,9 @@ impl Searcher<'_> {
             && !pv_node
             && let Some(e) = entry
             && e.depth >= depth
+            && let Some(score) = tt_answer(&e, ply, alpha, beta)
         {
-            let score = from_tt(e.score, ply);
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if cut {
-                return score;
-            }
+            return score;
         }
         let (mut moves, in_check) = match self.expand(ply) {
             Ok(x) => x,
@@ -1008,15 +1012,9 @@ impl Searcher<'_> {
             // A stored result answers a null window (any depth will do here).
             if beta - alpha == 1
                 && let Some(e) = self.memory.tt.probe(self.key())
+                && let Some(score) = tt_answer(&e, ply, alpha, beta)
             {
-                let score = from_tt(e.score, ply);
-                if match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                } {
-                    return score;
-                }
+                return score;
             }
             match self.expand(ply) {
                 Ok(x) => x,
