@@ -15,7 +15,8 @@ Speaks JSON lines on stdin/stdout, one request per line and one answer per line,
       The two *_fen answers ask again from the FEN alone, without the moves: an end that
       holds there needs no history (a move rule, a variant's own end); one that does not
       came from the game's history (a repetition). Asked only when the game ends or may be
-      ended; null otherwise, and when pyffish refuses its own FEN.
+      ended; null otherwise, and when pyffish refuses its own FEN even with the castling and
+      gating field emptied (see askable).
   {"op": "san", "variant": "chess", "fen": "<start FEN>", "moves": [...], "chess960": false, "san": ["e7e5", ...]}
       -> {"san": {"e7e5": "e5", ...}}                (each move's SAN after the moves)
 
@@ -47,6 +48,22 @@ def checked(req):
     return v, fen, moves, c960
 
 
+def askable(fen, v, c960):
+    """The FEN to ask about the game's end from the position alone: pyffish's own FEN, or where
+    pyffish refuses what it wrote (S-House's and Seirawan's gating rights after the king moved),
+    the same with an empty castling and gating field, on which no end asked about depends (a
+    move rule, a variant's own end); None if that is refused too."""
+    if sf.validate_fen(fen, v, c960) == sf.FEN_OK:
+        return fen
+    fields = fen.split(" ")
+    if len(fields) > 2:
+        fields[2] = "-"
+        plain = " ".join(fields)
+        if sf.validate_fen(plain, v, c960) == sf.FEN_OK:
+            return plain
+    return None
+
+
 def position(req):
     v, start, moves, c960 = checked(req)
     legal = sf.legal_moves(v, start, moves, c960)
@@ -57,9 +74,8 @@ def position(req):
         "optional": list(sf.is_optional_game_end(v, start, moves, c960)),
         "insufficient": list(sf.has_insufficient_material(v, start, moves, c960)),
     }
-    fen = out["fen"]
-    asked = out["immediate"][0] or out["optional"][0]
-    if asked and sf.validate_fen(fen, v, c960) == sf.FEN_OK:
+    fen = askable(out["fen"], v, c960)
+    if (out["immediate"][0] or out["optional"][0]) and fen is not None:
         out["immediate_fen"] = sf.is_immediate_game_end(v, fen, [], c960)[0]
         out["optional_fen"] = sf.is_optional_game_end(v, fen, [], c960)[0]
     else:

@@ -2,11 +2,12 @@
 # The long checks: the randomised tests CI runs at a small budget, run bigger with fresh seeds
 # (release build, engine only), one after the other, then a summary.
 #
-#   bash scripts/long-checks.sh [SCALE]        (default 12: about 40 minutes of checks on 2 cores)
+#   bash scripts/long-checks.sh [SCALE]        (default 28: about 45 minutes on 2 cores)
 #
-# Measured on 2 cores at scale 2: differential 337 s, soak 49 s, saves 4 s, fuzz 1 s (6½ minutes,
-# growing with the scale), plus the release build (10 minutes into an empty target directory).
-# At 12, beside other builds: differential 2877 s, fuzz 53 s (its 24,000 inputs a parser).
+# Measured on 2 cores at scale 12 (2026-11-30, an idle machine, the release build already made):
+# differential 722 s, fuzz 46 s, soak 166 s (stopped by a finding after 95 of the 101 variants),
+# saves 25 s: about a minute a scale step for the differential and 20 seconds for the rest.
+# The release build into an empty target directory adds about 10 minutes.
 #
 # SCALE multiplies CI's budgets:
 #   differential  2×SCALE random playouts per variant (40-60 plies) and 4×SCALE long ones
@@ -21,7 +22,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
-scale="${1:-12}"
+scale="${1:-28}"
 [[ "$scale" =~ ^[1-9][0-9]*$ ]] || { echo "long-checks: SCALE must be a positive whole number, not '$scale'" >&2; exit 2; }
 base="${CHIMERA_LONG_SEED:-$(date +%s)}"
 logs="$CARGO_TARGET_DIR/long-checks"

@@ -261,6 +261,41 @@ const XIANGQI_REPETITION: KnownGap = KnownGap {
     moves: "a5a6 a7b7 a6b6 b7a7 b6a6 a7b7 a6b6 b7a7 b6a6",
 };
 
+/// Makruk's counting rules, which Chimera does not apply (also in Cambodian chess, whose own
+/// counting starts earlier: found by `CHIMERA_DIFF_VARIANTS=cambodian
+/// CHIMERA_DIFF_PLAYOUT_SEED=0x6e531430d17c85d5 CHIMERA_DIFF_PLIES=150-250`).
+const MAKRUK_COUNTING_FEN: KnownGap = KnownGap {
+    variant: "makruk",
+    kind: "fen-counting",
+    shows: |d| fs_counts(d) && no_pawns(d),
+    class: Rules,
+    why: "Makruk's counting (a bare king's side may count the moves left): Fairy-Stockfish has it and writes the limit and count into \
+          the FEN's en-passant and half-move fields; Chimera has the fifty-move rule instead",
+    fen: "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+    moves: "a1a2",
+};
+
+const MAKRUK_COUNTING_HALFMOVE: KnownGap = KnownGap {
+    variant: "makruk",
+    kind: "fen-halfmove",
+    shows: |d| fs_counts(d) && no_pawns(d),
+    class: Rules,
+    why: "Makruk's counting: Fairy-Stockfish's half-move field holds the count once counting has started",
+    fen: "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+    moves: "a1a2",
+};
+
+const MAKRUK_COUNTING_CLAIM: KnownGap = KnownGap {
+    variant: "makruk",
+    kind: "result-claim-move-rule",
+    shows: |d| fs_counts(d) && no_pawns(d) && fs_claims_draw_by_move_rule(d),
+    class: Rules,
+    why: "Makruk's counting runs out (16 moves for a rook against a bare king): Fairy-Stockfish lets a player claim the draw, \
+          Chimera plays on",
+    fen: "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+    moves: "a1a2 e8e7 a2e2 e7d7 e2e8 d7c6 e8f8 c6b7 f8b8 b7c7 b8c8 c7d6 c8a8 d6d7 e1f2 d7c7 a8h8 c7b7 f2g3 b7b6 h8f8 b6a5 g3g4 a5a4 f8f4 a4b3 f4f8 b3b2",
+};
+
 /// Janggi's repetitions across a pass (every Janggi): found by a random playout
 /// (`CHIMERA_DIFF_PLAYOUT_SEED=0xd020ad91d782ebc7 CHIMERA_DIFF_PLIES=150-250`) where White's pass
 /// first reached the position that moves back and forth then reached twice more.
@@ -558,34 +593,24 @@ const LISTED_GAPS: &[KnownGap] = &[
     JANGGI_PASS_REPETITION,
     KnownGap { variant: "janggitraditional", ..JANGGI_PASS_REPETITION },
     KnownGap { variant: "janggicasual", ..JANGGI_PASS_REPETITION },
+    MAKRUK_COUNTING_FEN,
     KnownGap {
-        variant: "makruk",
-        kind: "fen-counting",
-        shows: |d| fs_counts(d) && no_pawns(d),
-        class: Rules,
-        why: "Makruk's counting (a bare king's side may count the moves left): Fairy-Stockfish has it and writes the limit and count into \
-              the FEN's en-passant and half-move fields; Chimera has the fifty-move rule instead",
-        fen: "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
-        moves: "a1a2",
+        variant: "cambodian",
+        shows: |d| fs_counts(d) && fewest_pieces(d) <= 3,
+        why: "Cambodian counting (Makruk's, but the board's honour count of 63 moves starts once a side has three pieces or fewer, \
+              pawns or not): Fairy-Stockfish writes the limit and count into the FEN's en-passant and half-move fields; Chimera has \
+              the fifty-move rule instead (presets/cambodian.ron says so)",
+        ..MAKRUK_COUNTING_FEN
     },
+    MAKRUK_COUNTING_HALFMOVE,
+    KnownGap { variant: "cambodian", shows: |d| fs_counts(d) && fewest_pieces(d) <= 3, ..MAKRUK_COUNTING_HALFMOVE },
+    MAKRUK_COUNTING_CLAIM,
     KnownGap {
-        variant: "makruk",
-        kind: "fen-halfmove",
-        shows: |d| fs_counts(d) && no_pawns(d),
-        class: Rules,
-        why: "Makruk's counting: Fairy-Stockfish's half-move field holds the count once counting has started",
-        fen: "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
-        moves: "a1a2",
-    },
-    KnownGap {
-        variant: "makruk",
-        kind: "result-claim-move-rule",
-        shows: |d| fs_counts(d) && no_pawns(d) && fs_claims_draw_by_move_rule(d),
-        class: Rules,
-        why: "Makruk's counting runs out (16 moves for a rook against a bare king): Fairy-Stockfish lets a player claim the draw, \
+        variant: "cambodian",
+        shows: |d| fs_counts(d) && fewest_pieces(d) <= 3 && fs_claims_draw_by_move_rule(d),
+        why: "Cambodian counting runs out (15 moves for a rook against a bare king): Fairy-Stockfish lets a player claim the draw, \
               Chimera plays on",
-        fen: "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
-        moves: "a1a2 e8e7 a2e2 e7d7 e2e8 d7c6 e8f8 c6b7 f8b8 b7c7 b8c8 c7d6 c8a8 d6d7 e1f2 d7c7 a8h8 c7b7 f2g3 b7b6 h8f8 b6a5 g3g4 a5a4 f8f4 a4b3 f4f8 b3b2",
+        ..MAKRUK_COUNTING_CLAIM
     },
     KnownGap {
         variant: "janggi",
@@ -1055,6 +1080,13 @@ fn fs_counts(d: &Disagreement) -> bool {
 /// No pawn on the board (Makruk's counting starts then, in Fairy-Stockfish).
 fn no_pawns(d: &Disagreement) -> bool {
     board(&d.fen).iter().flatten().flatten().all(|p| !p.eq_ignore_ascii_case("p"))
+}
+
+/// The number of pieces of the side with fewer on the board (its king included).
+fn fewest_pieces(d: &Disagreement) -> usize {
+    let cells: Vec<String> = board(&d.fen).into_iter().flatten().flatten().collect();
+    let white = cells.iter().filter(|p| p.trim_start_matches('+').starts_with(|c: char| c.is_ascii_uppercase())).count();
+    white.min(cells.len() - white)
 }
 
 /// Chimera plays on where Fairy-Stockfish lets a player claim a draw by its move rule.

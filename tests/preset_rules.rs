@@ -238,6 +238,27 @@ fn the_king_presets_keep_a_variant_without_check_without_check() {
     }
 }
 
+/// Found by long-checks' soak (seed 1796030061, Atomar with knightmate rules and suicide chess
+/// for Black): a blast took Black's last knight, its last royal piece under knightmate rules,
+/// and play went on, while the position written loaded as the game's end. The variant's own
+/// extinction rule names its kings; the loss of presets' royal pieces is judged too.
+#[test]
+fn a_blast_that_takes_the_last_royal_knight_ends_the_game() {
+    let mut v = builtin("atomar").unwrap();
+    v.presets.push(chimera::rules::PresetRequest {
+        id: "knightmate-rules".to_string(),
+        sides: [false, true],
+        turns: None,
+        params: Default::default(),
+    });
+    let mut e = chimera::presets::new_game(v.clone(), "4k1n1/7p/8/8/8/8/8/4K2R w - - 0 1").unwrap();
+    e.play_uci("h1h7").unwrap();
+    assert_eq!(e.outcome().map(|o| o.winner), Some(Some(Side::White)), "the blast on h7 took the knight on g8");
+    let after = e.fen();
+    let mut again = chimera::presets::new_game(v, &after).unwrap();
+    assert_eq!(again.fen(), after, "the position written loads as the same end");
+}
+
 #[test]
 fn tired_pieces_cannot_move_and_rest_restores_them() {
     let mut e = with("startpos", &["stamina"]);

@@ -223,6 +223,19 @@ fn berolina_pawns_move_diagonally_and_capture_straight() {
 }
 
 #[test]
+fn berolina_pawns_promote_on_the_variants_own_promotion_squares() {
+    // Troitzky's black pawns promote on the last square of their file: j5 on the j-file. A
+    // Berolina pawn arriving there diagonally must promote (the soak once found one left
+    // unpromoted there); h5 is no promotion square.
+    let v = chimera::variants::builtin("troitzky").unwrap();
+    let mut e = Engine::from_fen(v, "****k1****/**6**/*8*/*8*/8p1/10/*8*/*8*/**6**/****1K**** b - - 0 1").unwrap();
+    set_active_presets(e.world_mut(), vec![Activation::of("berolina-pawns")]).unwrap();
+    let mut moves: Vec<String> = e.legal_moves().iter().map(|m| e.to_uci(m)).filter(|u| u.starts_with("i6")).collect();
+    moves.sort();
+    assert_eq!(moves, ["i6h5", "i6j5b", "i6j5n", "i6j5q", "i6j5r"]);
+}
+
+#[test]
 fn overrides_are_scoped_by_the_piece_owner() {
     // Berolina pawns for black only: white's pawn still moves straight.
     let fen = "4k3/3p4/8/8/8/8/3P4/4K3 w - - 0 1";

@@ -473,9 +473,15 @@ pub fn build_query_schedule(hooks: &[Hook], variant: Option<&Variant>, layers: b
     schedule
 }
 
-/// Builds the move-application schedule for `hooks` and the rules of `variant`.
-pub fn build_apply_schedule(hooks: &[Hook], variant: Option<&Variant>, extra_hash: bool) -> Schedule {
-    let needs = Needs { extra_hash, ..Needs::of(variant, hooks) };
+/// Builds the move-application schedule for `hooks` and the rules of `variant`; `royalty`:
+/// presets decide which pieces are royal.
+pub fn build_apply_schedule(hooks: &[Hook], variant: Option<&Variant>, extra_hash: bool, royalty: bool) -> Schedule {
+    let needs = Needs::of(variant, hooks);
+    // A variant's own blasts end the game through its extinction rule, which names the variant's
+    // royal types; where presets make other pieces royal (knightmate rules in Atomic), a blast
+    // that takes the last of those is a royal piece lost in play.
+    let royal_loss = needs.royal_loss || (royalty && needs.blast);
+    let needs = Needs { extra_hash, royal_loss, ..needs };
     let mut schedule = Schedule::new(MoveApplication);
     schedule.set_executor(SingleThreadedExecutor::new());
     chain_sets(&mut schedule, &ApplySystems::ALL);
@@ -559,9 +565,11 @@ pub fn rebuild_pipelines(world: &mut World) {
     let needs = Needs::of(variant.as_deref(), &hooks);
     world.insert_resource(apply::AppliedTrials { every_move: needs.applied_moves });
     let extra_hash = world.get_resource::<apply::HashExtras>().is_some_and(|x| !x.0.is_empty());
-    let layers = world.get_resource::<super::layers::RuleFns>().is_some_and(|f| !f.layers.is_empty());
+    let fns = world.get_resource::<super::layers::RuleFns>();
+    let layers = fns.is_some_and(|f| !f.layers.is_empty());
+    let royalty = fns.is_some_and(|f| !f.royalty.is_empty());
     let mut query = build_query_schedule(&hooks, variant.as_deref(), layers);
-    let mut apply = build_apply_schedule(&hooks, variant.as_deref(), extra_hash);
+    let mut apply = build_apply_schedule(&hooks, variant.as_deref(), extra_hash, royalty);
     // Initialise now, so that a bad system configuration fails here and not mid-game.
     query.initialize(world).unwrap_or_else(|e| panic!("legal-move query does not build: {e:?}"));
     apply.initialize(world).unwrap_or_else(|e| panic!("move application does not build: {e:?}"));
