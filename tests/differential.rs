@@ -261,6 +261,17 @@ const XIANGQI_REPETITION: KnownGap = KnownGap {
     moves: "a5a6 a7b7 a6b6 b7a7 b6a6 a7b7 a6b6 b7a7 b6a6",
 };
 
+/// SAN of a move with gating (Seirawan, S-House).
+const GATING_SAN: KnownGap = KnownGap {
+    variant: "seirawan",
+    kind: "san-disambiguation",
+    shows: |d| d.ours.contains('/') && d.theirs.len() < d.ours.len(),
+    class: Notation,
+    why: "a move with gating: Fairy-Stockfish disambiguates only against moves that could gate too (Ne7/H), Chimera as in chess (Nge7/H)",
+    fen: "r1b1kenr/pppp1ppp/2n5/2b1p3/7q/PPN2PP1/1BPPP2P/REHQKBNR[h] b KQDFGkqcg - 0 6",
+    moves: "",
+};
+
 /// Makruk's counting rules, which Chimera does not apply (also in Cambodian chess, whose own
 /// counting starts earlier: found by `CHIMERA_DIFF_VARIANTS=cambodian
 /// CHIMERA_DIFF_PLAYOUT_SEED=0x6e531430d17c85d5 CHIMERA_DIFF_PLIES=150-250`).
@@ -317,6 +328,13 @@ const JANGGI_PASS_REPETITION: KnownGap = KnownGap {
 /// One entry per class of disagreement, as narrow as the kinds allow.
 const LISTED_GAPS: &[KnownGap] = &[
     XIANGQI_REPETITION,
+    // Found by long-checks (seed 0xd2c3871068529c37, 150-250 plies).
+    KnownGap {
+        variant: "minixiangqi",
+        fen: MINIXIANGQI,
+        moves: "b1b3 a6b6 f1f4 b6b5 c2c3 g6f6 f4f3 b5c5 g2g3 f7f3 b3b6 f3f4 e2e3 f4f2 d2e2 f2f4 g1f1 e7g6 c1b3 g7f7 a1c1 e6e5 f1f4 a7a2 g3g4 f6e6 b6a6 e5f5 f4f1 f5f4 b3c5 g6e5 e2d2 e5g4 d2d3 d7e7 f1f3 a2a1 a6a5 b7b4 c3c4 b4b5 f3f1 a1b1 d3c3 b5b3 f1f3 e6f6 c3d3 f6g6 c5a6 c7e6 e1g2 b1a1 e3e4 b3b7 a5a3 b7d7 g2e1 e6d4 f3f4 a1c1 d1d2 d6e6 e1f3 c1c3 f4f5 e6e5 c4b4 d4b5 d3e3 e5e4 a3a5 c3c4 f5f7 d7f7 a6c5 c4c5 b4a4 e4e3 a5a7 e3d3 d2d1 c5c1 d1c1 g4e5 f3g5 d3d2 g5e6 c6b6 e6c5 f7a7 c5d3 d2e2 a4a5 b6c6 d3e1 c6d6 e1c2 b5c7 c2e1 e5c4 e1g2 c7e6 g2e1 a7d7 a5b5 d6c6 b5a5 c6d6 a5b5 e6g7 b5a5 g6g5 c1c2 g7e6 e1g2 c4b2 g2e1 b2c4 c2c3 d6c6 c3c2 c6d6",
+        ..XIANGQI_REPETITION
+    },
     KnownGap {
         variant: "manchu",
         fen: "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/9/9/M1BAKAB2 w - - 0 1",
@@ -626,6 +644,21 @@ const LISTED_GAPS: &[KnownGap] = &[
     },
     KnownGap {
         variant: "janggi",
+        kind: "san-letter",
+        shows: |d| {
+            let body = |s: &str| s.trim_end_matches(['+', '#']).to_string();
+            check_marks(d) == (Some('#'), Some('+'))
+                && horse_and_elephant_letters(&Disagreement { ours: body(&d.ours), theirs: body(&d.theirs), ..d.clone() })
+        },
+        class: Rules,
+        why: "the bikjang check with no answer (found by long-checks, seed 0xb0b0b50d1b2d5543): Chimera writes mate (Bg4#), \
+              Fairy-Stockfish check with its own letter (Eg4+), as it lets the checked side pass. Decided as the \
+              legal-missing-losing gap above: a side in check may not pass, so this is mate",
+        fen: "1r3abn1/3ac3r/n1c1k4/p2pbP1pp/1p7/1P7/P2P4P/NC5C1/3R5/2BAKABNR b - - 35 18",
+        moves: "",
+    },
+    KnownGap {
+        variant: "janggi",
         kind: "result-chimera-ends",
         shows: |d| d.ours == "loss(checkmate)" && d.theirs == "ongoing" && fs_may_pass(d),
         class: Rules,
@@ -766,14 +799,12 @@ const LISTED_GAPS: &[KnownGap] = &[
         fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         moves: "c2a4 g8f6 g2e4 h7f5 f2d4 h8g8 d2f4 g8h8 d1d3 g7h6 d4e5 b7d5 f4g5 f5g4 b2d4 f6g8 g1f3 d7c6 d3d2 c8d7 d4d5 e7c5",
     },
+    GATING_SAN,
     KnownGap {
-        variant: "seirawan",
-        kind: "san-disambiguation",
-        shows: |d| d.ours.contains('/') && d.theirs.len() < d.ours.len(),
-        class: Notation,
-        why: "a move with gating: Fairy-Stockfish disambiguates only against moves that could gate too (Ne7/H), Chimera as in chess (Nge7/H)",
-        fen: "r1b1kenr/pppp1ppp/2n5/2b1p3/7q/PPN2PP1/1BPPP2P/REHQKBNR[h] b KQDFGkqcg - 0 6",
-        moves: "",
+        variant: "shouse",
+        // Found by long-checks (seed 0xa230ffc28802ea2b): Nbd7/E, where the knight on f6 also reaches d7.
+        fen: "rn1qkbhr/ppp1pppp/4bn2/3p4/4P3/3E4/PPPP1PPP/RNBQKBNR[eh] b KQBCDFGkqbdf - 3 4",
+        ..GATING_SAN
     },
     KnownGap {
         variant: "atomic",
