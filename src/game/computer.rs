@@ -28,6 +28,19 @@ pub(super) fn plugin(app: &mut App) {
     });
 }
 
+/// Lowers the calling thread's priority (nice 10), for a search nobody waits on (analysis, a
+/// review): on two cores the window's own threads then draw first, and the search takes what
+/// they leave. Linux only, where the nice value belongs to a thread (elsewhere it would slow the
+/// whole game); elsewhere nothing changes.
+pub(super) fn behind_the_window() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority reads only its three numbers; with PRIO_PROCESS and 0, Linux changes
+    // the calling thread alone. A refusal leaves the priority as it was, which is harmless.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, 0, 10);
+    }
+}
+
 /// The computer's turn-taking without drawing (for tests on a bare app).
 fn logic(app: &mut App) {
     app.init_resource::<ComputerPlay>();
@@ -218,6 +231,7 @@ pub(super) fn analyse(world: &mut World) {
         // A thread of its own: an endless search on the task pool would hold up the computer's
         // moves there.
         std::thread::spawn(move || {
+            behind_the_window();
             let mut computer = Computer::new(&search, crate::ai::MAX_LEVEL);
             computer.memory = crate::ai::SearchMemory::new(32);
             // Two minutes a position at most: a window left open on a position does not keep a

@@ -54,6 +54,7 @@ fn run_review(world: &mut World) {
         let (stop, done, result) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicUsize::new(0)), Arc::new(Mutex::new(None)));
         let (flag, counter, sink) = (stop.clone(), done.clone(), result.clone());
         std::thread::spawn(move || {
+            super::computer::behind_the_window();
             let found = crate::ai::review::review(&mut engine, Budget::default(), &flag, |n, _| counter.store(n, Ordering::Relaxed));
             *sink.lock().expect("not poisoned") = Some(found);
         });
