@@ -4,10 +4,10 @@
 #
 #   bash scripts/long-checks.sh [SCALE]        (default 28: about 45 minutes on 2 cores)
 #
-# Measured on 2 cores at scale 12 (2026-11-30, an idle machine, the release build already made):
-# differential 722 s, fuzz 46 s, soak 166 s (stopped by a finding after 95 of the 101 variants),
-# saves 25 s: about a minute a scale step for the differential and 20 seconds for the rest.
-# The release build into an empty target directory adds about 10 minutes.
+# Measured on 2 cores at the default scale (2026-11-30, an idle machine): differential 1676 s,
+# fuzz 40 s, soak 408 s, saves 57 s, 36 minutes in all, plus the release build (seconds when
+# it is made already, about 10 minutes into an empty target directory). The time grows with
+# the scale: at 12, the differential took 722 s.
 #
 # SCALE multiplies CI's budgets:
 #   differential  2×SCALE random playouts per variant (40-60 plies) and 4×SCALE long ones

@@ -117,8 +117,9 @@ static KNOWN_GAPS: LazyLock<Vec<KnownGap>> = LazyLock::new(|| {
     LISTED_GAPS.iter().copied().chain(pinned_en_passant).collect()
 });
 
-/// Variants where a double step beside a pinned pawn shows the en-passant difference (black's
-/// d7-d5 beside white's e5 pawn, pinned by the bishop on h8), with the position and moves.
+/// Variants where a double step beside a pawn that may not take en passant shows the difference
+/// (black's d7-d5 beside white's e5 pawn, pinned by the bishop on h8, or a check), with the
+/// position and moves.
 const PINNED_EN_PASSANT: &[(&str, &str, &str)] = &[
     ("chess", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1", "d7d5"),
     ("chess960", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1", "d7d5"),
@@ -133,6 +134,13 @@ const PINNED_EN_PASSANT: &[(&str, &str, &str)] = &[
     ("placement", "4k2b/3p4/8/4P3/8/8/8/K7[] b - - 0 1", "d7d5"),
     ("amazon", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1", "d7d5"),
     ("nightrider", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1", "d7d5"),
+    // Found by the exported sections' playout (seed 0x4bcbbf6c1823f4fc): b7-b5 uncovers the
+    // amazon's check on the long diagonal, so the pawn on c5 may not take en passant.
+    (
+        "gustav3",
+        "arnbqkbnra/*pppppppp*/*8*/*8*/*8*/*8*/*PPPPPPPP*/ARNBQKBNRA w KQkq - 0 1",
+        "g2g3 f7f6 j1i3 h7h5 i3i7 h8i6 i7g6 e8g6 d2d4 a8b6 c2c4 b6a8 f1g2 d7d6 f2f4 f6f5 e1f1 g6e6 i2i4 g7g6 c4c5 b7b5",
+    ),
     ("sortofalmost", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1", "d7d5"),
     ("chigorin", "4k2b/3p4/8/4P3/8/8/8/K7 b - - 0 1", "d7d5"),
     // Found by random playouts: the pawn that could take is pinned.
