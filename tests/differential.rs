@@ -622,18 +622,18 @@ const LISTED_GAPS: &[KnownGap] = &[
     MAKRUK_COUNTING_FEN,
     KnownGap {
         variant: "cambodian",
-        shows: |d| fs_counts(d) && fewest_pieces(d) <= 3,
+        shows: cambodian_counts,
         why: "Cambodian counting (Makruk's, but the board's honour count of 63 moves starts once a side has three pieces or fewer, \
               pawns or not): Fairy-Stockfish writes the limit and count into the FEN's en-passant and half-move fields; Chimera has \
               the fifty-move rule instead (presets/cambodian.ron says so)",
         ..MAKRUK_COUNTING_FEN
     },
     MAKRUK_COUNTING_HALFMOVE,
-    KnownGap { variant: "cambodian", shows: |d| fs_counts(d) && fewest_pieces(d) <= 3, ..MAKRUK_COUNTING_HALFMOVE },
+    KnownGap { variant: "cambodian", shows: cambodian_counts, ..MAKRUK_COUNTING_HALFMOVE },
     MAKRUK_COUNTING_CLAIM,
     KnownGap {
         variant: "cambodian",
-        shows: |d| fs_counts(d) && fewest_pieces(d) <= 3 && fs_claims_draw_by_move_rule(d),
+        shows: |d| cambodian_counts(d) && fs_claims_draw_by_move_rule(d),
         why: "Cambodian counting runs out (15 moves for a rook against a bare king): Fairy-Stockfish lets a player claim the draw, \
               Chimera plays on",
         ..MAKRUK_COUNTING_CLAIM
@@ -1119,6 +1119,11 @@ fn fs_counts(d: &Disagreement) -> bool {
 /// No pawn on the board (Makruk's counting starts then, in Fairy-Stockfish).
 fn no_pawns(d: &Disagreement) -> bool {
     board(&d.fen).iter().flatten().flatten().all(|p| !p.eq_ignore_ascii_case("p"))
+}
+
+/// Fairy-Stockfish counts as Cambodian chess does: a side has three pieces or fewer, pawns or not.
+fn cambodian_counts(d: &Disagreement) -> bool {
+    fs_counts(d) && fewest_pieces(d) <= 3
 }
 
 /// The number of pieces of the side with fewer on the board (its king included).
