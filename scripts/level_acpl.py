@@ -8,12 +8,13 @@ level move's centipawn loss is split into the opening (the 10 plies after the ra
 and the rest. Prints one line a level and, with --json, the figures as JSON.
 
     PY=~/.cache/chimera-venv/bin/python
-    $PY scripts/level_acpl.py --engine target/release/chimera --levels 1,2,3 --games 20
+    $PY scripts/level_acpl.py --engine target/release/chimera --levels 1,2,3 --games 40 [--jobs 2]
 
 The goal the issue sets for levels 1-3: the opening loss at most half the later loss.
 """
 
 import argparse
+import concurrent.futures
 import json
 import os
 import re
@@ -47,6 +48,7 @@ def main():
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--nodes", type=int, default=100000, help="nodes a position for the reference search")
     ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--jobs", type=int, default=1, help="games played and reviewed in parallel")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     results = {}
@@ -58,18 +60,21 @@ def main():
                  "--engine1", f"{args.engine} uci", "--name1", f"level{level}", "--opt1", f"Skill Level={level}",
                  "--engine2", f"{args.engine} uci", "--name2", f"level{level}b", "--opt2", f"Skill Level={level}",
                  "--variant", args.variant, "--games", str(args.games), "--openings", str(RANDOM_PLIES),
-                 "--seed", str(args.seed), "--own-time", "--max-plies", "200", "--pgn", pgn],
+                 "--seed", str(args.seed), "--own-time", "--max-plies", "200", "--jobs", str(args.jobs), "--pgn", pgn],
                 check=True, stdout=subprocess.DEVNULL)
             losses = {"opening": [], "later": []}
             with open(pgn) as f:
                 games = split_pgn(f.read())
-            for i, game in enumerate(games):
+            def review(i, game):
                 path = os.path.join(tmp, f"g{i}.pgn")
                 with open(path, "w") as f:
                     f.write(game)
                 out = subprocess.run([args.engine, "review", path, "--nodes", str(args.nodes), "--json"],
                                      check=True, capture_output=True, text=True).stdout
-                review = json.loads(out)
+                return json.loads(out)
+            with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+                reviews = list(pool.map(review, range(len(games)), games))
+            for review in reviews:
                 for m in review["moves"]:
                     ply = m["ply"]
                     if ply < RANDOM_PLIES:

@@ -220,6 +220,9 @@ struct Searcher<'a> {
     /// The move played at each ply of the current line (`None` for a null move).
     line: Vec<Option<Move>>,
     buffers: Vec<Vec<Move>>,
+    /// Per ply, the quiet moves searched so far in the node there (they lose history when a
+    /// later quiet move refutes).
+    quiets: Vec<Vec<Move>>,
     squares: usize,
     null_allowed: bool,
     /// Whether a capture of a cheaper piece on a defended square may be judged losing (no
@@ -318,6 +321,7 @@ pub fn search(
         killers: vec![[None; 2]; MAX_PLY + 2],
         line: vec![None; MAX_PLY + 2],
         buffers: vec![Vec::new(); MAX_PLY + 2],
+        quiets: vec![Vec::new(); MAX_PLY + 2],
         squares,
         null_allowed,
         judge_captures: null_allowed && rules.blast.is_none(),
@@ -863,18 +867,14 @@ impl Searcher<'_> {
         let futility = static_eval + 60 + 100 * depth;
         let futile = pruning && depth <= 3 && alpha.abs() < MATE_BOUND && futility <= alpha;
         let late = (3 + depth * depth) as usize;
-        let enemy_royals = if pruning {
-            let rules = &self.world.resource::<Rules>().0;
-            self.world.resource::<RuleFns>().royals(rules, &self.world.resource::<Board>().cells, turn.opponent())
-        } else {
-            Vec::new()
-        };
+        // The enemy royal pieces, asked for when a move is first found prunable.
+        let mut enemy_royals: Option<Vec<Square>> = None;
         let (killers, counter) = (self.killers[ply], self.counter(ply));
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = None;
         let mut searched = 0;
-        let mut quiets_tried: Vec<Move> = Vec::new();
+        self.quiets[ply].clear();
         for &m in moves.iter() {
             let quiet = !m.capture && m.promotion.is_none();
             let special = Some(m) == tt_move || killers.contains(&Some(m)) || counter == Some(m);
@@ -882,8 +882,8 @@ impl Searcher<'_> {
                 && pruning
                 && !special
                 && best > -MATE_BOUND
-                && (futile || quiets_tried.len() >= late)
-                && !self.forcing(&m, turn, &enemy_royals, true)
+                && (futile || self.quiets[ply].len() >= late)
+                && !self.forcing(&m, turn, enemy_royals.get_or_insert_with(|| self.royals_of(turn.opponent())), true)
             {
                 // A move skipped as futile is taken to reach the futility score at best.
                 if futile {
@@ -940,14 +940,15 @@ impl Searcher<'_> {
                     // The refutation gains, the quiet moves tried before it lose.
                     let bonus = (depth * depth * 32).min(2_000);
                     self.reward(&m, bonus);
-                    for q in &quiets_tried {
-                        self.reward(q, -bonus);
+                    for i in 0..self.quiets[ply].len() {
+                        let q = self.quiets[ply][i];
+                        self.reward(&q, -bonus);
                     }
                 }
                 break;
             }
             if quiet {
-                quiets_tried.push(m);
+                self.quiets[ply].push(m);
             }
         }
         self.buffers[ply] = moves;
@@ -982,6 +983,12 @@ impl Searcher<'_> {
         let kind = m.promotion.unwrap_or(kind);
         let reg = &self.world.resource::<Rules>().0.registry;
         checks && enemy_royals.iter().any(|&r| reg.piece_attacks(cells, kind, turn, m.to, r))
+    }
+
+    /// The royal pieces of `side`.
+    fn royals_of(&self, side: Side) -> Vec<Square> {
+        let rules = &self.world.resource::<Rules>().0;
+        self.world.resource::<RuleFns>().royals(rules, &self.world.resource::<Board>().cells, side)
     }
 
     /// Whether the side to move is in check (asked after a move, without running the query).
@@ -1039,12 +1046,7 @@ impl Searcher<'_> {
             best = stand;
             alpha = alpha.max(stand);
             let first = qdepth == 0;
-            let enemy_royals = if first && self.forcing_checks {
-                let rules = &self.world.resource::<Rules>().0;
-                self.world.resource::<RuleFns>().royals(rules, &self.world.resource::<Board>().cells, turn.opponent())
-            } else {
-                Vec::new()
-            };
+            let enemy_royals = if first && self.forcing_checks { self.royals_of(turn.opponent()) } else { Vec::new() };
             let mut keep = Vec::with_capacity(moves.len());
             let cells = &self.world.resource::<Board>().cells;
             for m in moves.drain(..) {

@@ -207,25 +207,30 @@ impl Board {
     }
 }
 
-/// The lines along which royal pieces may not face each other (the flying general): the file
-/// and the rank, as Fairy-Stockfish's `flyingGeneral` judges it (kings held in palaces, as in
-/// Xiangqi, only ever meet on a file).
-pub const GENERAL_LINES: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
-
 /// Whether a royal piece of `mine` faces one of `theirs` along an open file or rank
-/// ([`GENERAL_LINES`]: Xiangqi's flying general, Janggi's bikjang).
+/// ([`open_line`]: Xiangqi's flying general, Janggi's bikjang).
 pub fn generals_face(g: Geometry, cells: &[Cell], mine: &[Square], theirs: &[Square]) -> bool {
-    mine.iter().any(|&sq| {
-        let (f, r) = (g.file(sq) as i32, g.rank(sq) as i32);
-        GENERAL_LINES.into_iter().any(|(dx, dy)| {
-            let mut k = 1;
-            while let Some(s) = g.square(f + dx * k, r + dy * k) {
-                if !cells[s.index()].is_empty() {
-                    return theirs.contains(&s);
-                }
-                k += 1;
-            }
-            false
-        })
-    })
+    mine.iter().any(|&a| theirs.iter().any(|&b| open_line(g, cells, a, b)))
+}
+
+/// Whether `a` and `b` share a file or a rank with every square between them empty: the lines
+/// along which royal pieces may not face each other, the file and the rank, as
+/// Fairy-Stockfish's `flyingGeneral` judges it (kings held in palaces, as in Xiangqi, only ever
+/// meet on a file).
+#[inline]
+pub fn open_line(g: Geometry, cells: &[Cell], a: Square, b: Square) -> bool {
+    let (fa, ra, fb, rb) = (g.file(a) as i32, g.rank(a) as i32, g.file(b) as i32, g.rank(b) as i32);
+    if a == b || (fa != fb && ra != rb) {
+        return false;
+    }
+    let (dx, dy) = ((fb - fa).signum(), (rb - ra).signum());
+    let step = dy * g.files as i32 + dx;
+    let mut i = a.index() as i32 + step;
+    while i != b.index() as i32 {
+        if !cells[i as usize].is_empty() {
+            return false;
+        }
+        i += step;
+    }
+    true
 }

@@ -152,7 +152,7 @@ pub fn setup_position(world: &mut World, setup: &Setup) -> Result<(), FenError> 
     // Generals facing each other: the side that made the last move would have exposed its own
     // (or let them face), which the flying-general rule forbids. Fairy-Stockfish loads such a
     // position; we refuse it as unreachable (the departure is listed in `presets/README.md`).
-    if variant.switches.flying_general && enforced && fns.generals_facing(&variant, &probe.cells, waiting) {
+    if variant.switches.flying_general && enforced && fns.generals_facing(&variant, &probe, waiting) {
         return Err(bad(FenCode::GeneralsFace, "the generals face each other on an open file or rank".to_string()));
     }
     let attacks = super::layers::Attacks { variant: &variant, fns: &fns, state: &probe_state };

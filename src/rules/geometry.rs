@@ -74,17 +74,32 @@ impl SquareSet {
 
     /// The squares in the set, lowest first.
     #[inline]
-    pub fn iter(&self) -> impl Iterator<Item = Square> + '_ {
-        self.0.iter().enumerate().flat_map(|(word, &bits)| {
-            let mut rest = bits;
-            std::iter::from_fn(move || {
-                (rest != 0).then(|| {
-                    let bit = rest.trailing_zeros();
-                    rest &= rest - 1;
-                    Square((word as u32 * 64 + bit) as u8)
-                })
-            })
-        })
+    pub fn iter(&self) -> SquareSetIter {
+        SquareSetIter { words: self.0, word: 0 }
+    }
+}
+
+/// The squares of a [`SquareSet`], lowest first (bit by bit, word by word).
+#[derive(Clone, Debug)]
+pub struct SquareSetIter {
+    words: [u64; 4],
+    word: usize,
+}
+
+impl Iterator for SquareSetIter {
+    type Item = Square;
+
+    #[inline]
+    fn next(&mut self) -> Option<Square> {
+        while self.word < 4 {
+            let bits = self.words[self.word];
+            if bits != 0 {
+                self.words[self.word] = bits & (bits - 1);
+                return Some(Square((self.word as u32 * 64 + bits.trailing_zeros()) as u8));
+            }
+            self.word += 1;
+        }
+        None
     }
 }
 

@@ -171,9 +171,10 @@ impl RuleFns {
     }
 
     /// Whether a royal piece of `side` faces an enemy royal piece along an open file or rank
-    /// (no allocation without royalty rules).
-    pub fn generals_facing(&self, variant: &Variant, cells: &[Cell], side: Side) -> bool {
-        let g = variant.geometry;
+    /// (no allocation without royalty rules; the side's pieces are listed from the board's
+    /// occupancy, not by a scan of every cell: this runs on every move made in Janggi).
+    pub fn generals_facing(&self, variant: &Variant, board: &super::board::Board, side: Side) -> bool {
+        let (g, cells) = (variant.geometry, &board.cells);
         if !self.plain_royalty(variant) {
             return super::board::generals_face(
                 g,
@@ -183,30 +184,7 @@ impl RuleFns {
             );
         }
         let mask = variant.registry.royal_mask;
-        let royal = |c: Cell| c.is_piece() && mask & (1u64 << c.kind().0) != 0;
-        // With one royal type, look for its cell value (a byte search), else test each cell.
-        let only = (mask.count_ones() == 1).then(|| Cell::piece(PieceType(mask.trailing_zeros() as u8), side));
-        cells.iter().enumerate().any(|(i, &c)| {
-            let mine = match only {
-                Some(want) => c == want,
-                None => royal(c) && c.side() == side,
-            };
-            if !mine {
-                return false;
-            }
-            let sq = Square(i as u8);
-            super::board::GENERAL_LINES.into_iter().any(|(dx, dy)| {
-                let mut k = 1;
-                while let Some(s) = g.square(g.file(sq) as i32 + dx * k, g.rank(sq) as i32 + dy * k) {
-                    let x = cells[s.index()];
-                    if !x.is_empty() {
-                        return royal(x) && x.side() != side;
-                    }
-                    k += 1;
-                }
-                false
-            })
-        })
+        board.find(side, mask).any(|a| board.find(side.opponent(), mask).any(|b| super::board::open_line(g, cells, a, b)))
     }
 
     /// Whether an enemy royal piece stands next to `sq` (no allocation without royalty rules).
@@ -338,7 +316,7 @@ impl Attacks<'_> {
         let reg = &self.variant.registry;
         let cells = &board.cells;
         if !self.fns.layered(by) {
-            return reg.square_attacked(cells, target, by);
+            return reg.square_attacked_on(board, target, by);
         }
         let mut probe: Vec<Cell> = cells.to_vec();
         let t = probe[target.index()];

@@ -37,6 +37,10 @@ pub struct Victim {
 /// [`TrialWriter`] (square index and hash only). Every change names where the piece stands now,
 /// so a writer that keeps only the square index need not search for it.
 pub trait PositionWriter {
+    /// Whether positions are made only to be looked at and taken back (the query's legality
+    /// trials, [`TrialWriter`]): the game-level counters no trial reads (Janggi's bikjang
+    /// streak) are not brought up to date.
+    const TRIAL: bool = false;
     /// The square index as it stands.
     fn board(&self) -> &Board;
     /// Moves `entity`, which stands at `from`, to `to`.
@@ -201,6 +205,8 @@ impl<'a> TrialWriter<'a> {
 }
 
 impl PositionWriter for TrialWriter<'_> {
+    const TRIAL: bool = true;
+
     fn board(&self) -> &Board {
         self.board
     }
@@ -545,13 +551,15 @@ pub fn mutate<W: PositionWriter>(w: &mut W, rules: &Variant, fns: &RuleFns, st: 
         w.move_wall(from, to);
     }
     // Janggi's streaks, kept only where an end condition counts them (so that other positions
-    // hash and read alike): passes, and positions with the royal pieces facing each other.
-    // (Matched by kind, not compared: this runs on every move made, trials included.)
+    // hash and read alike): passes, and positions with the royal pieces facing each other
+    // (not in trials, which no end condition reads: the look for the royal pieces was a fifth
+    // of Janggi's move generation). (Matched by kind, not compared: this runs on every move
+    // made.)
     if rules.end.iter().any(|e| matches!(e, EndCondition::DoublePass)) {
         st.pass_streak = if m.kind == MoveKind::Pass { st.pass_streak.saturating_add(1) } else { 0 };
     }
-    if rules.end.iter().any(|e| matches!(e, EndCondition::Bikjang)) {
-        let facing = fns.generals_facing(rules, &w.board().cells, side);
+    if !W::TRIAL && rules.end.iter().any(|e| matches!(e, EndCondition::Bikjang)) {
+        let facing = fns.generals_facing(rules, w.board(), side);
         st.facing_streak = if facing { st.facing_streak.saturating_add(1) } else { 0 };
     }
     // En passant: only when an enemy piece could take it, so equal positions hash equally.

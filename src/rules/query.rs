@@ -256,30 +256,18 @@ pub fn royal_attacked(rules: &Variant, fns: &RuleFns, state: &GameState, board: 
         return royals.iter().any(|&r| attacks.attacked(board, r, by));
     }
     royals.iter().any(|&r| attacks.attacked(board, r, by) && !(rules.blast.is_some() && fns.touches_enemy_royal(rules, cells, r, side)))
-        || (rules.switches.flying_general && flying_generals(rules, fns, cells, royals, side))
+        || (rules.switches.flying_general && flying_generals(rules, fns, board, royals, side))
 }
 
 /// Whether one of `royals` (of `side`) faces an enemy royal piece along an open file or rank.
-fn flying_generals(rules: &Variant, fns: &RuleFns, cells: &[Cell], royals: &[Square], side: Side) -> bool {
+fn flying_generals(rules: &Variant, fns: &RuleFns, board: &Board, royals: &[Square], side: Side) -> bool {
+    let (g, cells) = (rules.geometry, &board.cells);
     if fns.plain_royalty(rules) {
-        // Walk the file from each royal piece to the first piece: no scan for the royal set.
-        let g = rules.geometry;
+        // The enemy royal pieces from the board's occupancy: no scan for the royal set.
         let mask = rules.registry.royal_mask;
-        return royals.iter().any(|&sq| {
-            super::board::GENERAL_LINES.into_iter().any(|(dx, dy)| {
-                let mut k = 1;
-                while let Some(s) = g.square(g.file(sq) as i32 + dx * k, g.rank(sq) as i32 + dy * k) {
-                    let x = cells[s.index()];
-                    if !x.is_empty() {
-                        return x.is_piece() && x.side() != side && mask & (1u64 << x.kind().0) != 0;
-                    }
-                    k += 1;
-                }
-                false
-            })
-        });
+        return royals.iter().any(|&a| board.find(side.opponent(), mask).any(|b| super::board::open_line(g, cells, a, b)));
     }
-    generals_face(rules.geometry, cells, royals, &fns.royals(rules, cells, side.opponent()))
+    generals_face(g, cells, royals, &fns.royals(rules, cells, side.opponent()))
 }
 
 /// Step 2.1 (default, before the hooks): the override layers claim pieces, first wins.
@@ -499,12 +487,12 @@ pub fn synthesize_piece_promotions(p: &mut QueryParts) {
 pub fn answer_bikjang(p: &mut QueryParts) {
     let QueryView { query, board, rules, fns, state, promoted, .. } = p.view();
     let side = query.side;
-    if !fns.generals_facing(rules, &board.cells, side) {
+    if !fns.generals_facing(rules, board, side) {
         return;
     }
     let base = |e: Entity| promoted.get(e).ok().and_then(|p| p.0);
     retain_after(query, board, rules, fns, state, &base, |m, after, _| {
-        m.kind == MoveKind::Pass || !fns.generals_facing(rules, &after.cells, side)
+        m.kind == MoveKind::Pass || !fns.generals_facing(rules, after, side)
     });
 }
 

@@ -196,6 +196,10 @@ pub struct PieceTypeRegistry {
     pub scanned_mask: u64,
     /// Types with custom attack probes, checked piece by piece.
     pub custom_probes: Vec<(PieceType, ProbeFn)>,
+    /// Per type, its custom probe (the same as [`Self::custom_probes`], indexed by type).
+    probe_of: Vec<Option<ProbeFn>>,
+    /// Bit set of the types checked piece by piece: [`Self::scanned_mask`] and the custom probes.
+    piecewise_mask: u64,
     /// Whether every type attacks along atoms with first-blocker semantics, so that a piece
     /// that is not pinned cannot expose its king (enables the fast self-check path).
     pub simple_attacks: bool,
@@ -289,6 +293,11 @@ impl PieceTypeRegistry {
         let reverse = ReverseRays::compile(geometry, &reversed);
         let any_reverse = complex_mask & !scanned_mask != 0;
         let simple_attacks = custom_probes.is_empty() && complex_mask == 0;
+        let mut probe_of = vec![None; types.len()];
+        for &(kind, f) in &custom_probes {
+            probe_of[kind.0 as usize] = Some(f);
+        }
+        let piecewise_mask = custom_probes.iter().fold(scanned_mask, |m, (k, _)| m | 1u64 << k.0);
         Ok(PieceTypeRegistry {
             geometry,
             types,
@@ -299,6 +308,8 @@ impl PieceTypeRegistry {
             complex_mask,
             scanned_mask,
             custom_probes,
+            probe_of,
+            piecewise_mask,
             simple_attacks,
             royal_mask,
             en_passant_mask,
@@ -345,29 +356,45 @@ impl PieceTypeRegistry {
     /// as holding an enemy piece of `by`, whatever stands there.
     #[inline]
     pub fn square_attacked(&self, cells: &[Cell], target: Square, by: Side) -> bool {
-        if self.attacks.attacked(cells, target, by) {
-            return true;
+        match self.table_attacked(cells, target, by) {
+            Some(answer) => answer,
+            None => self.piecewise_attacks(cells, (0..cells.len()).map(|i| Square(i as u8)), target, by),
         }
-        if self.any_reverse && self.reverse.attacked(cells, target, by) {
-            return true;
-        }
-        if self.custom_probes.is_empty() && self.scanned_mask == 0 {
-            return false;
-        }
-        self.slow_attacks(cells, target, by)
     }
 
+    /// [`Self::square_attacked`] on a board, whose occupancy lists `by`'s pieces for the types
+    /// checked piece by piece (no scan of every cell: Janggi's pieces all have custom probes).
+    #[inline]
+    pub fn square_attacked_on(&self, board: &super::board::Board, target: Square, by: Side) -> bool {
+        match self.table_attacked(&board.cells, target, by) {
+            Some(answer) => answer,
+            None => self.piecewise_attacks(&board.cells, board.squares_of(by), target, by),
+        }
+    }
+
+    /// The answer of the compiled tables, or `None` when some types must be checked piece by
+    /// piece.
+    #[inline]
+    fn table_attacked(&self, cells: &[Cell], target: Square, by: Side) -> Option<bool> {
+        if self.attacks.attacked(cells, target, by) || (self.any_reverse && self.reverse.attacked(cells, target, by)) {
+            return Some(true);
+        }
+        if self.piecewise_mask == 0 { Some(false) } else { None }
+    }
+
+    /// Whether a piece of `by` among `squares`, of a type checked piece by piece, attacks `target`.
     #[cold]
-    fn slow_attacks(&self, cells: &[Cell], target: Square, by: Side) -> bool {
-        for (i, c) in cells.iter().enumerate() {
-            if !c.is_piece() || c.side() != by {
+    fn piecewise_attacks(&self, cells: &[Cell], squares: impl Iterator<Item = Square>, target: Square, by: Side) -> bool {
+        for from in squares {
+            let c = cells[from.index()];
+            if !c.is_piece() || c.side() != by || self.piecewise_mask & (1u64 << c.kind().0) == 0 {
                 continue;
             }
-            let (kind, from) = (c.kind(), Square(i as u8));
+            let kind = c.kind();
             if self.scanned_mask & (1u64 << kind.0) != 0 && self.complex_attacks(cells, kind, by, from, target) {
                 return true;
             }
-            if let Some((_, probe)) = self.custom_probes.iter().find(|(k, _)| *k == kind)
+            if let Some(probe) = self.probe_of[kind.0 as usize]
                 && probe(self, cells, kind, by, from, target)
             {
                 return true;
