@@ -848,12 +848,7 @@ fn self_check_filter(
     let by = side.opponent();
     // Royalty rules may make a moved or dropped piece royal, or none, and the duck may shield a
     // king or stop shielding it: every move is tried.
-    let fast = reg.custom_probes.is_empty()
-        && reg.scanned_mask == 0
-        && !fns.layered(by)
-        && fns.royalty.is_empty()
-        && !q.in_check
-        && !rules.switches.duck;
+    let fast = reg.piecewise_mask == 0 && !fns.layered(by) && fns.royalty.is_empty() && !q.in_check && !rules.switches.duck;
     let (leave, enter) = if fast { shields(rules, fns, &board.cells, &q.royals, side) } else { Default::default() };
     let royals = std::mem::take(&mut q.royals);
     // A pawn promoting to a royal type (Coregal's queen) or a royal piece dropped makes a new

@@ -194,12 +194,11 @@ pub struct PieceTypeRegistry {
     /// Bit set of the complex types with any-square captures, which no reverse table holds:
     /// check detection walks their rays piece by piece.
     pub scanned_mask: u64,
-    /// Types with custom attack probes, checked piece by piece.
-    pub custom_probes: Vec<(PieceType, ProbeFn)>,
-    /// Per type, its custom probe (the same as [`Self::custom_probes`], indexed by type).
+    /// Per type, its custom attack probe, if it has one (checked piece by piece).
     probe_of: Vec<Option<ProbeFn>>,
-    /// Bit set of the types checked piece by piece: [`Self::scanned_mask`] and the custom probes.
-    piecewise_mask: u64,
+    /// Bit set of the types checked piece by piece: [`Self::scanned_mask`] and those with
+    /// custom probes.
+    pub piecewise_mask: u64,
     /// Whether every type attacks along atoms with first-blocker semantics, so that a piece
     /// that is not pinned cannot expose its king (enables the fast self-check path).
     pub simple_attacks: bool,
@@ -275,14 +274,14 @@ impl PieceTypeRegistry {
             })
             .collect();
         let attacks = AttackTable::compile(geometry, &probe_atoms);
-        let custom_probes: Vec<(PieceType, ProbeFn)> = types
+        let probe_of: Vec<Option<ProbeFn>> = types
             .iter()
-            .enumerate()
-            .filter_map(|(i, t)| match t.attack_probe {
-                AttackProbe::Custom(f) => Some((PieceType(i as u8), f)),
+            .map(|t| match t.attack_probe {
+                AttackProbe::Custom(f) => Some(f),
                 AttackProbe::Table => None,
             })
             .collect();
+        let custom_mask = mask(&|t: &PieceTypeDef| matches!(t.attack_probe, AttackProbe::Custom(_)));
         let any_square = |t: &PieceTypeDef| {
             let region = t.zones.region_atoms.as_ref().map_or(&[][..], |(_, atoms)| atoms.as_slice());
             t.atoms.iter().chain(region).any(|a| a.any_square && a.mode.captures())
@@ -292,12 +291,8 @@ impl PieceTypeRegistry {
             tables.iter().enumerate().map(|(i, table)| (complex_mask & !scanned_mask & (1 << i) != 0).then_some(table)).collect();
         let reverse = ReverseRays::compile(geometry, &reversed);
         let any_reverse = complex_mask & !scanned_mask != 0;
-        let simple_attacks = custom_probes.is_empty() && complex_mask == 0;
-        let mut probe_of = vec![None; types.len()];
-        for &(kind, f) in &custom_probes {
-            probe_of[kind.0 as usize] = Some(f);
-        }
-        let piecewise_mask = custom_probes.iter().fold(scanned_mask, |m, (k, _)| m | 1u64 << k.0);
+        let simple_attacks = custom_mask == 0 && complex_mask == 0;
+        let piecewise_mask = custom_mask | scanned_mask;
         Ok(PieceTypeRegistry {
             geometry,
             types,
@@ -307,7 +302,6 @@ impl PieceTypeRegistry {
             any_reverse,
             complex_mask,
             scanned_mask,
-            custom_probes,
             probe_of,
             piecewise_mask,
             simple_attacks,
